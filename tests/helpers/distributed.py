@@ -1,0 +1,110 @@
+"""Real multi-process checks: gloo process groups on loopback, spawned once per test module.
+
+Each spawned group costs a few seconds (every rank imports torch), so a test module gathers all its cases
+into one list and calls :func:`run_cases` once per world size from a module-scoped fixture::
+
+    CASES = [Case("auroc", partial(BinaryAUROC), batches), ...]
+
+    @pytest.fixture(scope="module")
+    def dist_results():
+        return {w: run_cases(CASES, w) for w in (2, 3)}
+
+    @pytest.mark.parametrize("world", [2, 3])
+    @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+    def test_distributed(dist_results, case, world):
+        check_distributed(case, dist_results[world])
+
+Sharding (:func:`shard`) makes the hard cases on purpose: ranks get different numbers of ``update`` calls and
+uneven row counts, and with three ranks the last one sees no data at all.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Sequence
+
+import torch
+
+from tests.helpers.harness import Batch, assert_close, feed
+
+
+@dataclass
+class Case:
+    """One metric to check across ranks: a picklable factory and its batches."""
+
+    name: str
+    factory: Callable[[], Any]
+    batches: List[Batch]
+    tol: Dict[str, float] = field(default_factory=lambda: {"atol": 1e-9, "rtol": 1e-7})
+
+
+def shard(batches: Sequence[Batch], rank: int, world_size: int) -> List[Batch]:
+    """Rank ``rank``'s share: with 2 ranks rank 0 gets every third batch and rank 1 the rest; with 3 or more
+    the last rank gets nothing and the others split the batches unevenly the same way."""
+    data_ranks = world_size if world_size == 2 else world_size - 1
+    if rank >= data_ranks:
+        return []
+    owner = [min(i % (data_ranks + 1), data_ranks - 1) for i in range(len(batches))]
+    return [b for b, o in zip(batches, owner) if o == rank]
+
+
+def spawn(fn: Callable[..., Any], world_size: int, *args: Any, timeout: float = 180.0) -> List[Any]:
+    """Run ``fn(rank, world_size, *args)`` on ``world_size`` gloo ranks; returns each rank's result.
+
+    ``fn`` must be a module-level function (it is pickled into freshly spawned interpreters)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        ctx = torch.multiprocessing.spawn(
+            _worker, args=(world_size, tmp, fn, args, timeout), nprocs=world_size, join=False
+        )
+        deadline = time.monotonic() + 2 * timeout
+        while not ctx.join(timeout=5):
+            if time.monotonic() > deadline:
+                for p in ctx.processes:
+                    p.kill()
+                raise TimeoutError(f"{world_size} ranks did not finish {fn.__name__} in {2 * timeout:.0f} s")
+        return [torch.load(os.path.join(tmp, f"rank{r}.pt"), weights_only=False) for r in range(world_size)]
+
+
+def _worker(rank: int, world_size: int, tmp: str, fn: Callable[..., Any], args: tuple, timeout: float) -> None:
+    import datetime
+
+    import torch.distributed as dist
+
+    torch.set_num_threads(1)
+    dist.init_process_group(
+        "gloo", init_method=f"file://{os.path.join(tmp, 'store')}", rank=rank, world_size=world_size,
+        timeout=datetime.timedelta(seconds=timeout),
+    )
+    try:
+        result = fn(rank, world_size, *args)
+        torch.save(result, os.path.join(tmp, f"rank{rank}.pt"))
+    finally:
+        dist.destroy_process_group()
+
+
+def _run_cases(rank: int, world_size: int, cases: Sequence[Case]) -> Dict[str, Any]:
+    out = {}
+    for case in cases:
+        m = feed(case.factory(), shard(case.batches, rank, world_size))
+        before = {k: v.clone() for k, v in m.local_state().items()}
+        value = m.compute()
+        after = m.local_state()
+        unchanged = all(torch.equal(before[k], after[k]) for k in before)
+        out[case.name] = {"value": value, "local_state_unchanged": unchanged}
+    return out
+
+
+def run_cases(cases: Sequence[Case], world_size: int) -> List[Dict[str, Any]]:
+    """Feed every case's shards on ``world_size`` ranks and compute; one result dict per rank."""
+    return spawn(_run_cases, world_size, list(cases))
+
+
+def check_distributed(case: Case, per_rank: List[Dict[str, Any]]) -> None:
+    """Every rank's synced value equals the single-process value and no rank's local state changed."""
+    expected = feed(case.factory(), case.batches).compute()
+    for rank, results in enumerate(per_rank):
+        got = results[case.name]
+        assert got["local_state_unchanged"], f"rank {rank}: compute() modified the local state"
+        assert_close(got["value"], expected, path=f"rank {rank} of {len(per_rank)}", **case.tol)

@@ -1,0 +1,96 @@
+"""SumMetric / MeanMetric / MaxMetric / MinMetric through the whole harness, against numpy sums."""
+from functools import partial
+
+import numpy as np
+import pytest
+import torch
+
+from tests.helpers.distributed import Case, check_distributed, run_cases
+from tests.helpers.harness import check_metric, check_rejects, concat
+from torchmetrics_lite import MaxMetric, MeanMetric, MinMetric, SumMetric
+
+GEN = torch.Generator().manual_seed(0)
+BATCHES = [(torch.randn(n, generator=GEN, dtype=torch.float32),) for n in (7, 0, 31, 3, 12, 1, 20)]
+WEIGHTED = [(torch.randn(n, generator=GEN), torch.rand(n, generator=GEN)) for n in (5, 9, 0, 14, 2)]
+
+
+def _np(batches):
+    return concat(batches)[0].double().numpy()
+
+
+ORACLES = {
+    "sum": (SumMetric, lambda b: np.sum(_np(b))),
+    "mean": (MeanMetric, lambda b: np.mean(_np(b))),
+    "max": (MaxMetric, lambda b: np.max(_np(b))),
+    "min": (MinMetric, lambda b: np.min(_np(b))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ORACLES))
+def test_against_numpy(name):
+    cls, oracle = ORACLES[name]
+    check_metric(cls, BATCHES, torch.tensor(oracle(BATCHES), dtype=torch.float64))
+
+
+def test_weighted_mean_against_numpy():
+    x, w = (t.double().numpy() for t in concat(WEIGHTED))
+    check_metric(MeanMetric, WEIGHTED, torch.tensor(np.average(x, weights=w), dtype=torch.float64))
+
+
+def test_float32_stream_sums_in_float64():
+    m = SumMetric()
+    x = torch.full((1000,), 0.1, dtype=torch.float32)
+    for _ in range(1000):
+        m.update(x)
+    assert abs(m.compute().item() - 1e6 * float(np.float32(0.1))) < 1e-6
+
+
+def test_empty_values():
+    assert SumMetric().compute().item() == 0.0
+    assert torch.isnan(MeanMetric().compute())
+    assert MaxMetric().compute().item() == -float("inf")
+    m = MinMetric()
+    m.update(torch.empty(0))
+    assert m.compute().item() == float("inf")
+
+
+@pytest.mark.parametrize("cls", [SumMetric, MeanMetric, MaxMetric, MinMetric])
+def test_rejects_nan_and_keeps_state(cls):
+    check_rejects(cls, BATCHES[:2], (torch.tensor([1.0, float("nan")]),), ValueError, r"`value` to contain no NaN, got 1")
+
+
+@pytest.mark.parametrize("cls", [SumMetric, MeanMetric, MaxMetric, MinMetric])
+def test_rejects_non_tensor(cls):
+    check_rejects(cls, BATCHES[:2], ("1.0",), TypeError, r"`value` to be a torch.Tensor, got str")
+
+
+def test_rejects_complex():
+    check_rejects(SumMetric, BATCHES[:2], (torch.ones(2, dtype=torch.complex64),), TypeError,
+                  r"`value` to have a real dtype, got torch.complex64")
+
+
+def test_mean_rejects_bad_weight():
+    check_rejects(MeanMetric, WEIGHTED[:2], (torch.ones(3), torch.ones(2)), ValueError,
+                  r"`weight` to broadcast to the shape of `value` \(3,\), got shape \(2,\)")
+
+
+def test_validate_args_false_skips_value_checks():
+    m = SumMetric(validate_args=False)
+    m.update(torch.tensor([float("nan")]))
+    assert torch.isnan(m.compute())
+
+
+CASES = [Case(name, cls, BATCHES) for name, (cls, _) in sorted(ORACLES.items())]
+CASES.append(Case("weighted_mean", MeanMetric, WEIGHTED))
+CASES.append(Case("sum_no_sync", partial(SumMetric, sync_on_compute=False), []))
+
+
+@pytest.fixture(scope="module")
+def dist_results():
+    return {w: run_cases(CASES, w) for w in (2, 3)}
+
+
+@pytest.mark.parametrize("world", [2, 3])
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_distributed_equals_single_process(dist_results, case, world):
+    check_distributed(case, dist_results[world])

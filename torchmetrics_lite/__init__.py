@@ -1,0 +1,15 @@
+"""torchmetrics_lite: exact evaluation metrics for PyTorch, as pure functions and as stateful modules."""
+from torchmetrics_lite._version import __version__
+from torchmetrics_lite.aggregation import MaxMetric, MeanMetric, MinMetric, SumMetric
+from torchmetrics_lite.collection import MetricCollection
+from torchmetrics_lite.metric import Metric
+
+__all__ = [
+    "__version__",
+    "Metric",
+    "MetricCollection",
+    "MaxMetric",
+    "MeanMetric",
+    "MinMetric",
+    "SumMetric",
+]

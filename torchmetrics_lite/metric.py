@@ -1,0 +1,215 @@
+"""The stateful ``Metric`` base class.
+
+A metric is its sufficient statistics plus an associative merge and a compute (CLU's model). Subclasses
+declare their states with :meth:`Metric.add_state` and implement two pure hooks:
+
+* ``_stats(*args, **kwargs) -> dict[str, Tensor]``: validate one batch and return its statistics, one entry
+  per declared state (same shape as the state for ``sum``/``max``/``min`` states, rows to append for ``cat``).
+* ``_from_stats(state: dict[str, Tensor]) -> Any``: the metric value from (merged) statistics.
+
+Everything else (``update``, ``forward``, ``compute`` with its cache and distributed sync, ``merge_state``,
+``reset``, ``state_dict``, device moves) lives here, so that the module and the functional form can never
+disagree: the functional ``x(...)`` is ``_x_from_stats(_x_stats(...))`` and so is the module.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, Hashable, Iterable, Optional, Union
+
+import torch
+from torch import Tensor, nn
+
+from torchmetrics_lite import sync
+from torchmetrics_lite._checks import check_choice
+
+__all__ = ["Metric"]
+
+_REDUCTIONS = ("sum", "max", "min", "cat")
+_MIN_CAPACITY = 1024
+
+
+class Metric(nn.Module):
+    """Base class of every stateful metric.
+
+    Args:
+        validate_args: run the input checks that need a device-to-host sync (value ranges, NaN). Shape and dtype
+            checks, which cost nothing, always run.
+        process_group: the ``torch.distributed`` group to sync over in :meth:`compute` (default: the world).
+        sync_on_compute: set ``False`` to compute on the local state only, even in a process group.
+
+    States are registered buffers: they follow ``.to()``, are saved by ``state_dict()`` (``cat`` states trimmed
+    to their filled rows) and restored exactly by ``load_state_dict()``. A ``cat`` state grows in a
+    preallocated buffer whose capacity doubles when full (amortised O(1) appends).
+
+    In a process group every rank must call :meth:`compute` (it runs collectives); afterwards every rank holds
+    the same value and its local state is unchanged, so training can go on after a mid-epoch compute.
+
+    >>> from torchmetrics_lite import MeanMetric
+    >>> m = MeanMetric()
+    >>> m.update(torch.tensor([1.0, 2.0]))
+    >>> m(torch.tensor([6.0]))  # forward: the batch value, and the batch is merged into the state
+    tensor(6., dtype=torch.float64)
+    >>> m.compute()
+    tensor(3., dtype=torch.float64)
+    """
+
+    #: Metrics with equal, non-None ``stats_key`` compute identical batch statistics from the same update
+    #: arguments; a :class:`~torchmetrics_lite.MetricCollection` computes them once per batch for all of them.
+    stats_key: Optional[Hashable] = None
+
+    def __init__(
+        self,
+        *,
+        validate_args: bool = True,
+        process_group: Optional[Any] = None,
+        sync_on_compute: bool = True,
+    ) -> None:
+        super().__init__()
+        self.validate_args = validate_args
+        self.process_group = process_group
+        self.sync_on_compute = sync_on_compute
+        self._defaults: Dict[str, Tensor] = {}
+        self._reductions: Dict[str, str] = {}
+        self._cat_len: Dict[str, int] = {}
+        self._computed: Any = None
+
+    # ------------------------------------------------------------------ declaration
+    def add_state(self, name: str, default: Tensor, reduce: str) -> None:
+        """Declare a state.
+
+        Args:
+            name: attribute name of the state.
+            default: its value after :meth:`reset` (the identity of the reduction: zeros for ``sum``, ``-inf``
+                or the dtype's minimum for ``max``...). For ``cat`` it is an empty tensor of shape
+                ``(0, *row_shape)`` whose dtype is the storage dtype (floating inputs of a wider dtype promote it).
+            reduce: ``"sum" | "max" | "min" | "cat"``; how two states merge, locally and across ranks.
+        """
+        check_choice("reduce", reduce, _REDUCTIONS)
+        if not isinstance(default, Tensor):
+            raise TypeError(f"Expected `default` to be a torch.Tensor, got {type(default).__name__}")
+        if reduce == "cat" and (default.dim() == 0 or default.shape[0] != 0):
+            raise ValueError(f"Expected `default` of a cat state to have shape (0, ...), got {tuple(default.shape)}")
+        self._defaults[name] = default.detach().clone()
+        self._reductions[name] = reduce
+        if reduce == "cat":
+            self._cat_len[name] = 0
+        self.register_buffer(name, default.detach().clone())
+
+    # ------------------------------------------------------------------ hooks
+    def _stats(self, *args: Any, **kwargs: Any) -> Dict[str, Tensor]:
+        raise NotImplementedError
+
+    def _from_stats(self, state: Dict[str, Tensor]) -> Any:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ public API
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        """Validate one batch and merge its statistics into the state (nothing changes if it is rejected)."""
+        self._merge_stats(self._stats(*args, **kwargs))
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        """Return the metric of this batch alone and merge the batch into the running state.
+
+        The batch statistics are computed once and used twice; ``update`` is not run a second time.
+        """
+        stats = self._stats(*args, **kwargs)
+        value = self._from_stats(stats)
+        self._merge_stats(stats)
+        return value
+
+    def compute(self) -> Any:
+        """The metric over everything merged so far, synced across ranks; cached until the next change."""
+        if self._computed is None:
+            state = self.local_state()
+            if self.sync_on_compute:
+                state = sync.reduce_states([(state, self._reductions)], self.process_group)[0]
+            self._computed = self._from_stats(state)
+        return self._computed
+
+    def reset(self) -> None:
+        """Return every state to its default (the identity of :meth:`merge_state`)."""
+        for name, default in self._defaults.items():
+            device = self._buffers[name].device
+            self._buffers[name] = default.to(device=device, copy=True)
+            if name in self._cat_len:
+                self._cat_len[name] = 0
+        self._computed = None
+
+    def merge_state(self, other: Union["Metric", Dict[str, Tensor], Iterable["Metric"]]) -> "Metric":
+        """Merge another metric's state (or a dict of states, or several metrics) into this one. Associative."""
+        if isinstance(other, Metric):
+            if type(other) is not type(self):
+                raise TypeError(f"Expected `other` to be a {type(self).__name__}, got {type(other).__name__}")
+            self._merge_stats(other.local_state())
+        elif isinstance(other, dict):
+            self._merge_stats(other)
+        else:
+            for item in other:
+                self.merge_state(item)
+        return self
+
+    def local_state(self) -> Dict[str, Tensor]:
+        """This process's states, ``cat`` states trimmed to their filled rows (views, do not modify)."""
+        out = {}
+        for name in self._reductions:
+            buf = self._buffers[name]
+            out[name] = buf[: self._cat_len[name]] if name in self._cat_len else buf
+        return out
+
+    # ------------------------------------------------------------------ merging
+    def _merge_stats(self, stats: Dict[str, Tensor]) -> None:
+        buffers, reductions = self._buffers, self._reductions
+        for name, value in stats.items():
+            buf = buffers[name]
+            if value.device != buf.device:
+                self.to(value.device)  # states accumulate on the inputs' device
+                buf = buffers[name]
+            reduce = reductions[name]
+            if reduce == "sum":
+                buf.add_(value)
+            elif reduce == "cat":
+                self._append(name, value)
+            elif reduce == "max":
+                torch.maximum(buf, value.to(buf.dtype), out=buf)
+            else:
+                torch.minimum(buf, value.to(buf.dtype), out=buf)
+        object.__setattr__(self, "_computed", None)  # skips nn.Module.__setattr__'s bookkeeping (hot path)
+
+    def _append(self, name: str, rows: Tensor) -> None:
+        buf = self._buffers[name]
+        n, m = self._cat_len[name], rows.shape[0]
+        dtype = buf.dtype
+        if rows.dtype != dtype and rows.is_floating_point():
+            dtype = torch.promote_types(dtype, rows.dtype)
+        if n + m > buf.shape[0] or dtype != buf.dtype:
+            capacity = buf.shape[0] if n + m <= buf.shape[0] else max(2 * buf.shape[0], n + m, _MIN_CAPACITY)
+            grown = buf.new_empty((capacity, *buf.shape[1:]), dtype=dtype)
+            grown[:n] = buf[:n]
+            self._buffers[name] = buf = grown
+        buf[n : n + m] = rows
+        self._cat_len[name] = n + m
+
+    # ------------------------------------------------------------------ persistence
+    def _save_to_state_dict(self, destination: Dict[str, Any], prefix: str, keep_vars: bool) -> None:
+        super()._save_to_state_dict(destination, prefix, keep_vars)
+        for name, n in self._cat_len.items():
+            destination[prefix + name] = self._buffers[name][:n].detach().clone()
+
+    def _load_from_state_dict(self, state_dict: Dict[str, Any], prefix: str, *args: Any, **kwargs: Any) -> None:
+        for name in self._cat_len:
+            saved = state_dict.get(prefix + name)
+            if saved is not None:
+                buf = self._buffers[name]
+                self._buffers[name] = saved.detach().to(device=buf.device, copy=True)
+                self._cat_len[name] = saved.shape[0]
+        super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
+        self._computed = None
+
+    def _apply(self, fn: Any, *args: Any, **kwargs: Any) -> "Metric":
+        self._computed = None
+        return super()._apply(fn, *args, **kwargs)
+
+    def extra_repr(self) -> str:
+        return ", ".join(f"{k}={v!r}" for k, v in self._config().items())
+
+    def _config(self) -> Dict[str, Any]:
+        return {}
