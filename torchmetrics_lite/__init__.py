@@ -4,6 +4,12 @@ from torchmetrics_lite.aggregation import MaxMetric, MeanMetric, MinMetric, SumM
 from torchmetrics_lite.collection import MetricCollection
 from torchmetrics_lite.metric import Metric
 
+# --- classification (exports added by the classification work)
+# --- auroc
+# --- retrieval
+# --- regression, calibration
+# --- harness
+
 __all__ = [
     "__version__",
     "Metric",
@@ -12,4 +18,9 @@ __all__ = [
     "MeanMetric",
     "MinMetric",
     "SumMetric",
+    # --- classification
+    # --- auroc
+    # --- retrieval
+    # --- regression, calibration
+    # --- harness
 ]

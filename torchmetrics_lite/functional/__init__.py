@@ -1,3 +1,13 @@
 """Pure, exact metric functions: ``x(...) = _x_from_stats(_x_stats(checked inputs))``."""
 
-__all__: list = []
+# --- classification
+# --- auroc
+# --- retrieval
+# --- regression, calibration
+
+__all__ = [
+    # --- classification
+    # --- auroc
+    # --- retrieval
+    # --- regression, calibration
+]
