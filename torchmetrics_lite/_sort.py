@@ -21,7 +21,7 @@ import numpy as np
 import torch
 from torch import Tensor
 
-__all__ = ["sort", "argsort", "searchsorted", "default_backend"]
+__all__ = ["sort", "argsort", "searchsorted", "default_backend", "segment_argsort"]
 
 _NUMPY_DTYPES = {torch.float32, torch.float64, torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8}
 
@@ -78,3 +78,82 @@ def searchsorted(sorted_seq: Tensor, values: Tensor, *, right: bool = False, bac
     a, v = _as_numpy(sorted_seq), _as_numpy(values.to(sorted_seq.dtype))
     return torch.from_numpy(np.searchsorted(a, v, side="right" if right else "left").astype(np.int64))
 
+
+
+# ------------------------------------------------------------------------- segmented sort (retrieval)
+def _key32(a: np.ndarray) -> Optional[np.ndarray]:
+    """int64 keys in [0, 2**32) ordered as ``a`` (no NaN), or None when ``a`` does not fit 32 bits.
+
+    float32 bits are made monotonic (negative floats flip their magnitude bits, -0.0 becomes +0.0);
+    integers are shifted by their minimum; float64 values that are all exact float32 take the float32 path."""
+    if a.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    if a.dtype == np.float64:
+        single = a.astype(np.float32)
+        if not np.array_equal(single.astype(np.float64), a):
+            return None
+        a = single
+    if a.dtype == np.float32:
+        bits = (a + np.float32(0.0)).view(np.int32).astype(np.int64)
+        return (bits ^ ((bits >> 31) & 0x7FFFFFFF)) + (1 << 31)
+    lo, hi = int(a.min()), int(a.max())
+    if hi - lo >= 1 << 32:
+        return None
+    return a.astype(np.int64) - lo
+
+
+def _key64(a: np.ndarray) -> np.ndarray:
+    """int64 keys ordered as ``a`` (floats: monotonic bits, -0.0 as +0.0)."""
+    if a.dtype.kind != "f":
+        return a.astype(np.int64)
+    bits = (a.astype(np.float64) + 0.0).view(np.int64)
+    return bits ^ ((bits >> 63) & 0x7FFFFFFFFFFFFFFF)
+
+
+def segment_argsort(segments: Tensor, values: Tensor, *, n_segments: int, descending: bool = True,
+                    stable: bool = False, backend: Optional[str] = None) -> Tensor:
+    """Permutation sorting 1-D items by segment (ascending), then by value (``descending`` or not).
+
+    ``segments`` are int64 ids in ``[0, n_segments)``; ``stable=True`` keeps the input order of items with
+    equal segment and value. On CPU the (segment, value, position) triple is packed into one int64 key and
+    sorted by value with numpy (no argsort) when it fits 63 bits: values of at most 32 bits (float32 and
+    narrower, int32 and narrower, int64 spanning < 2**32, float64 that are exact float32), and positions
+    counted within the segment when the input is already grouped by segment (dense rows), else globally.
+    Otherwise (segment, value) is packed for one argsort, or two stable argsorts are chained.
+
+    >>> segment_argsort(torch.tensor([1, 0, 1, 0]), torch.tensor([0.5, 0.1, 0.9, 0.7]), n_segments=2)
+    tensor([3, 1, 2, 0])
+    """
+    n = values.shape[0]
+    if _pick(values, backend) == "torch" or n == 0:
+        by_value = torch.sort(values, descending=descending, stable=True).indices
+        return by_value[torch.sort(segments[by_value], stable=True).indices]
+    seg = _as_numpy(segments).astype(np.int64, copy=False)
+    key = _key32(_as_numpy(values))
+    seg_bits = max(int(n_segments) - 1, 0).bit_length()
+    if key is not None:
+        if descending:
+            key = ((1 << 32) - 1) - key
+        grouped = bool(np.all(seg[1:] >= seg[:-1]))
+        if grouped:
+            starts = np.searchsorted(seg, np.arange(n_segments, dtype=np.int64))
+            tie = np.arange(n, dtype=np.int64) - starts[seg]
+        else:
+            tie = np.arange(n, dtype=np.int64)
+        tie_bits = max(int(tie.max()), 0).bit_length()
+        if seg_bits + 32 + tie_bits <= 63:
+            packed = (seg << (32 + tie_bits)) | (key << tie_bits) | tie
+            packed.sort()
+            out = packed & ((1 << tie_bits) - 1)
+            if grouped:
+                out += starts[packed >> (32 + tie_bits)]
+            return torch.from_numpy(out)
+        if seg_bits + 32 <= 63:
+            return torch.from_numpy(np.argsort((seg << 32) | key, kind="stable" if stable else None))
+        k64 = key
+    else:
+        k64 = _key64(_as_numpy(values))
+        if descending:
+            k64 = ~k64
+    by_value = np.argsort(k64, kind="stable" if stable else None)
+    return torch.from_numpy(by_value[np.argsort(seg[by_value], kind="stable")])

@@ -45,3 +45,63 @@ def test_default_backend_and_numpy_needs_cpu():
 def test_float64_near_ties_stay_distinct():
     x = torch.tensor([1.0, 1.0 + 1e-12, 1.0 - 1e-12], dtype=torch.float64)
     assert _sort.argsort(x).tolist() == [2, 0, 1]
+
+
+# ------------------------------------------------------------------------- segment_argsort (retrieval)
+def _lex_reference(seg, values, descending):
+    v = values.double().numpy()
+    return np.lexsort((np.arange(len(v)), -v if descending else v, seg.numpy()))
+
+
+SEG_DTYPES = [torch.float32, torch.float64, torch.float16, torch.int64, torch.int32, torch.uint8]
+
+
+@pytest.mark.parametrize("dtype", SEG_DTYPES)
+@pytest.mark.parametrize("grouped", [False, True])
+@pytest.mark.parametrize("descending", [False, True])
+def test_segment_argsort_matches_lexsort(dtype, grouped, descending):
+    g = torch.Generator().manual_seed(1)
+    seg = torch.randint(0, 7, (500,), generator=g)
+    if grouped:
+        seg = torch.sort(seg).values
+    values = torch.randint(-20, 20, (500,), generator=g).to(dtype)
+    if dtype.is_floating_point:
+        values = values / 4 - 0.0  # ties, negatives and -0.0 / +0.0
+        values[:3] = torch.tensor([0.0, -0.0, 0.0])
+    if dtype == torch.uint8:
+        values = torch.randint(0, 5, (500,), generator=g).to(dtype)
+    want = _lex_reference(seg, values, descending).tolist()
+    for backend in ("numpy", "torch"):
+        perm = _sort.segment_argsort(seg, values, n_segments=7, descending=descending, stable=True, backend=backend)
+        assert perm.tolist() == want, backend
+        loose = _sort.segment_argsort(seg, values, n_segments=7, descending=descending, backend=backend)
+        assert torch.equal(seg[loose], seg[torch.tensor(want)]) and torch.equal(values[loose], values[torch.tensor(want)])
+
+
+@pytest.mark.parametrize("case", ["float64_fine", "int64_wide", "many_segments"])
+def test_segment_argsort_fallback_paths(case):
+    g = torch.Generator().manual_seed(2)
+    n = 300
+    seg = torch.randint(0, 5, (n,), generator=g)
+    n_segments = 5
+    values = torch.randint(0, 4, (n,), generator=g).double()
+    if case == "float64_fine":  # not representable in float32: no 32-bit key
+        values = values + torch.rand(n, generator=g, dtype=torch.float64) * 1e-12
+    elif case == "int64_wide":
+        values = (values.long() - 2) * (1 << 40)
+    else:  # segment bits + 32 + position bits > 63
+        n_segments = 1 << 31
+        seg = seg * (1 << 28)
+    for stable in (True, False):
+        perm = _sort.segment_argsort(seg, values, n_segments=n_segments, stable=stable, backend="numpy")
+        want = _lex_reference(seg, values, True)
+        if stable:
+            assert perm.tolist() == want.tolist()
+        else:
+            assert torch.equal(seg[perm], seg[want]) and torch.equal(values[perm], values[want])
+
+
+def test_segment_argsort_empty():
+    e = torch.zeros(0, dtype=torch.int64)
+    assert _sort.segment_argsort(e, torch.zeros(0), n_segments=0).tolist() == []
+    assert _sort.segment_argsort(e, torch.zeros(0), n_segments=0, backend="numpy").tolist() == []
