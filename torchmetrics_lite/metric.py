@@ -13,7 +13,7 @@ disagree: the functional ``x(...)`` is ``_x_from_stats(_x_stats(...))`` and so i
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Hashable, Iterable, Optional, Union
+from typing import Any, Callable, Dict, Hashable, Iterable, Optional, Union
 
 import torch
 from torch import Tensor, nn
@@ -38,7 +38,9 @@ class Metric(nn.Module):
 
     States are registered buffers: they follow ``.to()``, are saved by ``state_dict()`` (``cat`` states trimmed
     to their filled rows) and restored exactly by ``load_state_dict()``. A ``cat`` state grows in a
-    preallocated buffer whose capacity doubles when full (amortised O(1) appends).
+    preallocated buffer whose capacity doubles when full (amortised O(1) appends). A *fold* state (``reduce``
+    given as a function) holds statistics that do not merge by addition, such as means and centred moments
+    merged with Chan's formula (see :meth:`add_state`).
 
     In a process group every rank must call :meth:`compute` (it runs collectives); afterwards every rank holds
     the same value and its local state is unchanged, so training can go on after a mid-epoch compute.
@@ -73,7 +75,7 @@ class Metric(nn.Module):
         self._computed: Any = None
 
     # ------------------------------------------------------------------ declaration
-    def add_state(self, name: str, default: Tensor, reduce: str) -> None:
+    def add_state(self, name: str, default: Tensor, reduce: Union[str, Callable[[Tensor], Tensor]]) -> None:
         """Declare a state.
 
         Args:
@@ -81,9 +83,15 @@ class Metric(nn.Module):
             default: its value after :meth:`reset` (the identity of the reduction: zeros for ``sum``, ``-inf``
                 or the dtype's minimum for ``max``...). For ``cat`` it is an empty tensor of shape
                 ``(0, *row_shape)`` whose dtype is the storage dtype (floating inputs of a wider dtype promote it).
-            reduce: ``"sum" | "max" | "min" | "cat"``; how two states merge, locally and across ranks.
+            reduce: ``"sum" | "max" | "min" | "cat"``; how two states merge, locally and across ranks. Or a
+                *fold*: a function ``fold(stack) -> state`` that merges a stack ``(k, *shape)`` of ``k >= 1``
+                states of ``default``'s shape into one; it must be associative and have ``default`` as its
+                identity. Local merges call ``fold(torch.stack([state, stats]))``; across ranks every rank's
+                state is all-gathered (one collective per dtype) and folded once, in rank order. A fold
+                should be a module-level function so that the metric pickles.
         """
-        check_choice("reduce", reduce, _REDUCTIONS)
+        if not callable(reduce):
+            check_choice("reduce", reduce, _REDUCTIONS)
         if not isinstance(default, Tensor):
             raise TypeError(f"Expected `default` to be a torch.Tensor, got {type(default).__name__}")
         if reduce == "cat" and (default.dim() == 0 or default.shape[0] != 0):
@@ -170,6 +178,8 @@ class Metric(nn.Module):
                 self._append(name, value)
             elif reduce == "max":
                 torch.maximum(buf, value.to(buf.dtype), out=buf)
+            elif callable(reduce):
+                buf.copy_(reduce(torch.stack([buf, value.to(buf.dtype)])))
             else:
                 torch.minimum(buf, value.to(buf.dtype), out=buf)
         object.__setattr__(self, "_computed", None)  # skips nn.Module.__setattr__'s bookkeeping (hot path)

@@ -6,14 +6,17 @@
   with a single ``all_reduce`` each, whatever the number of metrics (a whole collection travels together);
 * ``cat`` states need one ``all_gather`` of their row counts and dtypes (every rank may hold a different
   number of rows, zero included, and a rank that saw float64 scores promotes everyone's buffer), then one
-  padded ``all_gather`` per dtype.
+  padded ``all_gather`` per dtype;
+* *fold* states (the reduction is a function, for statistics such as Chan-merged moments that do not add up)
+  are packed into one buffer per (dtype, device), all-gathered once (every rank's state has the declared
+  shape), and each one is folded from the ``(world_size, *shape)`` stack of the ranks' states.
 
 Ranks with no data, uneven sizes and different numbers of updates are all fine: the layout of the exchanged
 buffers depends only on the declared states, never on how much data a rank saw.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import torch
 from torch import Tensor
@@ -54,7 +57,8 @@ def reduce_states(items: Sequence[Tuple[States, Dict[str, str]]], group: Optiona
     Args:
         items: one ``(states, reductions)`` pair per metric: ``states`` maps names to local tensors
             (``cat`` states trimmed to their rows), ``reductions`` maps the same names to
-            ``"sum" | "max" | "min" | "cat"``. Every rank must pass the same metrics in the same order.
+            ``"sum" | "max" | "min" | "cat"`` or a fold function (see ``Metric.add_state``). Every rank must
+            pass the same metrics in the same order.
         group: the process group (default: the world).
 
     Returns:
@@ -66,18 +70,37 @@ def reduce_states(items: Sequence[Tuple[States, Dict[str, str]]], group: Optiona
     out: List[States] = [{} for _ in items]
     buckets: Dict[Tuple[str, torch.dtype, torch.device], List[Tuple[int, str, Tensor]]] = {}
     cats: List[Tuple[int, str, Tensor]] = []
+    folds: Dict[Tuple[torch.dtype, torch.device], List[Tuple[int, str, Tensor, Callable]]] = {}
     for i, (states, reductions) in enumerate(items):
         for name, tensor in states.items():
             reduce = reductions[name]
-            if reduce == "cat":
+            if callable(reduce):
+                folds.setdefault((tensor.dtype, tensor.device), []).append((i, name, tensor, reduce))
+            elif reduce == "cat":
                 cats.append((i, name, tensor))
             else:
                 buckets.setdefault((reduce, tensor.dtype, tensor.device), []).append((i, name, tensor))
     for (reduce, dtype, _), entries in buckets.items():
         _all_reduce_packed(reduce, dtype, entries, out, group)
+    for fold_entries in folds.values():
+        _gather_folds(fold_entries, out, group)
     if cats:
         _gather_cats(cats, out, group)
     return out
+
+
+def _gather_folds(entries: List[Tuple[int, str, Tensor, Callable]], out: List[States],
+                  group: Optional[Any]) -> None:
+    """One all_gather of the packed fold states (same dtype and device), then one fold per state."""
+    dist = _dist()
+    flat = torch.cat([t.reshape(-1) for _, _, t, _ in entries])
+    received = [torch.empty_like(flat) for _ in range(dist.get_world_size(group))]
+    dist.all_gather(received, flat, group=group)
+    stacked = torch.stack(received)  # (world, total)
+    offset = 0
+    for i, name, t, fold in entries:
+        out[i][name] = fold(stacked[:, offset : offset + t.numel()].reshape(-1, *t.shape))
+        offset += t.numel()
 
 
 def _all_reduce_packed(reduce: str, dtype: torch.dtype, entries: List[Tuple[int, str, Tensor]],
