@@ -1,0 +1,133 @@
+"""Shared pieces of the losses: input checks, masking, gains and discounts, current ranks, reduction.
+
+Conventions (every loss documents them again):
+
+* Lists lie on the last dimension; every leading dimension is a batch of lists. A boolean ``mask`` of the same
+  shape marks real items (``True``); padded items never pair with anything, and their scores are replaced
+  by 0 with ``torch.where`` before any arithmetic, so a padded score that is ``inf`` or NaN cannot leak a NaN
+  and padded items get a gradient of exactly 0.
+* Relevance may be of any real dtype (bool, int, float); it is cast to the scores' floating dtype.
+* Gains: ``"exponential"`` is ``2**rel - 1`` (the learning-to-rank default), ``"linear"`` is ``rel``.
+  Discount of the 0-based rank ``r``: ``1 / log2(r + 2)``; zero at ranks ``>= k`` when a cut-off is given.
+* Reduction over the lists: ``"mean"`` (over all lists, degenerate ones included), ``"sum"`` or ``"none"``
+  (a tensor of the leading shape).
+
+Checks here look at metadata only (type, shape, dtype, options), so a loss never forces a host sync.
+"""
+from __future__ import annotations
+
+from typing import Optional, Tuple
+
+import torch
+from torch import Tensor
+
+from torchmetrics_lite._checks import (check_choice, check_number, check_positive_int, check_real, check_same_shape,
+                                       check_tensor, upcast)
+
+REDUCTIONS = ("mean", "sum", "none")
+GAINS = ("exponential", "linear")
+# Default size (elements) of one (lists, n, n) block of pairwise terms: about 4 MiB per float32 buffer.
+PAIR_BLOCK = 1 << 20
+
+
+def check_lists(scores: Tensor, relevance: Tensor, mask: Optional[Tensor]) -> Tuple[Tensor, Tensor, Tensor]:
+    """Validate ``(scores, relevance, mask)`` of a ranking loss; return them as ``(scores, relevance, mask)`` with
+    scores upcast from half precision, relevance in the scores' dtype and an all-True mask when none is given.
+    Padded relevance is zeroed."""
+    scores, relevance = check_tensor("scores", scores), check_tensor("relevance", relevance)
+    if not scores.is_floating_point():
+        raise TypeError(f"Expected `scores` to have a floating dtype, got {scores.dtype}")
+    if scores.dim() < 1:
+        raise ValueError(f"Expected `scores` to have at least 1 dimension (lists on the last), got shape {tuple(scores.shape)}")
+    check_real("relevance", relevance)
+    check_same_shape("scores", scores, "relevance", relevance)
+    scores = upcast(scores)
+    if mask is None:
+        mask = torch.ones(scores.shape, dtype=torch.bool, device=scores.device)
+    else:
+        check_tensor("mask", mask)
+        if mask.dtype != torch.bool:
+            raise TypeError(f"Expected `mask` to have dtype torch.bool, got {mask.dtype}")
+        check_same_shape("scores", scores, "mask", mask)
+    relevance = torch.where(mask, relevance.to(scores.dtype), torch.zeros((), dtype=scores.dtype, device=scores.device))
+    return scores, relevance, mask
+
+
+def check_options(*, reduction: str, gain: Optional[str] = None, k: Optional[int] = None,
+                  chunk_size: Optional[int] = None) -> None:
+    check_choice("reduction", reduction, REDUCTIONS)
+    if gain is not None:
+        check_choice("gain", gain, GAINS)
+    check_positive_int("k", k, allow_none=True)
+    check_positive_int("chunk_size", chunk_size, allow_none=True)
+
+
+def check_positive(name: str, value: float) -> None:
+    check_number(name, value, low=0.0, low_open=True)
+
+
+def masked_scores(scores: Tensor, mask: Tensor) -> Tensor:
+    """Scores with padded entries replaced by 0 (``where``: their gradient is exactly 0, inf/NaN cannot leak)."""
+    return torch.where(mask, scores, torch.zeros((), dtype=scores.dtype, device=scores.device))
+
+
+def gains(relevance: Tensor, mask: Tensor, kind: str) -> Tensor:
+    """``2**rel - 1`` or ``rel``; 0 on padded items."""
+    g = torch.expm1(relevance * 0.6931471805599453) if kind == "exponential" else relevance
+    return torch.where(mask, g, torch.zeros((), dtype=g.dtype, device=g.device))
+
+
+def discounts(n: int, k: Optional[int], *, dtype: torch.dtype, device: torch.device) -> Tensor:
+    """``1 / log2(r + 2)`` for the 0-based ranks ``r = 0 .. n-1``, zero at ``r >= k``."""
+    d = 1.0 / torch.log2(torch.arange(n, dtype=dtype, device=device) + 2.0)
+    if k is not None:
+        d[k:] = 0.0
+    return d
+
+
+def ideal_dcg(g: Tensor, mask: Tensor, k: Optional[int]) -> Tensor:
+    """DCG@k of the ideal order of each list (gains sorted descending over the real items), shape ``g.shape[:-1]``."""
+    n = g.shape[-1]
+    neg_inf = torch.tensor(-float("inf"), dtype=g.dtype, device=g.device)
+    ideal = torch.sort(torch.where(mask, g, neg_inf), dim=-1, descending=True).values
+    ideal = torch.where(torch.isfinite(ideal), ideal, torch.zeros((), dtype=g.dtype, device=g.device))
+    return (ideal * discounts(n, k, dtype=g.dtype, device=g.device)).sum(-1)
+
+
+def safe_inverse(x: Tensor) -> Tensor:
+    """``1 / x`` where ``x > 0``, else 0 (lists with no relevant item contribute nothing, without NaN)."""
+    pos = x > 0
+    return torch.where(pos, 1.0 / torch.where(pos, x, torch.ones((), dtype=x.dtype, device=x.device)),
+                       torch.zeros((), dtype=x.dtype, device=x.device))
+
+
+def current_ranks(scores: Tensor, mask: Tensor) -> Tensor:
+    """0-based rank of each item when its list is sorted by score, descending; padded items come last and tied
+    scores keep their input order (stable sort). int64, same shape as ``scores``. Not differentiable."""
+    key = torch.where(mask, scores.detach(), torch.tensor(-float("inf"), dtype=scores.dtype, device=scores.device))
+    order = torch.sort(key, dim=-1, descending=True, stable=True).indices
+    pos = torch.arange(scores.shape[-1], device=scores.device).expand_as(order)
+    return torch.empty_like(order).scatter_(-1, order, pos)
+
+
+def flatten_lists(*tensors: Tensor) -> Tuple[Tensor, ...]:
+    """View every tensor as ``(lists, n)``."""
+    return tuple(t.reshape(-1, t.shape[-1]) for t in tensors)
+
+
+def reduce(per_list: Tensor, reduction: str, batch_shape: torch.Size) -> Tensor:
+    """``per_list`` of shape ``(lists,)`` reduced as asked; ``"none"`` gives the leading shape of the input."""
+    if reduction == "none":
+        return per_list.reshape(batch_shape)
+    if reduction == "sum":
+        return per_list.sum()
+    if per_list.numel() == 0:
+        return per_list.sum()  # 0, not the NaN of an empty mean
+    return per_list.mean()
+
+
+def lists_per_block(n: int, chunk_size: Optional[int], budget: int = PAIR_BLOCK) -> int:
+    """How many lists go into one ``(lists, n, n)`` block: ``chunk_size`` or, by default, a ~``budget`` block."""
+    if chunk_size is not None:
+        return chunk_size
+    return max(1, budget // max(1, n * n))

@@ -1,0 +1,131 @@
+"""LambdaRank (exact |delta NDCG@k| pair weights) and the NDCG-Loss2++ weighting of the LambdaLoss framework."""
+from __future__ import annotations
+
+import functools
+from typing import Optional
+
+import torch
+from torch import Tensor, nn
+
+from losses._pairwise import clamp_gap, pair_order_bounds, weighted_pair_logistic
+from losses._utils import (check_lists, check_options, check_positive, current_ranks, discounts, flatten_lists, gains,
+                           ideal_dcg, lists_per_block, reduce, safe_inverse)
+from torchmetrics_lite._checks import check_choice, check_number
+
+__all__ = ["lambdarank_loss", "LambdaRankLoss"]
+
+WEIGHTINGS = ("lambdarank", "ndcgloss2pp")
+
+
+def _delta_table(n: int, dtype: torch.dtype, device: torch.device) -> Tensor:
+    """NDCG-Loss2's ``delta(t) = 1/log2(1 + t) - 1/log2(2 + t)`` for rank gaps ``t = 0 .. n-1`` (``delta(0) = 0``)."""
+    t = torch.arange(n, dtype=dtype, device=device)
+    table = 1.0 / torch.log2(1.0 + t) - 1.0 / torch.log2(2.0 + t)
+    table[0] = 0.0
+    return table
+
+
+def _lambda_weights(s: Tensor, rel: Tensor, mask: Tensor, *, k: Optional[int], gain: str, weighting: str,
+                    mu: float) -> Tensor:
+    n = s.shape[-1]
+    g = gains(rel, mask, gain)
+    u, v = pair_order_bounds(g * safe_inverse(ideal_dcg(g, mask, k))[:, None], mask)  # normalised gains
+    ranks = current_ranks(s, mask)
+    d = discounts(n, k, dtype=s.dtype, device=s.device)[ranks]
+    w = clamp_gap(u, v)  # |G_i - G_j| / IDCG@k on pairs with rel_i > rel_j, else 0
+    dd = (d[:, :, None] - d[:, None, :]).abs_()  # |1/D(r_i) - 1/D(r_j)|, 0 beyond k
+    if weighting == "ndcgloss2pp":
+        extra = _delta_table(n, s.dtype, s.device)[(ranks[:, :, None] - ranks[:, None, :]).abs_()]
+        if k is not None:
+            extra.mul_(torch.minimum(ranks[:, :, None], ranks[:, None, :]) < k)
+        dd.add_(extra, alpha=mu)
+    return w.mul_(dd)
+
+
+def lambdarank_loss(scores: Tensor, relevance: Tensor, *, mask: Optional[Tensor] = None, k: Optional[int] = None,
+                    sigma: float = 1.0, gain: str = "exponential", weighting: str = "lambdarank", mu: float = 10.0,
+                    reduction: str = "mean", chunk_size: Optional[int] = None) -> Tensor:
+    r"""LambdaRank loss: RankNet pairs weighted by the exact change of NDCG@k that swapping the two items causes,
+
+    .. math:: L = \sum_{i,j:\ rel_i > rel_j} |\Delta \mathrm{NDCG@k}_{ij}| \; \mathrm{softplus}(-\sigma (s_i - s_j)),
+       \qquad |\Delta \mathrm{NDCG@k}_{ij}| = \frac{|G_i - G_j| \, |d(r_i) - d(r_j)|}{\mathrm{IDCG@k}},
+
+    with ``r_i`` the item's current 0-based rank by score (ties keep input order), ``d(r) = 1/log2(r + 2)`` for
+    ``r < k`` and 0 otherwise, ``G`` the gains and IDCG@k the DCG@k of the ideal order. The weights are constants
+    (not differentiated), so ``dL/ds`` is exactly LambdaRank's lambdas. Every pair whose swap changes NDCG@k
+    counts, including pairs with only one item in the top k (an item just below the cut-off still gets pushed up).
+
+    ``weighting="ndcgloss2pp"`` uses NDCG-Loss2++ of the LambdaLoss framework instead: the weight
+    ``|G_i - G_j| / IDCG@k * (|d(r_i) - d(r_j)| + mu * delta_ij)`` with
+    ``delta_ij = 1/log2(1 + |r_i - r_j|) - 1/log2(2 + |r_i - r_j|)``; with a cut-off ``k``, the ``delta`` term
+    counts pairs with at least one item in the top k. (The paper writes ``log2`` where we write the natural log
+    of ``softplus``: a constant factor ``1 / ln 2``.)
+
+    Args:
+        scores: ``(..., n)`` floating scores; each slice along the last dimension is one list.
+        relevance: ``(..., n)`` graded relevance of any real dtype, expected non-negative.
+        mask: optional ``(..., n)`` bool, ``True`` on real items; padded items get a gradient of exactly 0.
+        k: NDCG cut-off, or ``None`` for the whole list.
+        sigma: slope of the logistic (> 0).
+        gain: ``"exponential"`` (``2**rel - 1``, default) or ``"linear"`` (``rel``).
+        weighting: ``"lambdarank"`` (default) or ``"ndcgloss2pp"``; ``mu`` (>= 0) weighs the latter's delta term.
+        reduction: ``"mean"`` over lists, ``"sum"``, or ``"none"`` (shape ``scores.shape[:-1]``).
+        chunk_size: lists per ``(lists, n, n)`` block; by default blocks of about 2^20 pairs.
+
+    Returns:
+        The loss. Lists that are all padding, have one item, or have no relevant item (IDCG = 0) give 0.
+
+    Memory: the autograd graph keeps one ``(lists, n)`` tensor (the lambdas are formed in the forward pass);
+    the forward pass needs about four ``(chunk_size, n, n)`` buffers of the scores' dtype.
+
+    References: C. Burges, "From RankNet to LambdaRank to LambdaMART: An Overview", MSR-TR-2010-82;
+    X. Wang et al., "The LambdaLoss Framework for Ranking Metric Optimization", CIKM 2018.
+
+    >>> s = torch.tensor([[0.5, 2.0, 1.0]])
+    >>> rel = torch.tensor([[2.0, 0.0, 1.0]])
+    >>> round(lambdarank_loss(s, rel).item(), 4)
+    0.9066
+    >>> round(lambdarank_loss(s, rel, k=1, weighting="ndcgloss2pp", mu=5.0).item(), 4)
+    4.0608
+    """
+    scores, relevance, mask = check_lists(scores, relevance, mask)
+    check_options(reduction=reduction, gain=gain, k=k, chunk_size=chunk_size)
+    check_positive("sigma", sigma)
+    check_choice("weighting", weighting, WEIGHTINGS)
+    check_number("mu", mu, low=0.0)
+    batch_shape = scores.shape[:-1]
+    s, rel, m = flatten_lists(scores, relevance, mask)
+    weight_fn = functools.partial(_lambda_weights, k=k, gain=gain, weighting=weighting, mu=float(mu))
+    per_list = weighted_pair_logistic(s, rel, m, weight_fn, sigma=float(sigma),
+                                      block=lists_per_block(s.shape[-1], chunk_size))
+    return reduce(per_list, reduction, batch_shape)
+
+
+class LambdaRankLoss(nn.Module):
+    """Module form of :func:`lambdarank_loss` (same keyword options; ``forward(scores, relevance, mask=None)``).
+
+    >>> loss = LambdaRankLoss(k=10)
+    >>> s = torch.tensor([[0.5, 2.0, 1.0]], requires_grad=True)
+    >>> loss(s, torch.tensor([[2, 0, 1]])).backward()
+    >>> bool(s.grad[0, 0] < 0)  # the most relevant item is pushed up
+    True
+    """
+
+    def __init__(self, *, k: Optional[int] = None, sigma: float = 1.0, gain: str = "exponential",
+                 weighting: str = "lambdarank", mu: float = 10.0, reduction: str = "mean",
+                 chunk_size: Optional[int] = None) -> None:
+        super().__init__()
+        check_options(reduction=reduction, gain=gain, k=k, chunk_size=chunk_size)
+        check_positive("sigma", sigma)
+        check_choice("weighting", weighting, WEIGHTINGS)
+        check_number("mu", mu, low=0.0)
+        self.k, self.sigma, self.gain, self.weighting, self.mu = k, sigma, gain, weighting, mu
+        self.reduction, self.chunk_size = reduction, chunk_size
+
+    def forward(self, scores: Tensor, relevance: Tensor, mask: Optional[Tensor] = None) -> Tensor:
+        return lambdarank_loss(scores, relevance, mask=mask, k=self.k, sigma=self.sigma, gain=self.gain,
+                               weighting=self.weighting, mu=self.mu, reduction=self.reduction,
+                               chunk_size=self.chunk_size)
+
+    def extra_repr(self) -> str:
+        return f"k={self.k}, sigma={self.sigma}, gain={self.gain!r}, weighting={self.weighting!r}"
