@@ -1,0 +1,203 @@
+"""Retrieval metrics, vectorised over queries: NDCG@k, AP@k (MAP), RR@k (MRR), P@k, R@k, hit rate, R-precision.
+
+Inputs (every function):
+
+* dense: ``preds`` and ``target`` of shape ``(queries, items)`` (a 1-D pair is one query), with an optional
+  bool ``mask`` of the same shape marking real items (padding is ``False``);
+* flat: 1-D ``preds``, ``target`` and ``indexes`` (integer query ids, any values, any order).
+
+Both forms give identical results on the same data. ``preds`` are scores used by their order only (any real
+values, negative included; float64 stays float64). ``target`` holds non-negative relevance grades (bool, int
+or float); an item is *relevant* when ``target > 0``. ``ignore_index`` drops the items with that target. A query
+with no item left (a fully masked row) does not exist: it is neither counted nor skipped.
+
+``k=None`` means the whole list. ``ties="average"`` (default) gives the expectation over uniformly random
+orderings of tied scores, so the value never depends on input order (McSherry and Najork, "Computing
+Information Retrieval Performance Measures Efficiently in the Presence of Tied Scores", ECIR 2008; for NDCG
+this is scikit-learn's ``ndcg_score`` rule); ``ties="order"`` ranks tied items in input order. A query with no
+relevant item follows ``empty``: ``"skip"`` (default, left out of the mean), ``"zero"``, ``"one"`` (its value),
+or ``"error"`` (``ValueError``). ``reduction="mean"`` (default) returns the mean over counted queries as a
+float64 scalar (``nan`` when none is counted); ``"none"`` returns the per-query values: one per dense row, or
+one per flat query id in ascending id order, ``nan`` for a skipped query. ``validate_args=False`` skips the
+value checks (NaN scores, NaN or negative targets) that need a device-to-host sync.
+
+Everything runs without a Python loop over queries: one segmented sort by (query, -score) and segment sums
+(see :mod:`torchmetrics_lite.functional._retrieval_impl`).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+from torch import Tensor
+
+from torchmetrics_lite._checks import check_retrieval_inputs, check_retrieval_options
+from torchmetrics_lite.functional._retrieval_impl import (
+    PerQuery,
+    _average_precision_values,
+    _flatten,
+    _hit_rate_values,
+    _ndcg_values,
+    _per_query,
+    _precision_values,
+    _r_precision_values,
+    _rank,
+    _recall_values,
+    _reciprocal_rank_values,
+    _retrieval_from_stats,
+    _retrieval_stats,
+)
+
+__all__ = [
+    "retrieval_normalized_dcg",
+    "retrieval_average_precision",
+    "retrieval_reciprocal_rank",
+    "retrieval_precision",
+    "retrieval_recall",
+    "retrieval_hit_rate",
+    "retrieval_r_precision",
+]
+
+
+def _evaluate(measure: Callable[..., PerQuery], preds: Any, target: Any, indexes: Any, mask: Any, *,
+              ties: str, empty: str, ignore_index: Optional[int], reduction: str, validate_args: bool,
+              **options: Any) -> Tensor:
+    check_retrieval_options(k=options.get("k"), ties=ties, empty=empty, ignore_index=ignore_index,
+                            reduction=reduction, gain=options.get("gain", "linear"))
+    flat = _flatten(*check_retrieval_inputs(preds, target, indexes, mask, validate_args), ignore_index,
+                    validate_args)
+    pq = measure(_rank(flat, ties), **options)
+    if reduction == "none":
+        return _per_query(pq, empty, flat.dense)
+    return _retrieval_from_stats(_retrieval_stats(pq, empty))
+
+
+def retrieval_normalized_dcg(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
+                             mask: Optional[Tensor] = None, k: Optional[int] = None, gain: str = "linear",
+                             ties: str = "average", empty: str = "skip", ignore_index: Optional[int] = None,
+                             reduction: str = "mean", validate_args: bool = True) -> Tensor:
+    """Normalized discounted cumulative gain at ``k``: ``DCG@k / IDCG@k``.
+
+    ``DCG@k = sum_{rank p <= k} gain(rel_p) / log2(p + 1)`` with ``gain="linear"`` (``rel``, as trec_eval and
+    scikit-learn) or ``"exponential"`` (``2^rel - 1``). ``IDCG@k`` is the DCG@k of the ideal order of ALL the
+    query's items (not only the top k). ``ties="average"``: the items of a tie group each get the group's
+    mean gain (scikit-learn's ``ndcg_score``). A query whose targets are all 0 has no relevant item
+    (``empty`` rule). Shapes and other arguments: see the module docstring.
+
+    Reference: Jarvelin and Kekalainen, "Cumulated gain-based evaluation of IR techniques", TOIS 2002.
+
+    >>> import torch
+    >>> rel = torch.tensor([3, 2, 3, 0, 1, 2])  # relevance in the returned order
+    >>> scores = torch.arange(6, 0, -1).float()
+    >>> round(retrieval_normalized_dcg(scores, rel).item(), 4)
+    0.9608
+    >>> round(retrieval_normalized_dcg(scores, rel, k=3).item(), 4)
+    0.9778
+    >>> round(retrieval_normalized_dcg(scores, rel, gain="exponential").item(), 4)
+    0.9488
+    """
+    return _evaluate(_ndcg_values, preds, target, indexes, mask, k=k, gain=gain, ties=ties, empty=empty,
+                     ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
+
+
+def retrieval_average_precision(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
+                                mask: Optional[Tensor] = None, k: Optional[int] = None, ties: str = "average",
+                                empty: str = "skip", ignore_index: Optional[int] = None, reduction: str = "mean",
+                                validate_args: bool = True) -> Tensor:
+    """Average precision at ``k`` (trec_eval's ``map_cut_k``; the mean over queries is MAP@k).
+
+    ``AP@k = (1 / R) * sum_{relevant at rank p <= k} P@p`` where ``R`` is the query's number of relevant
+    items (not the number retrieved). ``ties="average"``: the exact expectation over random orders of tied
+    items (McSherry and Najork 2008). Shapes and other arguments: see the module docstring.
+
+    >>> import torch
+    >>> scores = torch.tensor([0.9, 0.8, 0.7, 0.6])
+    >>> hits = torch.tensor([1, 0, 1, 0])  # R, N, R, N
+    >>> f"{retrieval_average_precision(scores, hits).item():.6f}  {(1 + 2 / 3) / 2:.6f}"
+    '0.833333  0.833333'
+    >>> # all tied: the mean of AP over the 6 placements of the 2 relevant items
+    >>> f"{retrieval_average_precision(torch.zeros(4), hits).item():.4f}"
+    '0.6806'
+    """
+    return _evaluate(_average_precision_values, preds, target, indexes, mask, k=k, ties=ties, empty=empty,
+                     ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
+
+
+def retrieval_reciprocal_rank(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
+                              mask: Optional[Tensor] = None, k: Optional[int] = None, ties: str = "average",
+                              empty: str = "skip", ignore_index: Optional[int] = None, reduction: str = "mean",
+                              validate_args: bool = True) -> Tensor:
+    """Reciprocal rank at ``k``: ``1 / p`` for the rank ``p`` of the first relevant item, 0 when ``p > k``
+    (trec_eval's ``recip_rank``; the mean over queries is MRR). ``ties="average"``: with ``r`` relevant items
+    among the ``n`` tied at ranks ``a+1 .. a+n``, the first one is at ``a+j`` with probability
+    ``C(n-j, r-1) / C(n, r)``. Shapes and other arguments: see the module docstring.
+
+    >>> import torch
+    >>> retrieval_reciprocal_rank(torch.tensor([0.2, 0.9, 0.4]), torch.tensor([1, 0, 1])).item()
+    0.5
+    """
+    return _evaluate(_reciprocal_rank_values, preds, target, indexes, mask, k=k, ties=ties, empty=empty,
+                     ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
+
+
+def retrieval_precision(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
+                        mask: Optional[Tensor] = None, k: Optional[int] = None, ties: str = "average",
+                        empty: str = "skip", ignore_index: Optional[int] = None, reduction: str = "mean",
+                        validate_args: bool = True) -> Tensor:
+    """Precision at ``k``: relevant items among the top ``k``, divided by ``k`` even when the query has fewer
+    items (trec_eval's ``P_k``); ``k=None``: divided by the query's number of items. ``ties="average"``: a
+    tie group of ``n`` items with ``r`` relevant contributes ``r/n`` per rank inside the cut-off. Shapes and
+    other arguments: see the module docstring.
+
+    >>> import torch
+    >>> retrieval_precision(torch.tensor([0.2, 0.9, 0.4, 0.1]), torch.tensor([1, 0, 1, 0]), k=2).item()
+    0.5
+    """
+    return _evaluate(_precision_values, preds, target, indexes, mask, k=k, ties=ties, empty=empty,
+                     ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
+
+
+def retrieval_recall(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
+                     mask: Optional[Tensor] = None, k: Optional[int] = None, ties: str = "average",
+                     empty: str = "skip", ignore_index: Optional[int] = None, reduction: str = "mean",
+                     validate_args: bool = True) -> Tensor:
+    """Recall at ``k``: relevant items among the top ``k`` divided by the query's relevant items
+    (trec_eval's ``recall_k``). Ties as :func:`retrieval_precision`. Shapes and other arguments: see the
+    module docstring.
+
+    >>> import torch
+    >>> retrieval_recall(torch.tensor([0.2, 0.9, 0.4, 0.1]), torch.tensor([1, 0, 1, 0]), k=2).item()
+    0.5
+    """
+    return _evaluate(_recall_values, preds, target, indexes, mask, k=k, ties=ties, empty=empty,
+                     ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
+
+
+def retrieval_hit_rate(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
+                       mask: Optional[Tensor] = None, k: Optional[int] = None, ties: str = "average",
+                       empty: str = "skip", ignore_index: Optional[int] = None, reduction: str = "mean",
+                       validate_args: bool = True) -> Tensor:
+    """Hit rate at ``k``: 1 when a relevant item ranks within the top ``k``, else 0. ``ties="average"``: the
+    probability of a hit, ``1 - C(n-r, m) / C(n, m)`` for a tie group of ``n`` items (``r`` relevant) cut after
+    ``m`` of its ranks. Shapes and other arguments: see the module docstring.
+
+    >>> import torch
+    >>> round(retrieval_hit_rate(torch.tensor([0.5, 0.5, 0.5, 0.1]), torch.tensor([1, 0, 0, 0]), k=1).item(), 4)
+    0.3333
+    """
+    return _evaluate(_hit_rate_values, preds, target, indexes, mask, k=k, ties=ties, empty=empty,
+                     ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
+
+
+def retrieval_r_precision(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
+                          mask: Optional[Tensor] = None, ties: str = "average", empty: str = "skip",
+                          ignore_index: Optional[int] = None, reduction: str = "mean",
+                          validate_args: bool = True) -> Tensor:
+    """R-precision: precision at ``R``, the query's number of relevant items (trec_eval's ``Rprec``). Ties as
+    :func:`retrieval_precision`. Shapes and other arguments: see the module docstring.
+
+    >>> import torch
+    >>> retrieval_r_precision(torch.tensor([0.2, 0.9, 0.4, 0.1]), torch.tensor([1, 0, 1, 0])).item()
+    0.5
+    """
+    return _evaluate(_r_precision_values, preds, target, indexes, mask, ties=ties, empty=empty,
+                     ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
