@@ -9,6 +9,7 @@ from torchmetrics_lite.metric import Metric
 # --- retrieval
 # --- regression, calibration
 # --- harness
+from torchmetrics_lite.harness import EvalReport, MultipleChoiceAccuracy, evaluate, score_choices
 
 __all__ = [
     "__version__",
@@ -23,4 +24,8 @@ __all__ = [
     # --- retrieval
     # --- regression, calibration
     # --- harness
+    "EvalReport",
+    "MultipleChoiceAccuracy",
+    "evaluate",
+    "score_choices",
 ]
