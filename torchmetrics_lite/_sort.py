@@ -21,7 +21,8 @@ import numpy as np
 import torch
 from torch import Tensor
 
-__all__ = ["sort", "argsort", "searchsorted", "default_backend", "segment_argsort"]
+__all__ = ["sort", "argsort", "searchsorted", "default_backend", "segment_argsort", "select_sorted", "sort_rows",
+           "searchsorted_rows"]
 
 _NUMPY_DTYPES = {torch.float32, torch.float64, torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8}
 
@@ -157,3 +158,35 @@ def segment_argsort(segments: Tensor, values: Tensor, *, n_segments: int, descen
             k64 = ~k64
     by_value = np.argsort(k64, kind="stable" if stable else None)
     return torch.from_numpy(by_value[np.argsort(seg[by_value], kind="stable")])
+
+
+# ---------------------------------------------------------------------------- rank metrics (auroc)
+def select_sorted(x: Tensor, mask: Tensor, *, backend: Optional[str] = None) -> Tensor:
+    """Sorted (ascending) copy of ``x[mask]`` for 1-D ``x`` and boolean ``mask``.
+
+    On CPU the selection is ``np.compress`` and the sort runs in place on that fresh copy (no second buffer).
+    """
+    if _pick(x, backend) == "torch":
+        return torch.sort(x[mask]).values
+    m = mask.detach().contiguous().numpy() if mask.dtype == torch.bool else _as_numpy(mask) != 0
+    out = np.compress(m, _as_numpy(x))
+    out.sort()
+    t = torch.from_numpy(out)
+    return t if t.dtype == x.dtype else t.to(x.dtype)
+
+
+def sort_rows(x: Tensor, *, backend: Optional[str] = None) -> Tensor:
+    """Each row of a 2-D tensor sorted ascending (values only): one batched sort, no loop over rows."""
+    if _pick(x, backend) == "torch":
+        return torch.sort(x, dim=-1).values
+    out = np.sort(_as_numpy(x), axis=-1)
+    t = torch.from_numpy(out)
+    return t if t.dtype == x.dtype else t.to(x.dtype)
+
+
+def searchsorted_rows(sorted_rows: Tensor, values: Tensor, *, right: bool = False) -> Tensor:
+    """Row-wise insertion points (int64): ``out[r, j]`` is where ``values[r, j]`` goes in the ascending row
+    ``sorted_rows[r]``. One batched ``torch.searchsorted`` on every device (numpy has no batched form)."""
+    if sorted_rows.dtype in (torch.float16, torch.bfloat16):
+        sorted_rows = sorted_rows.float()
+    return torch.searchsorted(sorted_rows, values.to(sorted_rows.dtype).contiguous(), right=right)

@@ -1,0 +1,334 @@
+"""Exact rank metrics: AUROC (binary, multiclass one-vs-rest, multilabel, partial), average precision, and
+the ROC and precision-recall curves.
+
+Rank metrics use the scores' order only: probabilities, logits of any size, negative scores and float64
+scores 1e-9 apart all give the exact answer. No sigmoid or softmax is applied and float64 is never cast down
+(float16/bfloat16 go up to float32, which is exact and keeps the order). Labels are 0/1 (int or bool).
+
+Exact AUROC is the Mann-Whitney statistic: the fraction of positive/negative pairs ranked correctly, a tied
+pair counting 1/2 (mid-ranks), from one sort in O(n log n) with integer pair counts; see ``_rank_impl``.
+With one class present AUROC is undefined: ``nan`` and a ``UserWarning`` (``ValueError`` with
+``strict=True``). Average precision is undefined without positives (same rule) and 1 without negatives.
+
+Each public function is ``_x_from_stats(_x_stats(checked inputs))``; the modules in
+:mod:`torchmetrics_lite.auroc` call the same two functions. Reference: Hanley & McNeil (1982), "The meaning
+and use of the area under a ROC curve"; McClish (1989) for the standardised partial AUC; scikit-learn's
+``roc_auc_score`` / ``average_precision_score`` / ``roc_curve`` / ``precision_recall_curve`` conventions.
+"""
+from __future__ import annotations
+
+import warnings
+from typing import Dict, Optional, Tuple
+
+import torch
+from torch import Tensor
+
+from torchmetrics_lite._checks import (
+    check_binary_rank_inputs, check_max_fpr, check_multiclass_rank_inputs, check_multilabel_rank_inputs,
+    check_rank_average,
+)
+from torchmetrics_lite.functional import _rank_impl as rk
+
+__all__ = ["binary_auroc", "multiclass_auroc", "multilabel_auroc", "binary_average_precision",
+           "multiclass_average_precision", "multilabel_average_precision", "binary_roc",
+           "binary_precision_recall_curve"]
+
+State = Dict[str, Tensor]
+
+
+# ----------------------------------------------------------------------------------------------- stats
+def _binary_rank_stats(preds: Tensor, target: Tensor) -> State:
+    """Rows to append for one checked binary batch: scores (float32 or wider) and uint8 labels."""
+    return {"preds": preds, "target": target}
+
+
+def _multiclass_rank_stats(preds: Tensor, target: Tensor, num_classes: int) -> State:
+    """Rows for one checked multiclass batch: scores ``(N, C)`` and the class index in the narrowest dtype."""
+    return {"preds": preds, "target": target.to(_class_dtype(num_classes))}
+
+
+def _multilabel_rank_stats(preds: Tensor, target: Tensor) -> State:
+    return {"preds": preds, "target": target}
+
+
+def _class_dtype(num_classes: int) -> torch.dtype:
+    return torch.uint8 if num_classes <= 256 else torch.int16 if num_classes <= 32768 else torch.int64
+
+
+def _undefined(what: str, where: str, strict: bool) -> None:
+    msg = f"{what} is undefined {where}; returning nan"
+    if strict:
+        raise ValueError(f"Expected both classes in `target` for {what}, but it is undefined {where}")
+    warnings.warn(msg, UserWarning, stacklevel=3)
+
+
+def _columns(preds: Tensor, positive: Tensor) -> Tuple[Tensor, Tensor]:
+    """One row per class/label: scores ``(C, N)`` contiguous and the positives mask ``(C, N)``."""
+    return preds.t().contiguous(), positive.t().contiguous()
+
+
+def _average(values: Tensor, support: Tensor, average: str, what: str, strict: bool) -> Tensor:
+    """Per-class values -> ``none`` (as is), ``macro`` (mean) or ``weighted`` (by positives); undefined
+    (``nan``) classes warn (or raise with ``strict``) and are left out of the means."""
+    undefined = torch.isnan(values)
+    if bool(undefined.any()):
+        _undefined(what, f"for class(es) {torch.nonzero(undefined).view(-1).tolist()}", strict)
+    if average == "none":
+        return values
+    kept, weights = values[~undefined], support[~undefined].double()
+    if average == "macro":
+        return kept.mean() if kept.numel() else values.new_tensor(float("nan"))
+    return (kept * weights).sum() / weights.sum()
+
+
+# ------------------------------------------------------------------------------------------------ AUROC
+def _binary_auroc_from_stats(state: State, max_fpr: Optional[float] = None, strict: bool = False) -> Tensor:
+    scores, is_pos = state["preds"], state["target"].bool()
+    n_pos = int(is_pos.sum())
+    if n_pos == 0 or n_pos == scores.numel():
+        _undefined("AUROC", "with one class present", strict)
+        return torch.tensor(float("nan"), dtype=torch.float64, device=scores.device)
+    if max_fpr is not None and max_fpr < 1:
+        _, tps, fps = rk.curve_counts(scores, is_pos)
+        zero = tps.new_zeros(1)
+        return rk.partial_auroc(torch.cat([zero, tps.flip(0)]), torch.cat([zero, fps.flip(0)]), max_fpr)
+    return rk.auroc_from_ranked(rk.rank_binary(scores, is_pos))
+
+
+def binary_auroc(preds: Tensor, target: Tensor, *, max_fpr: Optional[float] = None, strict: bool = False,
+                 validate_args: bool = True) -> Tensor:
+    """Exact area under the ROC curve: the Mann-Whitney ``U / (n_pos * n_neg)``.
+
+    ``AUROC = (#{pos > neg} + #{pos == neg} / 2) / (n_pos * n_neg)`` over all positive/negative pairs, i.e.
+    the trapezoidal area under the ROC curve with every distinct threshold (scikit-learn's ``roc_auc_score``).
+
+    Args:
+        preds: scores of any shape and floating dtype (probabilities, logits, any real values; order only).
+        target: 0/1 labels (int or bool), same shape.
+        max_fpr: in ``(0, 1]``: the McClish-standardised partial AUC up to this false-positive rate, as
+            scikit-learn (``1`` is the full AUC).
+        strict: raise ``ValueError`` instead of returning ``nan`` with a warning when one class is missing.
+        validate_args: check values (NaN scores, labels other than 0/1); shapes and dtypes are always checked.
+
+    Returns:
+        A float64 scalar. Empty input or one class present: ``nan`` (see ``strict``).
+
+    >>> preds = torch.tensor([0.9, 0.8, 0.7, 0.6, 0.55, 0.54, 0.4, 0.3])
+    >>> target = torch.tensor([1, 1, 0, 1, 0, 1, 0, 0])
+    >>> binary_auroc(preds, target).item()  # 13 of the 16 pairs are ordered correctly
+    0.8125
+    """
+    check_max_fpr(max_fpr)
+    state = _binary_rank_stats(*check_binary_rank_inputs(preds, target, validate_args))
+    return _binary_auroc_from_stats(state, max_fpr, strict)
+
+
+def _multi_auroc_from_rows(scores: Tensor, positive: Tensor, average: str, strict: bool) -> Tensor:
+    ranked = rk.rank_rows(scores, positive)
+    return _average(rk.auroc_from_ranked(ranked), ranked.n_pos, average, "AUROC", strict)
+
+
+def _multiclass_auroc_from_stats(state: State, num_classes: int, average: str = "macro",
+                                 strict: bool = False) -> Tensor:
+    preds, target = state["preds"], state["target"].long()
+    positive = target.unsqueeze(1) == torch.arange(num_classes, device=target.device)
+    return _multi_auroc_from_rows(*_columns(preds, positive), average, strict)
+
+
+def multiclass_auroc(preds: Tensor, target: Tensor, num_classes: int, *, average: str = "macro",
+                     strict: bool = False, validate_args: bool = True) -> Tensor:
+    """One-vs-rest exact AUROC of each class, averaged.
+
+    Class ``c``'s AUROC ranks the samples by ``preds[:, c]`` with class ``c`` positive and every other class
+    negative (scikit-learn's ``multi_class="ovr"`` on the columns as given: no softmax, any real scores).
+
+    Args:
+        preds: ``(N, num_classes)`` floating scores. target: ``(N,)`` class indices in ``[0, num_classes)``.
+        average: ``"macro"`` (mean over classes), ``"weighted"`` (weighted by each class's count in
+            ``target``) or ``"none"`` (the ``(num_classes,)`` per-class values). A class that is absent (or the
+            only one present) is ``nan`` with a warning and left out of the averages (``strict=True`` raises).
+
+    >>> preds = torch.tensor([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6], [0.4, 0.4, 0.2],
+    ...                       [0.3, 0.35, 0.35]])
+    >>> target = torch.tensor([0, 1, 2, 1, 0])
+    >>> [round(v, 4) for v in multiclass_auroc(preds, target, 3, average="none").tolist()]
+    [0.8333, 1.0, 1.0]
+    """
+    check_rank_average(average)
+    state = _multiclass_rank_stats(*check_multiclass_rank_inputs(preds, target, num_classes, validate_args),
+                                   num_classes)
+    return _multiclass_auroc_from_stats(state, num_classes, average, strict)
+
+
+def _multilabel_auroc_from_stats(state: State, average: str = "macro", strict: bool = False) -> Tensor:
+    preds, positive = state["preds"], state["target"].bool()
+    if average == "micro":
+        value = rk.auroc_from_ranked(rk.rank_binary(preds.reshape(-1), positive.reshape(-1)))
+        if bool(torch.isnan(value)):
+            _undefined("AUROC", "with one class present", strict)
+        return value
+    return _multi_auroc_from_rows(*_columns(preds, positive), average, strict)
+
+
+def multilabel_auroc(preds: Tensor, target: Tensor, num_labels: int, *, average: str = "macro",
+                     strict: bool = False, validate_args: bool = True) -> Tensor:
+    """Exact AUROC of each label (column), averaged.
+
+    Args:
+        preds: ``(N, num_labels)`` floating scores. target: ``(N, num_labels)`` 0/1 labels.
+        average: ``"micro"`` (one AUROC over all ``N * num_labels`` score/label pairs), ``"macro"``,
+            ``"weighted"`` (by each label's positives) or ``"none"``; undefined labels as in
+            :func:`multiclass_auroc`.
+
+    >>> preds = torch.tensor([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.3, 0.7]])
+    >>> target = torch.tensor([[1, 0], [0, 1], [1, 1], [0, 0]])
+    >>> multilabel_auroc(preds, target, 2, average="none").tolist()
+    [1.0, 0.75]
+    """
+    check_rank_average(average, ("micro", "macro", "weighted", "none"))
+    state = _multilabel_rank_stats(*check_multilabel_rank_inputs(preds, target, num_labels, validate_args))
+    return _multilabel_auroc_from_stats(state, average, strict)
+
+
+# ------------------------------------------------------------------------------------ average precision
+def _binary_average_precision_from_stats(state: State, strict: bool = False) -> Tensor:
+    ranked = rk.rank_binary(state["preds"], state["target"].bool())
+    value = rk.precision_sum(ranked) / ranked.n_pos.double()
+    if int(ranked.n_pos) == 0:
+        _undefined("average precision", "without positives", strict)
+    return value
+
+
+def binary_average_precision(preds: Tensor, target: Tensor, *, strict: bool = False,
+                             validate_args: bool = True) -> Tensor:
+    """Average precision, scikit-learn's step-wise ``AP = sum_k (R_k - R_{k-1}) P_k`` (no interpolation).
+
+    ``k`` runs over the distinct scores in decreasing order as thresholds (predict positive when
+    ``score >= t``), so tied scores enter together. Equivalently: the mean, over the positives, of the precision
+    at the threshold equal to their own score. Exact with ties; float64.
+
+    Args:
+        preds, target, strict, validate_args: as :func:`binary_auroc`. Without positives AP is undefined
+            (``nan``, warning; ``strict`` raises); without negatives it is 1.
+
+    >>> preds = torch.tensor([0.9, 0.8, 0.7, 0.6, 0.55, 0.54, 0.4, 0.3])
+    >>> target = torch.tensor([1, 1, 0, 1, 0, 1, 0, 0])
+    >>> round(binary_average_precision(preds, target).item(), 6)  # (1 + 1 + 3/4 + 4/6) / 4
+    0.854167
+    """
+    state = _binary_rank_stats(*check_binary_rank_inputs(preds, target, validate_args))
+    return _binary_average_precision_from_stats(state, strict)
+
+
+def _multi_ap_from_rows(scores: Tensor, positive: Tensor, average: str, strict: bool) -> Tensor:
+    ranked = rk.rank_rows(scores, positive)
+    return _average(rk.precision_sum(ranked) / ranked.n_pos.double(), ranked.n_pos, average,
+                    "average precision", strict)
+
+
+def _multiclass_average_precision_from_stats(state: State, num_classes: int, average: str = "macro",
+                                             strict: bool = False) -> Tensor:
+    preds, target = state["preds"], state["target"].long()
+    positive = target.unsqueeze(1) == torch.arange(num_classes, device=target.device)
+    return _multi_ap_from_rows(*_columns(preds, positive), average, strict)
+
+
+def multiclass_average_precision(preds: Tensor, target: Tensor, num_classes: int, *, average: str = "macro",
+                                 strict: bool = False, validate_args: bool = True) -> Tensor:
+    """One-vs-rest average precision of each class (column ``c`` scores, class ``c`` positive), averaged.
+
+    ``average``: ``"macro"``, ``"weighted"`` (by class counts) or ``"none"``; a class absent from ``target``
+    is ``nan`` with a warning and left out of the averages (``strict=True`` raises).
+
+    >>> preds = torch.tensor([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6], [0.4, 0.4, 0.2],
+    ...                       [0.3, 0.35, 0.35]])
+    >>> target = torch.tensor([0, 1, 2, 1, 0])
+    >>> [round(v, 4) for v in multiclass_average_precision(preds, target, 3, average="none").tolist()]
+    [0.8333, 1.0, 1.0]
+    """
+    check_rank_average(average)
+    state = _multiclass_rank_stats(*check_multiclass_rank_inputs(preds, target, num_classes, validate_args),
+                                   num_classes)
+    return _multiclass_average_precision_from_stats(state, num_classes, average, strict)
+
+
+def _multilabel_average_precision_from_stats(state: State, average: str = "macro",
+                                             strict: bool = False) -> Tensor:
+    preds, positive = state["preds"], state["target"].bool()
+    if average == "micro":
+        flat = {"preds": preds.reshape(-1), "target": state["target"].reshape(-1)}
+        return _binary_average_precision_from_stats(flat, strict)
+    return _multi_ap_from_rows(*_columns(preds, positive), average, strict)
+
+
+def multilabel_average_precision(preds: Tensor, target: Tensor, num_labels: int, *, average: str = "macro",
+                                 strict: bool = False, validate_args: bool = True) -> Tensor:
+    """Average precision of each label, averaged: ``"micro"`` (all pairs pooled), ``"macro"``,
+    ``"weighted"`` (by positives) or ``"none"``, as scikit-learn's ``average_precision_score``.
+
+    >>> preds = torch.tensor([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.3, 0.7]])
+    >>> target = torch.tensor([[1, 0], [0, 1], [1, 1], [0, 0]])
+    >>> [round(v, 4) for v in multilabel_average_precision(preds, target, 2, average="none").tolist()]
+    [1.0, 0.8333]
+    """
+    check_rank_average(average, ("micro", "macro", "weighted", "none"))
+    state = _multilabel_rank_stats(*check_multilabel_rank_inputs(preds, target, num_labels, validate_args))
+    return _multilabel_average_precision_from_stats(state, average, strict)
+
+
+# ----------------------------------------------------------------------------------------------- curves
+def _binary_roc_from_stats(state: State) -> Tuple[Tensor, Tensor, Tensor]:
+    thresholds, tps, fps = rk.curve_counts(state["preds"], state["target"].bool())
+    zero, inf = tps.new_zeros(1), thresholds.new_full((1,), float("inf"))
+    tps, fps = torch.cat([zero, tps.flip(0)]).double(), torch.cat([zero, fps.flip(0)]).double()
+    if fps[-1] == 0 or tps[-1] == 0:
+        warnings.warn("ROC curve: only one class present in `target`; its rate is nan", UserWarning, stacklevel=3)
+    return fps / fps[-1], tps / tps[-1], torch.cat([inf, thresholds.flip(0)])
+
+
+def binary_roc(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> Tuple[Tensor, Tensor, Tensor]:
+    """The ROC curve with every distinct score as a threshold (scikit-learn's ``roc_curve(...,
+    drop_intermediate=False)``).
+
+    Returns ``(fpr, tpr, thresholds)``: ``thresholds`` are ``inf`` followed by the distinct scores in
+    decreasing order (the scores' dtype); at threshold ``t`` the prediction is positive when ``score >= t``,
+    so the curve starts at ``(0, 0)`` and ends at ``(1, 1)``. ``fpr``/``tpr`` are float64. With one class
+    only, the missing class's rate is ``nan`` (0/0) and a warning is raised.
+
+    >>> fpr, tpr, thr = binary_roc(torch.tensor([0.1, 0.4, 0.35, 0.8]), torch.tensor([0, 0, 1, 1]))
+    >>> fpr.tolist(), tpr.tolist(), thr.tolist()
+    ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0], [inf, 0.800000011920929, 0.4000000059604645, 0.3499999940395355, 0.10000000149011612])
+    """
+    return _binary_roc_from_stats(_binary_rank_stats(*check_binary_rank_inputs(preds, target, validate_args)))
+
+
+def _binary_precision_recall_curve_from_stats(state: State) -> Tuple[Tensor, Tensor, Tensor]:
+    thresholds, tps, fps = rk.curve_counts(state["preds"], state["target"].bool())
+    tps, predicted = tps.double(), (tps + fps).double()
+    precision = tps / predicted
+    if tps.numel() == 0 or tps[0] == 0:
+        warnings.warn("precision-recall curve: no positive in `target`; recall is set to 1", UserWarning,
+                      stacklevel=3)
+        recall = torch.ones_like(tps)
+    else:
+        recall = tps / tps[0]
+    one, zero = precision.new_ones(1), precision.new_zeros(1)
+    return torch.cat([precision, one]), torch.cat([recall, zero]), thresholds
+
+
+def binary_precision_recall_curve(preds: Tensor, target: Tensor, *,
+                                  validate_args: bool = True) -> Tuple[Tensor, Tensor, Tensor]:
+    """Precision and recall at every distinct score as a threshold, as scikit-learn's
+    ``precision_recall_curve`` (``drop_intermediate=False``).
+
+    Returns ``(precision, recall, thresholds)``: ``thresholds`` are the distinct scores in increasing order;
+    ``precision[i]``/``recall[i]`` are those of ``score >= thresholds[i]``, and one last point
+    ``(precision 1, recall 0)`` closes the curve (lengths ``T + 1``, ``T + 1``, ``T``). Without positives the
+    recall is 1 everywhere, with a warning (as scikit-learn).
+
+    >>> p, r, t = binary_precision_recall_curve(torch.tensor([0.1, 0.4, 0.35, 0.8]), torch.tensor([0, 0, 1, 1]))
+    >>> [round(v, 4) for v in p.tolist()], r.tolist()
+    ([0.5, 0.6667, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0])
+    """
+    state = _binary_rank_stats(*check_binary_rank_inputs(preds, target, validate_args))
+    return _binary_precision_recall_curve_from_stats(state)
