@@ -16,6 +16,7 @@ Checks here look at metadata only (type, shape, dtype, options), so a loss never
 """
 from __future__ import annotations
 
+import math
 from typing import Optional, Tuple
 
 import torch
@@ -112,7 +113,7 @@ def current_ranks(scores: Tensor, mask: Tensor) -> Tensor:
 
 def flatten_lists(*tensors: Tensor) -> Tuple[Tensor, ...]:
     """View every tensor as ``(lists, n)``."""
-    return tuple(t.reshape(-1, t.shape[-1]) for t in tensors)
+    return tuple(t.reshape(math.prod(t.shape[:-1]), t.shape[-1]) for t in tensors)
 
 
 def reduce(per_list: Tensor, reduction: str, batch_shape: torch.Size) -> Tensor:

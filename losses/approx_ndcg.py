@@ -19,8 +19,9 @@ def _approx_block(s: Tensor, g: Tensor, mask: Tensor, inv_idcg: Tensor, temperat
     pair = torch.sigmoid((s[:, None, :] - s[:, :, None]) / temperature)
     rank = (pair * mask[:, None, :]).sum(-1) + 0.5
     dcg = g / torch.log2(1.0 + rank)
-    if k is not None:
-        dcg = dcg * torch.sigmoid((k + 0.5 - rank) / temperature)
+    if k is not None:  # a list with at most k real items has no cut-off to approximate
+        cut = torch.sigmoid((k + 0.5 - rank) / temperature)
+        dcg = dcg * torch.where(mask.sum(-1, keepdim=True) > k, cut, torch.ones_like(cut))
     return (inv_idcg > 0).to(s.dtype) - dcg.sum(-1) * inv_idcg
 
 
@@ -33,9 +34,9 @@ def approx_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Optional[Tensor
        \mathrm{ApproxNDCG} = \frac{1}{\mathrm{IDCG@k}} \sum_i \frac{G_i}{\log_2(1 + \hat\pi_i)}
        \left[\sigma\!\left(\frac{k + 1/2 - \hat\pi_i}{T}\right)\right]_{\text{if } k},
 
-    over the real items of each list. As the temperature ``T`` goes to 0, ``hat pi`` tends to the exact 1-based
-    rank (a tie counts 1/2, i.e. the mid-rank) and the loss to ``1 - NDCG@k``, so it can be checked against the
-    exact metric.
+    over the real items of each list (the cut-off factor only for lists with more than ``k`` real items). As the
+    temperature ``T`` goes to 0, ``hat pi`` tends to the exact 1-based rank (a tie counts 1/2, i.e. the
+    mid-rank) and the loss to ``1 - NDCG@k``, so it can be checked against the exact metric.
 
     Args:
         scores: ``(..., n)`` floating scores; each slice along the last dimension is one list.
