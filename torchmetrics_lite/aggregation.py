@@ -57,9 +57,9 @@ class MeanMetric(Metric):
     >>> m.update(torch.tensor([1.0, 2.0, 6.0]))
     >>> m.compute()
     tensor(3., dtype=torch.float64)
-    >>> m.update(torch.tensor([10.0]), weight=3.0)
+    >>> m.update(torch.tensor([10.0]), weight=3.0)  # (1 + 2 + 6 + 3 * 10) / (3 + 3)
     >>> m.compute()
-    tensor(6., dtype=torch.float64)
+    tensor(6.5000, dtype=torch.float64)
     """
 
     def __init__(self, **kwargs: Any) -> None:

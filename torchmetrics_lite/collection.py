@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
+import torch
 from torch import Tensor, nn
 
 from torchmetrics_lite import sync
@@ -64,11 +65,13 @@ class MetricCollection(nn.ModuleDict):
         # validate and compute everything first, so that a rejected batch changes no member
         return [(group, group[0]._stats(*args, **kwargs)) for group in self._groups()]
 
+    @torch.no_grad()
     def update(self, *args: Any, **kwargs: Any) -> None:
         for group, stats in self._batch_stats(*args, **kwargs):
             for m in group:
                 m._merge_stats(stats)
 
+    @torch.no_grad()
     def forward(self, *args: Any, **kwargs: Any) -> Dict[str, Any]:
         values = {}
         for group, stats in self._batch_stats(*args, **kwargs):

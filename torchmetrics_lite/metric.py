@@ -36,9 +36,13 @@ class Metric(nn.Module):
         process_group: the ``torch.distributed`` group to sync over in :meth:`compute` (default: the world).
         sync_on_compute: set ``False`` to compute on the local state only, even in a process group.
 
-    States are registered buffers: they follow ``.to()``, are saved by ``state_dict()`` (``cat`` states trimmed
-    to their filled rows) and restored exactly by ``load_state_dict()``. A ``cat`` state grows in a
-    preallocated buffer whose capacity doubles when full (amortised O(1) appends). A *fold* state (``reduce``
+    States follow the metric's device moves (``.to(device)``, ``.cuda()``; dtype casts such as ``.half()`` or
+    ``.to(torch.float64)`` leave them as they are, so a model cast to half precision keeps exact metric
+    states), are saved by ``state_dict()`` (``cat`` states trimmed to their filled rows) and restored exactly by
+    ``load_state_dict()``. They are deliberately *not* registered buffers: ``DistributedDataParallel``
+    broadcasts buffers from rank 0 at every forward pass (``broadcast_buffers=True``), which would overwrite every
+    other rank's statistics. A ``cat`` state grows in a preallocated buffer whose capacity doubles when full
+    (amortised O(1) appends). A state reads as an attribute (``metric.name``). A *fold* state (``reduce``
     given as a function) holds statistics that do not merge by addition, such as means and centred moments
     merged with Chan's formula (see :meth:`add_state`).
 
@@ -72,6 +76,7 @@ class Metric(nn.Module):
         self._defaults: Dict[str, Tensor] = {}
         self._reductions: Dict[str, str] = {}
         self._cat_len: Dict[str, int] = {}
+        self._state: Dict[str, Tensor] = {}
         self._computed: Any = None
 
     # ------------------------------------------------------------------ declaration
@@ -100,7 +105,7 @@ class Metric(nn.Module):
         self._reductions[name] = reduce
         if reduce == "cat":
             self._cat_len[name] = 0
-        self.register_buffer(name, default.detach().clone())
+        self._state[name] = default.detach().clone()
 
     # ------------------------------------------------------------------ hooks
     def _stats(self, *args: Any, **kwargs: Any) -> Dict[str, Tensor]:
@@ -111,17 +116,22 @@ class Metric(nn.Module):
 
     # ------------------------------------------------------------------ public API
     def update(self, *args: Any, **kwargs: Any) -> None:
-        """Validate one batch and merge its statistics into the state (nothing changes if it is rejected)."""
-        self._merge_stats(self._stats(*args, **kwargs))
+        """Validate one batch and merge its statistics into the state (nothing changes if it is rejected).
+
+        Runs without autograd: metric states never hold a graph, whatever the inputs require."""
+        with torch.no_grad():
+            self._merge_stats(self._stats(*args, **kwargs))
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         """Return the metric of this batch alone and merge the batch into the running state.
 
-        The batch statistics are computed once and used twice; ``update`` is not run a second time.
+        The batch statistics are computed once and used twice; ``update`` is not run a second time. The value
+        carries no gradient (use the ``losses`` package for differentiable surrogates).
         """
-        stats = self._stats(*args, **kwargs)
-        value = self._from_stats(stats)
-        self._merge_stats(stats)
+        with torch.no_grad():
+            stats = self._stats(*args, **kwargs)
+            value = self._from_stats(stats)
+            self._merge_stats(stats)
         return value
 
     def compute(self) -> Any:
@@ -136,8 +146,8 @@ class Metric(nn.Module):
     def reset(self) -> None:
         """Return every state to its default (the identity of :meth:`merge_state`)."""
         for name, default in self._defaults.items():
-            device = self._buffers[name].device
-            self._buffers[name] = default.to(device=device, copy=True)
+            device = self._state[name].device
+            self._state[name] = default.to(device=device, copy=True)
             if name in self._cat_len:
                 self._cat_len[name] = 0
         self._computed = None
@@ -159,13 +169,13 @@ class Metric(nn.Module):
         """This process's states, ``cat`` states trimmed to their filled rows (views, do not modify)."""
         out = {}
         for name in self._reductions:
-            buf = self._buffers[name]
+            buf = self._state[name]
             out[name] = buf[: self._cat_len[name]] if name in self._cat_len else buf
         return out
 
     # ------------------------------------------------------------------ merging
     def _merge_stats(self, stats: Dict[str, Tensor]) -> None:
-        buffers, reductions = self._buffers, self._reductions
+        buffers, reductions = self._state, self._reductions
         for name, value in stats.items():
             buf = buffers[name]
             if value.device != buf.device:
@@ -185,7 +195,7 @@ class Metric(nn.Module):
         object.__setattr__(self, "_computed", None)  # skips nn.Module.__setattr__'s bookkeeping (hot path)
 
     def _append(self, name: str, rows: Tensor) -> None:
-        buf = self._buffers[name]
+        buf = self._state[name]
         n, m = self._cat_len[name], rows.shape[0]
         dtype = buf.dtype
         if rows.dtype != dtype and rows.is_floating_point():
@@ -194,29 +204,51 @@ class Metric(nn.Module):
             capacity = buf.shape[0] if n + m <= buf.shape[0] else max(2 * buf.shape[0], n + m, _MIN_CAPACITY)
             grown = buf.new_empty((capacity, *buf.shape[1:]), dtype=dtype)
             grown[:n] = buf[:n]
-            self._buffers[name] = buf = grown
+            self._state[name] = buf = grown
         buf[n : n + m] = rows
         self._cat_len[name] = n + m
 
     # ------------------------------------------------------------------ persistence
     def _save_to_state_dict(self, destination: Dict[str, Any], prefix: str, keep_vars: bool) -> None:
         super()._save_to_state_dict(destination, prefix, keep_vars)
-        for name, n in self._cat_len.items():
-            destination[prefix + name] = self._buffers[name][:n].detach().clone()
+        for name, value in self.local_state().items():
+            destination[prefix + name] = value.detach().clone()
 
-    def _load_from_state_dict(self, state_dict: Dict[str, Any], prefix: str, *args: Any, **kwargs: Any) -> None:
-        for name in self._cat_len:
+    def _load_from_state_dict(self, state_dict: Dict[str, Any], prefix: str, local_metadata: Any, strict: bool,
+                              missing_keys: list, unexpected_keys: list, error_msgs: list) -> None:
+        for name in self._reductions:
             saved = state_dict.get(prefix + name)
-            if saved is not None:
-                buf = self._buffers[name]
-                self._buffers[name] = saved.detach().to(device=buf.device, copy=True)
+            if saved is None:
+                if strict:
+                    missing_keys.append(prefix + name)
+                continue
+            current = self._state[name]
+            if name not in self._cat_len and saved.shape != current.shape:
+                error_msgs.append(f"Expected state {prefix + name} of shape {tuple(current.shape)}, "
+                                  f"got {tuple(saved.shape)}")
+                continue
+            self._state[name] = saved.detach().to(device=current.device, copy=True)
+            if name in self._cat_len:
                 self._cat_len[name] = saved.shape[0]
-        super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
+        own = {prefix + name for name in self._reductions}
+        rest = {k: v for k, v in state_dict.items() if k not in own}
+        super()._load_from_state_dict(rest, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
         self._computed = None
 
     def _apply(self, fn: Any, *args: Any, **kwargs: Any) -> "Metric":
+        """Module moves reach the states for their device only (see the class docstring)."""
         self._computed = None
+        for name, value in self._state.items():
+            target = fn(torch.empty(0, device=value.device))
+            if target.device != value.device:
+                self._state[name] = value.to(target.device)
         return super()._apply(fn, *args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        state = self.__dict__.get("_state")
+        if state is not None and name in state:
+            return state[name][: self._cat_len[name]] if name in self._cat_len else state[name]
+        return super().__getattr__(name)
 
     def extra_repr(self) -> str:
         return ", ".join(f"{k}={v!r}" for k, v in self._config().items())

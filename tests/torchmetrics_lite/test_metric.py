@@ -34,11 +34,11 @@ def test_cat_metric_through_harness():
 def test_cat_buffer_doubles_and_trims():
     m = CollectRows()
     m.update(torch.ones(10), torch.ones(10, dtype=torch.bool))
-    assert m.values.shape[0] == 1024  # preallocated capacity
+    assert m._state["values"].shape[0] == 1024  # preallocated capacity
     m.update(torch.ones(2000), torch.ones(2000, dtype=torch.bool))
-    assert m.values.shape[0] == 2048 and m.local_state()["values"].shape[0] == 2010
+    assert m._state["values"].shape[0] == 2048 and m.local_state()["values"].shape[0] == 2010
     m.update(torch.ones(100), torch.ones(100, dtype=torch.bool))
-    assert m.values.shape[0] == 4096
+    assert m._state["values"].shape[0] == 4096
     sd = m.state_dict()
     assert sd["values"].shape == (2110,) and sd["pairs"].shape == (2110, 2)
 
@@ -100,10 +100,31 @@ def test_to_moves_states_and_clears_cache():
     m = CollectRows()
     m.update(*BATCHES[0])
     m.compute()
-    m.to(torch.float64)  # floating buffers follow module casts like any buffer
-    assert m._computed is None
+    m.half()  # dtype casts of the model do not touch metric states
+    assert m._computed is None and m.values.dtype == torch.float32
     m2 = m.to("cpu")
     assert m2 is m and m.values.device.type == "cpu"
+    meta = CollectRows().to("meta")
+    assert all(t.device.type == "meta" for t in meta._state.values())
+
+
+def test_states_are_not_buffers_so_ddp_cannot_broadcast_over_them():
+    m = CollectRows()
+    m.update(*BATCHES[0])
+    assert list(m.buffers()) == [] and list(m.parameters()) == []
+    model = torch.nn.Sequential(torch.nn.Linear(2, 2))
+    model.metric = m
+    assert set(model.state_dict()) == {"0.weight", "0.bias", "metric.values", "metric.flags", "metric.pairs",
+                                       "metric.n_updates"}
+
+
+def test_load_state_dict_reports_missing_and_bad_shapes():
+    with pytest.raises(RuntimeError, match=r"Missing key\(s\) in state_dict: \"sum_value\""):
+        SumMetric().load_state_dict({})
+    with pytest.raises(RuntimeError, match=r"Expected state sum_value of shape \(\), got \(2,\)"):
+        SumMetric().load_state_dict({"sum_value": torch.zeros(2)})
+    with pytest.raises(RuntimeError, match=r"Unexpected key\(s\) in state_dict: \"other\""):
+        SumMetric().load_state_dict({"sum_value": torch.zeros(()), "other": torch.zeros(())})
 
 
 def test_merge_state_type_and_iterable():
@@ -127,3 +148,17 @@ def test_add_state_errors():
 def test_base_hooks_are_abstract():
     with pytest.raises(NotImplementedError):
         Metric().update(1)
+
+
+def test_inputs_requiring_grad_are_accepted_and_states_hold_no_graph():
+    from torchmetrics_lite import MaxMetric, MeanMetric, MetricCollection
+
+    x = torch.randn(5, requires_grad=True)
+    mc = MetricCollection({"max": MaxMetric(), "mean": MeanMetric()})
+    mc.update(x * 2)
+    out = mc(x * 2)
+    m = CollectRows()
+    value = m(x * 2, x > 0)
+    assert not any(v.requires_grad for v in out.values()) and not value["sorted"].requires_grad
+    assert not any(t.requires_grad for mm in mc.values() for t in mm.local_state().values())
+    assert not m.local_state()["values"].requires_grad
