@@ -6,6 +6,10 @@ from torchmetrics_lite.metric import Metric
 
 # --- classification (exports added by the classification work)
 # --- auroc
+from torchmetrics_lite.auroc import (
+    BinaryAUROC, BinaryAveragePrecision, BinaryPrecisionRecallCurve, BinaryROC, MulticlassAUROC,
+    MulticlassAveragePrecision, MultilabelAUROC, MultilabelAveragePrecision,
+)
 # --- retrieval
 # --- regression, calibration
 # --- harness

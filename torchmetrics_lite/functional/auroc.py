@@ -332,3 +332,35 @@ def binary_precision_recall_curve(preds: Tensor, target: Tensor, *,
     """
     state = _binary_rank_stats(*check_binary_rank_inputs(preds, target, validate_args))
     return _binary_precision_recall_curve_from_stats(state)
+
+
+# ------------------------------------------------------------------------------- binned (constant memory)
+def _binary_auroc_binned_stats(preds: Tensor, target: Tensor, bins: int, lo: float, hi: float) -> State:
+    """Histograms ``(2, bins)`` (row 0 negatives, row 1 positives) of the scores binned into ``bins`` equal
+    bins of ``[lo, hi]``; scores outside are clamped into the end bins (binning stays monotone)."""
+    scaled = (preds.double() - lo) * (bins / (hi - lo))
+    index = scaled.floor().clamp_(0, bins - 1).long() + bins * target.long()
+    return {"hist": torch.bincount(index, minlength=2 * bins).view(2, bins)}
+
+
+def _binned_pairs(hist: Tensor) -> Tuple[Tensor, Tensor, Tensor]:
+    """``(2U, shared, pairs)``: twice the Mann-Whitney U of the binned scores, the positive/negative pairs that
+    share a bin, and all positive/negative pairs (exact int64)."""
+    neg, pos = hist[0], hist[1]
+    neg_below = torch.cumsum(neg, 0) - neg
+    two_u = (pos * (2 * neg_below + neg)).sum()
+    return two_u, (pos * neg).sum(), pos.sum() * neg.sum()
+
+
+def _binary_auroc_binned_from_stats(state: State, strict: bool = False) -> Tensor:
+    two_u, _, pairs = _binned_pairs(state["hist"])
+    if int(pairs) == 0:
+        _undefined("AUROC", "with one class present", strict)
+    return two_u.double() / (2 * pairs).double()
+
+
+def _binary_auroc_binned_error_bound(state: State) -> Tensor:
+    """``shared / (2 * pairs)``: binning preserves the order of pairs in different bins and counts a pair in
+    one bin as a tie (1/2) where the exact value counts 0, 1/2 or 1, so ``|binned - exact| <= this``."""
+    _, shared, pairs = _binned_pairs(state["hist"])
+    return shared.double() / (2 * pairs).double()
