@@ -25,6 +25,14 @@ __all__ = [
     "SumMetric",
     # --- classification
     # --- auroc
+    "BinaryAUROC",
+    "MulticlassAUROC",
+    "MultilabelAUROC",
+    "BinaryAveragePrecision",
+    "MulticlassAveragePrecision",
+    "MultilabelAveragePrecision",
+    "BinaryROC",
+    "BinaryPrecisionRecallCurve",
     # --- retrieval
     # --- regression, calibration
     # --- harness
