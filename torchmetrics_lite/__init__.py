@@ -12,6 +12,14 @@ from torchmetrics_lite.auroc import (
 )
 # --- retrieval
 # --- regression, calibration
+from torchmetrics_lite.calibration import (
+    BinaryBrierScore, BinaryCalibrationError, MulticlassBrierScore, MulticlassCalibrationError,
+)
+from torchmetrics_lite.calibrators import IsotonicCalibrator, PlattScaler
+from torchmetrics_lite.regression import (
+    ExplainedVariance, MeanAbsoluteError, MeanAbsolutePercentageError, MeanSquaredError, R2Score,
+    RootMeanSquaredError,
+)
 # --- harness
 from torchmetrics_lite.harness import EvalReport, MultipleChoiceAccuracy, evaluate, score_choices
 
@@ -35,6 +43,18 @@ __all__ = [
     "BinaryPrecisionRecallCurve",
     # --- retrieval
     # --- regression, calibration
+    "MeanSquaredError",
+    "RootMeanSquaredError",
+    "MeanAbsoluteError",
+    "MeanAbsolutePercentageError",
+    "R2Score",
+    "ExplainedVariance",
+    "BinaryBrierScore",
+    "MulticlassBrierScore",
+    "BinaryCalibrationError",
+    "MulticlassCalibrationError",
+    "PlattScaler",
+    "IsotonicCalibrator",
     # --- harness
     "EvalReport",
     "MultipleChoiceAccuracy",

@@ -8,6 +8,13 @@ from torchmetrics_lite.functional.auroc import (
 )
 # --- retrieval
 # --- regression, calibration
+from torchmetrics_lite.functional.calibration import (
+    binary_brier_score, binary_calibration_error, multiclass_brier_score, multiclass_calibration_error,
+)
+from torchmetrics_lite.functional.regression import (
+    explained_variance, mean_absolute_error, mean_absolute_percentage_error, mean_squared_error, r2_score,
+    root_mean_squared_error,
+)
 
 __all__ = [
     # --- classification
@@ -22,4 +29,14 @@ __all__ = [
     "binary_precision_recall_curve",
     # --- retrieval
     # --- regression, calibration
+    "mean_squared_error",
+    "root_mean_squared_error",
+    "mean_absolute_error",
+    "mean_absolute_percentage_error",
+    "r2_score",
+    "explained_variance",
+    "binary_brier_score",
+    "multiclass_brier_score",
+    "binary_calibration_error",
+    "multiclass_calibration_error",
 ]

@@ -1,0 +1,151 @@
+"""Stateful calibration metrics over :mod:`torchmetrics_lite.functional.calibration`.
+
+States are sums (float64, int64 counts), so streaming, merging and syncing are exact additions:
+
+* Brier scores: the sum of per-sample Brier terms and the sample count.
+* Calibration errors: per bin, the count, the confidence sum and the accuracy sum (``n_bins`` each). The
+  ``norm`` only enters ``compute``, so metrics with the same binning share their statistics in a
+  ``MetricCollection`` (equal ``stats_key``): ECE, RMS error and MCE from one pass.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict
+
+import torch
+from torch import Tensor
+
+from torchmetrics_lite._checks import check_binary_prob_inputs, check_multiclass_prob_inputs, check_positive_int
+from torchmetrics_lite.functional.calibration import (
+    _binary_bin_stats, _binary_brier_stats, _brier_from_stats, _calibration_error_from_stats, _check_binning,
+    _multiclass_bin_stats, _multiclass_brier_stats,
+)
+from torchmetrics_lite.metric import Metric
+
+__all__ = ["BinaryBrierScore", "MulticlassBrierScore", "BinaryCalibrationError", "MulticlassCalibrationError"]
+
+
+def _add_brier_states(metric: Metric) -> None:
+    metric.add_state("sum_score", torch.zeros((), dtype=torch.float64), reduce="sum")
+    metric.add_state("total", torch.zeros((), dtype=torch.int64), reduce="sum")
+
+
+def _add_bin_states(metric: Metric, n_bins: int) -> None:
+    metric.add_state("bin_count", torch.zeros(n_bins, dtype=torch.int64), reduce="sum")
+    metric.add_state("bin_confidence", torch.zeros(n_bins, dtype=torch.float64), reduce="sum")
+    metric.add_state("bin_accuracy", torch.zeros(n_bins, dtype=torch.float64), reduce="sum")
+
+
+class BinaryBrierScore(Metric):
+    """Binary Brier score ``(1/N) sum (preds - target)²`` (see
+    :func:`~torchmetrics_lite.functional.binary_brier_score`). ``update(preds (N,), target (N,))``;
+    ``nan`` before any sample.
+
+    >>> m = BinaryBrierScore()
+    >>> m.update(torch.tensor([0.1, 0.9], dtype=torch.float64), torch.tensor([0, 1]))
+    >>> m.update(torch.tensor([0.8, 0.3], dtype=torch.float64), torch.tensor([1, 0]))
+    >>> round(m.compute().item(), 6)
+    0.0375
+    """
+
+    stats_key = ("binary_brier",)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        _add_brier_states(self)
+
+    def _stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
+        return _binary_brier_stats(*check_binary_prob_inputs(preds, target, validate_args=self.validate_args))
+
+    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+        return _brier_from_stats(state)
+
+
+class MulticlassBrierScore(Metric):
+    """Multiclass Brier score ``(1/N) sum_i sum_c (preds_ic - [target_i = c])²`` (see
+    :func:`~torchmetrics_lite.functional.multiclass_brier_score`). ``update(preds (N, C), target (N,))``;
+    ``nan`` before any sample.
+
+    >>> m = MulticlassBrierScore(num_classes=3)
+    >>> m.update(torch.tensor([[0.8, 0.1, 0.1], [0.2, 0.7, 0.1]], dtype=torch.float64), torch.tensor([0, 1]))
+    >>> round(m.compute().item(), 6)  # (0.06 + 0.14) / 2
+    0.1
+    """
+
+    def __init__(self, num_classes: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        check_positive_int("num_classes", num_classes)
+        self.num_classes = num_classes
+        _add_brier_states(self)
+        self.stats_key = ("multiclass_brier", num_classes)
+
+    def _stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
+        return _multiclass_brier_stats(*check_multiclass_prob_inputs(
+            preds, target, num_classes=self.num_classes, validate_args=self.validate_args))
+
+    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+        return _brier_from_stats(state)
+
+    def _config(self) -> Dict[str, Any]:
+        return {"num_classes": self.num_classes}
+
+
+class BinaryCalibrationError(Metric):
+    """Binned calibration error of binary probabilities: ``norm="l1"`` (ECE, default), ``"l2"`` (RMS) or
+    ``"max"`` (MCE) over ``n_bins`` equal-width bins ``(i/n, (i+1)/n]`` (the first also holds 0). See
+    :func:`~torchmetrics_lite.functional.binary_calibration_error`. ``nan`` before any sample.
+
+    >>> m = BinaryCalibrationError(n_bins=2)
+    >>> m.update(torch.tensor([0.25, 0.25], dtype=torch.float64), torch.tensor([0, 0]))
+    >>> m.update(torch.tensor([0.75, 0.75], dtype=torch.float64), torch.tensor([1, 0]))
+    >>> m.compute().item()
+    0.25
+    """
+
+    def __init__(self, n_bins: int = 15, norm: str = "l1", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        _check_binning(n_bins, norm)
+        self.n_bins, self.norm = n_bins, norm
+        _add_bin_states(self, n_bins)
+        self.stats_key = ("binary_calibration_bins", n_bins)
+
+    def _stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
+        p, t = check_binary_prob_inputs(preds, target, validate_args=self.validate_args)
+        return _binary_bin_stats(p, t, self.n_bins)
+
+    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+        return _calibration_error_from_stats(state, self.norm)
+
+    def _config(self) -> Dict[str, Any]:
+        return {"n_bins": self.n_bins, "norm": self.norm}
+
+
+class MulticlassCalibrationError(Metric):
+    """Binned top-1 calibration error of multiclass probabilities (confidence = the largest probability,
+    accuracy = whether its class, the first among ties, is the target). See
+    :func:`~torchmetrics_lite.functional.multiclass_calibration_error`. ``nan`` before any sample.
+
+    >>> m = MulticlassCalibrationError(num_classes=2, n_bins=10, norm="max")
+    >>> m.update(torch.tensor([[0.9, 0.1], [0.6, 0.4], [0.3, 0.7]], dtype=torch.float64), torch.tensor([0, 1, 1]))
+    >>> round(m.compute().item(), 6)
+    0.6
+    """
+
+    def __init__(self, num_classes: int, n_bins: int = 15, norm: str = "l1", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        check_positive_int("num_classes", num_classes)
+        _check_binning(n_bins, norm)
+        self.num_classes, self.n_bins, self.norm = num_classes, n_bins, norm
+        _add_bin_states(self, n_bins)
+        self.stats_key = ("multiclass_calibration_bins", num_classes, n_bins)
+
+    def _stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
+        p, t = check_multiclass_prob_inputs(preds, target, num_classes=self.num_classes,
+                                            validate_args=self.validate_args)
+        return _multiclass_bin_stats(p, t, self.n_bins)
+
+    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+        return _calibration_error_from_stats(state, self.norm)
+
+    def _config(self) -> Dict[str, Any]:
+        return {"num_classes": self.num_classes, "n_bins": self.n_bins, "norm": self.norm}
+

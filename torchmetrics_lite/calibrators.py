@@ -1,0 +1,239 @@
+"""Post-hoc calibrators: map held-out scores to calibrated probabilities, in torch (any device).
+
+Fit on a held-out split (``fit(scores, target)``), then apply to new scores (``predict_proba(scores)``).
+Both take 1-D real scores and return 1-D probabilities of the positive class (not scikit-learn's two-column
+``predict_proba``), in the scores' floating dtype (float16/bfloat16 give float32, integers float64). Fitting
+runs in float64.
+
+* :class:`PlattScaler`: ``p = sigmoid(a * s + b)`` fitted by Newton's method on the logistic likelihood
+  (Platt, 1999; with the safeguards of Lin, Lin & Weng, 2007), with Platt's target smoothing by default.
+* :class:`IsotonicCalibrator`: the non-decreasing step function closest in squared error
+  (pool-adjacent-violators), interpolated linearly between fitted points and clipped outside the fitted
+  range: scikit-learn's ``IsotonicRegression(out_of_bounds="clip")``.
+
+References: Platt, "Probabilistic outputs for support vector machines and comparisons to regularized
+likelihood methods", 1999; Lin, Lin & Weng, "A note on Platt's probabilistic outputs for support vector
+machines", Machine Learning 68, 2007; Zadrozny & Elkan, "Transforming classifier scores into accurate
+multiclass probability estimates", KDD 2002; Barlow et al., "Statistical inference under order
+restrictions", 1972 (PAV).
+"""
+from __future__ import annotations
+
+from typing import List, Optional, Tuple
+
+import torch
+from torch import Tensor
+
+from torchmetrics_lite import _sort
+from torchmetrics_lite._checks import check_calibrator_inputs, check_tensor
+
+__all__ = ["PlattScaler", "IsotonicCalibrator"]
+
+
+def _out_dtype(scores: Tensor) -> torch.dtype:
+    if scores.dtype in (torch.float16, torch.bfloat16):
+        return torch.float32
+    return scores.dtype if scores.is_floating_point() else torch.float64
+
+
+def _check_scores(scores: Tensor) -> Tensor:
+    check_tensor("scores", scores)
+    if scores.is_complex() or scores.dim() != 1:
+        raise ValueError(f"Expected `scores` to be a real 1-D tensor, got shape {tuple(scores.shape)} "
+                         f"and dtype {scores.dtype}")
+    return scores
+
+
+def _not_fitted(name: str) -> RuntimeError:
+    return RuntimeError(f"Expected `fit` to be called before `predict_proba` on this {name}, got an unfitted one")
+
+
+class PlattScaler:
+    """Platt scaling: ``p(s) = sigmoid(a * s + b)`` maximising the likelihood of held-out targets.
+
+    Args:
+        target_smoothing: Platt's regularisation (default ``True``): fit to ``(N+ + 1)/(N+ + 2)`` for positives
+            and ``1/(N- + 2)`` for negatives instead of 1 and 0, which keeps ``a`` finite on separable data
+            (scikit-learn's sigmoid calibration does the same). ``False`` fits the plain logistic regression
+            of the targets on the scores (finite only when the classes overlap).
+        max_iter: Newton iterations (each one a backtracking line search on the negative log-likelihood).
+        tol: stop when the gradient's largest entry is below ``tol`` times the number of samples.
+
+    ``fit(scores (N,), target (N,))`` takes targets in [0, 1] (labels or frequencies); the fitted ``a`` and
+    ``b`` are ``coef_`` and ``intercept_`` (float64 0-d tensors). The loop is over Newton iterations, never
+    over samples.
+
+    >>> scores = torch.tensor([-2.0, -1.0, -0.5, 0.5, 1.0, 2.0])
+    >>> target = torch.tensor([0, 0, 1, 0, 1, 1])
+    >>> platt = PlattScaler(target_smoothing=False).fit(scores, target)
+    >>> [round(v, 4) for v in platt.predict_proba(torch.tensor([-1.0, 0.0, 1.0])).tolist()]
+    [0.2057, 0.5, 0.7943]
+    """
+
+    def __init__(self, *, target_smoothing: bool = True, max_iter: int = 100, tol: float = 1e-10) -> None:
+        self.target_smoothing = target_smoothing
+        self.max_iter = max_iter
+        self.tol = tol
+        self.coef_: Optional[Tensor] = None
+        self.intercept_: Optional[Tensor] = None
+
+    def fit(self, scores: Tensor, target: Tensor, *, validate_args: bool = True) -> "PlattScaler":
+        """Fit ``a`` and ``b`` on held-out ``scores`` and ``target``; returns ``self``."""
+        s, t = check_calibrator_inputs(scores, target, unit_target=True, validate_args=validate_args)
+        n_pos = t.sum()
+        n_neg = t.shape[0] - n_pos
+        if self.target_smoothing:
+            t = torch.where(t > 0.5, (n_pos + 1) / (n_pos + 2), 1 / (n_neg + 2))
+        theta = torch.stack([torch.zeros_like(n_pos), torch.log((n_pos + 1) / (n_neg + 1))])
+        design = torch.stack([s, torch.ones_like(s)], dim=1)  # (N, 2)
+
+        def loss(th: Tensor) -> Tensor:
+            z = design @ th
+            return (torch.nn.functional.softplus(z) - t * z).sum()  # -log-likelihood, stable
+
+        value = loss(theta)
+        for _ in range(self.max_iter):
+            p = torch.sigmoid(design @ theta)
+            grad = design.T @ (p - t)
+            if grad.abs().max() <= self.tol * s.shape[0]:
+                break
+            hess = (design * (p * (1 - p))[:, None]).T @ design + 1e-12 * torch.eye(2, dtype=s.dtype, device=s.device)
+            step = torch.linalg.solve(hess, grad)
+            value, theta, moved = _backtrack(loss, value, theta, step, grad)
+            if not moved:
+                break
+        self.coef_, self.intercept_ = theta[0].clone(), theta[1].clone()
+        return self
+
+    def predict_proba(self, scores: Tensor) -> Tensor:
+        """Calibrated probabilities ``sigmoid(a * scores + b)``, ``(N,)``."""
+        if self.coef_ is None:
+            raise _not_fitted("PlattScaler")
+        scores = _check_scores(scores)
+        a, b = self.coef_.to(scores.device), self.intercept_.to(scores.device)
+        return torch.sigmoid(a * scores.to(torch.float64) + b).to(_out_dtype(scores))
+
+
+def _backtrack(loss, value: Tensor, theta: Tensor, step: Tensor, grad: Tensor) -> Tuple[Tensor, Tensor, bool]:
+    """Armijo backtracking along ``-step`` (a descent direction): halve until the loss decreases enough."""
+    slope = float(grad @ step)
+    size = 1.0
+    while size >= 1e-10:
+        candidate = theta - size * step
+        new_value = loss(candidate)
+        if float(new_value) <= float(value) - 1e-4 * size * slope:
+            return new_value, candidate, True
+        size /= 2
+    return value, theta, False
+
+
+class IsotonicCalibrator:
+    """Isotonic calibration: scikit-learn's ``IsotonicRegression(out_of_bounds="clip")`` in torch.
+
+    Args:
+        increasing: ``True`` (default) fits a non-decreasing map, ``False`` a non-increasing one.
+
+    **Fit.** Scores are sorted; tied scores are pooled first into one point whose target is their mean and
+    whose weight is their count (scikit-learn pools exactly equal scores the same way, but it also merges
+    float scores closer than the dtype's resolution, 1e-15 in float64; we pool exact ties only). The
+    weighted pool-adjacent-violators algorithm then makes the targets monotone: vectorised rounds that pool
+    every maximal run of adjacent violators at once (valid, since violating neighbours always share a level of
+    the solution), and, if violators remain after a few rounds, a sequential stack pass over the remaining
+    blocks (PAV is inherently sequential; that loop is over blocks, in fit only). Points whose fitted value
+    equals both neighbours' are dropped (they do not change the interpolant). The fitted points are
+    ``X_thresholds_`` and ``y_thresholds_``.
+
+    **Predict** (vectorised): scores are clipped to ``[X_min_, X_max_]`` and interpolated linearly between the
+    fitted points (a single fitted point gives a constant).
+
+    >>> scores = torch.tensor([0.1, 0.2, 0.3, 0.4], dtype=torch.float64)
+    >>> iso = IsotonicCalibrator().fit(scores, torch.tensor([0, 1, 0, 1]))
+    >>> iso.y_thresholds_.tolist()  # the violating pair (1, 0) is pooled to 0.5
+    [0.0, 0.5, 0.5, 1.0]
+    >>> [round(v, 6) for v in iso.predict_proba(torch.tensor([0.0, 0.25, 0.35, 0.9], dtype=torch.float64)).tolist()]
+    [0.0, 0.5, 0.75, 1.0]
+    """
+
+    #: vectorised pooling rounds before the sequential pass takes over the remaining blocks
+    max_rounds = 16
+
+    def __init__(self, *, increasing: bool = True) -> None:
+        if not isinstance(increasing, bool):
+            raise TypeError(f"Expected `increasing` to be a bool, got {type(increasing).__name__}")
+        self.increasing = increasing
+        self.X_thresholds_: Optional[Tensor] = None
+        self.y_thresholds_: Optional[Tensor] = None
+        self.X_min_: Optional[Tensor] = None
+        self.X_max_: Optional[Tensor] = None
+
+    def fit(self, scores: Tensor, target: Tensor, *, validate_args: bool = True) -> "IsotonicCalibrator":
+        """Fit the monotone map on held-out ``scores`` and real ``target`` (labels, frequencies or any real
+        values: it is a regression); returns ``self``."""
+        s, t = check_calibrator_inputs(scores, target, unit_target=False, validate_args=validate_args)
+        order = _sort.argsort(s, stable=True).to(s.device)
+        s, t = s[order], t[order]
+        x, counts = torch.unique_consecutive(s, return_counts=True)
+        group = torch.repeat_interleave(torch.arange(x.shape[0], device=s.device), counts)
+        weight = counts.to(torch.float64)
+        y = torch.zeros_like(x).index_add_(0, group, t) / weight
+        if not self.increasing:
+            y = -y
+        fitted = _pav(y * weight, weight)
+        if not self.increasing:
+            fitted = -fitted
+        keep = torch.ones_like(fitted, dtype=torch.bool)
+        keep[1:-1] = (fitted[1:-1] != fitted[:-2]) | (fitted[1:-1] != fitted[2:])
+        self.X_thresholds_, self.y_thresholds_ = x[keep], fitted[keep]
+        self.X_min_, self.X_max_ = x[0], x[-1]
+        return self
+
+    def predict_proba(self, scores: Tensor) -> Tensor:
+        """The fitted map at ``scores`` (clipped to the fitted range, linear between fitted points), ``(N,)``."""
+        if self.X_thresholds_ is None:
+            raise _not_fitted("IsotonicCalibrator")
+        scores = _check_scores(scores)
+        xs, ys = self.X_thresholds_.to(scores.device), self.y_thresholds_.to(scores.device)
+        v = scores.to(torch.float64).clamp(xs[0], xs[-1])
+        if xs.shape[0] == 1:
+            return ys.expand(v.shape).to(_out_dtype(scores))
+        hi = _sort.searchsorted(xs, v).to(v.device).clamp(1, xs.shape[0] - 1)
+        lo = hi - 1
+        slope = (ys[hi] - ys[lo]) / (xs[hi] - xs[lo])
+        return (slope * (v - xs[lo]) + ys[lo]).to(_out_dtype(scores))
+
+
+def _pav(wy: Tensor, w: Tensor) -> Tensor:
+    """Weighted isotonic (non-decreasing) regression of ``wy / w``: the fitted value of every point."""
+    member = torch.arange(w.shape[0], device=w.device)  # block of every point
+    for _ in range(IsotonicCalibrator.max_rounds):
+        mean = wy / w
+        violates = mean[:-1] >= mean[1:]  # pool ties too, as scikit-learn does
+        if not bool(violates.any()):
+            return (wy / w)[member]
+        starts = torch.cat([torch.ones(1, dtype=torch.bool, device=w.device), ~violates])
+        block = torch.cumsum(starts, 0) - 1
+        n_blocks = int(block[-1]) + 1
+        wy = torch.zeros(n_blocks, dtype=wy.dtype, device=w.device).index_add_(0, block, wy)
+        w = torch.zeros(n_blocks, dtype=w.dtype, device=w.device).index_add_(0, block, w)
+        member = block[member]
+    starts, sums, weights = _pav_sequential(wy.tolist(), w.tolist())
+    block = _sort.searchsorted(torch.tensor(starts, device=w.device), member.cpu(), right=True).to(w.device) - 1
+    return (torch.tensor(sums, dtype=wy.dtype, device=w.device) / torch.tensor(
+        weights, dtype=w.dtype, device=w.device))[block]
+
+
+def _pav_sequential(wy: List[float], w: List[float]) -> Tuple[List[int], List[float], List[float]]:
+    """Stack-based PAV over blocks: returns the first input block, the sum and the weight of each final block."""
+    starts: List[int] = []
+    sums: List[float] = []
+    weights: List[float] = []
+    for i, (s, v) in enumerate(zip(wy, w)):
+        starts.append(i)
+        sums.append(s)
+        weights.append(v)
+        while len(sums) > 1 and sums[-2] / weights[-2] >= sums[-1] / weights[-1]:
+            s_last, w_last = sums.pop(), weights.pop()
+            starts.pop()
+            sums[-1] += s_last
+            weights[-1] += w_last
+    return starts, sums, weights
