@@ -11,6 +11,10 @@ from torchmetrics_lite.auroc import (
     MulticlassAveragePrecision, MultilabelAUROC, MultilabelAveragePrecision,
 )
 # --- retrieval
+from torchmetrics_lite.retrieval import (
+    RetrievalHitRate, RetrievalMAP, RetrievalMRR, RetrievalNormalizedDCG, RetrievalPrecision, RetrievalRecall,
+    RetrievalRPrecision,
+)
 # --- regression, calibration
 from torchmetrics_lite.calibration import (
     BinaryBrierScore, BinaryCalibrationError, MulticlassBrierScore, MulticlassCalibrationError,
@@ -42,6 +46,13 @@ __all__ = [
     "BinaryROC",
     "BinaryPrecisionRecallCurve",
     # --- retrieval
+    "RetrievalNormalizedDCG",
+    "RetrievalMAP",
+    "RetrievalMRR",
+    "RetrievalPrecision",
+    "RetrievalRecall",
+    "RetrievalHitRate",
+    "RetrievalRPrecision",
     # --- regression, calibration
     "MeanSquaredError",
     "RootMeanSquaredError",

@@ -7,6 +7,10 @@ from torchmetrics_lite.functional.auroc import (
     multiclass_average_precision, multilabel_auroc, multilabel_average_precision,
 )
 # --- retrieval
+from torchmetrics_lite.functional.retrieval import (
+    retrieval_average_precision, retrieval_hit_rate, retrieval_normalized_dcg, retrieval_precision,
+    retrieval_r_precision, retrieval_recall, retrieval_reciprocal_rank,
+)
 # --- regression, calibration
 from torchmetrics_lite.functional.calibration import (
     binary_brier_score, binary_calibration_error, multiclass_brier_score, multiclass_calibration_error,
@@ -28,6 +32,13 @@ __all__ = [
     "binary_roc",
     "binary_precision_recall_curve",
     # --- retrieval
+    "retrieval_normalized_dcg",
+    "retrieval_average_precision",
+    "retrieval_reciprocal_rank",
+    "retrieval_precision",
+    "retrieval_recall",
+    "retrieval_hit_rate",
+    "retrieval_r_precision",
     # --- regression, calibration
     "mean_squared_error",
     "root_mean_squared_error",

@@ -1,0 +1,211 @@
+"""Stateful retrieval metrics: the modules of :mod:`torchmetrics_lite.functional.retrieval`.
+
+``update(preds, target, indexes=None, mask=None)`` takes either input form of the functions:
+
+* dense ``(queries, items)`` ``preds``/``target`` (optional bool ``mask``): each row is a complete query, so
+  the batch is reduced at once to three sum states, the sum of its per-query values, the number of queries
+  counted and the number skipped (constant memory);
+* flat 1-D ``preds``/``target``/``indexes``: a query may span batches and ranks, so the rows (after ``mask``
+  and ``ignore_index``) are appended to growable ``cat`` buffers and grouped by query id at ``compute``.
+
+Both may be mixed (dense rows are queries of their own). ``compute()`` is the mean over every counted query
+(``nan`` when none), synced across ranks; :meth:`skipped` is the number of queries that ``empty="skip"`` left
+out of that mean. Options are those of the functions (``k``, ``ties``, ``empty``, ``ignore_index``, and
+``gain`` for NDCG).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Optional
+
+import torch
+from torch import Tensor
+
+from torchmetrics_lite._checks import check_retrieval_inputs, check_retrieval_options, check_retrieval_values
+from torchmetrics_lite.functional._retrieval_impl import (
+    PerQuery,
+    _average_precision_values,
+    _flatten,
+    _hit_rate_values,
+    _ndcg_values,
+    _precision_values,
+    _r_precision_values,
+    _rank,
+    _recall_values,
+    _reciprocal_rank_values,
+    _retrieval_from_stats,
+    _retrieval_stats,
+)
+from torchmetrics_lite.metric import Metric
+
+__all__ = [
+    "RetrievalNormalizedDCG",
+    "RetrievalMAP",
+    "RetrievalMRR",
+    "RetrievalPrecision",
+    "RetrievalRecall",
+    "RetrievalHitRate",
+    "RetrievalRPrecision",
+]
+
+_SUMS = ("value_sum", "n_queries", "n_skipped")
+
+
+class _RetrievalMetric(Metric):
+    """Shared states and update logic; a subclass names its per-query function and its options."""
+
+    _measure: Callable[..., PerQuery]
+
+    def __init__(self, *, k: Optional[int] = None, ties: str = "average", empty: str = "skip",
+                 ignore_index: Optional[int] = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        check_retrieval_options(k=k, ties=ties, empty=empty, ignore_index=ignore_index)
+        self.k, self.ties, self.empty, self.ignore_index = k, ties, empty, ignore_index
+        self.add_state("value_sum", torch.zeros((), dtype=torch.float64), reduce="sum")
+        self.add_state("n_queries", torch.zeros((), dtype=torch.int64), reduce="sum")
+        self.add_state("n_skipped", torch.zeros((), dtype=torch.int64), reduce="sum")
+        self.add_state("preds", torch.zeros(0, dtype=torch.float32), reduce="cat")
+        self.add_state("target", torch.zeros(0, dtype=torch.float64), reduce="cat")
+        self.add_state("indexes", torch.zeros(0, dtype=torch.int64), reduce="cat")
+        self._skipped = 0
+
+    def _options(self) -> Dict[str, Any]:
+        return {"k": self.k}
+
+    def _config(self) -> Dict[str, Any]:
+        return {**self._options(), "ties": self.ties, "empty": self.empty, "ignore_index": self.ignore_index}
+
+    def _stats(self, preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None,
+               mask: Optional[Tensor] = None) -> Dict[str, Tensor]:
+        preds, target, indexes, mask = check_retrieval_inputs(preds, target, indexes, mask, self.validate_args)
+        if indexes is None:
+            flat = _flatten(preds, target, None, mask, self.ignore_index, self.validate_args)
+            return _retrieval_stats(type(self)._measure(_rank(flat, self.ties), **self._options()), self.empty)
+        keep = mask
+        if self.ignore_index is not None:
+            keep = (target != self.ignore_index) if keep is None else keep & (target != self.ignore_index)
+        if keep is not None:
+            preds, target, indexes = preds[keep], target[keep], indexes[keep]
+        if self.validate_args:
+            check_retrieval_values(preds, target)
+        return {"preds": preds, "target": target.to(torch.float64), "indexes": indexes.to(torch.int64)}
+
+    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+        totals = [state[name] for name in _SUMS if name in state]
+        preds = state.get("preds")
+        if preds is not None and preds.numel():
+            flat = _flatten(preds, state["target"], state["indexes"], None, None, False)
+            part = _retrieval_stats(type(self)._measure(_rank(flat, self.ties), **self._options()), self.empty)
+            totals = [t + part[name] for t, name in zip(totals, _SUMS)] if totals else [part[n] for n in _SUMS]
+        if not totals:
+            totals = [torch.zeros((), dtype=torch.float64), torch.zeros((), dtype=torch.int64)] * 2
+        self._skipped = int(totals[2])
+        return _retrieval_from_stats(dict(zip(_SUMS, totals)))
+
+    def skipped(self) -> int:
+        """Number of queries without a relevant item left out of :meth:`compute` by ``empty="skip"`` (over
+        everything merged so far, synced across ranks like ``compute``; 0 for the other ``empty`` rules)."""
+        self.compute()
+        return self._skipped
+
+
+class RetrievalNormalizedDCG(_RetrievalMetric):
+    """Mean NDCG@k over queries (:func:`~torchmetrics_lite.functional.retrieval_normalized_dcg`); ``gain`` is
+    ``"linear"`` or ``"exponential"``. Inputs, ties and empty queries: see the module docstring.
+
+    >>> m = RetrievalNormalizedDCG(k=3)
+    >>> m.update(torch.tensor([0.9, 0.2, 0.5]), torch.tensor([1, 2, 0]), torch.tensor([7, 7, 7]))
+    >>> m.update(torch.tensor([0.1, 0.4]), torch.tensor([0, 0]), torch.tensor([8, 8]))  # no relevant item
+    >>> round(m.compute().item(), 4), m.skipped()  # (1 + 2/2) / (2 + 1/log2(3)), query 8 skipped
+    (0.7602, 1)
+    """
+
+    _measure = staticmethod(_ndcg_values)
+
+    def __init__(self, *, k: Optional[int] = None, gain: str = "linear", ties: str = "average",
+                 empty: str = "skip", ignore_index: Optional[int] = None, **kwargs: Any) -> None:
+        check_retrieval_options(gain=gain)
+        self.gain = gain
+        super().__init__(k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
+
+    def _options(self) -> Dict[str, Any]:
+        return {"k": self.k, "gain": self.gain}
+
+
+class RetrievalMAP(_RetrievalMetric):
+    """Mean average precision at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_average_precision`,
+    trec_eval's ``map_cut_k``). Inputs, ties and empty queries: see the module docstring.
+
+    >>> m = RetrievalMAP()
+    >>> m.update(torch.tensor([[0.9, 0.8, 0.7, 0.6]]), torch.tensor([[1, 0, 1, 0]]))  # dense: one query
+    >>> f"{m.compute().item():.4f}"
+    '0.8333'
+    """
+
+    _measure = staticmethod(_average_precision_values)
+
+
+class RetrievalMRR(_RetrievalMetric):
+    """Mean reciprocal rank at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_reciprocal_rank`).
+
+    >>> m = RetrievalMRR()
+    >>> m.update(torch.tensor([[0.2, 0.9, 0.4], [0.3, 0.1, 0.5]]), torch.tensor([[1, 0, 1], [0, 1, 0]]))
+    >>> f"{m.compute().item():.4f}"  # (1/2 + 1/3) / 2
+    '0.4167'
+    """
+
+    _measure = staticmethod(_reciprocal_rank_values)
+
+
+class RetrievalPrecision(_RetrievalMetric):
+    """Mean precision at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_precision`).
+
+    >>> m = RetrievalPrecision(k=2)
+    >>> m.update(torch.tensor([[0.2, 0.9, 0.4, 0.1]]), torch.tensor([[1, 0, 1, 0]]))
+    >>> m.compute().item()
+    0.5
+    """
+
+    _measure = staticmethod(_precision_values)
+
+
+class RetrievalRecall(_RetrievalMetric):
+    """Mean recall at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_recall`).
+
+    >>> m = RetrievalRecall(k=3)
+    >>> m.update(torch.tensor([[0.2, 0.9, 0.4, 0.1]]), torch.tensor([[1, 0, 1, 0]]))
+    >>> m.compute().item()
+    1.0
+    """
+
+    _measure = staticmethod(_recall_values)
+
+
+class RetrievalHitRate(_RetrievalMetric):
+    """Mean hit rate at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_hit_rate`).
+
+    >>> m = RetrievalHitRate(k=1)
+    >>> m.update(torch.tensor([[0.2, 0.9, 0.4], [0.3, 0.1, 0.5]]), torch.tensor([[1, 0, 1], [0, 0, 1]]))
+    >>> m.compute().item()
+    0.5
+    """
+
+    _measure = staticmethod(_hit_rate_values)
+
+
+class RetrievalRPrecision(_RetrievalMetric):
+    """Mean R-precision (:func:`~torchmetrics_lite.functional.retrieval_r_precision`); it has no ``k``.
+
+    >>> m = RetrievalRPrecision()
+    >>> m.update(torch.tensor([[0.2, 0.9, 0.4, 0.1]]), torch.tensor([[1, 0, 1, 0]]))
+    >>> m.compute().item()
+    0.5
+    """
+
+    _measure = staticmethod(_r_precision_values)
+
+    def __init__(self, *, ties: str = "average", empty: str = "skip", ignore_index: Optional[int] = None,
+                 **kwargs: Any) -> None:
+        super().__init__(ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
+
+    def _options(self) -> Dict[str, Any]:
+        return {}
