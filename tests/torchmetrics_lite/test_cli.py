@@ -1,0 +1,261 @@
+"""The command line against pytrec_eval (retrieval) and scikit-learn (classify), and its error cases."""
+import io
+import itertools
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import pytrec_eval
+from sklearn import metrics as skm
+
+from torchmetrics_lite.cli import main
+
+# our measure -> pytrec_eval's result key
+PAIRS = {
+    "ndcg": "ndcg", "ndcg@5": "ndcg_cut_5", "ndcg_cut_10": "ndcg_cut_10", "map": "map", "map@5": "map_cut_5",
+    "mrr": "recip_rank", "P@5": "P_5", "P_20": "P_20", "P@100": "P_100", "recall@10": "recall_10",
+    "recall@1000": "recall_1000", "success@1": "success_1", "hit_rate@5": "success_5", "Rprec": "Rprec",
+}
+TREC_MEASURES = {"ndcg", "ndcg_cut.5,10", "map", "map_cut.5", "recip_rank", "P.5,20,100", "recall.10,1000",
+                 "success.1,5", "Rprec"}
+
+
+def _generate(seed, tie_decimals=None, max_n=45):
+    """qrels {qid: {doc: rel}} and run {qid: {doc: score}}: graded and negative judgements, unjudged and
+    unretrieved documents, queries without relevant documents (q % 7 == 0), a query with more relevant documents
+    than any run list when ``max_n`` is small (q == 3), queries in one file only."""
+    rng = np.random.default_rng(seed)
+    qrels, run = {}, {}
+    for q in range(1, 27):
+        docs = [f"d{j}" for j in rng.permutation(80)[:50]]
+        if q <= 23:  # 24..26: in the run only
+            rels = rng.choice([-1, 0, 0, 0, 1, 1, 2, 3], size=25) if q % 7 else np.zeros(25, dtype=int)
+            rels = rng.integers(1, 4, size=25) if q == 3 else rels
+            qrels[str(q)] = {d: int(r) for d, r in zip(docs[:25], rels)}
+        if q != 5:  # 5: in the qrels only
+            n = int(rng.integers(1, max_n))
+            picked = [docs[j] for j in rng.permutation(50)[:n]]
+            scores = rng.normal(size=n) * 3
+            if tie_decimals is not None:
+                scores = np.round(scores, tie_decimals)
+            run[str(q)] = {d: float(s) for d, s in zip(picked, scores)}
+    return qrels, run
+
+
+def _write(tmp_path, qrels, run):
+    qp, rp = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qp.write_text("".join(f"{q} 0 {d} {r}\n" for q, docs in qrels.items() for d, r in docs.items()))
+    lines = []
+    for q, docs in run.items():
+        for rank, (d, s) in enumerate(sorted(docs.items(), key=lambda x: -x[1]), 1):
+            lines.append(f"{q} Q0 {d} {rank} {s!r} tag\n")
+    rp.write_text("".join(reversed(lines)))  # any line order
+    return str(qp), str(rp)
+
+
+def _cli(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    old = sys.stderr
+    sys.stderr = err
+    try:
+        code = main([str(a) for a in argv], stdout=out)
+    finally:
+        sys.stderr = old
+    return code, out.getvalue(), err.getvalue()
+
+
+def _parse(text):
+    """{(measure, qid): value} from trec_eval-style lines."""
+    out = {}
+    for line in text.splitlines():
+        name, qid, value = (x.strip() for x in line.split("\t"))
+        out[name, qid] = float(value)
+    return out
+
+
+def _trec(qrels, run):
+    return pytrec_eval.RelevanceEvaluator(qrels, TREC_MEASURES).evaluate(run)
+
+
+def _check_against_trec(printed, expected):
+    qids = sorted(expected, key=int)
+    assert printed["num_q", "all"] == len(qids)
+    for ours, theirs in PAIRS.items():
+        for q in qids:
+            assert printed[ours, q] == pytest.approx(expected[q][theirs], abs=1e-11), (ours, q)
+        mean = np.mean([expected[q][theirs] for q in qids])
+        assert printed[ours, "all"] == pytest.approx(mean, abs=1e-11), ours
+
+
+@pytest.mark.parametrize("seed,max_n", [(0, 45), (1, 12)])
+def test_retrieval_matches_pytrec_eval_without_ties(tmp_path, seed, max_n):
+    qrels, run = _generate(seed, max_n=max_n)
+    assert all(len(set(d.values())) == len(d) for d in run.values())
+    code, out, err = _cli("retrieval", *_write(tmp_path, qrels, run), "-m", *PAIRS, "--per-query", "--digits", 15)
+    assert code == 0 and err == ""
+    expected = _trec(qrels, run)
+    assert "5" not in expected and "24" not in expected and len(expected) == 22
+    _check_against_trec(_parse(out), expected)
+
+
+def test_retrieval_docid_ties_match_pytrec_eval(tmp_path):
+    qrels, run = _generate(2, tie_decimals=0)
+    assert any(len(set(d.values())) < len(d) for d in run.values())
+    code, out, _ = _cli("retrieval", *_write(tmp_path, qrels, run), "-m", *PAIRS, "-q", "--digits", 15,
+                        "--ties", "docid")
+    assert code == 0
+    _check_against_trec(_parse(out), _trec(qrels, run))
+
+
+def test_retrieval_average_ties_are_the_mean_over_tie_orders(tmp_path):
+    # q1: tie groups {a,b,c} and {e,f}; q2: {x,y}. Oracle: pytrec_eval over every order of the tied documents.
+    qrels = {"1": {"a": 2, "c": 1, "f": 1, "g": 3}, "2": {"y": 1, "w": 0}}
+    run = {"1": {"a": 1.0, "b": 1.0, "c": 1.0, "d": 0.5, "e": 0.2, "f": 0.2}, "2": {"x": 3.0, "y": 3.0}}
+    groups = [("1", ["a", "b", "c"]), ("1", ["e", "f"]), ("2", ["x", "y"])]
+    totals = {}
+    orders = list(itertools.product(*(itertools.permutations(g) for _, g in groups)))
+    for perm in orders:
+        broken = {q: dict(d) for q, d in run.items()}
+        for (q, _), order in zip(groups, perm):
+            for i, doc in enumerate(order):
+                broken[q][doc] -= i * 1e-6
+        for q, vals in _trec(qrels, broken).items():
+            for name, v in vals.items():
+                totals[name, q] = totals.get((name, q), 0.0) + v / len(orders)
+    code, out, _ = _cli("retrieval", *_write(tmp_path, qrels, run), "-m", *PAIRS, "-q", "--digits", 15)
+    printed = _parse(out)
+    assert code == 0
+    for ours, theirs in PAIRS.items():
+        for q in ("1", "2"):
+            assert printed[ours, q] == pytest.approx(totals[theirs, q], abs=1e-11), (ours, q)
+
+
+def test_retrieval_output_format_and_empty_skip(tmp_path):
+    qrels = {"1": {"a": 1}, "2": {"b": 0}}
+    run = {"1": {"a": 2.0, "z": 1.0}, "2": {"b": 1.0}}
+    paths = _write(tmp_path, qrels, run)
+    code, out, _ = _cli("retrieval", *paths, "-m", "P@2", "map", "map")
+    assert code == 0
+    assert out.splitlines() == [f"{'num_q':<22}\tall\t2", f"{'P@2':<22}\tall\t0.2500", f"{'map':<22}\tall\t0.5000"]
+    code, out, _ = _cli("retrieval", *paths, "-m", "map", "--empty", "skip", "--per-query")
+    assert out.splitlines() == [f"{'map':<22}\t1\t1.0000", f"{'map':<22}\t2\tnan", f"{'num_q':<22}\tall\t2",
+                                f"{'map':<22}\tall\t1.0000"]
+
+
+def test_module_and_console_script_entry_points(tmp_path):
+    qp, rp = _write(tmp_path, {"1": {"a": 1}}, {"1": {"a": 1.0}})
+    done = subprocess.run([sys.executable, "-m", "torchmetrics_lite", "retrieval", qp, rp, "-m", "ndcg@10"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.splitlines()[-1].split("\t")[-1] == "1.0000"
+    bad = subprocess.run([sys.executable, "-m", "torchmetrics_lite", "retrieval", qp, rp, "-m", "foo"],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "unknown retrieval measure 'foo'" in bad.stderr
+
+
+# ------------------------------------------------------------------------------------------- classify
+def _csv(tmp_path, text, name="scores.csv"):
+    p = tmp_path / name
+    p.write_text(text)
+    return str(p)
+
+
+def test_classify_matches_scikit_learn(tmp_path):
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 200)
+    p = np.round(np.clip(rng.normal(0.4 + 0.3 * y, 0.25), 0, 1), 2)  # ties included
+    logit = np.log(np.clip(p, 1e-3, 1 - 1e-3) / (1 - np.clip(p, 1e-3, 1 - 1e-3)))
+    text = "id,score,logit,label\n" + "".join(f"{i},{float(a)!r},{float(b)!r},{int(c)}\n" for i, (a, b, c) in enumerate(zip(p, logit, y)))
+    path = _csv(tmp_path, text)
+    code, out, _ = _cli("classify", path, "--preds", "score", "--target", "label", "-m", "auroc", "ap", "f1",
+                        "accuracy", "precision", "recall", "--threshold", "0.6", "--digits", "15")
+    assert code == 0
+    got = dict((k.strip(), float(v)) for k, v in (line.split("\t") for line in out.splitlines()))
+    hard = p > 0.6
+    expected = {"num_rows": 200, "auroc": skm.roc_auc_score(y, p), "ap": skm.average_precision_score(y, p),
+                "f1": skm.f1_score(y, hard), "accuracy": skm.accuracy_score(y, hard),
+                "precision": skm.precision_score(y, hard), "recall": skm.recall_score(y, hard)}
+    assert got == pytest.approx(expected, abs=1e-12)
+    code, out, _ = _cli("classify", path, "--preds", "logit", "--target", "label", "-m", "acc", "--from-logits",
+                        "--digits", "15")
+    clipped = np.clip(p, 1e-3, 1 - 1e-3)
+    assert float(out.splitlines()[1].split("\t")[1]) == pytest.approx(skm.accuracy_score(y, clipped > 0.5))
+
+
+# -------------------------------------------------------------------------------------------- errors
+QRELS_OK = "1 0 a 1\n1 0 b 0\n"
+RUN_OK = "1 Q0 a 1 2.0 t\n1 Q0 b 2 1.0 t\n"
+
+FILE_ERRORS = [
+    ("1 0 a 1\n1 0 b\n", RUN_OK, r"qrels.txt:2: expected 4 fields 'qid iter docid rel', got 3"),
+    ("1 0 a x\n", RUN_OK, r"qrels.txt:1: relevance 'x' is not an integer"),
+    ("1 0 a 1\n\n1 0 a 0\n", RUN_OK, r"qrels.txt:3: document 'a' is judged twice for query '1'"),
+    (QRELS_OK, "1 Q0 a 1 2.0\n", r"run.txt:1: expected 6 fields 'qid Q0 docid rank score tag', got 5"),
+    (QRELS_OK, "1 Q0 a 1 2.0 t\n1 Q0 b 2 high t\n", r"run.txt:2: score 'high' is not a number"),
+    (QRELS_OK, "1 Q0 a 1 nan t\n", r"run.txt:1: score 'nan' is not a number"),
+    (QRELS_OK, "1 Q0 a 1 2.0 t\n1 Q0 a 2 1.0 t\n", r"run.txt:2: document 'a' is retrieved twice for query '1'"),
+    (QRELS_OK, "7 Q0 a 1 2.0 t\n", r"no query of the run has judgements in the qrels"),
+]
+
+
+@pytest.mark.parametrize("qrels,run,message", FILE_ERRORS, ids=[m[:30] for *_, m in FILE_ERRORS])
+def test_retrieval_malformed_files(tmp_path, qrels, run, message):
+    qp, rp = _csv(tmp_path, qrels, "qrels.txt"), _csv(tmp_path, run, "run.txt")
+    code, out, err = _cli("retrieval", qp, rp, "-m", "map")
+    assert code == 1 and out == ""
+    assert err.startswith("tml-eval: error: ") and message in err and err.count("\n") == 1
+
+
+def test_unreadable_files(tmp_path):
+    qp, rp = _csv(tmp_path, QRELS_OK, "qrels.txt"), _csv(tmp_path, RUN_OK, "run.txt")
+    code, _, err = _cli("retrieval", qp, tmp_path / "missing.txt", "-m", "map")
+    assert code == 1 and f"cannot read {tmp_path / 'missing.txt'}: No such file or directory" in err
+    code, _, err = _cli("retrieval", tmp_path, rp, "-m", "map")
+    assert code == 1 and f"cannot read {tmp_path}: Is a directory" in err
+    binary = tmp_path / "bin.txt"
+    binary.write_bytes(b"1 0 a 1\n\xff\xfe\n")
+    code, _, err = _cli("retrieval", binary, rp, "-m", "map")
+    assert code == 1 and "cannot read" in err and "not UTF-8 text (byte 8)" in err
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["retrieval", "Q", "R", "-m", "ndgc@10"], "unknown retrieval measure 'ndgc@10' (known: ndcg[@k], map[@k]"),
+    (["retrieval", "Q", "R", "-m", "auroc"], "unknown retrieval measure 'auroc'"),
+    (["retrieval", "Q", "R", "-m", "P"], "measure 'P' needs a cut-off, e.g. P@10"),
+    (["retrieval", "Q", "R", "-m", "Rprec@5"], "measure 'Rprec@5' takes no cut-off"),
+    (["retrieval", "Q", "R", "-m", "ndcg@0"], "measure 'ndcg@0': the cut-off must be a positive integer"),
+    (["classify", "F", "--preds", "p", "--target", "t", "-m", "ndcg"], "unknown classify measure 'ndcg'"),
+])
+def test_unknown_measures_are_usage_errors(argv, message):
+    code, _, err = _cli(*argv)  # checked before any file is read
+    assert code == 2 and f"tml-eval: error: {message}" in err
+
+
+@pytest.mark.parametrize("argv", [[], ["rank"], ["retrieval", "Q", "R"], ["retrieval", "Q", "R", "-m", "map",
+                                  "--ties", "random"], ["classify", "F", "-m", "auroc"]])
+def test_argparse_usage_errors(argv, capsys):
+    assert main(argv) == 2
+    assert "usage: tml-eval" in capsys.readouterr().err
+
+
+def test_help_exits_zero(capsys):
+    assert main(["retrieval", "--help"]) == 0
+    assert "--per-query" in capsys.readouterr().out
+
+
+CSV_ERRORS = [
+    ("", r"scores.csv: empty file (expected a header row)"),
+    ("score,y\n0.5,1\n", r"scores.csv: no column 'label' (columns: score, y)"),
+    ("score,label\n", r"scores.csv: no data rows"),
+    ("score,label\n0.5,1\n0.2\n", r"scores.csv:3: expected 2 fields, got 1"),
+    ("score,label\n0.5,1\nabc,0\n", r"scores.csv:3: column 'score': 'abc' is not a number"),
+    ("score,label\n0.5,2\n", r"scores.csv:2: column 'label': '2' is not a 0/1 label"),
+    ("score,label\n1.5,1\n0.2,0\n", r"f1: Expected `preds`"),
+]
+
+
+@pytest.mark.parametrize("text,message", CSV_ERRORS, ids=[m[:30] for _, m in CSV_ERRORS])
+def test_classify_errors(tmp_path, text, message):
+    path = _csv(tmp_path, text)
+    code, out, err = _cli("classify", path, "--preds", "score", "--target", "label", "-m", "f1")
+    assert code == 1 and out == "" and message in err, err
