@@ -5,6 +5,13 @@ from torchmetrics_lite.collection import MetricCollection
 from torchmetrics_lite.metric import Metric
 
 # --- classification (exports added by the classification work)
+from torchmetrics_lite.classification import (
+    BinaryStatScores, BinaryAccuracy, BinaryPrecision, BinaryRecall, BinaryF1Score, BinaryFBetaScore,
+    BinaryConfusionMatrix, MulticlassStatScores, MulticlassAccuracy, MulticlassPrecision, MulticlassRecall,
+    MulticlassF1Score, MulticlassFBetaScore, MulticlassConfusionMatrix, MultilabelStatScores, MultilabelAccuracy,
+    MultilabelPrecision, MultilabelRecall, MultilabelF1Score, MultilabelFBetaScore, MultilabelConfusionMatrix,
+    MultilabelHammingDistance,
+)
 # --- auroc
 from torchmetrics_lite.auroc import (
     BinaryAUROC, BinaryAveragePrecision, BinaryPrecisionRecallCurve, BinaryROC, MulticlassAUROC,
@@ -36,6 +43,28 @@ __all__ = [
     "MinMetric",
     "SumMetric",
     # --- classification
+    "BinaryStatScores",
+    "BinaryAccuracy",
+    "BinaryPrecision",
+    "BinaryRecall",
+    "BinaryF1Score",
+    "BinaryFBetaScore",
+    "BinaryConfusionMatrix",
+    "MulticlassStatScores",
+    "MulticlassAccuracy",
+    "MulticlassPrecision",
+    "MulticlassRecall",
+    "MulticlassF1Score",
+    "MulticlassFBetaScore",
+    "MulticlassConfusionMatrix",
+    "MultilabelStatScores",
+    "MultilabelAccuracy",
+    "MultilabelPrecision",
+    "MultilabelRecall",
+    "MultilabelF1Score",
+    "MultilabelFBetaScore",
+    "MultilabelConfusionMatrix",
+    "MultilabelHammingDistance",
     # --- auroc
     "BinaryAUROC",
     "MulticlassAUROC",

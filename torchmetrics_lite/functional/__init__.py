@@ -1,6 +1,13 @@
 """Pure, exact metric functions: ``x(...) = _x_from_stats(_x_stats(checked inputs))``."""
 
 # --- classification
+from torchmetrics_lite.functional.classification import (
+    binary_stat_scores, binary_accuracy, binary_precision, binary_recall, binary_f1_score, binary_fbeta_score,
+    binary_confusion_matrix, multiclass_stat_scores, multiclass_accuracy, multiclass_precision, multiclass_recall,
+    multiclass_f1_score, multiclass_fbeta_score, multiclass_confusion_matrix, multilabel_stat_scores,
+    multilabel_accuracy, multilabel_precision, multilabel_recall, multilabel_f1_score, multilabel_fbeta_score,
+    multilabel_confusion_matrix, multilabel_hamming_distance,
+)
 # --- auroc
 from torchmetrics_lite.functional.auroc import (
     binary_auroc, binary_average_precision, binary_precision_recall_curve, binary_roc, multiclass_auroc,
@@ -22,6 +29,28 @@ from torchmetrics_lite.functional.regression import (
 
 __all__ = [
     # --- classification
+    "binary_stat_scores",
+    "binary_accuracy",
+    "binary_precision",
+    "binary_recall",
+    "binary_f1_score",
+    "binary_fbeta_score",
+    "binary_confusion_matrix",
+    "multiclass_stat_scores",
+    "multiclass_accuracy",
+    "multiclass_precision",
+    "multiclass_recall",
+    "multiclass_f1_score",
+    "multiclass_fbeta_score",
+    "multiclass_confusion_matrix",
+    "multilabel_stat_scores",
+    "multilabel_accuracy",
+    "multilabel_precision",
+    "multilabel_recall",
+    "multilabel_f1_score",
+    "multilabel_fbeta_score",
+    "multilabel_confusion_matrix",
+    "multilabel_hamming_distance",
     # --- auroc
     "binary_auroc",
     "multiclass_auroc",
