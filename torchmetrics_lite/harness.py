@@ -162,7 +162,10 @@ def _progress(data: Iterable[Any], enabled: bool) -> Iterable[Any]:
         from tqdm import tqdm  # optional dependency, imported only when a bar is wanted
     except ImportError:
         return data
-    total = len(data) if hasattr(data, "__len__") else None  # type: ignore[arg-type]
+    try:
+        total: Optional[int] = len(data)  # type: ignore[arg-type]
+    except TypeError:  # a generator, or a DataLoader over an IterableDataset without __len__
+        total = None
     return tqdm(data, total=total, delay=1.0, desc="evaluate", leave=False)
 
 

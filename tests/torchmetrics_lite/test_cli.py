@@ -165,7 +165,8 @@ def test_classify_matches_scikit_learn(tmp_path):
     y = rng.integers(0, 2, 200)
     p = np.round(np.clip(rng.normal(0.4 + 0.3 * y, 0.25), 0, 1), 2)  # ties included
     logit = np.log(np.clip(p, 1e-3, 1 - 1e-3) / (1 - np.clip(p, 1e-3, 1 - 1e-3)))
-    text = "id,score,logit,label\n" + "".join(f"{i},{float(a)!r},{float(b)!r},{int(c)}\n" for i, (a, b, c) in enumerate(zip(p, logit, y)))
+    rows = (f"{i},{float(a)!r},{float(b)!r},{int(c)}\n" for i, (a, b, c) in enumerate(zip(p, logit, y)))
+    text = "id,score,logit,label\n" + "".join(rows)
     path = _csv(tmp_path, text)
     code, out, _ = _cli("classify", path, "--preds", "score", "--target", "label", "-m", "auroc", "ap", "f1",
                         "accuracy", "precision", "recall", "--threshold", "0.6", "--digits", "15")

@@ -155,6 +155,14 @@ def test_tuple_target_is_unpacked_into_update_arguments():
     assert_close(report.values, {"acc": 0.0, "acc_norm": 2 / 3})
 
 
+class Stream(torch.utils.data.IterableDataset):
+    def __init__(self, items):
+        self.items = items
+
+    def __iter__(self):
+        return iter(self.items)
+
+
 def test_progress_bar_is_optional_and_lazy(monkeypatch):
     data = [(X[i], W[i]) for i in range(4)]
     calls = []
@@ -165,6 +173,8 @@ def test_progress_bar_is_optional_and_lazy(monkeypatch):
     assert calls == []
     report = evaluate(lambda x: x[:, 0], data, {"m": MeanMetric()})
     assert len(calls) == 1 and calls[0]["total"] == 4 and report.n_ok == 4
+    stream = DataLoader(Stream(data), batch_size=3)  # no len(): the bar has no total
+    assert evaluate(lambda x: x[:, 0], stream, {"m": MeanMetric()}).n_ok == 4 and calls[-1]["total"] is None
     monkeypatch.setitem(sys.modules, "tqdm", None)  # not installed: the run goes on without a bar
     assert evaluate(lambda x: x[:, 0], data, {"m": MeanMetric()}).n_ok == 4
 
@@ -355,7 +365,7 @@ def test_score_choices_calls_the_model_once_with_right_padding():
 
 @pytest.mark.parametrize("context,choices,exc,match", [
     ([], [[1]], ValueError, r"Expected `context` to be a non-empty 1-D sequence of token ids, got shape \(0,\)"),
-    ([[1, 2]], [[1]], ValueError, r"Expected `context` to be a non-empty 1-D sequence of token ids, got shape \(1, 2\)"),
+    ([[1, 2]], [[1]], ValueError, r"`context` to be a non-empty 1-D sequence of token ids, got shape \(1, 2\)"),
     ([1.0], [[1]], TypeError, r"Expected `context` to hold integer token ids, got torch.float32"),
     ([1], [[1], []], ValueError, r"Expected `choices\[1\]` to be a non-empty 1-D sequence of token ids"),
     ([1], [torch.tensor([True])], TypeError, r"Expected `choices\[0\]` to hold integer token ids, got torch.bool"),
@@ -382,7 +392,7 @@ def test_evaluate_multiple_choice_end_to_end():
         return score_choices(model, context[0], [c[0] for c in choices])[0][None]
 
     data = [((torch.tensor(c), [torch.tensor(x) for x in ch]), (torch.tensor(t), torch.tensor([len(x) for x in ch])))
-            for c, ch, t in examples]
+            for c, ch, t in examples]  # input: (context, choices); target: (label, lengths)
     data.insert(1, ((torch.tensor([1]), [torch.tensor([])]), (torch.tensor(0), torch.tensor([1]))))  # bad example
     metrics = {"acc": MultipleChoiceAccuracy(), "acc_norm": MultipleChoiceAccuracy("length")}
     report = evaluate(scorer, data, metrics, progress=False)
