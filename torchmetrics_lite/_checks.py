@@ -202,7 +202,7 @@ def check_probabilities(name: str, t: Tensor, from_logits: bool) -> None:
     if math.isnan(lo) or math.isnan(hi):
         raise ValueError(f"Expected `{name}` to contain no NaN, got {int(torch.isnan(t).sum())} NaN value(s)")
     if not from_logits and (lo < 0.0 or hi > 1.0):
-        raise ValueError(f"Expected `{name}` to lie in [0, 1] (probabilities), got values in [{lo}, {hi}]; "
+        raise ValueError(f"Expected `{name}` to lie in [0, 1] (probabilities), got values in [{lo:.6g}, {hi:.6g}]; "
                          "pass from_logits=True for scores")
 
 
@@ -316,8 +316,10 @@ def _rank_scores(preds: Any, validate_args: bool) -> Tensor:
 def _rank_labels(target: Any, validate_args: bool) -> Tensor:
     target = check_tensor("target", target)
     check_integer("target", target)
-    if validate_args:
-        check_binary_values("target", target)
+    if validate_args and target.dtype != torch.bool and target.numel():
+        lo, hi = torch.aminmax(target)  # one pass; the full check runs only on failure
+        if lo.item() < 0 or hi.item() > 1:
+            check_binary_values("target", target)
     return target
 
 
@@ -327,7 +329,8 @@ def check_binary_rank_inputs(preds: Any, target: Any, validate_args: bool) -> Tu
     preds, target = check_tensor("preds", preds), check_tensor("target", target)
     check_same_shape("preds", preds, "target", target)
     preds, target = _rank_scores(preds, validate_args), _rank_labels(target, validate_args)
-    return preds.reshape(-1), target.reshape(-1).to(torch.uint8)
+    target = target.reshape(-1)
+    return preds.reshape(-1), target.view(torch.uint8) if target.dtype == torch.bool else target.to(torch.uint8)
 
 
 def check_multiclass_rank_inputs(preds: Any, target: Any, num_classes: int,

@@ -1,5 +1,7 @@
-"""Classification metrics against scikit-learn (every average, zero_division, ignore_index, task), top-k against
-scikit-learn's top_k_accuracy_score and a brute-force count, plus the harness and multi-process sync."""
+"""Classification metrics: the worked examples, multiclass against scikit-learn (every average, zero_division,
+ignore_index), top-k against scikit-learn's top_k_accuracy_score and a brute-force count, edge rules, shared
+statistics in a MetricCollection, and every module through the harness and multi-process sync.
+Binary and multilabel oracles: test_classification_binary_multilabel.py; errors: test_classification_errors.py."""
 import math
 from functools import partial
 
@@ -42,10 +44,6 @@ SK_SCORES = {"precision": skm.precision_score, "recall": skm.recall_score, "f1":
              "f2": partial(skm.fbeta_score, beta=2.0), "f05": partial(skm.fbeta_score, beta=0.5)}
 MC_FUNCS = {"precision": F.multiclass_precision, "recall": F.multiclass_recall, "f1": F.multiclass_f1_score,
             "f2": partial(F.multiclass_fbeta_score, beta=2.0), "f05": partial(F.multiclass_fbeta_score, beta=0.5)}
-ML_FUNCS = {"precision": F.multilabel_precision, "recall": F.multilabel_recall, "f1": F.multilabel_f1_score,
-            "f2": partial(F.multilabel_fbeta_score, beta=2.0), "f05": partial(F.multilabel_fbeta_score, beta=0.5)}
-BIN_FUNCS = {"precision": F.binary_precision, "recall": F.binary_recall, "f1": F.binary_f1_score,
-             "f2": partial(F.binary_fbeta_score, beta=2.0), "f05": partial(F.binary_fbeta_score, beta=0.5)}
 
 
 def _sk(name, y, p, average, zd, labels=None):
@@ -84,54 +82,6 @@ def test_always_negative_model():
     assert math.isnan(F.binary_precision(never, target, zero_division=float("nan")).item())
 
 
-# ---------------------------------------------------------------------------------------------- binary
-@pytest.mark.parametrize("name", sorted(BIN_FUNCS))
-@pytest.mark.parametrize("zd", ZDS)
-def test_binary_against_sklearn(name, zd):
-    y, p = BIN_TARGET.numpy(), (BIN_PREDS > 0.5).long().numpy()
-    assert_close(BIN_FUNCS[name](BIN_PREDS, BIN_TARGET, zero_division=zd), _sk(name, y, p, "binary", zd))
-    # no predicted positive at all: precision is zero_division, F is 0 unless there is no positive target either
-    assert_close(BIN_FUNCS[name](torch.zeros(4), torch.tensor([0, 1, 0, 1]), zero_division=zd),
-                 _sk(name, [0, 1, 0, 1], [0, 0, 0, 0], "binary", zd))
-    assert_close(BIN_FUNCS[name](torch.zeros(3), torch.zeros(3, dtype=torch.long), zero_division=zd),
-                 _sk(name, [0, 0, 0], [0, 0, 0], "binary", zd))
-
-
-@pytest.mark.parametrize("threshold", [0.3, 0.5, 0.8])
-def test_binary_threshold_accuracy_confmat_stat_scores(threshold):
-    y, p = BIN_TARGET.numpy(), (BIN_PREDS > threshold).long().numpy()
-    assert_close(F.binary_accuracy(BIN_PREDS, BIN_TARGET, threshold), skm.accuracy_score(y, p))
-    cm = skm.confusion_matrix(y, p, labels=[0, 1])
-    assert F.binary_confusion_matrix(BIN_PREDS, BIN_TARGET, threshold).tolist() == cm.tolist()
-    (tn, fp), (fn, tp) = cm
-    assert F.binary_stat_scores(BIN_PREDS, BIN_TARGET, threshold).tolist() == [tp, fp, tn, fn, tp + fn]
-    for norm in ("true", "pred", "all"):
-        assert_close(F.binary_confusion_matrix(BIN_PREDS, BIN_TARGET, threshold, normalize=norm),
-                     skm.confusion_matrix(y, p, labels=[0, 1], normalize=norm))
-
-
-def test_binary_threshold_is_strict_and_from_logits():
-    assert F.binary_stat_scores(torch.tensor([0.5, 0.50001]), torch.tensor([1, 1])).tolist() == [1, 0, 0, 1, 2]
-    logits = torch.randn(300, generator=GEN) * 3
-    logits = logits[(torch.sigmoid(logits) - 0.3).abs() > 1e-4]  # nothing at the boundary
-    target = (torch.rand(logits.shape[0], generator=GEN) < 0.5).long()
-    for t in (0.3, 0.5):
-        p = (torch.sigmoid(logits) > t).long().numpy()
-        assert_close(F.binary_f1_score(logits, target, t, from_logits=True), skm.f1_score(target.numpy(), p))
-
-
-def test_binary_ignore_index_any_shape_and_half_precision():
-    target = BIN_TARGET.clone()
-    target[::7] = -1
-    keep = target != -1
-    y, p = target[keep].numpy(), (BIN_PREDS[keep] > 0.5).long().numpy()
-    assert_close(F.binary_recall(BIN_PREDS, target, ignore_index=-1), skm.recall_score(y, p))
-    assert_close(F.binary_accuracy(BIN_PREDS.view(10, 15), target.view(10, 15), ignore_index=-1),
-                 skm.accuracy_score(y, p))
-    assert torch.equal(F.binary_stat_scores(BIN_PREDS.half(), BIN_TARGET),
-                       F.binary_stat_scores(BIN_PREDS.half().float(), BIN_TARGET))
-
-
 # ------------------------------------------------------------------------------------------ multiclass
 @pytest.mark.parametrize("name", sorted(MC_FUNCS))
 @pytest.mark.parametrize("average", AVERAGES)
@@ -160,6 +110,7 @@ def test_multiclass_ignore_index_against_sklearn(name, average):
     assert_close(got, _sk(name, target[keep].numpy(), MC_PREDS[keep].numpy(), average, 0.0, labels))
 
 
+@pytest.mark.filterwarnings("ignore:y_pred contains classes not in y_true")
 @pytest.mark.parametrize("zd", ZDS)
 def test_multiclass_accuracy_against_sklearn(zd):
     y, p = MC_TARGET.numpy(), MC_PREDS.numpy()
@@ -247,50 +198,6 @@ def test_top_k_ties_go_to_the_lower_class_index():
     ss = F.multiclass_stat_scores(scores, torch.tensor([3, 3]), 4, average="none", top_k=2)
     assert ss[:, 0].tolist() == [0, 0, 0, 0] and ss[:, 1].tolist() == [1, 2, 1, 0]  # predicted: {1,2}, {0,1}
     assert F.multiclass_confusion_matrix(scores, torch.tensor([0, 0]), 4)[0].tolist() == [1, 1, 0, 0]
-
-
-# ------------------------------------------------------------------------------------------ multilabel
-@pytest.mark.parametrize("name", sorted(ML_FUNCS))
-@pytest.mark.parametrize("average", AVERAGES)
-@pytest.mark.parametrize("zd", ZDS)
-def test_multilabel_against_sklearn(name, average, zd):
-    y, p = ML_TARGET.numpy(), (ML_PREDS > 0.5).long().numpy()
-    assert_close(ML_FUNCS[name](ML_PREDS, ML_TARGET, num_labels=L, average=average, zero_division=zd),
-                 _sk(name, y, p, average, zd))
-
-
-@pytest.mark.parametrize("threshold", [0.3, 0.5])
-def test_multilabel_accuracy_hamming_confmat(threshold):
-    y, p = ML_TARGET.numpy(), (ML_PREDS > threshold).long().numpy()
-    per_label = np.array([skm.accuracy_score(y[:, j], p[:, j]) for j in range(L)])
-    acc = partial(F.multilabel_accuracy, ML_PREDS, ML_TARGET, L, threshold)
-    assert_close(acc(average="none"), per_label)
-    assert_close(acc(average="macro"), per_label.mean())
-    assert_close(acc(average="micro"), 1 - skm.hamming_loss(y, p))
-    assert_close(acc(average="weighted"), np.average(per_label, weights=y.sum(0)))
-    assert_close(F.multilabel_hamming_distance(ML_PREDS, ML_TARGET, L, threshold, average="micro"),
-                 skm.hamming_loss(y, p))
-    assert_close(F.multilabel_hamming_distance(ML_PREDS, ML_TARGET, L, threshold), 1 - per_label.mean())
-    mcm = skm.multilabel_confusion_matrix(y, p)
-    assert F.multilabel_confusion_matrix(ML_PREDS, ML_TARGET, L, threshold).tolist() == mcm.tolist()
-    ss = F.multilabel_stat_scores(ML_PREDS, ML_TARGET, L, threshold, average="none")
-    assert ss.tolist() == np.stack([mcm[:, 1, 1], mcm[:, 0, 1], mcm[:, 0, 0], mcm[:, 1, 0], y.sum(0)], 1).tolist()
-    norm = F.multilabel_confusion_matrix(ML_PREDS, ML_TARGET, L, threshold, normalize="true")
-    assert_close(norm[0], skm.confusion_matrix(y[:, 0], p[:, 0], labels=[0, 1], normalize="true"))
-
-
-def test_multilabel_ignore_index_and_logits():
-    target = ML_TARGET.clone()
-    target[::3, 1] = -1
-    target[1::4, 0] = -1
-    y, p = target.numpy(), (ML_PREDS > 0.5).long().numpy()
-    cms = [skm.confusion_matrix(y[y[:, j] != -1, j], p[y[:, j] != -1, j], labels=[0, 1]) for j in range(L)]
-    assert F.multilabel_confusion_matrix(ML_PREDS, target, L, ignore_index=-1).tolist() == [c.tolist() for c in cms]
-    per_label = [skm.precision_score(y[y[:, j] != -1, j], p[y[:, j] != -1, j], zero_division=0.0) for j in range(L)]
-    assert_close(F.multilabel_precision(ML_PREDS, target, L, ignore_index=-1), np.mean(per_label))
-    logits = torch.logit(ML_PREDS.double()).float()
-    assert_close(F.multilabel_f1_score(logits, ML_TARGET, L, from_logits=True),
-                 F.multilabel_f1_score(ML_PREDS, ML_TARGET, L))
 
 
 # --------------------------------------------------------------------------------------- edge behaviour
