@@ -22,7 +22,7 @@ import torch
 from torch import Tensor
 
 __all__ = ["sort", "argsort", "searchsorted", "default_backend", "segment_argsort", "select_sorted", "sort_rows",
-           "searchsorted_rows"]
+           "searchsorted_rows", "group_starts"]
 
 _NUMPY_DTYPES = {torch.float32, torch.float64, torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8}
 
@@ -190,3 +190,16 @@ def searchsorted_rows(sorted_rows: Tensor, values: Tensor, *, right: bool = Fals
     if sorted_rows.dtype in (torch.float16, torch.bfloat16):
         sorted_rows = sorted_rows.float()
     return torch.searchsorted(sorted_rows, values.to(sorted_rows.dtype).contiguous(), right=right)
+
+
+def group_starts(sorted_seq: Tensor, *, backend: Optional[str] = None) -> Tensor:
+    """Indices (int64) where a new value starts in a sorted 1-D tensor: ``[0, ...]``, empty for empty input."""
+    if _pick(sorted_seq, backend) == "torch":
+        new = torch.ones_like(sorted_seq, dtype=torch.bool)
+        if sorted_seq.numel() > 1:
+            torch.ne(sorted_seq[1:], sorted_seq[:-1], out=new[1:])
+        return torch.nonzero(new).view(-1)
+    a = _as_numpy(sorted_seq)
+    new = np.ones(a.shape[0], dtype=np.bool_)
+    np.not_equal(a[1:], a[:-1], out=new[1:])
+    return torch.from_numpy(np.flatnonzero(new))

@@ -41,19 +41,11 @@ class Ranked(NamedTuple):
     n: int  # scores per row
 
 
-def _group_starts(sorted_values: Tensor) -> Tensor:
-    """Indices where a new value starts in an ascending 1-D tensor."""
-    new = torch.ones_like(sorted_values, dtype=torch.bool)
-    if sorted_values.numel() > 1:
-        torch.ne(sorted_values[1:], sorted_values[:-1], out=new[1:])
-    return torch.nonzero(new).view(-1)
-
-
 def rank_binary(scores: Tensor, is_pos: Tensor, *, backend: Optional[str] = None) -> Ranked:
     """Counts for 1-D ``scores`` and boolean ``is_pos`` (one sort of everything, one of the positives)."""
     all_sorted = _sort.sort(scores, backend=backend)
     pos = _sort.select_sorted(scores, is_pos, backend=backend)
-    starts = _group_starts(pos)
+    starts = _sort.group_starts(pos, backend=backend).to(scores.device)
     values = pos[starts]
     weight = torch.diff(starts, append=torch.tensor([pos.numel()], device=starts.device))
     below = _sort.searchsorted(all_sorted, values, backend=backend)
@@ -103,7 +95,7 @@ def curve_counts(scores: Tensor, is_pos: Tensor, *,
     Returns ``(thresholds, tps, fps)`` (int64 counts); thresholds keep the scores' dtype."""
     all_sorted = _sort.sort(scores, backend=backend)
     pos = _sort.select_sorted(scores, is_pos, backend=backend)
-    starts = _group_starts(all_sorted)
+    starts = _sort.group_starts(all_sorted, backend=backend).to(scores.device)
     thresholds = all_sorted[starts]
     tps = pos.numel() - _sort.searchsorted(pos, thresholds, backend=backend).to(scores.device)
     fps = (scores.numel() - starts) - tps

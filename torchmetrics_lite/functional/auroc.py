@@ -55,6 +55,11 @@ def _class_dtype(num_classes: int) -> torch.dtype:
     return torch.uint8 if num_classes <= 256 else torch.int16 if num_classes <= 32768 else torch.int64
 
 
+def _as_bool(labels: Tensor) -> Tensor:
+    """uint8 0/1 labels as a zero-copy bool view."""
+    return labels.view(torch.bool) if labels.dtype == torch.uint8 else labels.bool()
+
+
 def _undefined(what: str, where: str, strict: bool) -> None:
     msg = f"{what} is undefined {where}; returning nan"
     if strict:
@@ -83,16 +88,18 @@ def _average(values: Tensor, support: Tensor, average: str, what: str, strict: b
 
 # ------------------------------------------------------------------------------------------------ AUROC
 def _binary_auroc_from_stats(state: State, max_fpr: Optional[float] = None, strict: bool = False) -> Tensor:
-    scores, is_pos = state["preds"], state["target"].bool()
-    n_pos = int(is_pos.sum())
-    if n_pos == 0 or n_pos == scores.numel():
-        _undefined("AUROC", "with one class present", strict)
-        return torch.tensor(float("nan"), dtype=torch.float64, device=scores.device)
+    scores, is_pos = state["preds"], _as_bool(state["target"])
     if max_fpr is not None and max_fpr < 1:
         _, tps, fps = rk.curve_counts(scores, is_pos)
+        if tps.numel() == 0 or int(tps[0]) == 0 or int(fps[0]) == 0:  # counts at the lowest threshold: totals
+            _undefined("AUROC", "with one class present", strict)
+            return torch.tensor(float("nan"), dtype=torch.float64, device=scores.device)
         zero = tps.new_zeros(1)
         return rk.partial_auroc(torch.cat([zero, tps.flip(0)]), torch.cat([zero, fps.flip(0)]), max_fpr)
-    return rk.auroc_from_ranked(rk.rank_binary(scores, is_pos))
+    value = rk.auroc_from_ranked(rk.rank_binary(scores, is_pos))
+    if bool(torch.isnan(value)):
+        _undefined("AUROC", "with one class present", strict)
+    return value
 
 
 def binary_auroc(preds: Tensor, target: Tensor, *, max_fpr: Optional[float] = None, strict: bool = False,
@@ -192,7 +199,7 @@ def multilabel_auroc(preds: Tensor, target: Tensor, num_labels: int, *, average:
 
 # ------------------------------------------------------------------------------------ average precision
 def _binary_average_precision_from_stats(state: State, strict: bool = False) -> Tensor:
-    ranked = rk.rank_binary(state["preds"], state["target"].bool())
+    ranked = rk.rank_binary(state["preds"], _as_bool(state["target"]))
     value = rk.precision_sum(ranked) / ranked.n_pos.double()
     if int(ranked.n_pos) == 0:
         _undefined("average precision", "without positives", strict)
@@ -278,7 +285,7 @@ def multilabel_average_precision(preds: Tensor, target: Tensor, num_labels: int,
 
 # ----------------------------------------------------------------------------------------------- curves
 def _binary_roc_from_stats(state: State) -> Tuple[Tensor, Tensor, Tensor]:
-    thresholds, tps, fps = rk.curve_counts(state["preds"], state["target"].bool())
+    thresholds, tps, fps = rk.curve_counts(state["preds"], _as_bool(state["target"]))
     zero, inf = tps.new_zeros(1), thresholds.new_full((1,), float("inf"))
     tps, fps = torch.cat([zero, tps.flip(0)]).double(), torch.cat([zero, fps.flip(0)]).double()
     if fps[-1] == 0 or tps[-1] == 0:
@@ -303,7 +310,7 @@ def binary_roc(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> 
 
 
 def _binary_precision_recall_curve_from_stats(state: State) -> Tuple[Tensor, Tensor, Tensor]:
-    thresholds, tps, fps = rk.curve_counts(state["preds"], state["target"].bool())
+    thresholds, tps, fps = rk.curve_counts(state["preds"], _as_bool(state["target"]))
     tps, predicted = tps.double(), (tps + fps).double()
     precision = tps / predicted
     if tps.numel() == 0 or tps[0] == 0:
