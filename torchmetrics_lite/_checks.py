@@ -431,9 +431,9 @@ def check_regression_inputs(preds: Any, target: Any, *, num_outputs: Optional[in
                          f"got shape {tuple(preds.shape)}")
     p = preds.to(torch.float64).reshape(preds.shape[0], d)
     t = target.to(torch.float64).reshape(preds.shape[0], d)
-    if validate_args:
-        check_no_nan("preds", p, total=p.sum())
-        check_no_nan("target", t, total=t.sum())
+    if validate_args and bool(torch.isnan(p.sum() + t.sum())):  # one host sync in the clean case
+        check_no_nan("preds", p)
+        check_no_nan("target", t)
     return p, t
 
 

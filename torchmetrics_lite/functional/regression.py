@@ -125,10 +125,11 @@ def mean_absolute_percentage_error(preds: Tensor, target: Tensor, *, multioutput
 
 # ---------------------------------------------------------------------------------------------- moments
 def _moment_rows(x: Tensor) -> Tensor:
-    """``(3, m)`` rows ``[n, mean, M2]`` of the columns of ``x`` ``(N, m)``, two-pass, float64 (zeros if N = 0)."""
-    n = x.shape[0]
-    mean = x.sum(0) / max(n, 1)
-    m2 = (x - mean).square().sum(0)
+    """``(3, m)`` rows ``[n, mean, M2]`` of the rows of ``x`` ``(m, N)`` (one variable per row, contiguous for
+    fast reductions), two-pass, float64 (zeros if N = 0)."""
+    n = x.shape[1]
+    mean = x.sum(1) / max(n, 1)
+    m2 = (x - mean[:, None]).square().sum(1)
     return torch.stack([torch.full_like(mean, n), mean, m2])
 
 
@@ -140,7 +141,7 @@ def fold_moments(stack: Tensor) -> Tensor:
     this is the pairwise update of Chan, Golub & LeVeque; it is associative up to rounding. Counts travel as
     float64 (exact below 2**53 samples). This is the ``reduce`` of the R² / explained-variance fold state.
 
-    >>> a, b = _moment_rows(torch.tensor([[1.0], [2.0]], dtype=torch.float64)), _moment_rows(
+    >>> a, b = _moment_rows(torch.tensor([[1.0, 2.0]], dtype=torch.float64)), _moment_rows(
     ...     torch.tensor([[6.0]], dtype=torch.float64))
     >>> fold_moments(torch.stack([a, b])).flatten().tolist()  # n, mean, M2 of [1, 2, 6]
     [3.0, 3.0, 14.0]
@@ -156,7 +157,7 @@ def fold_moments(stack: Tensor) -> Tensor:
 
 def _moment_stats(preds: Tensor, target: Tensor) -> State:
     """``moments`` ``(3, 2d)``: ``[n, mean, M2]`` of the target columns, then of the residual columns."""
-    return {"moments": _moment_rows(torch.cat([target, target - preds], dim=1))}
+    return {"moments": _moment_rows(torch.cat([target.T, (target - preds).T]))}
 
 
 def _explained_fraction(num: Tensor, den: Tensor, multioutput: str) -> Tensor:

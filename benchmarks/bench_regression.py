@@ -1,0 +1,69 @@
+"""Regression and calibration: per-call update cost, one-shot functional cost, and isotonic fitting.
+
+Peers in the same run: torchmetrics (R2Score, MeanSquaredError, BinaryCalibrationError), scikit-learn
+(r2_score, IsotonicRegression). Run: python -m benchmarks.bench_regression
+"""
+import numpy as np
+import torch
+
+from benchmarks._runner import header, median_time, optional, print_tables, table
+from torchmetrics_lite import BinaryCalibrationError, IsotonicCalibrator, MeanSquaredError, R2Score
+from torchmetrics_lite.functional import r2_score
+
+N_CALLS = 500
+
+
+def per_call(fn) -> float:
+    return median_time(fn, repeat=5, number=N_CALLS, warmup=50)
+
+
+def main() -> None:
+    torch.set_num_threads(1)
+    g = torch.Generator().manual_seed(0)
+    target = 1e4 + torch.randn(1024, generator=g)
+    preds = target + 0.5 * torch.randn(1024, generator=g)
+    probs = torch.rand(1024, generator=g)
+    labels = (torch.rand(1024, generator=g) < probs).long()
+    tm = optional("torchmetrics")
+    sk = optional("sklearn")
+
+    updates = []
+    for name, ours, peer, args in (
+        ("R2Score", R2Score(), tm and tm.R2Score(), (preds, target)),
+        ("MeanSquaredError", MeanSquaredError(), tm and tm.MeanSquaredError(), (preds, target)),
+        ("BinaryCalibrationError", BinaryCalibrationError(), tm and tm.classification.BinaryCalibrationError(),
+         (probs, labels)),
+    ):
+        rows = [("torchmetrics_lite", per_call(lambda: ours.update(*args)), "")]
+        if peer is not None:
+            rows.append(("torchmetrics", per_call(lambda: peer.update(*args)), tm.__version__))
+        updates.append(table(f"{name}.update, 1,024 samples, per call", rows, ours="torchmetrics_lite"))
+
+    big_t = 1e4 + torch.randn(1_000_000, generator=g, dtype=torch.float64)
+    big_p = big_t + torch.randn(1_000_000, generator=g, dtype=torch.float64)
+    rows = [("torchmetrics_lite", median_time(lambda: r2_score(big_p, big_t), repeat=5), "")]
+    if sk is not None:
+        from sklearn.metrics import r2_score as sk_r2
+
+        t_np, p_np = big_t.numpy(), big_p.numpy()
+        rows.append(("scikit-learn", median_time(lambda: sk_r2(t_np, p_np), repeat=5), sk.__version__))
+
+    z = torch.randn(100_000, generator=g, dtype=torch.float64)
+    scores, y = torch.sigmoid(3 * z + 1), (torch.rand(100_000, generator=g, dtype=torch.float64) < torch.sigmoid(z))
+    iso_rows = [("torchmetrics_lite", median_time(lambda: IsotonicCalibrator().fit(scores, y.long()), repeat=3), "")]
+    if sk is not None:
+        from sklearn.isotonic import IsotonicRegression
+
+        s_np, y_np = scores.numpy(), y.double().numpy()
+        iso_rows.append(("scikit-learn", median_time(
+            lambda: IsotonicRegression(out_of_bounds="clip").fit(s_np, y_np), repeat=3), sk.__version__))
+    print(header())
+    print_tables(updates + [
+        table("r2_score, 1e6 float64 samples, one shot", rows, ours="torchmetrics_lite"),
+        table("Isotonic fit, 1e5 scores", iso_rows, ours="torchmetrics_lite"),
+    ])
+    assert np.isfinite(r2_score(big_p, big_t).item())
+
+
+if __name__ == "__main__":
+    main()
