@@ -25,13 +25,13 @@ WeightFn = Callable[[Tensor, Tensor, Tensor], Tensor]
 
 
 def _block(s: Tensor, w: Tensor, sigma: float, need_grad: bool):
-    z = s[:, :, None] - s[:, None, :]
-    z.mul_(-sigma)  # z_ij = -sigma (s_i - s_j)
-    t = F.softplus(z)
-    loss = t.mul_(w).sum((-1, -2))
+    a = s * -sigma
+    z = a[:, :, None] - a[:, None, :]  # z_ij = -sigma (s_i - s_j)
+    c = z.shape[0]
+    loss = torch.linalg.vecdot(w.view(c, -1), F.softplus(z).view(c, -1))
     if not need_grad:
         return loss, None
-    p = torch.sigmoid(z, out=t).mul_(w)
+    p = torch.sigmoid(z, out=z).mul_(w)
     return loss, (p.sum(-2) - p.sum(-1)).mul_(sigma)
 
 

@@ -70,7 +70,7 @@ def lambdarank_loss(scores: Tensor, relevance: Tensor, *, mask: Optional[Tensor]
         gain: ``"exponential"`` (``2**rel - 1``, default) or ``"linear"`` (``rel``).
         weighting: ``"lambdarank"`` (default) or ``"ndcgloss2pp"``; ``mu`` (>= 0) weighs the latter's delta term.
         reduction: ``"mean"`` over lists, ``"sum"``, or ``"none"`` (shape ``scores.shape[:-1]``).
-        chunk_size: lists per ``(lists, n, n)`` block; by default blocks of about 2^20 pairs.
+        chunk_size: lists per ``(lists, n, n)`` block; by default blocks of about 2^18 pairs.
 
     Returns:
         The loss. Lists that are all padding, have one item, or have no relevant item (IDCG = 0) give 0.

@@ -33,7 +33,7 @@ def ranknet_loss(scores: Tensor, relevance: Tensor, *, mask: Optional[Tensor] = 
             exactly 0, whatever their score (even ``inf`` or NaN).
         sigma: the slope of the logistic (> 0).
         reduction: ``"mean"`` over lists, ``"sum"``, or ``"none"`` (shape ``scores.shape[:-1]``).
-        chunk_size: lists per ``(lists, n, n)`` block; by default blocks of about 2^20 pairs.
+        chunk_size: lists per ``(lists, n, n)`` block; by default blocks of about 2^18 pairs.
 
     Returns:
         The loss; a list with fewer than two real items or without two distinct relevance grades gives 0.
