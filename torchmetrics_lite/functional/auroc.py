@@ -346,7 +346,7 @@ def _binary_auroc_binned_stats(preds: Tensor, target: Tensor, bins: int, lo: flo
     """Histograms ``(2, bins)`` (row 0 negatives, row 1 positives) of the scores binned into ``bins`` equal
     bins of ``[lo, hi]``; scores outside are clamped into the end bins (binning stays monotone)."""
     scaled = (preds.double() - lo) * (bins / (hi - lo))
-    index = scaled.floor().clamp_(0, bins - 1).long() + bins * target.long()
+    index = scaled.clamp_(0, bins - 1).long() + bins * target.long()  # truncation == floor once clamped >= 0
     return {"hist": torch.bincount(index, minlength=2 * bins).view(2, bins)}
 
 
