@@ -234,7 +234,8 @@ def check_multiclass_inputs(preds: Any, target: Any, *, num_classes: int, top_k:
     (float, any real values; the class axis is 1). Returns preds (M,) or (M, C) and target (M,)."""
     preds, target = _check_pair(preds, target)
     if preds.dim() == target.dim() + 1 and preds.dim() >= 2:
-        if preds.shape[1] != num_classes or preds.shape[:1] + preds.shape[2:] != target.shape:
+        if preds.shape[1] != num_classes or (preds.shape[0] != target.shape[0] if preds.dim() == 2
+                                             else preds.shape[:1] + preds.shape[2:] != target.shape):
             raise ValueError(f"Expected `preds` of shape (N, {num_classes}, ...) with `target` (N, ...), got "
                              f"{tuple(preds.shape)} and {tuple(target.shape)}")
         if not preds.is_floating_point():
@@ -255,7 +256,10 @@ def check_multiclass_inputs(preds: Any, target: Any, *, num_classes: int, top_k:
     else:
         raise ValueError(f"Expected `preds` to have shape (N, ...) like `target` or (N, {num_classes}, ...), got "
                          f"{tuple(preds.shape)} and `target` {tuple(target.shape)}")
-    if validate_args:
+    # The top-1 count on CPU rejects an out-of-range target by itself, at no cost: labels are in [0, C), so a
+    # target < 0 gives a negative bin (bincount raises) and a target >= C a bin >= C * C (a longer output);
+    # functional._multiclass turns either into check_labels' message. Elsewhere the target is checked here.
+    if validate_args and not (top_k == 1 and ignore_index is None and target.is_cpu):
         check_labels("target", target, num_classes, ignore_index)
     return preds, target.reshape(-1) if target.dim() != 1 else target
 

@@ -124,6 +124,8 @@ def test_multiclass_top_k_needs_scores_and_ignore_index_range():
     with pytest.raises(ValueError, match=match):
         F.multiclass_accuracy(torch.tensor([0, 1]), Y, 3, top_k=2)
     check_rejects(partial(tmc.MulticlassAccuracy, 3, top_k=2), MC_OK, (torch.tensor([0, 1]), Y), ValueError, match)
+    check_rejects(partial(tmc.MulticlassRecall, 3, top_k=2), MC_OK, (S, torch.tensor([-1, 0])), ValueError,
+                  r"`target` to hold labels in \[0, 2\], got values in \[-1, 0\]")
     check_rejects(partial(tmc.MulticlassPrecision, 3, ignore_index=-100), MC_OK, (S, torch.tensor([-100, 4])),
                   ValueError, r"`target` to hold labels in \[0, 2\] or ignore_index=-100, got values in \[0, 4\]")
 

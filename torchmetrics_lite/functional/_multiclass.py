@@ -11,7 +11,7 @@ from typing import Optional
 
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_average, check_beta, check_choice, check_ignore_index, \
+from torchmetrics_lite._checks import check_average, check_beta, check_choice, check_ignore_index, check_labels, \
     check_multiclass_inputs, check_positive_int, check_top_k, check_zero_division
 from torchmetrics_lite.functional._stat_scores import (
     Terms, _average, _fbeta_terms, _multiclass_counts, _multiclass_table, _normalize, _precision_terms, _recall_terms,
@@ -32,7 +32,12 @@ def _multiclass_stat_scores_stats(preds: Tensor, target: Tensor, num_classes: in
     """One batch's state: the (C, C) confusion matrix (``top_k=1``) or the (3, C) top-k table."""
     preds, target = check_multiclass_inputs(preds, target, num_classes=num_classes, top_k=top_k,
                                             ignore_index=ignore_index, validate_args=validate_args)
-    return _multiclass_table(preds, target, num_classes, top_k, ignore_index)
+    try:
+        state = _multiclass_table(preds, target, num_classes, top_k, ignore_index)
+    except (RuntimeError, IndexError):  # a target out of range (see check_multiclass_inputs) says so clearly
+        check_labels("target", target, num_classes, ignore_index)
+        raise
+    return state
 
 
 def _multiclass_stat_scores_from_stats(state: Tensor, top_k: int, average: str) -> Tensor:
