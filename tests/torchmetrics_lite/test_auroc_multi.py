@@ -218,3 +218,11 @@ def test_harness(name):
 
 MULTI_CASES = [Case(name, HARNESS[name][0], HARNESS[name][2])
                for name in ("mc_auroc_macro", "mc_auroc_none", "ml_auroc_micro", "ml_auroc_weighted", "ml_ap_none")]
+
+
+@pytest.mark.parametrize("factory", [partial(MulticlassAUROC, C), partial(MulticlassAveragePrecision, C, average="none"),
+                                     partial(MultilabelAUROC, L, average="micro"), partial(MultilabelAveragePrecision, L)])
+def test_empty_state_is_nan_with_warning(factory):
+    with pytest.warns(UserWarning, match="undefined"):
+        value = factory().compute()
+    assert torch.isnan(value).all()
