@@ -108,7 +108,8 @@ def _multiclass_counts(state: Tensor, top_k: int) -> Counts:
 
 def _stat_scores(counts: Counts, average: str) -> Tensor:
     """``[..., 5]``: tp, fp, tn, fn, support. ``"none"``: per class (int64); ``"micro"``: summed over classes
-    (int64); ``"macro"``: their mean over classes, ``"weighted"``: weighted by support (float64)."""
+    (int64); ``"macro"``: their mean over all classes, ``"weighted"``: weighted by support (float64; NaN when
+    the total support is 0)."""
     tp, fp, tn, fn = counts
     res = torch.stack([tp, fp, tn, fn, tp + fn], dim=-1)
     if average == "none" or res.dim() == 1:

@@ -22,8 +22,10 @@ Conventions (all functions):
 * **zero_division.** A 0/0 score (no predicted positives for precision, no support for recall, nothing
   counted at all) is ``zero_division`` (default 0.0); with ``float('nan')`` the class is left out of
   macro/weighted means (scikit-learn's rule). A mean over no class at all is ``zero_division``.
-* **validate_args.** Value checks (label ranges, probability range, NaN) cost one host sync each and are
-  skipped with ``validate_args=False``; type and shape checks always run.
+* **validate_args.** Value checks (label ranges, probability range, NaN) cost one fused pass and host sync
+  each and are skipped with ``validate_args=False``; type and shape checks always run. On CPU the multiclass
+  top-1 count (without ``ignore_index``) rejects an out-of-range target by itself, so the default multiclass
+  path pays only the NaN check of the scores.
 
 Reference: Sokolova, M. & Lapalme, G. (2009), "A systematic analysis of performance measures for
 classification tasks", Information Processing & Management 45(4).
