@@ -1,0 +1,50 @@
+"""The demo: train a ranker and an imbalanced classifier by optimising surrogates, judge them by exact metrics.
+
+1. A linear ranker on MSLR-WEB10K samples (or a synthetic set when offline), trained under PyTorch Lightning
+   with LambdaRank@10 against a pointwise MSE baseline; exact held-out NDCG@10, MAP and MRR logged every epoch.
+2. A linear classifier on breast-cancer data with 5% positives, trained with BCE, soft-AUC and AUC-M; exact
+   held-out AUROC, AP, F1 and ECE; ROC, PR and reliability plots.
+
+Run: python examples/demo.py [--out DIR]   (about a minute or two on 2 CPU cores)
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import imbalanced_auc  # noqa: E402
+import train_ranker  # noqa: E402
+
+
+def main(out_dir: str = "demo_output", ranker_epochs: int = 30, auc_steps: int = 300, synthetic: bool = False) -> int:
+    start = time.perf_counter()
+    print("== 1. Learning to rank: LambdaRank vs pointwise MSE ==")
+    ranking = train_ranker.main(epochs=ranker_epochs, synthetic=synthetic, verbose=True)
+    print("\n== 2. Imbalanced classification: BCE vs soft-AUC vs AUC-M ==")
+    auc = imbalanced_auc.main(out_dir=out_dir, steps=auc_steps, verbose=True)
+
+    print("\n== Results (exact held-out metrics from torchmetrics_lite) ==")
+    print("| task | loss | metric 1 | metric 2 | metric 3 | metric 4 |")
+    print("|---|---|---:|---:|---:|---:|")
+    for label, r in ranking.items():
+        print(f"| ranking | {label} | NDCG@10 {r['ndcg@10']:.4f} | MAP {r['map']:.4f} | MRR {r['mrr']:.4f} | |")
+    for label, r in auc.items():
+        print(f"| 5% positives | {label} | AUROC {r['auroc']:.4f} | AP {r['ap']:.4f} | F1 {r['f1']:.4f} | "
+              f"ECE {r['ece']:.4f} |")
+    print(f"\nPlots (ROC, PR, reliability per model): {os.path.abspath(out_dir)}")
+    print(f"Total time {time.perf_counter() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default="demo_output", help="folder for the plots (created if needed)")
+    parser.add_argument("--ranker-epochs", type=int, default=30)
+    parser.add_argument("--auc-steps", type=int, default=300)
+    parser.add_argument("--synthetic", action="store_true", help="rank synthetic lists instead of MSLR samples")
+    args = parser.parse_args()
+    sys.exit(main(args.out, args.ranker_epochs, args.auc_steps, args.synthetic))
