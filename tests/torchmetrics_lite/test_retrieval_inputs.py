@@ -112,6 +112,11 @@ def test_scores_by_order_only_and_float64_kept():
     assert_close(ints, retrieval_average_precision(PREDS, TARGET, reduction="none"), atol=1e-12)
 
 
+def test_scores_requiring_grad_are_fine():
+    p = PREDS.clone().requires_grad_(True)
+    assert_close(retrieval_normalized_dcg(p, TARGET, k=3), retrieval_normalized_dcg(PREDS, TARGET, k=3))
+
+
 def test_float_graded_target():
     t = TARGET.double() * 0.5
     assert_close(retrieval_normalized_dcg(PREDS, t, reduction="none"),

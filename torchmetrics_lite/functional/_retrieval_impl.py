@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Dict, NamedTuple, Optional
 
+import numpy as np
 import torch
 from torch import Tensor
 
@@ -47,6 +48,7 @@ class Ranked(NamedTuple):
     starts: Tensor  # (Q,) int64 first ranked index of each query
     n_items: Tensor  # (Q,) int64
     n_queries: int
+    tied: bool  # some tie group holds several items (else gid = gstart = arange(n), within = 0, gn = 1)
 
 
 class PerQuery(NamedTuple):
@@ -96,28 +98,54 @@ def _flatten(preds: Tensor, target: Tensor, indexes: Optional[Tensor], mask: Opt
     return Flat(preds, target.to(F64), qid, n_queries, dense)
 
 
+def _take(x: Tensor, index: Tensor) -> Tensor:
+    """``x[index]``; on CPU through numpy, whose gather is several times faster than torch's."""
+    if x.device.type == "cpu":
+        return torch.from_numpy(x.detach().numpy().take(index.numpy()))
+    return x[index]
+
+
+def _segment_sum(values: Tensor, starts: Tensor, lengths: Tensor) -> Tensor:
+    """Sums of the contiguous segments ``values[starts[i] : starts[i] + lengths[i]]`` (0 when empty)."""
+    out = torch.zeros(lengths.numel(), dtype=values.dtype, device=values.device)
+    if values.numel() == 0:
+        return out
+    if values.device.type == "cpu":
+        nonempty = lengths > 0
+        out[nonempty] = torch.from_numpy(np.add.reduceat(values.detach().numpy(), starts[nonempty].numpy()))
+        return out
+    seg = torch.repeat_interleave(torch.arange(lengths.numel(), device=values.device), lengths)
+    return out.index_add_(0, seg, values)
+
+
 def _rank(flat: Flat, ties: str) -> Ranked:
     """One segmented sort by (query, -score); tie groups are runs of equal (query, score)."""
     n, n_queries, device = flat.preds.numel(), flat.n_queries, flat.preds.device
     perm = segment_argsort(flat.qid, flat.preds, n_segments=n_queries, descending=True, stable=ties == "order")
     perm = perm.to(device)
-    q, rel = flat.qid[perm], flat.target[perm]
+    q, rel = _take(flat.qid, perm), _take(flat.target, perm)
     n_items = torch.bincount(q, minlength=n_queries)
     starts = torch.cumsum(n_items, 0) - n_items
     idx = torch.arange(n, device=device)
-    pos0 = idx - starts[q]
-    if ties == "order" or n == 0:
-        zero = torch.zeros(n, dtype=F64, device=device)
-        return Ranked(q, rel, (pos0 + 1).to(F64), zero, zero + 1, idx, idx, starts, n_items, n_queries)
-    s = flat.preds[perm]
-    new = torch.ones(n, dtype=torch.bool, device=device)
-    new[1:] = (q[1:] != q[:-1]) | (s[1:] != s[:-1])
-    gstart = idx[new]
+    pos = (idx - _take(starts, q)).to(F64) + 1.0
+    if ties == "average" and n > 0:
+        s = _take(flat.preds, perm)
+        new = torch.ones(n, dtype=torch.bool, device=device)
+        new[1:] = (q[1:] != q[:-1]) | (s[1:] != s[:-1])
+        if not bool(new.all()):
+            return _tie_groups(q, rel, pos, new, idx, starts, n_items, n_queries)
+    zero = torch.zeros(n, dtype=F64, device=device)  # every item is its own group
+    return Ranked(q, rel, pos, zero, zero + 1.0, idx, idx, starts, n_items, n_queries, False)
+
+
+def _tie_groups(q: Tensor, rel: Tensor, pos: Tensor, new: Tensor, idx: Tensor, starts: Tensor, n_items: Tensor,
+                n_queries: int) -> Ranked:
+    n = q.numel()
+    gstart = torch.nonzero(new).squeeze(1)
     gid = torch.cumsum(new, 0) - 1
     gsize = torch.diff(gstart, append=gstart.new_tensor([n]))
-    within = idx - gstart[gid]
-    return Ranked(q, rel, (pos0 + 1).to(F64), within.to(F64), gsize[gid].to(F64), gid, gstart, starts, n_items,
-                  n_queries)
+    within = (idx - _take(gstart, gid)).to(F64)
+    return Ranked(q, rel, pos, within, _take(gsize, gid).to(F64), gid, gstart, starts, n_items, n_queries, True)
 
 
 def _relevant_counts(r: Ranked) -> tuple:
@@ -125,25 +153,29 @@ def _relevant_counts(r: Ranked) -> tuple:
     relevant items."""
     c = torch.zeros(r.q.numel() + 1, dtype=torch.int64, device=r.q.device)
     torch.cumsum(r.rel > 0, 0, out=c[1:])
+    n_rel = _take(c, r.starts + r.n_items) - _take(c, r.starts)
+    if not r.tied:
+        return (r.rel > 0).to(F64), (c[:-1] - _take(_take(c, r.starts), r.q)).to(F64), n_rel
     gend = torch.cat([r.gstart[1:], r.gstart.new_tensor([r.q.numel()])])
-    in_group = (c[gend] - c[r.gstart])[r.gid]
-    above = (c[r.gstart] - c[r.starts[r.q[r.gstart]]])[r.gid]
-    n_rel = c[r.starts + r.n_items] - c[r.starts]
+    at_start = _take(c, r.gstart)
+    in_group = _take(_take(c, gend) - at_start, r.gid)
+    above = _take(at_start - _take(c, _take(r.starts, _take(r.q, r.gstart))), r.gid)
     return in_group.to(F64), above.to(F64), n_rel
 
 
 def _query_sum(r: Ranked, term: Tensor, keep: Optional[Tensor] = None) -> Tensor:
-    if keep is not None:
-        term = torch.where(keep, term, 0.0)
-    return torch.zeros(r.n_queries, dtype=F64, device=r.q.device).index_add_(0, r.q, term)
+    """Per-query sums of ``term`` (times the 0/1 float ``keep``)."""
+    return _segment_sum(term if keep is None else term * keep, r.starts, r.n_items)
 
 
 def _in_k(r: Ranked, k: Optional[int]) -> Optional[Tensor]:
-    return None if k is None else r.pos <= k
+    """1.0 at ranks <= k, else 0.0 (ranks are whole numbers)."""
+    return None if k is None else torch.clamp(k + 1.0 - r.pos, 0.0, 1.0)
 
 
 def _safe_div(num: Tensor, den: Tensor) -> Tensor:
-    return num / torch.where(den > 0, den, 1).to(F64)
+    """``num / den`` with 0 / 0 = 0 for the non-negative counts ``den`` (those queries are empty anyway)."""
+    return num / torch.clamp(den, min=1).to(F64)
 
 
 # ------------------------------------------------------------------------------------ per-query values
@@ -153,13 +185,15 @@ def _gains(rel: Tensor, gain: str) -> Tensor:
 
 def _ndcg_values(r: Ranked, k: Optional[int] = None, gain: str = "linear") -> PerQuery:
     g = _gains(r.rel, gain)
-    if r.gstart.numel() < r.q.numel():  # some tie group has several items: they share its mean gain
-        g = torch.zeros(r.gstart.numel(), dtype=F64, device=g.device).index_add_(0, r.gid, g)[r.gid] / r.gn
+    if r.tied:  # the items of a tie group share its mean gain
+        gend = torch.cat([r.gstart[1:], r.gstart.new_tensor([r.q.numel()])])
+        g = _take(_segment_sum(g, r.gstart, gend - r.gstart), r.gid) / r.gn
     disc = 1.0 / torch.log2(r.pos + 1.0)
     keep = _in_k(r, k)
     dcg = _query_sum(r, g * disc, keep)
     ideal = segment_argsort(r.q, r.rel, n_segments=r.n_queries, descending=True).to(r.q.device)
-    idcg = _query_sum(r, _gains(r.rel[ideal], gain) * disc, keep)
+    ideal_gain = _gains(_take(r.rel, ideal), gain)
+    idcg = _query_sum(r, ideal_gain * disc, keep)
     n_rel = _query_sum(r, (r.rel > 0).to(F64)).to(torch.int64)
     return PerQuery(_safe_div(dcg, idcg), r.n_items, n_rel)
 
@@ -188,7 +222,7 @@ def _recall_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
 
 def _r_precision_values(r: Ranked) -> PerQuery:
     rg, _, n_rel = _relevant_counts(r)
-    hits = _query_sum(r, rg / r.gn, r.pos <= n_rel[r.q])
+    hits = _query_sum(r, rg / r.gn, torch.clamp(_take(n_rel, r.q).to(F64) + 1.0 - r.pos, 0.0, 1.0))
     return PerQuery(_safe_div(hits, n_rel), r.n_items, n_rel)
 
 
@@ -199,7 +233,8 @@ def _first_relevant(r: Ranked, k: Optional[int]) -> tuple:
     sel = (hg == 0) & (rg > 0) & (r.within < r.gn - rg + 1)
     if k is not None:
         sel &= r.pos <= k
-    n, rr, j = r.gn[sel], rg[sel], r.within[sel] + 1.0
+    sel = torch.nonzero(sel).squeeze(1)
+    n, rr, j = _take(r.gn, sel), _take(rg, sel), _take(r.within, sel) + 1.0
     lg = torch.lgamma
     logp = (lg(n - j + 1) - lg(rr) - lg(n - j - rr + 2)) - (lg(n + 1) - lg(rr + 1) - lg(n - rr + 1))
     return sel, torch.exp(logp), n_rel
@@ -207,13 +242,15 @@ def _first_relevant(r: Ranked, k: Optional[int]) -> tuple:
 
 def _reciprocal_rank_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
     sel, prob, n_rel = _first_relevant(r, k)
-    out = torch.zeros(r.n_queries, dtype=F64, device=r.q.device).index_add_(0, r.q[sel], prob / r.pos[sel])
+    out = torch.zeros(r.n_queries, dtype=F64, device=r.q.device)
+    out.index_add_(0, _take(r.q, sel), prob / _take(r.pos, sel))
     return PerQuery(out, r.n_items, n_rel)
 
 
 def _hit_rate_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
     sel, prob, n_rel = _first_relevant(r, k)
-    out = torch.zeros(r.n_queries, dtype=F64, device=r.q.device).index_add_(0, r.q[sel], prob)
+    out = torch.zeros(r.n_queries, dtype=F64, device=r.q.device)
+    out.index_add_(0, _take(r.q, sel), prob)
     return PerQuery(out, r.n_items, n_rel)
 
 
