@@ -112,6 +112,22 @@ def test_scores_by_order_only_and_float64_kept():
     assert_close(ints, retrieval_average_precision(PREDS, TARGET, reduction="none"), atol=1e-12)
 
 
+@pytest.mark.parametrize("name", sorted(FNS))
+def test_torch_kernels_equal_numpy_kernels(name, monkeypatch):
+    """The CUDA code path (torch sort, gather, index_add), run on CPU, gives the numpy path's values."""
+    from functools import partial
+
+    from torchmetrics_lite._sort import segment_argsort
+    from torchmetrics_lite.functional import _retrieval_impl as impl
+
+    fn = FNS[name]
+    want = [fn(PREDS, TARGET, mask=MASK, ties=t, reduction="none", **_kw(name)) for t in ("average", "order")]
+    monkeypatch.setattr(impl, "_use_numpy", lambda x: False)
+    monkeypatch.setattr(impl, "segment_argsort", partial(segment_argsort, backend="torch"))
+    for t, w in zip(("average", "order"), want):
+        assert_close(fn(PREDS, TARGET, mask=MASK, ties=t, reduction="none", **_kw(name)), w, atol=1e-12)
+
+
 def test_scores_requiring_grad_are_fine():
     p = PREDS.clone().requires_grad_(True)
     assert_close(retrieval_normalized_dcg(p, TARGET, k=3), retrieval_normalized_dcg(PREDS, TARGET, k=3))
