@@ -130,7 +130,8 @@ BRUTE = {
 SMALL_G = torch.Generator().manual_seed(11)
 SMALL_N = 6
 SMALL_PREDS = torch.randint(0, 3, (12, SMALL_N), generator=SMALL_G).float()
-SMALL_TARGET = torch.randint(0, 3, (12, SMALL_N), generator=SMALL_G) * (torch.rand(12, SMALL_N, generator=SMALL_G) < 0.6)
+SMALL_TARGET = torch.randint(0, 3, (12, SMALL_N), generator=SMALL_G)
+SMALL_TARGET *= torch.rand(12, SMALL_N, generator=SMALL_G) < 0.6
 SMALL_TARGET[:, 0] = 1  # every query has a relevant item
 SMALL_MASK = torch.rand(12, SMALL_N, generator=SMALL_G) < 0.85
 SMALL_MASK[:, 0] = True
