@@ -10,7 +10,6 @@ Run: python -m benchmarks.bench_retrieval
 """
 import time
 
-import numpy as np
 import torch
 
 from benchmarks._runner import header, median_time, optional, print_tables, table

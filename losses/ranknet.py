@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-import torch
+import torch  # noqa: F401  (the doctests use it)
 from torch import Tensor, nn
 
 from losses._pairwise import pair_order_bounds, weighted_pair_logistic

@@ -5,7 +5,7 @@ import pickle
 import pytest
 import torch
 
-from tests.helpers.harness import check_metric, concat, states_equal
+from tests.helpers.harness import concat, states_equal
 from tests.helpers.toy import CollectRows
 from torchmetrics_lite import Metric, SumMetric
 

@@ -3,7 +3,6 @@
 import itertools
 import math
 
-import numpy as np
 import pytest
 import pytrec_eval
 import torch

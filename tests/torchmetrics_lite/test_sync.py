@@ -1,6 +1,5 @@
 """sync.py across real gloo ranks: cat states of uneven sizes and mixed dtypes, an empty rank, and packing
 (one collective per dtype for a whole collection)."""
-from functools import partial
 
 import pytest
 import torch

@@ -1,0 +1,146 @@
+"""Input validation of the classification family (binary, multiclass, multilabel)."""
+from __future__ import annotations
+
+import math
+from typing import Any, Optional, Sequence, Tuple
+
+import torch
+from torch import Tensor
+
+from torchmetrics_lite._checks.primitives import check_choice, check_integer, check_no_nan, check_number, check_real, check_same_shape, check_tensor
+
+# ---------------------------------------------------------------------------------------- classification
+
+CLASSIFICATION_AVERAGES = ("micro", "macro", "weighted", "none")
+
+
+def check_average(average: Any, choices: Sequence[str] = CLASSIFICATION_AVERAGES) -> str:
+    """``average`` is one of ``choices``; ``None`` means ``"none"`` (per class), as in torchmetrics."""
+    average = "none" if average is None else average
+    check_choice("average", average, choices)
+    return average
+
+
+def check_ignore_index(ignore_index: Any) -> None:
+    if ignore_index is not None and (isinstance(ignore_index, bool) or not isinstance(ignore_index, int)):
+        raise ValueError(f"Expected `ignore_index` to be an int or None, got {ignore_index!r}")
+
+
+def check_threshold(threshold: Any, from_logits: Any) -> float:
+    """Returns the cut applied to ``preds`` (positive when ``preds > cut``): ``threshold`` itself, or with
+    ``from_logits=True`` its logit ``log(t / (1 - t))``, which is exactly 0 for the default 0.5."""
+    if not isinstance(from_logits, bool):
+        raise TypeError(f"Expected `from_logits` to be a bool, got {type(from_logits).__name__}")
+    check_number("threshold", threshold, low=0.0, high=1.0, low_open=from_logits, high_open=from_logits)
+    return math.log(threshold / (1.0 - threshold)) if from_logits else float(threshold)
+
+
+def check_beta(beta: Any) -> None:
+    check_number("beta", beta, low=0.0, high=math.inf, low_open=True, high_open=True)
+
+
+def check_top_k(top_k: Any, num_classes: int) -> None:
+    if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= num_classes:
+        raise ValueError(f"Expected `top_k` to be an int in [1, {num_classes}] (num_classes), got {top_k!r}")
+
+
+def check_labels(name: str, t: Tensor, num_classes: int, ignore_index: Optional[int] = None) -> None:
+    """Value check (host sync): integer labels in ``[0, num_classes - 1]`` (``ignore_index`` also allowed),
+    with one fused min/max pass."""
+    if t.numel() == 0 or (t.dtype == torch.bool and num_classes >= 2):
+        return
+    if ignore_index is not None:
+        t = t.masked_fill(t == ignore_index, 0)
+    lo, hi = (int(v) for v in torch.aminmax(t))
+    if lo < 0 or hi >= num_classes:
+        also = f" or ignore_index={ignore_index}" if ignore_index is not None else ""
+        raise ValueError(f"Expected `{name}` to hold labels in [0, {num_classes - 1}]{also}, got values in [{lo}, {hi}]")
+
+
+def check_probabilities(name: str, t: Tensor, from_logits: bool) -> None:
+    """Value check (host sync), one fused min/max pass: no NaN, and unless ``from_logits`` every value in
+    [0, 1] (scores outside it are an error, never squashed silently)."""
+    if t.numel() == 0:
+        return
+    lo, hi = (float(v) for v in torch.aminmax(t))
+    if math.isnan(lo) or math.isnan(hi):
+        raise ValueError(f"Expected `{name}` to contain no NaN, got {int(torch.isnan(t).sum())} NaN value(s)")
+    if not from_logits and (lo < 0.0 or hi > 1.0):
+        raise ValueError(f"Expected `{name}` to lie in [0, 1] (probabilities), got values in [{lo:.6g}, {hi:.6g}]; "
+                         "pass from_logits=True for scores")
+
+
+def _check_pair(preds: Any, target: Any) -> Tuple[Tensor, Tensor]:
+    preds, target = check_tensor("preds", preds), check_tensor("target", target)
+    check_real("preds", preds)
+    check_integer("target", target)
+    return preds, target
+
+
+def check_binary_inputs(preds: Any, target: Any, *, from_logits: bool, ignore_index: Optional[int],
+                        validate_args: bool) -> Tuple[Tensor, Tensor]:
+    """Binary inputs of any equal shapes: ``preds`` probabilities/scores (float) or 0/1 labels (int, bool),
+    ``target`` 0/1 labels. Returns both flattened."""
+    preds, target = _check_pair(preds, target)
+    check_same_shape("preds", preds, "target", target)
+    if validate_args:
+        check_labels("target", target, 2, ignore_index)
+        if preds.is_floating_point():
+            check_probabilities("preds", preds, from_logits)
+        else:
+            check_labels("preds", preds, 2)
+    return preds.reshape(-1), target.reshape(-1)
+
+
+def check_multiclass_inputs(preds: Any, target: Any, *, num_classes: int, top_k: int, ignore_index: Optional[int],
+                            validate_args: bool) -> Tuple[Tensor, Tensor]:
+    """Multiclass inputs: ``target`` (N, ...) labels; ``preds`` the same shape (int labels) or (N, C, ...) scores
+    (float, any real values; the class axis is 1). Returns preds (M,) or (M, C) and target (M,)."""
+    preds, target = _check_pair(preds, target)
+    if preds.dim() == target.dim() + 1 and preds.dim() >= 2:
+        if preds.shape[1] != num_classes or (preds.shape[0] != target.shape[0] if preds.dim() == 2
+                                             else preds.shape[:1] + preds.shape[2:] != target.shape):
+            raise ValueError(f"Expected `preds` of shape (N, {num_classes}, ...) with `target` (N, ...), got "
+                             f"{tuple(preds.shape)} and {tuple(target.shape)}")
+        if not preds.is_floating_point():
+            raise TypeError(f"Expected `preds` with a class axis to have a floating dtype (scores), got {preds.dtype}")
+        if preds.dim() > 2:
+            preds = preds.movedim(1, -1).reshape(-1, num_classes)
+        if validate_args and preds.numel() and math.isnan(float(preds.sum())):  # one reduction in the clean case
+            check_no_nan("preds", preds)
+    elif preds.dim() == target.dim():
+        check_same_shape("preds", preds, "target", target)
+        check_integer("preds", preds)
+        if top_k != 1:
+            raise ValueError(f"Expected `preds` to hold scores (N, C, ...) when `top_k` > 1, got labels of shape "
+                             f"{tuple(preds.shape)}")
+        if validate_args:
+            check_labels("preds", preds, num_classes)
+        preds = preds.reshape(-1) if preds.dim() != 1 else preds
+    else:
+        raise ValueError(f"Expected `preds` to have shape (N, ...) like `target` or (N, {num_classes}, ...), got "
+                         f"{tuple(preds.shape)} and `target` {tuple(target.shape)}")
+    # The top-1 count on CPU rejects an out-of-range target by itself, at no cost: labels are in [0, C), so a
+    # target < 0 gives a negative bin (bincount raises) and a target >= C a bin >= C * C (a longer output);
+    # functional._multiclass turns either into check_labels' message. Elsewhere the target is checked here.
+    if validate_args and not (top_k == 1 and ignore_index is None and target.is_cpu):
+        check_labels("target", target, num_classes, ignore_index)
+    return preds, target.reshape(-1) if target.dim() != 1 else target
+
+
+def check_multilabel_inputs(preds: Any, target: Any, *, num_labels: int, from_logits: bool,
+                            ignore_index: Optional[int], validate_args: bool) -> Tuple[Tensor, Tensor]:
+    """Multilabel inputs (N, L, ...) of equal shapes, the label axis 1. Returns both as (M, L)."""
+    preds, target = _check_pair(preds, target)
+    check_same_shape("preds", preds, "target", target)
+    if preds.dim() < 2 or preds.shape[1] != num_labels:
+        raise ValueError(f"Expected `preds` and `target` of shape (N, {num_labels}, ...), got {tuple(preds.shape)}")
+    if validate_args:
+        check_labels("target", target, 2, ignore_index)
+        if preds.is_floating_point():
+            check_probabilities("preds", preds, from_logits)
+        else:
+            check_labels("preds", preds, 2)
+    if preds.dim() > 2:
+        preds, target = preds.movedim(1, -1), target.movedim(1, -1)
+    return preds.reshape(-1, num_labels), target.reshape(-1, num_labels)

@@ -1,0 +1,140 @@
+"""Validation primitives: every message names the argument, the expectation and what was received."""
+from __future__ import annotations
+
+import math
+from typing import Any, Optional, Sequence, Tuple
+
+import torch
+from torch import Tensor
+
+# ---------------------------------------------------------------------------------------------- primitives
+
+
+def check_choice(name: str, value: Any, choices: Sequence[Any]) -> None:
+    if value not in choices:
+        raise ValueError(f"Expected `{name}` to be one of {tuple(choices)}, got {value!r}")
+
+
+def check_tensor(name: str, value: Any) -> Tensor:
+    if not isinstance(value, Tensor):
+        raise TypeError(f"Expected `{name}` to be a torch.Tensor, got {type(value).__name__}")
+    return value
+
+
+def check_positive_int(name: str, value: Any, *, allow_none: bool = False) -> None:
+    if value is None and allow_none:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"Expected `{name}` to be a positive int{' or None' if allow_none else ''}, got {value!r}")
+
+
+def check_number(name: str, value: Any, *, low: float = -math.inf, high: float = math.inf,
+                 low_open: bool = False, high_open: bool = False) -> None:
+    """``value`` is a real number in the interval (``low``, ``high``), ends open or closed as asked."""
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isnan(value)
+    if ok:
+        ok = (value > low if low_open else value >= low) and (value < high if high_open else value <= high)
+    if not ok:
+        interval = f"{'(' if low_open else '['}{low}, {high}{')' if high_open else ']'}"
+        raise ValueError(f"Expected `{name}` to be a number in {interval}, got {value!r}")
+
+
+def check_zero_division(value: Any) -> float:
+    """``zero_division`` is a number or nan; returns it as a float."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"Expected `zero_division` to be a number or float('nan'), got {value!r}")
+    return float(value)
+
+
+def check_same_shape(name_a: str, a: Tensor, name_b: str, b: Tensor) -> None:
+    if a.shape != b.shape:
+        raise ValueError(
+            f"Expected `{name_a}` and `{name_b}` to have the same shape, got {tuple(a.shape)} and {tuple(b.shape)}"
+        )
+
+
+def check_ndim(name: str, t: Tensor, ndims: Sequence[int]) -> None:
+    if t.dim() not in ndims:
+        want = " or ".join(f"{d}-D" for d in ndims)
+        raise ValueError(f"Expected `{name}` to be {want}, got shape {tuple(t.shape)}")
+
+
+def check_floating(name: str, t: Tensor) -> None:
+    if not t.is_floating_point():
+        raise TypeError(f"Expected `{name}` to have a floating dtype, got {t.dtype}")
+
+
+def check_integer(name: str, t: Tensor, *, allow_bool: bool = True) -> None:
+    if t.is_floating_point() or t.is_complex() or (t.dtype == torch.bool and not allow_bool):
+        kind = "an integer or bool" if allow_bool else "an integer"
+        raise TypeError(f"Expected `{name}` to have {kind} dtype, got {t.dtype}")
+
+
+def check_real(name: str, t: Tensor) -> None:
+    if t.is_complex():
+        raise TypeError(f"Expected `{name}` to have a real dtype, got {t.dtype}")
+
+
+def check_no_nan(name: str, t: Tensor, *, total: Optional[Tensor] = None) -> None:
+    """Value check (host sync): no NaN. Given ``total``, a reduction of ``t`` that any NaN would turn into NaN
+    (a sum), only that scalar is inspected unless it is NaN: the cheap test for the common, clean case."""
+    if not t.is_floating_point() or t.numel() == 0:
+        return
+    probe = total if total is not None else torch.isnan(t).any()
+    if bool(torch.isnan(probe) if total is not None else probe):
+        n_nan = int(torch.isnan(t).sum())
+        if n_nan:
+            raise ValueError(f"Expected `{name}` to contain no NaN, got {n_nan} NaN value(s)")
+
+
+def check_range(name: str, t: Tensor, low: float, high: float, hint: str = "") -> None:
+    """Value check (host sync): every value lies in [low, high]."""
+    if t.numel() == 0:
+        return
+    lo, hi = torch.aminmax(t)
+    lo, hi = lo.item(), hi.item()
+    if lo < low or hi > high:
+        raise ValueError(f"Expected `{name}` to lie in [{low}, {high}], got values in [{lo}, {hi}]{hint}")
+
+
+def check_binary_values(name: str, t: Tensor) -> None:
+    """Value check (host sync): only 0 and 1 (bool tensors always pass)."""
+    if t.dtype == torch.bool or t.numel() == 0:
+        return
+    bad = (t != 0) & (t != 1)
+    if bool(bad.any()):
+        raise ValueError(f"Expected `{name}` to hold only 0 and 1, got value {t[bad][0].item()!r}")
+
+
+def upcast(t: Tensor) -> Tensor:
+    """float16 / bfloat16 go to float32 for statistics; other dtypes are kept as they are."""
+    if t.dtype in (torch.float16, torch.bfloat16):
+        return t.float()
+    return t
+
+
+def check_process_group_args(validate_args: Any) -> None:
+    if not isinstance(validate_args, bool):
+        raise TypeError(f"Expected `validate_args` to be a bool, got {type(validate_args).__name__}")
+
+
+def shape_str(shape: Tuple[int, ...]) -> str:
+    return str(tuple(shape))
+
+
+def check_weight(name: str, t: Optional[Tensor], like: Tensor) -> None:
+    if t is None:
+        return
+    check_tensor(name, t)
+    check_same_shape(name, t, "preds", like)
+
+# ------------------------------------------------------------------------------------------- aggregation
+
+
+def check_aggregation_input(value: Any) -> Tensor:
+    """SumMetric / MeanMetric / MaxMetric / MinMetric accept numbers and real tensors of any shape."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return torch.tensor(float(value), dtype=torch.float64)
+    value = check_tensor("value", value)
+    check_real("value", value)
+    return value

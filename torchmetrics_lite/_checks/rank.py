@@ -1,0 +1,142 @@
+"""Input validation of the rank (AUROC, AP, curves) and retrieval families."""
+from __future__ import annotations
+
+import math
+from typing import Any, Optional, Sequence, Tuple
+
+import torch
+from torch import Tensor
+
+from torchmetrics_lite._checks.primitives import check_binary_values, check_choice, check_floating, check_integer, check_ndim, check_no_nan, check_number, check_positive_int, check_range, check_real, check_same_shape, check_tensor, upcast
+
+# ------------------------------------------------------------------------------------------------- auroc
+
+
+RANK_AVERAGES = ("macro", "weighted", "none")
+
+
+def check_rank_average(average: Any, choices: Sequence[str] = RANK_AVERAGES) -> str:
+    check_choice("average", average, choices)
+    return average
+
+
+def check_max_fpr(max_fpr: Any) -> None:
+    if max_fpr is not None:
+        check_number("max_fpr", max_fpr, low=0.0, high=1.0, low_open=True)
+
+
+def check_bins(bins: Any, value_range: Any) -> Tuple[float, float]:
+    """``bins`` a positive int and ``range`` a pair ``(lo, hi)`` of finite numbers with ``lo < hi``."""
+    check_positive_int("bins", bins)
+    ok = isinstance(value_range, (tuple, list)) and len(value_range) == 2 and all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in value_range)
+    if not ok or value_range[0] >= value_range[1]:
+        raise ValueError(f"Expected `range` to be a pair (lo, hi) of finite numbers with lo < hi, got {value_range!r}")
+    return float(value_range[0]), float(value_range[1])
+
+
+def _rank_scores(preds: Any, validate_args: bool) -> Tensor:
+    preds = check_tensor("preds", preds)
+    check_floating("preds", preds)
+    preds = upcast(preds)
+    if validate_args:
+        check_no_nan("preds", preds, total=preds.sum())
+    return preds
+
+
+def _rank_labels(target: Any, validate_args: bool) -> Tensor:
+    target = check_tensor("target", target)
+    check_integer("target", target)
+    if validate_args and target.dtype != torch.bool and target.numel():
+        lo, hi = torch.aminmax(target)  # one pass; the full check runs only on failure
+        if lo.item() < 0 or hi.item() > 1:
+            check_binary_values("target", target)
+    return target
+
+
+def check_binary_rank_inputs(preds: Any, target: Any, validate_args: bool) -> Tuple[Tensor, Tensor]:
+    """Scores (floating, any shape, no NaN) and 0/1 labels of the same shape; returns both flattened, the
+    scores upcast to float32 if narrower and the labels as uint8."""
+    preds, target = check_tensor("preds", preds), check_tensor("target", target)
+    check_same_shape("preds", preds, "target", target)
+    preds, target = _rank_scores(preds, validate_args), _rank_labels(target, validate_args)
+    target = target.reshape(-1)
+    return preds.reshape(-1), target.view(torch.uint8) if target.dtype == torch.bool else target.to(torch.uint8)
+
+
+def check_multiclass_rank_inputs(preds: Any, target: Any, num_classes: int,
+                                 validate_args: bool) -> Tuple[Tensor, Tensor]:
+    """Scores ``(N, num_classes)`` and class indices ``(N,)`` in ``[0, num_classes)``."""
+    preds, target = check_tensor("preds", preds), check_tensor("target", target)
+    check_ndim("preds", preds, (2,))
+    check_ndim("target", target, (1,))
+    if preds.shape != (target.shape[0], num_classes):
+        raise ValueError(f"Expected `preds` to have shape (N, num_classes) = ({target.shape[0]}, {num_classes}), "
+                         f"got {tuple(preds.shape)}")
+    preds = _rank_scores(preds, validate_args)
+    check_integer("target", target, allow_bool=False)
+    if validate_args:
+        check_range("target", target, 0, num_classes - 1)
+    return preds, target
+
+
+def check_multilabel_rank_inputs(preds: Any, target: Any, num_labels: int,
+                                 validate_args: bool) -> Tuple[Tensor, Tensor]:
+    """Scores ``(N, num_labels)`` and 0/1 labels of the same shape (returned as uint8)."""
+    preds, target = check_tensor("preds", preds), check_tensor("target", target)
+    check_ndim("preds", preds, (2,))
+    if preds.shape[1] != num_labels:
+        raise ValueError(f"Expected `preds` to have shape (N, num_labels) with num_labels = {num_labels}, "
+                         f"got {tuple(preds.shape)}")
+    check_same_shape("preds", preds, "target", target)
+    preds, target = _rank_scores(preds, validate_args), _rank_labels(target, validate_args)
+    return preds, target.to(torch.uint8)
+
+# --------------------------------------------------------------------------------------------- retrieval
+
+
+def check_retrieval_options(*, k: Any = None, ties: Any = "average", empty: Any = "skip",
+                            ignore_index: Any = None, reduction: Any = "mean", gain: Any = "linear") -> None:
+    """The options shared by every retrieval function and module."""
+    check_positive_int("k", k, allow_none=True)
+    check_choice("ties", ties, ("average", "order"))
+    check_choice("empty", empty, ("skip", "zero", "one", "error"))
+    check_choice("reduction", reduction, ("mean", "none"))
+    check_choice("gain", gain, ("linear", "exponential"))
+    if ignore_index is not None and (isinstance(ignore_index, bool) or not isinstance(ignore_index, int)):
+        raise ValueError(f"Expected `ignore_index` to be an int or None, got {ignore_index!r}")
+
+
+def check_retrieval_inputs(preds: Any, target: Any, indexes: Any, mask: Any,
+                           validate_args: bool) -> Tuple[Tensor, Tensor, Optional[Tensor], Optional[Tensor]]:
+    """Dense ``(queries, items)`` (or one query, 1-D) ``preds``/``target`` with an optional bool ``mask``, or
+    flat 1-D ``preds``/``target``/``indexes``. Integer scores become float64 (exact order), float16/bfloat16
+    float32; value checks: no NaN score, no NaN or negative target (``ignore_index`` rows are dropped first)."""
+    preds, target = check_tensor("preds", preds), check_tensor("target", target)
+    check_real("preds", preds)
+    check_real("target", target)
+    check_same_shape("preds", preds, "target", target)
+    if indexes is None:
+        check_ndim("preds", preds, (1, 2))
+    else:
+        check_tensor("indexes", indexes)
+        check_ndim("preds", preds, (1,))
+        check_integer("indexes", indexes, allow_bool=False)
+        check_same_shape("indexes", indexes, "preds", preds)
+    if mask is not None:
+        check_tensor("mask", mask)
+        if mask.dtype != torch.bool:
+            raise TypeError(f"Expected `mask` to have dtype torch.bool, got {mask.dtype}")
+        check_same_shape("mask", mask, "preds", preds)
+    preds = upcast(preds) if preds.is_floating_point() else preds.to(torch.float64)
+    return preds, target, indexes, mask
+
+
+def check_retrieval_values(preds: Tensor, target: Tensor) -> None:
+    """Value checks (host sync) on the items that remain after mask and ``ignore_index``."""
+    check_no_nan("preds", preds)
+    if target.numel() and target.dtype != torch.bool:
+        check_no_nan("target", target)
+        low = target.min().item()
+        if low < 0:
+            raise ValueError(f"Expected `target` to be non-negative (relevance grades), got minimum {low}")
