@@ -119,8 +119,12 @@ class Metric(nn.Module):
         """Validate one batch and merge its statistics into the state (nothing changes if it is rejected).
 
         Runs without autograd: metric states never hold a graph, whatever the inputs require."""
-        with torch.no_grad():
+        enabled = torch.is_grad_enabled()
+        torch._C._set_grad_enabled(False)  # torch.no_grad() without the context-manager object: hot path
+        try:
             self._merge_stats(self._stats(*args, **kwargs))
+        finally:
+            torch._C._set_grad_enabled(enabled)
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         """Return the metric of this batch alone and merge the batch into the running state.
@@ -128,10 +132,14 @@ class Metric(nn.Module):
         The batch statistics are computed once and used twice; ``update`` is not run a second time. The value
         carries no gradient (use the ``losses`` package for differentiable surrogates).
         """
-        with torch.no_grad():
+        enabled = torch.is_grad_enabled()
+        torch._C._set_grad_enabled(False)
+        try:
             stats = self._stats(*args, **kwargs)
             value = self._from_stats(stats)
             self._merge_stats(stats)
+        finally:
+            torch._C._set_grad_enabled(enabled)
         return value
 
     def compute(self) -> Any:

@@ -80,8 +80,8 @@ def check_no_nan(name: str, t: Tensor, *, total: Optional[Tensor] = None) -> Non
     (a sum), only that scalar is inspected unless it is NaN: the cheap test for the common, clean case."""
     if not t.is_floating_point() or t.numel() == 0:
         return
-    probe = total if total is not None else torch.isnan(t).any()
-    if bool(torch.isnan(probe) if total is not None else probe):
+    suspect = math.isnan(total.item()) if total is not None else bool(torch.isnan(t).any())
+    if suspect:
         n_nan = int(torch.isnan(t).sum())
         if n_nan:
             raise ValueError(f"Expected `{name}` to contain no NaN, got {n_nan} NaN value(s)")
