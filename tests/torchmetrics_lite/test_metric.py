@@ -162,3 +162,48 @@ def test_inputs_requiring_grad_are_accepted_and_states_hold_no_graph():
     assert not any(v.requires_grad for v in out.values()) and not value["sorted"].requires_grad
     assert not any(t.requires_grad for mm in mc.values() for t in mm.local_state().values())
     assert not m.local_state()["values"].requires_grad
+
+
+def _fold_count_mean(stack):
+    """Merge (count, mean) pairs: a fold that is not a plain sum."""
+    n = stack[:, 0].sum()
+    mean = (stack[:, 0] * stack[:, 1]).sum() / n.clamp_min(1)
+    return torch.stack([n, mean])
+
+
+class RunningMean(Metric):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.add_state("count_mean", torch.zeros(2, dtype=torch.float64), reduce=_fold_count_mean)
+
+    def _stats(self, x):
+        x = x.double()
+        return {"count_mean": torch.stack([torch.tensor(float(x.numel()), dtype=torch.float64),
+                                           x.mean() if x.numel() else torch.tensor(0.0, dtype=torch.float64)])}
+
+    def _from_stats(self, state):
+        return state["count_mean"][1]
+
+
+def test_fold_state_through_the_harness():
+    from tests.helpers.harness import check_metric
+
+    batches = [(torch.randn(n, generator=GEN) + 1e4,) for n in (3, 0, 17, 8)]
+    check_metric(RunningMean, batches, concat(batches)[0].double().mean(), atol=1e-9)
+
+
+def test_version_falls_back_in_a_plain_checkout(monkeypatch):
+    import importlib
+    import importlib.metadata
+
+    import torchmetrics_lite._version as version_module
+
+    def missing(name):
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", missing)
+    try:
+        assert importlib.reload(version_module).__version__ == "0.0.0+checkout"
+    finally:
+        monkeypatch.undo()
+        importlib.reload(version_module)
