@@ -59,18 +59,20 @@ def plot_reliability_diagram(preds: Tensor, target: Tensor, *, n_bins: int = 15,
                              title: Optional[str] = "Reliability diagram") -> Any:
     """Accuracy against confidence per bin, the same bins as the calibration error.
 
-    ``preds`` ``(N,)`` binary probabilities (accuracy = the target) or ``(N, C)`` multiclass probabilities
-    (top-1 confidence and accuracy); ``target`` ``(N,)``. Bars show each non-empty bin's mean accuracy over its
-    interval ``(i/n, (i+1)/n]``, a dot its mean confidence, the diagonal perfect calibration; the legend gives
-    the ECE. Returns the figure (saved to ``path`` when given).
+    ``preds`` ``(N,)`` binary probabilities of the positive class (then "accuracy" is the fraction of positives
+    and "confidence" the mean predicted probability, as in the binary calibration error) or ``(N, C)``
+    multiclass probabilities (top-1 confidence and accuracy); ``target`` ``(N,)``. Bars show each non-empty
+    bin's mean accuracy over its interval ``(i/n, (i+1)/n]``, a dot its mean confidence, the diagonal perfect
+    calibration; the legend gives the ECE. Returns the figure (saved to ``path`` when given).
 
     >>> fig = plot_reliability_diagram(torch.tensor([0.1, 0.4, 0.8, 0.9]), torch.tensor([0, 1, 1, 1]), n_bins=5)
-    >>> [ax.get_xlabel() for ax in fig.axes]
-    ['confidence']
+    >>> [(ax.get_xlabel(), ax.get_ylabel()) for ax in fig.axes]
+    [('mean predicted probability', 'fraction of positives')]
     """
     check_positive_int("n_bins", n_bins)
     check_tensor("preds", preds)
-    if preds.dim() == 2:
+    multiclass = preds.dim() == 2
+    if multiclass:
         stats = _multiclass_bin_stats(*check_multiclass_prob_inputs(preds, target), n_bins)
     else:
         stats = _binary_bin_stats(*check_binary_prob_inputs(preds, target), n_bins)
@@ -81,11 +83,13 @@ def plot_reliability_diagram(preds: Tensor, target: Tensor, *, n_bins: int = 15,
     lefts = (torch.arange(n_bins, dtype=torch.float64) / n_bins)[filled].numpy()
     ece = float((stats["bin_accuracy"] - stats["bin_confidence"]).abs().sum() / count.sum().clamp_min(1))
     fig, ax = _figure(title)
-    ax.bar(lefts, acc, width=1.0 / n_bins, align="edge", edgecolor="black", alpha=0.7, label="accuracy")
-    ax.plot(conf, acc, "o", color="black", markersize=3, label="mean confidence")
+    x_label, y_label = ("confidence", "accuracy") if multiclass else ("mean predicted probability",
+                                                                       "fraction of positives")
+    ax.bar(lefts, acc, width=1.0 / n_bins, align="edge", edgecolor="black", alpha=0.7, label=y_label)
+    ax.plot(conf, acc, "o", color="black", markersize=3, label=x_label)
     ax.plot([0, 1], [0, 1], "--", color="gray", label=f"perfect (ECE = {ece:.4f})")
-    ax.set_xlabel("confidence")
-    ax.set_ylabel("accuracy")
+    ax.set_xlabel(x_label)
+    ax.set_ylabel(y_label)
     ax.legend(loc="upper left")
     return _finish(fig, path)
 

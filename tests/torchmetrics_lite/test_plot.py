@@ -59,3 +59,11 @@ def test_matplotlib_is_imported_only_inside_the_functions():
         for node in ast.parse(path.read_text()).body:
             names = [a.name for a in getattr(node, "names", [])] + [getattr(node, "module", None) or ""]
             assert not any(n.split(".")[0] == "matplotlib" for n in names), f"{path} imports matplotlib at import"
+
+
+def test_reliability_axes_name_what_they_show():
+    binary = plot_reliability_diagram(torch.tensor([0.2, 0.7]), torch.tensor([0, 1]), n_bins=4)
+    multi = plot_reliability_diagram(torch.tensor([[0.8, 0.2], [0.3, 0.7]]), torch.tensor([0, 0]), n_bins=4)
+    assert (binary.axes[0].get_xlabel(), binary.axes[0].get_ylabel()) == ("mean predicted probability",
+                                                                           "fraction of positives")
+    assert (multi.axes[0].get_xlabel(), multi.axes[0].get_ylabel()) == ("confidence", "accuracy")
