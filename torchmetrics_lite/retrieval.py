@@ -15,23 +15,22 @@ out of that mean. Options are those of the functions (``k``, ``ties``, ``empty``
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Dict, Optional
 
 import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_retrieval_inputs, check_retrieval_options, check_retrieval_values
 from torchmetrics_lite.functional._retrieval_impl import (
-    PerQuery,
-    _average_precision_values,
-    _flatten,
-    _hit_rate_values,
-    _ndcg_values,
-    _precision_values,
-    _r_precision_values,
-    _rank,
-    _recall_values,
-    _reciprocal_rank_values,
+    AVERAGE_PRECISION,
+    HIT_RATE,
+    NDCG,
+    PRECISION,
+    R_PRECISION,
+    RECALL,
+    RECIPROCAL_RANK,
+    Measure,
+    _measure_values,
     _retrieval_from_stats,
     _retrieval_stats,
 )
@@ -53,7 +52,7 @@ _SUMS = ("value_sum", "n_queries", "n_skipped")
 class _RetrievalMetric(Metric):
     """Shared states and update logic; a subclass names its per-query function and its options."""
 
-    _measure: Callable[..., PerQuery]
+    _measure: Measure
 
     def __init__(self, *, k: Optional[int] = None, ties: str = "average", empty: str = "skip",
                  ignore_index: Optional[int] = None, **kwargs: Any) -> None:
@@ -78,8 +77,10 @@ class _RetrievalMetric(Metric):
                mask: Optional[Tensor] = None) -> Dict[str, Tensor]:
         preds, target, indexes, mask = check_retrieval_inputs(preds, target, indexes, mask, self.validate_args)
         if indexes is None:
-            flat = _flatten(preds, target, None, mask, self.ignore_index, self.validate_args)
-            return _retrieval_stats(type(self)._measure(_rank(flat, self.ties), **self._options()), self.empty)
+            pq, _ = _measure_values(self._measure, preds, target, None, mask, ties=self.ties,
+                                    ignore_index=self.ignore_index, validate_args=self.validate_args,
+                                    options=self._options())
+            return _retrieval_stats(pq, self.empty)
         keep = mask
         if self.ignore_index is not None:
             keep = (target != self.ignore_index) if keep is None else keep & (target != self.ignore_index)
@@ -93,8 +94,9 @@ class _RetrievalMetric(Metric):
         totals = [state[name] for name in _SUMS if name in state]
         preds = state.get("preds")
         if preds is not None and preds.numel():
-            flat = _flatten(preds, state["target"], state["indexes"], None, None, False)
-            part = _retrieval_stats(type(self)._measure(_rank(flat, self.ties), **self._options()), self.empty)
+            pq, _ = _measure_values(self._measure, preds, state["target"], state["indexes"], None, ties=self.ties,
+                                    ignore_index=None, validate_args=False, options=self._options())
+            part = _retrieval_stats(pq, self.empty)
             totals = [t + part[name] for t, name in zip(totals, _SUMS)] if totals else [part[n] for n in _SUMS]
         if not totals:
             totals = [torch.zeros((), dtype=torch.float64), torch.zeros((), dtype=torch.int64)] * 2
@@ -119,7 +121,7 @@ class RetrievalNormalizedDCG(_RetrievalMetric):
     (0.7602, 1)
     """
 
-    _measure = staticmethod(_ndcg_values)
+    _measure = NDCG
 
     def __init__(self, *, k: Optional[int] = None, gain: str = "linear", ties: str = "average",
                  empty: str = "skip", ignore_index: Optional[int] = None, **kwargs: Any) -> None:
@@ -141,7 +143,7 @@ class RetrievalMAP(_RetrievalMetric):
     '0.8333'
     """
 
-    _measure = staticmethod(_average_precision_values)
+    _measure = AVERAGE_PRECISION
 
 
 class RetrievalMRR(_RetrievalMetric):
@@ -153,7 +155,7 @@ class RetrievalMRR(_RetrievalMetric):
     '0.4167'
     """
 
-    _measure = staticmethod(_reciprocal_rank_values)
+    _measure = RECIPROCAL_RANK
 
 
 class RetrievalPrecision(_RetrievalMetric):
@@ -165,7 +167,7 @@ class RetrievalPrecision(_RetrievalMetric):
     0.5
     """
 
-    _measure = staticmethod(_precision_values)
+    _measure = PRECISION
 
 
 class RetrievalRecall(_RetrievalMetric):
@@ -177,7 +179,7 @@ class RetrievalRecall(_RetrievalMetric):
     1.0
     """
 
-    _measure = staticmethod(_recall_values)
+    _measure = RECALL
 
 
 class RetrievalHitRate(_RetrievalMetric):
@@ -189,7 +191,7 @@ class RetrievalHitRate(_RetrievalMetric):
     0.5
     """
 
-    _measure = staticmethod(_hit_rate_values)
+    _measure = HIT_RATE
 
 
 class RetrievalRPrecision(_RetrievalMetric):
@@ -201,7 +203,7 @@ class RetrievalRPrecision(_RetrievalMetric):
     0.5
     """
 
-    _measure = staticmethod(_r_precision_values)
+    _measure = R_PRECISION
 
     def __init__(self, *, ties: str = "average", empty: str = "skip", ignore_index: Optional[int] = None,
                  **kwargs: Any) -> None:

@@ -132,11 +132,26 @@ def check_retrieval_inputs(preds: Any, target: Any, indexes: Any, mask: Any,
     return preds, target, indexes, mask
 
 
-def check_retrieval_values(preds: Tensor, target: Tensor) -> None:
-    """Value checks (host sync) on the items that remain after mask and ``ignore_index``."""
-    check_no_nan("preds", preds)
+def check_retrieval_values(preds: Tensor, target: Tensor, keep: Optional[Tensor] = None) -> None:
+    """Value checks (host sync) on the items that remain after mask and ``ignore_index``: all of them, or those
+    where the bool ``keep`` (same shape) is True, read in place (no copy of the kept items)."""
+    if keep is None:
+        check_no_nan("preds", preds)
+    else:
+        _check_kept_no_nan("preds", preds, keep)
     if target.numel() and target.dtype != torch.bool:
-        check_no_nan("target", target)
-        low = target.min().item()
+        if keep is None:
+            check_no_nan("target", target)
+            low = target.min().item()
+        else:
+            _check_kept_no_nan("target", target, keep)
+            low = torch.where(keep, target, 0).min().item()  # min over kept items whenever it is negative
         if low < 0:
             raise ValueError(f"Expected `target` to be non-negative (relevance grades), got minimum {low}")
+
+
+def _check_kept_no_nan(name: str, t: Tensor, keep: Tensor) -> None:
+    if t.is_floating_point() and t.numel() and math.isnan(t.sum().item()):
+        n_nan = int((torch.isnan(t) & keep).sum())
+        if n_nan:
+            raise ValueError(f"Expected `{name}` to contain no NaN, got {n_nan} NaN value(s)")

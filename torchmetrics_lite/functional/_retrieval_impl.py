@@ -1,6 +1,10 @@
 """Retrieval internals shared by :mod:`torchmetrics_lite.functional.retrieval` and the modules.
 
-Data flow: ``_flatten`` turns dense ``(queries, items)`` or flat ``(preds, target, indexes)`` input into one flat
+Two paths give the same values: on CPU, :func:`_measure_values` ranks a padded ``(queries, items)`` block row
+by row (dense input, or flat input that fits one) with the kernels of ``_retrieval_dense``; elsewhere (CUDA,
+or flat queries too uneven for a block) the generic flat path below runs.
+
+Generic flat path: ``_flatten`` turns dense ``(queries, items)`` or flat ``(preds, target, indexes)`` input into one flat
 list of items with compact query ids; ``_rank`` groups it with ONE segmented sort by (query, -score) and marks
 the tie groups; each ``_x_values`` turns the ranked list into per-query values with segment sums (no loop over
 queries); ``_retrieval_stats`` applies the empty-query rule and sums, ``_retrieval_from_stats`` divides.
@@ -17,7 +21,7 @@ which reduces each formula to the plain one in input order (stable sort).
 """
 from __future__ import annotations
 
-from typing import Dict, NamedTuple, Optional
+from typing import Any, Callable, Dict, NamedTuple, Optional
 
 import numpy as np
 import torch
@@ -25,6 +29,7 @@ from torch import Tensor
 
 from torchmetrics_lite._checks import check_retrieval_values
 from torchmetrics_lite._sort import segment_argsort
+from torchmetrics_lite.functional import _retrieval_dense as dense
 
 F64 = torch.float64
 
@@ -200,7 +205,7 @@ def _ndcg_values(r: Ranked, k: Optional[int] = None, gain: str = "linear") -> Pe
     ideal_gain = _gains(_take(r.rel, ideal), gain)
     idcg = _query_sum(r, ideal_gain * disc, keep)
     n_rel = _query_sum(r, (r.rel > 0).to(F64)).to(torch.int64)
-    return PerQuery(_safe_div(dcg, idcg), r.n_items, n_rel)
+    return PerQuery(dcg / torch.where(idcg > 0, idcg, 1.0), r.n_items, n_rel)  # IDCG may be < 1 (grades < 1)
 
 
 def _average_precision_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
@@ -295,3 +300,38 @@ def _per_query(pq: PerQuery, empty: str, dense: bool) -> Tensor:
     values, counted, _ = _counted(pq, empty)
     values = torch.where(counted, values, float("nan"))
     return values if dense else values[pq.n_items > 0]
+
+
+# ------------------------------------------------------------------------------------------ dispatch
+class Measure(NamedTuple):
+    flat: Callable[..., PerQuery]  # per-query values of a Ranked flat list (any device)
+    dense: Callable[..., "dense.PerQueryNp"]  # the same from a ranked CPU block (_retrieval_dense)
+
+
+NDCG = Measure(_ndcg_values, dense.ndcg_values)
+AVERAGE_PRECISION = Measure(_average_precision_values, dense.average_precision_values)
+RECIPROCAL_RANK = Measure(_reciprocal_rank_values, dense.reciprocal_rank_values)
+PRECISION = Measure(_precision_values, dense.precision_values)
+RECALL = Measure(_recall_values, dense.recall_values)
+HIT_RATE = Measure(_hit_rate_values, dense.hit_rate_values)
+R_PRECISION = Measure(_r_precision_values, dense.r_precision_values)
+
+
+def _from_block(measure: Measure, block: "dense.Block", options: Dict[str, Any]) -> PerQuery:
+    values, n_items, n_rel = measure.dense(block, **options)
+    return PerQuery(torch.from_numpy(values), torch.from_numpy(n_items), torch.from_numpy(n_rel))
+
+
+def _measure_values(measure: Measure, preds: Tensor, target: Tensor, indexes: Optional[Tensor],
+                    mask: Optional[Tensor], *, ties: str, ignore_index: Optional[int], validate_args: bool,
+                    options: Dict[str, Any]) -> tuple:
+    """Checked inputs -> (per-query values, dense?). CPU: the block path; else the generic flat path."""
+    if indexes is None and _use_numpy(preds):
+        return _from_block(measure, dense.dense_block(preds, target, mask, ignore_index, validate_args, ties),
+                           options), True
+    flat = _flatten(preds, target, indexes, mask, ignore_index, validate_args)
+    if _use_numpy(flat.preds):
+        block = dense.flat_block(flat.preds, flat.target, flat.qid, flat.n_queries, ties)
+        if block is not None:
+            return _from_block(measure, block, options), flat.dense
+    return measure.flat(_rank(flat, ties), **options), flat.dense

@@ -21,28 +21,29 @@ float64 scalar (``nan`` when none is counted); ``"none"`` returns the per-query 
 one per flat query id in ascending id order, ``nan`` for a skipped query. ``validate_args=False`` skips the
 value checks (NaN scores, NaN or negative targets) that need a device-to-host sync.
 
-Everything runs without a Python loop over queries: one segmented sort by (query, -score) and segment sums
-(see :mod:`torchmetrics_lite.functional._retrieval_impl`).
+Everything runs without a Python loop over queries. On CPU each query's items are sorted as one row of a padded
+``(queries, items)`` block (flat input is grouped into one first, when the query sizes allow) and every measure
+is a few row-wise array operations; on CUDA, one segmented sort by (query, -score) and segment sums (see
+:mod:`torchmetrics_lite.functional._retrieval_impl`).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_retrieval_inputs, check_retrieval_options
 from torchmetrics_lite.functional._retrieval_impl import (
-    PerQuery,
-    _average_precision_values,
-    _flatten,
-    _hit_rate_values,
-    _ndcg_values,
+    AVERAGE_PRECISION,
+    HIT_RATE,
+    NDCG,
+    PRECISION,
+    R_PRECISION,
+    RECALL,
+    RECIPROCAL_RANK,
+    Measure,
+    _measure_values,
     _per_query,
-    _precision_values,
-    _r_precision_values,
-    _rank,
-    _recall_values,
-    _reciprocal_rank_values,
     _retrieval_from_stats,
     _retrieval_stats,
 )
@@ -58,16 +59,15 @@ __all__ = [
 ]
 
 
-def _evaluate(measure: Callable[..., PerQuery], preds: Any, target: Any, indexes: Any, mask: Any, *,
+def _evaluate(measure: Measure, preds: Any, target: Any, indexes: Any, mask: Any, *,
               ties: str, empty: str, ignore_index: Optional[int], reduction: str, validate_args: bool,
               **options: Any) -> Tensor:
     check_retrieval_options(k=options.get("k"), ties=ties, empty=empty, ignore_index=ignore_index,
                             reduction=reduction, gain=options.get("gain", "linear"))
-    flat = _flatten(*check_retrieval_inputs(preds, target, indexes, mask, validate_args), ignore_index,
-                    validate_args)
-    pq = measure(_rank(flat, ties), **options)
+    pq, dense = _measure_values(measure, *check_retrieval_inputs(preds, target, indexes, mask, validate_args),
+                                ties=ties, ignore_index=ignore_index, validate_args=validate_args, options=options)
     if reduction == "none":
-        return _per_query(pq, empty, flat.dense)
+        return _per_query(pq, empty, dense)
     return _retrieval_from_stats(_retrieval_stats(pq, empty))
 
 
@@ -95,7 +95,7 @@ def retrieval_normalized_dcg(preds: Tensor, target: Tensor, indexes: Optional[Te
     >>> round(retrieval_normalized_dcg(scores, rel, gain="exponential").item(), 4)
     0.9488
     """
-    return _evaluate(_ndcg_values, preds, target, indexes, mask, k=k, gain=gain, ties=ties, empty=empty,
+    return _evaluate(NDCG, preds, target, indexes, mask, k=k, gain=gain, ties=ties, empty=empty,
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
 
 
@@ -118,7 +118,7 @@ def retrieval_average_precision(preds: Tensor, target: Tensor, indexes: Optional
     >>> f"{retrieval_average_precision(torch.zeros(4), hits).item():.4f}"
     '0.6806'
     """
-    return _evaluate(_average_precision_values, preds, target, indexes, mask, k=k, ties=ties, empty=empty,
+    return _evaluate(AVERAGE_PRECISION, preds, target, indexes, mask, k=k, ties=ties, empty=empty,
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
 
 
@@ -135,7 +135,7 @@ def retrieval_reciprocal_rank(preds: Tensor, target: Tensor, indexes: Optional[T
     >>> retrieval_reciprocal_rank(torch.tensor([0.2, 0.9, 0.4]), torch.tensor([1, 0, 1])).item()
     0.5
     """
-    return _evaluate(_reciprocal_rank_values, preds, target, indexes, mask, k=k, ties=ties, empty=empty,
+    return _evaluate(RECIPROCAL_RANK, preds, target, indexes, mask, k=k, ties=ties, empty=empty,
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
 
 
@@ -152,7 +152,7 @@ def retrieval_precision(preds: Tensor, target: Tensor, indexes: Optional[Tensor]
     >>> retrieval_precision(torch.tensor([0.2, 0.9, 0.4, 0.1]), torch.tensor([1, 0, 1, 0]), k=2).item()
     0.5
     """
-    return _evaluate(_precision_values, preds, target, indexes, mask, k=k, ties=ties, empty=empty,
+    return _evaluate(PRECISION, preds, target, indexes, mask, k=k, ties=ties, empty=empty,
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
 
 
@@ -168,7 +168,7 @@ def retrieval_recall(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = 
     >>> retrieval_recall(torch.tensor([0.2, 0.9, 0.4, 0.1]), torch.tensor([1, 0, 1, 0]), k=2).item()
     0.5
     """
-    return _evaluate(_recall_values, preds, target, indexes, mask, k=k, ties=ties, empty=empty,
+    return _evaluate(RECALL, preds, target, indexes, mask, k=k, ties=ties, empty=empty,
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
 
 
@@ -184,7 +184,7 @@ def retrieval_hit_rate(preds: Tensor, target: Tensor, indexes: Optional[Tensor] 
     >>> round(retrieval_hit_rate(torch.tensor([0.5, 0.5, 0.5, 0.1]), torch.tensor([1, 0, 0, 0]), k=1).item(), 4)
     0.3333
     """
-    return _evaluate(_hit_rate_values, preds, target, indexes, mask, k=k, ties=ties, empty=empty,
+    return _evaluate(HIT_RATE, preds, target, indexes, mask, k=k, ties=ties, empty=empty,
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
 
 
@@ -199,5 +199,5 @@ def retrieval_r_precision(preds: Tensor, target: Tensor, indexes: Optional[Tenso
     >>> retrieval_r_precision(torch.tensor([0.2, 0.9, 0.4, 0.1]), torch.tensor([1, 0, 1, 0])).item()
     0.5
     """
-    return _evaluate(_r_precision_values, preds, target, indexes, mask, ties=ties, empty=empty,
+    return _evaluate(R_PRECISION, preds, target, indexes, mask, ties=ties, empty=empty,
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)

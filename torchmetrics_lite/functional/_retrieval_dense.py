@@ -1,0 +1,319 @@
+"""Retrieval on a padded ``(queries, items)`` block: the CPU (numpy) path of every measure.
+
+Dense input is the block itself (masked and ``ignore_index`` items become padding); flat input is grouped
+into one by :func:`flat_block` when its queries fit a padded block of a few times the number of items (else
+the generic flat path of :mod:`torchmetrics_lite.functional._retrieval_impl` runs). Every row is sorted once
+by :func:`~torchmetrics_lite._sort.rank_rows` (descending score, ties in input order, padding last), and each
+measure is a few row-wise array operations on the first ``min(k, items)`` columns: no segment bookkeeping and
+no loop over queries.
+
+Tie groups are runs of equal score keys in a row (padding items are groups of their own). For the column
+``p`` (0-based) of a group spanning columns ``gs .. ge``: ``n = ge - gs + 1``, the slot ``j - 1 = p - gs``, and
+with ``cx`` the prefix sums of ``x`` along the row (a leading 0 column) the group's sum of ``x`` is
+``cx[ge + 1] - cx[gs]`` and the sum above the group ``cx[gs]``. The expectations over random orders of the
+group are those documented in ``_retrieval_impl`` (McSherry and Najork, ECIR 2008), computed slot by slot.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple, Optional
+
+import numpy as np
+import torch
+from torch import Tensor
+
+from torchmetrics_lite._checks import check_retrieval_values
+from torchmetrics_lite._sort import PAD_KEY, group_by_segment, rank_rows
+
+
+class Block(NamedTuple):
+    rel: np.ndarray  # (Q, M) relevance in ranked order (the target's dtype), 0 at padding (after n_items)
+    keys: np.ndarray  # (Q, M) int64 score keys in ranked order: equal within a tie group, PAD_KEY at padding
+    new: Optional[np.ndarray]  # (Q, M) bool: a tie group starts here; None when every group is one item
+    n_items: np.ndarray  # (Q,) int64 real items of each row
+
+
+class PerQueryNp(NamedTuple):
+    values: np.ndarray  # (Q,) float64
+    n_items: np.ndarray  # (Q,) int64
+    n_rel: np.ndarray  # (Q,) int64
+
+
+# ------------------------------------------------------------------------------------------ build blocks
+def _target_numpy(target: Tensor) -> np.ndarray:
+    target = target.detach()
+    if target.dtype == torch.bfloat16:
+        target = target.float()  # exact
+    return target.contiguous().numpy()
+
+
+def _sorted_block(scores: Tensor, target: np.ndarray, valid: Optional[Tensor], n_items: np.ndarray,
+                  ties: str) -> Block:
+    """Rank every row of the block; ``target`` must already be 0 where ``valid`` is False."""
+    order, keys = (t.numpy() for t in rank_rows(scores, valid=valid))
+    q, m = keys.shape
+    rel = target.reshape(-1).take((order + np.arange(0, q * m, m, dtype=np.int64)[:, None]).reshape(-1))
+    rel = rel.reshape(q, m)
+    new = None
+    if ties == "average" and m > 1 and q > 0:
+        new = np.empty((q, m), dtype=np.bool_)
+        new[:, 0] = True
+        np.not_equal(keys[:, 1:], keys[:, :-1], out=new[:, 1:])
+        if valid is not None:
+            new |= keys == PAD_KEY  # padding items never share a group (they are not relevant either)
+        if new.all():
+            new = None
+    return Block(rel, keys, new, n_items)
+
+
+def dense_block(preds: Tensor, target: Tensor, mask: Optional[Tensor], ignore_index: Optional[int],
+                validate_args: bool, ties: str) -> Block:
+    """Checked dense ``(queries, items)`` (or 1-D: one query) CPU input -> ranked block."""
+    if preds.dim() == 1:
+        preds, target = preds[None], target[None]
+        mask = None if mask is None else mask[None]
+    keep = mask
+    if ignore_index is not None:
+        keep = (target != ignore_index) if keep is None else keep & (target != ignore_index)
+    if validate_args:
+        check_retrieval_values(preds, target, keep)
+    t = _target_numpy(target)
+    if keep is None:
+        n_items = np.full(preds.shape[0], preds.shape[1], dtype=np.int64)
+    else:
+        ok = keep.numpy()
+        t = np.where(ok, t, np.zeros((), dtype=t.dtype))
+        n_items = ok.sum(1, dtype=np.int64)
+    return _sorted_block(preds, t, keep, n_items, ties)
+
+
+def flat_block(preds: Tensor, target: Tensor, qid: Tensor, n_queries: int, ties: str,
+               max_padding: int = 4) -> Optional[Block]:
+    """Flat CPU items with compact query ids (masked items already dropped) grouped into a padded block, one
+    row per id (``n_items`` 0 for an absent id); None when it would exceed ``max_padding`` times the items."""
+    n = preds.shape[0]
+    n_items = np.bincount(qid.numpy(), minlength=n_queries).astype(np.int64)
+    m = int(n_items.max()) if n_queries else 0
+    if n == 0 or n_queries * m > max_padding * n + 1024:
+        return None
+    perm = group_by_segment(qid, n_segments=n_queries).numpy()
+    p, t = preds.detach().contiguous().numpy(), _target_numpy(target)
+    if n_queries * m == n:  # every query has m items: the grouped list is the block
+        scores = torch.from_numpy(p.take(perm).reshape(n_queries, m))
+        return _sorted_block(scores, t.take(perm).reshape(n_queries, m), None, n_items, ties)
+    starts = np.cumsum(n_items) - n_items
+    shift = np.arange(0, n_queries * m, m, dtype=np.int64) - starts  # block cell of the i-th grouped item: i + shift
+    dest = np.arange(n, dtype=np.int64) + shift.take(qid.numpy().take(perm))
+    blk = np.full(n_queries * m, p[0], dtype=p.dtype)  # a real score: keeps the key range of the scores
+    blk[dest] = p.take(perm)
+    tb = np.zeros(n_queries * m, dtype=t.dtype)
+    tb[dest] = t.take(perm)
+    valid = np.arange(m, dtype=np.int64) < n_items[:, None]
+    return _sorted_block(torch.from_numpy(blk.reshape(n_queries, m)), tb.reshape(n_queries, m),
+                         torch.from_numpy(valid), n_items, ties)
+
+
+# ------------------------------------------------------------------------------------- tie groups
+class Groups(NamedTuple):
+    row: np.ndarray  # (G,) int64 row of each tie group that starts before the row's cut-off
+    a: np.ndarray  # (G,) int64 its first column: the number of items ranked above it
+    n: np.ndarray  # (G,) int64 its size (it may run past the cut-off)
+    m: np.ndarray  # (G,) int64 its slots before the cut-off, min(n, cut - a) >= 1
+    width: int  # the columns the groups span: prefix sums need no more
+
+
+def _groups(new: np.ndarray, cut) -> Groups:
+    """The tie groups starting before ``cut`` (an int, or one per row) of a block's ``new`` flags."""
+    q, m = new.shape
+    kk = min(int(np.max(cut, initial=0)), m)
+    row, a = np.nonzero(new[:, :kk])
+    end = np.empty_like(a)  # the next group start in the row, or for the row's last group the first start at
+    end[:-1] = a[1:]  # or after column kk (no group starts between)
+    last = np.ones(a.shape, dtype=np.bool_)
+    last[:-1] = row[1:] != row[:-1]
+    tail = new[:, kk:]
+    if tail.shape[1]:
+        first = np.argmax(tail, axis=1)
+        tail_end = np.where(tail[np.arange(q), first], kk + first, m)
+    else:
+        tail_end = np.full(q, m)
+    lasts = np.flatnonzero(last)
+    end[lasts] = tail_end.take(row[lasts])
+    if np.isscalar(cut):
+        room = cut - a
+    else:
+        room = cut.take(row) - a
+        keep = np.flatnonzero(room > 0)
+        row, a, end, room = row[keep], a[keep], end[keep], room[keep]
+    n = end - a
+    return Groups(row, a, n, np.minimum(n, room), int(end.max(initial=0)))
+
+
+def _sums(g: Groups, x: np.ndarray, dtype) -> tuple:
+    """Per group: the sum of ``x`` over the group and over the items above it (``x`` is ``(rows, >= width)``)."""
+    w = g.width
+    pre = np.zeros((x.shape[0], w + 1), dtype=dtype)
+    np.cumsum(x[:, :w], axis=1, dtype=dtype, out=pre[:, 1:])
+    base = g.row * (w + 1)
+    flat = pre.reshape(-1)
+    above = flat.take(base + g.a)
+    return flat.take(base + g.a + g.n) - above, above
+
+
+def _tied_rows(b: Block, cut) -> Optional[np.ndarray]:
+    """Rows holding a tie group of several items that starts before ``cut`` (int, or one per row)."""
+    if b.new is None:
+        return None
+    kk = min(int(np.max(cut, initial=0)), b.new.shape[1] - 1)
+    joined = ~b.new[:, 1 : kk + 1]  # column p + 1 continues the group of column p
+    if not np.isscalar(cut):
+        joined &= np.arange(kk) < cut[:, None]
+    rows = np.flatnonzero(joined.any(1))
+    return rows if rows.size else None
+
+
+def _row_sums(b: Block, cut, free, grouped) -> np.ndarray:
+    """Per row: ``free(rel)`` (its sum when every item is its own group) on the rows without a tie before the
+    cut-off, and the sum of ``grouped(groups, rel)`` (one term per tie group) on the others."""
+    rows = _tied_rows(b, cut)
+    if rows is None:
+        return free(b.rel)
+    q = b.rel.shape[0]
+    if 2 * rows.size >= q:  # mostly tied: every row by groups
+        g = _groups(b.new, cut)
+        return np.bincount(g.row, grouped(g, b.rel), minlength=q)
+    out = free(b.rel)
+    sub_cut = cut if np.isscalar(cut) else cut.take(rows)
+    g = _groups(b.new[rows], sub_cut)
+    out[rows] = np.bincount(g.row, grouped(g, b.rel[rows]), minlength=rows.size)
+    return out
+
+
+# --------------------------------------------------------------------------------------------- helpers
+def _cols(b: Block, k: Optional[int]) -> int:
+    m = b.rel.shape[1]
+    return m if k is None else min(k, m)
+
+
+def _gains(rel: np.ndarray, gain: str) -> np.ndarray:
+    rel = rel.astype(np.float64)
+    return rel if gain == "linear" else np.exp2(rel) - 1.0
+
+
+def _prefix_table(terms: np.ndarray) -> np.ndarray:
+    """``[0, t1, t1 + t2, ...]``: the sum of the terms of ranks ``a+1 .. a+m`` is ``T[a + m] - T[a]``."""
+    return np.concatenate([[0.0], np.cumsum(terms)])
+
+
+def _div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """``num / den`` with 0 / 0 = 0 for non-negative ``den`` (those queries are empty anyway)."""
+    return num / np.where(den > 0, den, 1)
+
+
+def _n_rel(b: Block) -> np.ndarray:
+    return np.count_nonzero(b.rel > 0, axis=1).astype(np.int64)
+
+
+def _hits(b: Block, cut) -> np.ndarray:
+    """Expected relevant items at the ranks before ``cut`` (int, or one per row)."""
+    def free(rel):
+        hit = rel[:, : min(int(np.max(cut, initial=0)), rel.shape[1])] > 0
+        if not np.isscalar(cut):
+            hit &= np.arange(hit.shape[1]) < cut[:, None]
+        return np.count_nonzero(hit, axis=1).astype(np.float64)
+
+    def grouped(g, rel):
+        r, _ = _sums(g, rel > 0, np.int32)
+        return r * g.m / g.n
+
+    return _row_sums(b, cut, free, grouped)
+
+
+# ------------------------------------------------------------------------------------------- measures
+def ndcg_values(b: Block, k: Optional[int] = None, gain: str = "linear") -> PerQueryNp:
+    kk = _cols(b, k)
+    disc = 1.0 / np.log2(np.arange(2, kk + 2, dtype=np.float64))
+    table = _prefix_table(disc)
+
+    def grouped(g, rel):  # each item of a tie group gets the group's mean gain
+        total, _ = _sums(g, _gains(rel[:, : g.width], gain), np.float64)
+        return total / g.n * (table.take(g.a + g.m) - table.take(g.a))
+
+    dcg = _row_sums(b, kk, lambda rel: (_gains(rel[:, :kk], gain) * disc).sum(1), grouped)
+    ideal = np.sort(b.rel, axis=1)[:, : -kk - 1 : -1]  # the kk largest grades, descending
+    idcg = (_gains(ideal, gain) * disc).sum(1)
+    return PerQueryNp(_div(dcg, idcg), b.n_items, _n_rel(b))
+
+
+def average_precision_values(b: Block, k: Optional[int] = None) -> PerQueryNp:
+    """Slot sums in closed form: with ``S = H(a+m) - H(a)`` (harmonic numbers), ``sum_j 1/(a+j) = S`` and
+    ``sum_j (j-1)/(a+j) = m - (a+1) S`` over the group's slots ``j = 1 .. m``."""
+    kk = _cols(b, k)
+    pos = np.arange(1, kk + 1, dtype=np.float64)
+    harmonic = _prefix_table(1.0 / pos)
+
+    def free(rel):
+        hit = rel[:, :kk] > 0
+        return np.where(hit, np.cumsum(hit, axis=1, dtype=np.int32) / pos, 0.0).sum(1)
+
+    def grouped(g, rel):
+        r, h = _sums(g, rel > 0, np.int32)
+        inv = harmonic.take(g.a + g.m) - harmonic.take(g.a)
+        pairs = (r - 1.0) / np.maximum(g.n - 1.0, 1.0) * (g.m - (g.a + 1.0) * inv)
+        return r / g.n * ((h + 1.0) * inv + pairs)
+
+    n_rel = _n_rel(b)
+    return PerQueryNp(_div(_row_sums(b, kk, free, grouped), n_rel), b.n_items, n_rel)
+
+
+def precision_values(b: Block, k: Optional[int] = None) -> PerQueryNp:
+    hits = _hits(b, _cols(b, k))
+    return PerQueryNp(_div(hits, b.n_items if k is None else np.full_like(b.n_items, k)), b.n_items, _n_rel(b))
+
+
+def recall_values(b: Block, k: Optional[int] = None) -> PerQueryNp:
+    n_rel = _n_rel(b)
+    return PerQueryNp(_div(_hits(b, _cols(b, k)), n_rel), b.n_items, n_rel)
+
+
+def r_precision_values(b: Block) -> PerQueryNp:
+    n_rel = _n_rel(b)
+    return PerQueryNp(_div(_hits(b, n_rel), n_rel), b.n_items, n_rel)
+
+
+def _first_relevant(b: Block, k: Optional[int]) -> tuple:
+    """Rows, ranks (1-based, float64) and probabilities of the slots that may hold each row's first relevant
+    item: the slots ``j = 1 .. n - r + 1`` of its first tie group holding a relevant item, with probability
+    ``C(n-j, r-1) / C(n, r)``, kept when the rank is <= k."""
+    kk = _cols(b, k)
+    if kk == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0)
+    hit = b.rel[:, :kk] > 0
+    first = np.argmax(hit, axis=1)
+    found = hit[np.arange(hit.shape[0]), first]
+    tied = _tied_rows(b, kk)
+    if tied is None:
+        rows = np.flatnonzero(found)
+        return rows, first.take(rows) + 1.0, np.ones(rows.shape[0])
+    found[tied] = False
+    rows = np.flatnonzero(found)
+    g = _groups(b.new[tied], kk)
+    r, h = _sums(g, b.rel[tied] > 0, np.int32)
+    sel = np.flatnonzero((r > 0) & (h == 0))  # the first group holding a relevant item, if before the cut-off
+    count = np.minimum(g.n.take(sel) - r.take(sel) + 1, g.m.take(sel))
+    rep = np.repeat(sel, count)
+    j = np.arange(rep.shape[0]) - np.repeat(np.cumsum(count) - count, count) + 1.0
+    n, rr, jt = (torch.from_numpy(x.astype(np.float64)) for x in (g.n.take(rep), r.take(rep), j))
+    lg = torch.lgamma
+    logp = (lg(n - jt + 1) - lg(rr) - lg(n - jt - rr + 2)) - (lg(n + 1) - lg(rr + 1) - lg(n - rr + 1))
+    return (np.concatenate([rows, tied.take(g.row.take(rep))]), np.concatenate([first.take(rows) + 1.0, g.a.take(rep) + j]),
+            np.concatenate([np.ones(rows.shape[0]), torch.exp(logp).numpy()]))
+
+
+def reciprocal_rank_values(b: Block, k: Optional[int] = None) -> PerQueryNp:
+    rows, rank, prob = _first_relevant(b, k)
+    return PerQueryNp(np.bincount(rows, prob / rank, minlength=b.rel.shape[0]), b.n_items, _n_rel(b))
+
+
+def hit_rate_values(b: Block, k: Optional[int] = None) -> PerQueryNp:
+    rows, _, prob = _first_relevant(b, k)
+    return PerQueryNp(np.bincount(rows, prob, minlength=b.rel.shape[0]), b.n_items, _n_rel(b))
