@@ -22,7 +22,8 @@ import torch
 from torch import Tensor
 
 __all__ = ["sort", "argsort", "searchsorted", "default_backend", "segment_argsort", "select_sorted", "sort_rows",
-           "searchsorted_rows", "group_starts", "PAD_KEY", "rank_rows", "group_by_segment"]
+           "searchsorted_rows", "group_starts", "PAD_KEY", "rank_rows", "group_by_segment",
+           "segment_sort_payload"]
 
 _NUMPY_DTYPES = {torch.float32, torch.float64, torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8}
 
@@ -207,6 +208,17 @@ def group_starts(sorted_seq: Tensor, *, backend: Optional[str] = None) -> Tensor
 
 # ------------------------------------------------------------------ row-wise sort (dense retrieval blocks)
 PAD_KEY = 1 << 32  # the key of an invalid (padding) column in :func:`rank_rows`: larger than every real key
+_PACKED_BITS = 63  # bits of a packed sort key (int64, non-negative)
+
+
+def _desc_key32(a: np.ndarray) -> Optional[np.ndarray]:
+    """Keys in [0, 2**32) ordered as ``a`` DEScending (smallest key = largest value), or None (as :func:`_key32`).
+    float32: one xor of the bits (positive values flip their 31 low bits, negative ones keep them)."""
+    if a.dtype == np.float32:
+        bits = (a + np.float32(0.0)).view(np.int32)  # -0.0 -> +0.0
+        return (bits ^ (~(bits >> 31) & np.int32(0x7FFFFFFF))).view(np.uint32)
+    key = _key32(a)
+    return None if key is None else ((1 << 32) - 1) - key
 
 
 def _row_ranks(k64: np.ndarray) -> np.ndarray:
@@ -226,13 +238,13 @@ def rank_rows(x: Tensor, *, valid: Optional[Tensor] = None, descending: bool = T
               backend: Optional[str] = None) -> Tuple[Tensor, Tensor]:
     """Stable sort of every row of a 2-D tensor at once: ``(order, keys)``, both ``(rows, cols)`` int64.
 
-    ``order[r]`` lists the columns of row ``r`` by value (``descending`` or not), equal values in column order,
-    the columns where the bool ``valid`` is False last. ``keys[r]`` are the sort keys in that order: equal
-    exactly where the values are equal (within a row), increasing along the row, :data:`PAD_KEY` (and only
-    there) at invalid columns; tie groups are read from them. On CPU, values of at most 32 bits (as in
-    :func:`segment_argsort`) are packed with their column into one int64 and sorted row-wise by numpy (no
-    argsort); wider values (float64 that are not exact float32, int64 spanning >= 2**32) are first replaced by
-    their dense rank within the row (one unstable row argsort). On CUDA: stable ``torch.sort`` along rows.
+    ``order[r]`` lists the columns of row ``r`` by value (``descending`` or not), equal values in column order, the
+    columns where the bool ``valid`` is False last (in no promised order). ``keys[r]`` are the sort keys in that
+    order: equal exactly where the values are equal (within a row), increasing along the row, :data:`PAD_KEY` (and
+    only there) at invalid columns; tie groups are read from them. On CPU, values of at most 32 bits (as in
+    :func:`segment_argsort`) are packed with their column into one int64 and sorted row-wise by numpy (no argsort);
+    wider values (float64 that are not exact float32, int64 spanning >= 2**32) are first replaced by their dense rank
+    within the row (one unstable row argsort). On CUDA: stable ``torch.sort`` along rows.
 
     >>> order, keys = rank_rows(torch.tensor([[0.5, 0.9, 0.5], [0.1, 0.2, 0.3]]),
     ...                         valid=torch.tensor([[True, True, True], [True, False, True]]))
@@ -251,7 +263,7 @@ def rank_rows(x: Tensor, *, valid: Optional[Tensor] = None, descending: bool = T
         return torch.zeros(q, m, dtype=torch.int64), torch.zeros(q, m, dtype=torch.int64)
     a = _as_numpy(x)
     ok = None if valid is None else valid.detach().contiguous().numpy()
-    key = _key32(a)
+    key = _desc_key32(a) if descending else _key32(a)
     if key is None:
         k64 = _key64(a)
         if descending:
@@ -259,15 +271,15 @@ def rank_rows(x: Tensor, *, valid: Optional[Tensor] = None, descending: bool = T
         if ok is not None:
             k64 = np.where(ok, k64, np.iinfo(np.int64).max)
         key = _row_ranks(k64)
-    elif descending:
-        key = ((1 << 32) - 1) - key
+    key = key.astype(np.int64, copy=False)
     if ok is not None:
         key = np.where(ok, key, PAD_KEY)
     col_bits = (m - 1).bit_length()
-    if 33 + col_bits > 63:  # rows of more than 2**30 items: a stable argsort instead of packing
+    if 33 + col_bits > _PACKED_BITS:  # rows of more than 2**30 items: a stable argsort instead of packing
         order = np.argsort(key, axis=1, kind="stable")
         return torch.from_numpy(order), torch.from_numpy(np.take_along_axis(key, order, axis=1))
-    packed = (key << col_bits) | np.arange(m, dtype=np.int64)
+    packed = key << col_bits
+    packed |= np.arange(m, dtype=np.int64)
     packed.sort(axis=1)
     return torch.from_numpy(packed & ((1 << col_bits) - 1)), torch.from_numpy(packed >> col_bits)
 
@@ -304,3 +316,40 @@ def group_by_segment(segments: Tensor, *, n_segments: int, backend: Optional[str
     packed = (seg << pos_bits) | np.arange(n, dtype=np.int64)
     packed.sort()
     return torch.from_numpy(packed & ((1 << pos_bits) - 1))
+
+
+def segment_sort_payload(segments: Tensor, values: Tensor, payload: Tensor, *, n_segments: int,
+                         descending: bool = True) -> Optional[Tuple[Tensor, Tensor]]:
+    """1-D items sorted by segment (ascending), then value (``descending`` or not), then payload, in ONE numpy
+    sort of a packed int64 ``(segment, value key, payload)``: ``(keys, payload)`` in that order, where ``keys``
+    (int64) are equal exactly where segment and value are, and ``keys >> 32`` is the segment. Items with equal
+    segment and value come in payload order, NOT input order. None when it does not fit: not on CPU, values
+    wider than 32 bits (see :func:`segment_argsort`), a payload that is not integral in ``[0, 2**b)`` with
+    ``b`` the bits left, or a payload that is not exactly integral.
+
+    >>> keys, load = segment_sort_payload(torch.tensor([1, 0, 1, 1]), torch.tensor([0.5, 0.1, 0.9, 0.5]),
+    ...                                   torch.tensor([3, 0, 2, 1]), n_segments=2)
+    >>> load, keys[2] == keys[3]
+    (tensor([0, 2, 1, 3]), tensor(True))
+    """
+    if values.device.type != "cpu" or values.shape[0] == 0:
+        return None
+    key = _desc_key32(_as_numpy(values)) if descending else _key32(_as_numpy(values))
+    load = payload.detach().contiguous().numpy()
+    if key is None or load.dtype.kind not in "biuf":
+        return None
+    if load.dtype.kind != "i":
+        as_int = load.astype(np.int64)
+        if load.dtype.kind == "f" and not np.array_equal(as_int, load):
+            return None
+        load = as_int
+    lo, hi = int(load.min()), int(load.max())
+    load_bits = hi.bit_length()
+    seg_bits = max(int(n_segments) - 1, 0).bit_length()
+    if lo < 0 or seg_bits + 32 + load_bits > 63:
+        return None
+    packed = _as_numpy(segments).astype(np.int64) << (32 + load_bits)
+    packed |= key.astype(np.int64, copy=False) << load_bits
+    packed |= load
+    packed.sort()
+    return torch.from_numpy(packed >> load_bits), torch.from_numpy(packed & ((1 << load_bits) - 1))

@@ -48,6 +48,27 @@ def test_ndcg_exponential_gain_is_sklearn_on_transformed_target(k):
     assert_close(ours, ndcg_score((2.0 ** GRADED.numpy()) - 1, TIED.numpy(), k=k), atol=1e-12)
 
 
+@pytest.mark.parametrize("path", ["dense", "flat", "generic_flat", "torch"])
+def test_ndcg_fractional_grades_match_sklearn(path, monkeypatch):
+    """Grades below 1 (an ideal DCG below 1 must not be clamped), on every code path."""
+    from torchmetrics_lite.functional import _retrieval_dense, _retrieval_impl
+
+    grades = GRADED * 0.01  # every ideal DCG is below 1
+    keep = grades.sum(1) > 0
+    want = torch.tensor([ndcg_score(grades[i : i + 1].numpy(), TIED[i : i + 1].numpy(), k=5) for i in range(Q)],
+                        dtype=torch.float64)[keep]
+    if path == "generic_flat":
+        monkeypatch.setattr(_retrieval_dense, "flat_block", lambda *args, **kwargs: None)
+    if path == "torch":
+        monkeypatch.setattr(_retrieval_impl, "_use_numpy", lambda x: False)
+    if path in ("flat", "generic_flat"):
+        rows = torch.arange(Q)[:, None].expand(Q, N).reshape(-1)
+        ours = retrieval_normalized_dcg(TIED.reshape(-1), grades.reshape(-1), rows, k=5, reduction="none")
+    else:
+        ours = retrieval_normalized_dcg(TIED, grades, k=5, reduction="none")
+    assert_close(ours[keep], want, atol=1e-12)
+
+
 # -------------------------------------------------------------------------------------------- pytrec_eval
 CUTS = (5, 10, 15, 20, 30)
 TREC_MEASURES = {"map", "map_cut", "recip_rank", "P", "recall", "ndcg_cut", "Rprec", "success"}

@@ -128,6 +128,52 @@ def test_torch_kernels_equal_numpy_kernels(name, monkeypatch):
         assert_close(fn(PREDS, TARGET, mask=MASK, ties=t, reduction="none", **_kw(name)), w, atol=1e-12)
 
 
+def _generic_flat_path(monkeypatch):
+    from torchmetrics_lite.functional import _retrieval_dense
+
+    monkeypatch.setattr(_retrieval_dense, "flat_block", lambda *args, **kwargs: None)
+
+
+@pytest.mark.parametrize("ties", ["average", "order"])
+@pytest.mark.parametrize("name", sorted(FNS))
+def test_block_paths_equal_generic_flat_path(name, ties, monkeypatch):
+    """CPU block paths (dense rows; flat grouped by one packed sort with the grades, or by query then ranked
+    per row) against the generic segmented flat path, for 32-bit and wider scores, integral and fractional
+    grades."""
+    fn = FNS[name]
+    ids = torch.randperm(Q, generator=G) * 3 + 11
+    for scores in (PREDS, PREDS.double() + 1e-10):  # packed 32-bit keys; float64 ranked within rows first
+        for target in (TARGET, TARGET * 0.25):  # grades packed into the sort key; fractional grades
+            p, t, i = _to_flat(scores, target, MASK, ids)
+            block = fn(p, t, i, ties=ties, reduction="none", **_kw(name))
+            with monkeypatch.context() as patch:
+                _generic_flat_path(patch)
+                generic = fn(p, t, i, ties=ties, reduction="none", **_kw(name))
+            assert_close(block, generic, atol=1e-12)
+            if ties == "average":  # input order does not matter: equal to the dense rows
+                dense = fn(scores, target, mask=MASK, ties=ties, reduction="none", **_kw(name))
+                present = MASK.any(1)
+                assert_close(block, dense[present][torch.argsort(ids[present])], atol=1e-12)
+
+
+def test_uneven_queries_take_the_generic_path():
+    from torchmetrics_lite.functional._retrieval_dense import flat_block
+
+    g = torch.Generator().manual_seed(8)
+    sizes = torch.tensor([3000] + [1] * 200)
+    q, m = sizes.numel(), int(sizes.max())
+    valid = torch.arange(m) < sizes[:, None]
+    preds = torch.randint(0, 50, (q, m), generator=g).float()
+    target = torch.randint(0, 3, (q, m), generator=g)
+    target[1:, 0] = 1  # the one-item queries are not skipped
+    rows = torch.arange(q)[:, None].expand(q, m)[valid]
+    p, t = preds[valid], target[valid]
+    assert flat_block(p, t, rows, q, "average") is None  # a (201, 3000) block would be 94% padding
+    for name, fn in FNS.items():
+        assert_close(fn(p, t, rows, reduction="none", **_kw(name)),
+                     fn(preds, target, mask=valid, reduction="none", **_kw(name)), atol=1e-12)
+
+
 def test_scores_requiring_grad_are_fine():
     p = PREDS.clone().requires_grad_(True)
     assert_close(retrieval_normalized_dcg(p, TARGET, k=3), retrieval_normalized_dcg(PREDS, TARGET, k=3))

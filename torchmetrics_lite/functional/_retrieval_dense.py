@@ -2,16 +2,18 @@
 
 Dense input is the block itself (masked and ``ignore_index`` items become padding); flat input is grouped
 into one by :func:`flat_block` when its queries fit a padded block of a few times the number of items (else
-the generic flat path of :mod:`torchmetrics_lite.functional._retrieval_impl` runs). Every row is sorted once
-by :func:`~torchmetrics_lite._sort.rank_rows` (descending score, ties in input order, padding last), and each
-measure is a few row-wise array operations on the first ``min(k, items)`` columns: no segment bookkeeping and
-no loop over queries.
+the generic flat path of :mod:`torchmetrics_lite.functional._retrieval_impl` runs). Every row is ranked once
+(:func:`~torchmetrics_lite._sort.rank_rows`: descending score, ties in input order, padding last; for flat
+input with ``ties="average"`` and integral grades, one packed sort of (query, score, grade) instead), and each
+measure is a few row-wise array operations on the first ``min(k, items)`` columns: no loop over queries.
 
-Tie groups are runs of equal score keys in a row (padding items are groups of their own). For the column
-``p`` (0-based) of a group spanning columns ``gs .. ge``: ``n = ge - gs + 1``, the slot ``j - 1 = p - gs``, and
-with ``cx`` the prefix sums of ``x`` along the row (a leading 0 column) the group's sum of ``x`` is
-``cx[ge + 1] - cx[gs]`` and the sum above the group ``cx[gs]``. The expectations over random orders of the
-group are those documented in ``_retrieval_impl`` (McSherry and Najork, ECIR 2008), computed slot by slot.
+Tie groups are runs of equal scores in a row (padding items are groups of their own). Rows without a tie
+group before the cut-off use the plain formulas; on the others each group starting before the cut-off adds
+one closed-form term (:class:`Groups`): a group of ``n`` items at ranks ``a+1 .. a+n`` with ``m`` of them
+inside the cut-off, ``r`` relevant and ``h`` relevant items above it contributes, by the slot expectations of
+``_retrieval_impl`` (McSherry and Najork, ECIR 2008), ``r m / n`` expected hits, ``(G/n) (D(a+m) - D(a))``
+DCG (``G`` its gain sum, ``D`` the prefix sums of the discounts) and the AP sum given at
+:func:`average_precision_values`. Group sums come from prefix sums along the rows.
 """
 from __future__ import annotations
 
@@ -22,12 +24,11 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_retrieval_values
-from torchmetrics_lite._sort import PAD_KEY, group_by_segment, rank_rows
+from torchmetrics_lite._sort import group_by_segment, rank_rows, segment_sort_payload
 
 
 class Block(NamedTuple):
     rel: np.ndarray  # (Q, M) relevance in ranked order (the target's dtype), 0 at padding (after n_items)
-    keys: np.ndarray  # (Q, M) int64 score keys in ranked order: equal within a tie group, PAD_KEY at padding
     new: Optional[np.ndarray]  # (Q, M) bool: a tie group starts here; None when every group is one item
     n_items: np.ndarray  # (Q,) int64 real items of each row
 
@@ -46,23 +47,27 @@ def _target_numpy(target: Tensor) -> np.ndarray:
     return target.contiguous().numpy()
 
 
+def _finish(rel: np.ndarray, keys: np.ndarray, n_items: np.ndarray, padded: bool, ties: str) -> Block:
+    """Tie groups from the ranked ``keys`` (equal within a group; the padding after ``n_items`` is made of
+    groups of one item)."""
+    q, m = rel.shape
+    if ties != "average" or m < 2 or q == 0:
+        return Block(rel, None, n_items)
+    new = np.empty((q, m), dtype=np.bool_)
+    new[:, 0] = True
+    np.not_equal(keys[:, 1:], keys[:, :-1], out=new[:, 1:])
+    if padded:
+        new |= np.arange(m) >= n_items[:, None]
+    return Block(rel, None if new.all() else new, n_items)
+
+
 def _sorted_block(scores: Tensor, target: np.ndarray, valid: Optional[Tensor], n_items: np.ndarray,
                   ties: str) -> Block:
     """Rank every row of the block; ``target`` must already be 0 where ``valid`` is False."""
     order, keys = (t.numpy() for t in rank_rows(scores, valid=valid))
     q, m = keys.shape
     rel = target.reshape(-1).take((order + np.arange(0, q * m, m, dtype=np.int64)[:, None]).reshape(-1))
-    rel = rel.reshape(q, m)
-    new = None
-    if ties == "average" and m > 1 and q > 0:
-        new = np.empty((q, m), dtype=np.bool_)
-        new[:, 0] = True
-        np.not_equal(keys[:, 1:], keys[:, :-1], out=new[:, 1:])
-        if valid is not None:
-            new |= keys == PAD_KEY  # padding items never share a group (they are not relevant either)
-        if new.all():
-            new = None
-    return Block(rel, keys, new, n_items)
+    return _finish(rel.reshape(q, m), keys, n_items, valid is not None, ties)
 
 
 def dense_block(preds: Tensor, target: Tensor, mask: Optional[Tensor], ignore_index: Optional[int],
@@ -89,27 +94,46 @@ def dense_block(preds: Tensor, target: Tensor, mask: Optional[Tensor], ignore_in
 def flat_block(preds: Tensor, target: Tensor, qid: Tensor, n_queries: int, ties: str,
                max_padding: int = 4) -> Optional[Block]:
     """Flat CPU items with compact query ids (masked items already dropped) grouped into a padded block, one
-    row per id (``n_items`` 0 for an absent id); None when it would exceed ``max_padding`` times the items."""
+    row per id (``n_items`` 0 for an absent id); None when it would exceed ``max_padding`` times the items.
+
+    ``ties="average"`` with integral grades: ONE sort of packed (query, score, grade) gives the ranked block
+    (the order inside a tie group does not matter). Else the items are grouped by query (input order kept)
+    and each row is ranked as dense input."""
     n = preds.shape[0]
     n_items = np.bincount(qid.numpy(), minlength=n_queries).astype(np.int64)
     m = int(n_items.max()) if n_queries else 0
     if n == 0 or n_queries * m > max_padding * n + 1024:
         return None
+    full = n_queries * m == n  # every query has m items: the grouped list is the block
+    ranked = segment_sort_payload(qid, preds, target, n_segments=n_queries) if ties == "average" else None
+    if ranked is not None:
+        keys, rel = (x.numpy() for x in ranked)
+        if full:
+            return _finish(rel.reshape(n_queries, m), keys.reshape(n_queries, m), n_items, False, ties)
+        dest = _cells(keys >> 32, n_items, m)
+        return _finish(_scatter(rel, dest, n_queries, m, 0), _scatter(keys, dest, n_queries, m, -1), n_items,
+                       True, ties)
     perm = group_by_segment(qid, n_segments=n_queries).numpy()
-    p, t = preds.detach().contiguous().numpy(), _target_numpy(target)
-    if n_queries * m == n:  # every query has m items: the grouped list is the block
-        scores = torch.from_numpy(p.take(perm).reshape(n_queries, m))
-        return _sorted_block(scores, t.take(perm).reshape(n_queries, m), None, n_items, ties)
-    starts = np.cumsum(n_items) - n_items
-    shift = np.arange(0, n_queries * m, m, dtype=np.int64) - starts  # block cell of the i-th grouped item: i + shift
-    dest = np.arange(n, dtype=np.int64) + shift.take(qid.numpy().take(perm))
-    blk = np.full(n_queries * m, p[0], dtype=p.dtype)  # a real score: keeps the key range of the scores
-    blk[dest] = p.take(perm)
-    tb = np.zeros(n_queries * m, dtype=t.dtype)
-    tb[dest] = t.take(perm)
+    p, t = preds.detach().contiguous().numpy().take(perm), _target_numpy(target).take(perm)
+    if full:
+        return _sorted_block(torch.from_numpy(p.reshape(n_queries, m)), t.reshape(n_queries, m), None, n_items, ties)
+    dest = _cells(qid.numpy().take(perm), n_items, m)
     valid = np.arange(m, dtype=np.int64) < n_items[:, None]
-    return _sorted_block(torch.from_numpy(blk.reshape(n_queries, m)), tb.reshape(n_queries, m),
-                         torch.from_numpy(valid), n_items, ties)
+    scores = _scatter(p, dest, n_queries, m, p[0])  # padded with a real score: keeps the scores' key range
+    return _sorted_block(torch.from_numpy(scores), _scatter(t, dest, n_queries, m, 0), torch.from_numpy(valid),
+                         n_items, ties)
+
+
+def _cells(q_sorted: np.ndarray, n_items: np.ndarray, m: int) -> np.ndarray:
+    """Flat block cell ``q * m + slot`` of each item of a list grouped by query (``q_sorted`` ascending)."""
+    shift = np.arange(0, n_items.shape[0] * m, m, dtype=np.int64) - (np.cumsum(n_items) - n_items)
+    return np.arange(q_sorted.shape[0], dtype=np.int64) + shift.take(q_sorted)
+
+
+def _scatter(x: np.ndarray, dest: np.ndarray, q: int, m: int, fill) -> np.ndarray:
+    out = np.full(q * m, fill, dtype=x.dtype)
+    out[dest] = x
+    return out.reshape(q, m)
 
 
 # ------------------------------------------------------------------------------------- tie groups
@@ -296,16 +320,20 @@ def _first_relevant(b: Block, k: Optional[int]) -> tuple:
         return rows, first.take(rows) + 1.0, np.ones(rows.shape[0])
     found[tied] = False
     rows = np.flatnonzero(found)
-    g = _groups(b.new[tied], kk)
-    r, h = _sums(g, b.rel[tied] > 0, np.int32)
-    sel = np.flatnonzero((r > 0) & (h == 0))  # the first group holding a relevant item, if before the cut-off
-    count = np.minimum(g.n.take(sel) - r.take(sel) + 1, g.m.take(sel))
+    # a tied row: its first relevant item (full row: a group straddling the cut-off counts) and its group
+    hit = b.rel[tied] > 0
+    first_t = np.argmax(hit, axis=1)
+    g = _groups(b.new[tied], np.where(hit[np.arange(tied.shape[0]), first_t], first_t + 1, 0))
+    r, _ = _sums(g, hit, np.int32)
+    sel = np.flatnonzero(g.a + g.n > first_t.take(g.row))  # the group holding it (the row's last group here)
+    count = np.clip(np.minimum(g.n.take(sel) - r.take(sel) + 1, kk - g.a.take(sel)), 0, None)
     rep = np.repeat(sel, count)
     j = np.arange(rep.shape[0]) - np.repeat(np.cumsum(count) - count, count) + 1.0
     n, rr, jt = (torch.from_numpy(x.astype(np.float64)) for x in (g.n.take(rep), r.take(rep), j))
     lg = torch.lgamma
     logp = (lg(n - jt + 1) - lg(rr) - lg(n - jt - rr + 2)) - (lg(n + 1) - lg(rr + 1) - lg(n - rr + 1))
-    return (np.concatenate([rows, tied.take(g.row.take(rep))]), np.concatenate([first.take(rows) + 1.0, g.a.take(rep) + j]),
+    return (np.concatenate([rows, tied.take(g.row.take(rep))]),
+            np.concatenate([first.take(rows) + 1.0, g.a.take(rep) + j]),
             np.concatenate([np.ones(rows.shape[0]), torch.exp(logp).numpy()]))
 
 

@@ -4,8 +4,8 @@ Two paths give the same values: on CPU, :func:`_measure_values` ranks a padded `
 by row (dense input, or flat input that fits one) with the kernels of ``_retrieval_dense``; elsewhere (CUDA,
 or flat queries too uneven for a block) the generic flat path below runs.
 
-Generic flat path: ``_flatten`` turns dense ``(queries, items)`` or flat ``(preds, target, indexes)`` input into one flat
-list of items with compact query ids; ``_rank`` groups it with ONE segmented sort by (query, -score) and marks
+Generic flat path: ``_flatten`` turns dense ``(queries, items)`` or flat ``(preds, target, indexes)`` input into one
+flat list of items with compact query ids; ``_rank`` groups it with ONE segmented sort by (query, -score) and marks
 the tie groups; each ``_x_values`` turns the ranked list into per-query values with segment sums (no loop over
 queries); ``_retrieval_stats`` applies the empty-query rule and sums, ``_retrieval_from_stats`` divides.
 
@@ -36,7 +36,7 @@ F64 = torch.float64
 
 class Flat(NamedTuple):
     preds: Tensor  # (n,) scores
-    target: Tensor  # (n,) float64 relevance
+    target: Tensor  # (n,) relevance (the input's dtype; _rank makes it float64)
     qid: Tensor  # (n,) int64 query ids in [0, n_queries)
     n_queries: int
     dense: bool  # the queries are the rows of a dense block: reduction="none" returns one value per row
@@ -78,7 +78,7 @@ def _compact_ids(indexes: Tensor) -> tuple:
 
 def _flatten(preds: Tensor, target: Tensor, indexes: Optional[Tensor], mask: Optional[Tensor],
              ignore_index: Optional[int], validate_args: bool) -> Flat:
-    """Checked inputs -> one flat item list; masked and ``ignore_index`` items dropped, targets float64."""
+    """Checked inputs -> one flat item list; masked and ``ignore_index`` items dropped."""
     dense = indexes is None
     if dense:
         if preds.dim() == 1:
@@ -100,7 +100,7 @@ def _flatten(preds: Tensor, target: Tensor, indexes: Optional[Tensor], mask: Opt
         check_retrieval_values(preds, target)
     if not dense:
         qid, n_queries = _compact_ids(qid)
-    return Flat(preds, target.to(F64), qid, n_queries, dense)
+    return Flat(preds, target, qid, n_queries, dense)
 
 
 def _use_numpy(x: Tensor) -> bool:
@@ -133,7 +133,7 @@ def _rank(flat: Flat, ties: str) -> Ranked:
     n, n_queries, device = flat.preds.numel(), flat.n_queries, flat.preds.device
     perm = segment_argsort(flat.qid, flat.preds, n_segments=n_queries, descending=True, stable=ties == "order")
     perm = perm.to(device)
-    q, rel = _take(flat.qid, perm), _take(flat.target, perm)
+    q, rel = _take(flat.qid, perm), _take(flat.target, perm).to(F64)
     n_items = torch.bincount(q, minlength=n_queries)
     starts = torch.cumsum(n_items, 0) - n_items
     idx = torch.arange(n, device=device)
