@@ -91,7 +91,9 @@ class Metric(nn.Module):
             reduce: ``"sum" | "max" | "min" | "cat"``; how two states merge, locally and across ranks. Or a
                 *fold*: a function ``fold(stack) -> state`` that merges a stack ``(k, *shape)`` of ``k >= 1``
                 states of ``default``'s shape into one; it must be associative and have ``default`` as its
-                identity. Local merges call ``fold(torch.stack([state, stats]))``; across ranks every rank's
+                identity. Local merges call ``fold(torch.stack([state, stats]))``, or, when the fold has a
+                ``pair`` attribute, ``fold.pair(state, stats)``, which must merge ``stats`` into ``state`` in
+                place with the same result (a fast path without the stack); across ranks every rank's
                 state is all-gathered (one collective per dtype) and folded once, in rank order. A fold
                 should be a module-level function so that the metric pickles.
         """
@@ -197,7 +199,11 @@ class Metric(nn.Module):
             elif reduce == "max":
                 torch.maximum(buf, value.to(buf.dtype), out=buf)
             elif callable(reduce):
-                buf.copy_(reduce(torch.stack([buf, value.to(buf.dtype)])))
+                pair = getattr(reduce, "pair", None)
+                if pair is not None:
+                    pair(buf, value.to(buf.dtype))
+                else:
+                    buf.copy_(reduce(torch.stack([buf, value.to(buf.dtype)])))
             else:
                 torch.minimum(buf, value.to(buf.dtype), out=buf)
         object.__setattr__(self, "_computed", None)  # skips nn.Module.__setattr__'s bookkeeping (hot path)

@@ -20,16 +20,14 @@ Unlike torchmetrics (which returns per-output values when ``num_outputs > 1``), 
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Tuple
+from typing import Any, Dict
 
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import (
-    check_adjusted, check_multioutput, check_positive_int, check_regression_inputs,
-)
+from torchmetrics_lite._checks import check_adjusted, check_multioutput, check_positive_int
 from torchmetrics_lite.functional.regression import (
-    _error_sum_stats, _explained_variance_from_stats, _mean_error_from_stats, _moment_stats,
+    _error_stats, _explained_variance_from_stats, _mean_error_from_stats, _moment_stats_checked,
     _r2_score_from_stats, fold_moments,
 )
 from torchmetrics_lite.metric import Metric
@@ -47,10 +45,6 @@ def _init_outputs(metric: Metric, num_outputs: int, multioutput: str, *, weighte
     metric.multioutput = multioutput
 
 
-def _inputs(metric: Metric, preds: Tensor, target: Tensor) -> Tuple[Tensor, Tensor]:
-    return check_regression_inputs(preds, target, num_outputs=metric.num_outputs, validate_args=metric.validate_args)
-
-
 class _ErrorSumMetric(Metric):
     """Per-output float64 error sum plus an int64 count; ``_kind`` picks the error term, ``_root`` the RMSE."""
 
@@ -65,7 +59,7 @@ class _ErrorSumMetric(Metric):
         self.stats_key = (f"regression_{self._kind}_error", num_outputs)
 
     def _stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
-        return _error_sum_stats(*_inputs(self, preds, target), self._kind)
+        return _error_stats(preds, target, self._kind, self.num_outputs, self.validate_args)
 
     def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _mean_error_from_stats(state, self.multioutput, root=self._root)
@@ -145,7 +139,7 @@ class _MomentMetric(Metric):
         self.stats_key = ("regression_moments", num_outputs)
 
     def _stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
-        return _moment_stats(*_inputs(self, preds, target))
+        return _moment_stats_checked(preds, target, self.num_outputs, self.validate_args)
 
     def _config(self) -> Dict[str, Any]:
         return {"num_outputs": self.num_outputs, "multioutput": self.multioutput}

@@ -57,6 +57,7 @@ from torchmetrics_lite._checks.rank import (  # noqa: F401
 )
 from torchmetrics_lite._checks.regression import (  # noqa: F401
     check_regression_inputs,
+    check_regression_values,
     check_multioutput,
     check_adjusted,
     _check_probabilities,

@@ -1,6 +1,7 @@
 """Input validation of the regression and calibration families and the calibrators."""
 from __future__ import annotations
 
+import math
 from typing import Any, Optional, Tuple
 
 import torch
@@ -11,27 +12,35 @@ from torchmetrics_lite._checks.primitives import check_binary_values, check_choi
 # ------------------------------------------------------------------------------- regression, calibration
 
 
-def check_regression_inputs(preds: Any, target: Any, *, num_outputs: Optional[int] = None,
-                            validate_args: bool = True) -> Tuple[Tensor, Tensor]:
+def check_regression_inputs(preds: Any, target: Any, *, num_outputs: Optional[int] = None) -> Tuple[Tensor, Tensor]:
     """``preds`` and ``target``: real (non-bool) tensors of the same shape ``(N,)`` or ``(N, d)``; with
-    ``num_outputs`` given, ``d`` must equal it (``(N,)`` counts as one output). Returned as float64 ``(N, d)``
-    (the conversion is exact for every float32 / float16 / bfloat16 / int32 value). NaN is a value check."""
+    ``num_outputs`` given, ``d`` must equal it (``(N,)`` counts as one output). Returned as given (no copy): the
+    statistics convert to float64 once, exactly (every float32 / float16 / bfloat16 / int32 value). Metadata
+    only; the NaN check is :func:`check_regression_values`, on the batch's statistics."""
     for name, t in (("preds", preds), ("target", target)):
-        check_tensor(name, t)
+        if not isinstance(t, Tensor):
+            check_tensor(name, t)
         if t.dtype == torch.bool or t.is_complex():
             raise TypeError(f"Expected `{name}` to have a real, non-bool dtype, got {t.dtype}")
-    check_same_shape("preds", preds, "target", target)
-    check_ndim("preds", preds, (1, 2))
-    d = 1 if preds.dim() == 1 else preds.shape[1]
+    shape = preds.shape
+    if shape != target.shape:
+        check_same_shape("preds", preds, "target", target)
+    if len(shape) not in (1, 2):
+        check_ndim("preds", preds, (1, 2))
+    d = 1 if len(shape) == 1 else shape[1]
     if num_outputs is not None and d != num_outputs:
         raise ValueError(f"Expected `preds` to have {num_outputs} output column(s) (`num_outputs`), "
-                         f"got shape {tuple(preds.shape)}")
-    p = preds.to(torch.float64).reshape(preds.shape[0], d)
-    t = target.to(torch.float64).reshape(preds.shape[0], d)
-    if validate_args and bool(torch.isnan(p.sum() + t.sum())):  # one host sync in the clean case
-        check_no_nan("preds", p)
-        check_no_nan("target", t)
-    return p, t
+                         f"got shape {tuple(shape)}")
+    return preds, target
+
+
+def check_regression_values(preds: Tensor, target: Tensor, probe: Tensor) -> None:
+    """Value check (one host sync): no NaN in ``preds`` or ``target``. ``probe`` is a statistic of the batch
+    that any NaN input turns into NaN (the error sums, the means), computed anyway: in the clean case only its
+    few values are read; the inputs themselves are scanned only when it is NaN, to name the culprit."""
+    if math.isnan(sum(probe.tolist())):  # inf - inf gives a false alarm, settled by the scan
+        check_no_nan("preds", preds)
+        check_no_nan("target", target)
 
 
 def check_multioutput(value: Any, *, weighted: bool) -> None:
@@ -44,33 +53,48 @@ def check_adjusted(value: Any) -> None:
         raise ValueError(f"Expected `adjusted` to be a non-negative int (number of regressors), got {value!r}")
 
 
+def _check_unit_interval(name: str, t: Tensor, hint: str) -> None:
+    """Value check (one host sync): no NaN and every value in [0, 1], from one ``aminmax`` (NaN propagates
+    through it, so a NaN extreme sends us to the counting scan that names it)."""
+    if t.numel() == 0:
+        return
+    lo, hi = torch.aminmax(t)
+    lo, hi = lo.item(), hi.item()
+    if math.isnan(lo) or math.isnan(hi):
+        check_no_nan(name, t)
+    if lo < 0.0 or hi > 1.0:
+        raise ValueError(f"Expected `{name}` to lie in [0.0, 1.0], got values in [{lo}, {hi}]{hint}")
+
+
 def _check_probabilities(preds: Tensor, validate_args: bool) -> Tensor:
     check_floating("preds", preds)
     p = upcast(preds)
     if validate_args:
-        check_no_nan("preds", p, total=p.sum())
-        check_range("preds", p, 0.0, 1.0, " (probabilities are used as given; apply a sigmoid/softmax first)")
+        _check_unit_interval("preds", p, " (probabilities are used as given; apply a sigmoid/softmax first)")
     return p
 
 
 def check_binary_prob_inputs(preds: Any, target: Any, *, validate_args: bool = True) -> Tuple[Tensor, Tensor]:
     """Binary probabilities: floating ``preds`` ``(N,)`` in [0, 1] and integer/bool ``target`` ``(N,)`` in
-    {0, 1}. Returned as (float64 probabilities, float64 targets)."""
+    {0, 1}. Returned as given (float16/bfloat16 ``preds`` as float32); the statistics convert to float64."""
     check_tensor("preds", preds)
     check_tensor("target", target)
     check_ndim("preds", preds, (1,))
     check_same_shape("preds", preds, "target", target)
     check_integer("target", target)
     p = _check_probabilities(preds, validate_args)
-    if validate_args:
-        check_binary_values("target", target)
-    return p.to(torch.float64), target.to(torch.float64)
+    if validate_args and target.dtype != torch.bool and target.numel():
+        lo, hi = torch.aminmax(target)
+        if lo.item() < 0 or hi.item() > 1:
+            check_binary_values("target", target)  # names the first offending value
+    return p, target
 
 
 def check_multiclass_prob_inputs(preds: Any, target: Any, *, num_classes: Optional[int] = None,
                                  validate_args: bool = True) -> Tuple[Tensor, Tensor]:
     """Multiclass probabilities: floating ``preds`` ``(N, C)`` in [0, 1] (``C == num_classes`` when given,
-    ``C >= 2``) and integer ``target`` ``(N,)`` in [0, C). Returned as (float64 ``(N, C)``, int64 ``(N,)``)."""
+    ``C >= 2``) and integer ``target`` ``(N,)`` in [0, C). Returned as given (float16/bfloat16 ``preds`` as
+    float32); the statistics convert to float64."""
     check_tensor("preds", preds)
     check_tensor("target", target)
     check_ndim("preds", preds, (2,))
@@ -86,7 +110,7 @@ def check_multiclass_prob_inputs(preds: Any, target: Any, *, num_classes: Option
     p = _check_probabilities(preds, validate_args)
     if validate_args:
         check_range("target", target, 0, n_cls - 1, " (class indices)")
-    return p.to(torch.float64), target.to(torch.int64)
+    return p, target
 
 
 def check_calibrator_inputs(scores: Any, target: Any, *, unit_target: bool,

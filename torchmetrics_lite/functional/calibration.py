@@ -23,14 +23,17 @@ forecasts expressed in terms of probability", Monthly Weather Review 78(1), 1950
 """
 from __future__ import annotations
 
+import functools
 from typing import Dict, Optional
 
+import numpy as np
 import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import (
     check_binary_prob_inputs, check_choice, check_multiclass_prob_inputs, check_positive_int,
 )
+from torchmetrics_lite.functional._regression_impl import host, use_numpy
 
 __all__ = [
     "binary_brier_score", "multiclass_brier_score", "binary_calibration_error", "multiclass_calibration_error",
@@ -41,19 +44,35 @@ State = Dict[str, Tensor]
 
 
 # ------------------------------------------------------------------------------------------------- Brier
-def _brier_stats(per_sample: Tensor) -> State:
-    n = torch.tensor(per_sample.shape[0], dtype=torch.int64, device=per_sample.device)
-    return {"sum_score": per_sample.sum(), "total": n}
+# Each statistic runs in numpy on zero-copy views of CPU tensors and in torch elsewhere (see
+# :mod:`~torchmetrics_lite.functional._regression_impl`: a torch call's dispatch costs more than the arithmetic
+# of a batch); ``backend="torch"`` forces the torch path (the tests compare the two on CPU).
+def _brier_stats(total: Tensor, n: int) -> State:
+    return {"sum_score": total, "total": torch.full((), n, dtype=torch.int64, device=total.device)}
 
 
-def _binary_brier_stats(preds: Tensor, target: Tensor) -> State:
-    return _brier_stats((preds - target).square())
+def _binary_brier_stats(preds: Tensor, target: Tensor, backend: Optional[str] = None) -> State:
+    """``sum (preds - target)²`` in float64 (the conversion of either input is exact) and the count."""
+    if use_numpy(preds, backend):
+        err = np.subtract(host(preds), host(target), dtype=np.float64)
+        return _brier_stats(torch.from_numpy(np.asarray(np.vecdot(err, err))), err.shape[0])
+    err = preds.to(torch.float64) - target.to(torch.float64)
+    return _brier_stats(torch.dot(err, err), err.shape[0])
 
 
-def _multiclass_brier_stats(preds: Tensor, target: Tensor) -> State:
-    diff = preds.clone()
-    diff[torch.arange(preds.shape[0], device=preds.device), target] -= 1.0
-    return _brier_stats(diff.square().sum(1))
+def _multiclass_brier_stats(preds: Tensor, target: Tensor, backend: Optional[str] = None) -> State:
+    """``sum_i sum_c (preds_ic - [target_i = c])²`` in float64 (one float64 copy of ``preds``, minus one at
+    each target, then one dot product) and the count."""
+    n = preds.shape[0]
+    if use_numpy(preds, backend):
+        diff = host(preds).astype(np.float64)
+        diff[np.arange(n), host(target)] -= 1.0
+        flat = diff.reshape(-1)
+        return _brier_stats(torch.from_numpy(np.asarray(np.vecdot(flat, flat))), n)
+    diff = preds.to(torch.float64, copy=True)
+    diff[torch.arange(n, device=preds.device), target] -= 1.0
+    flat = diff.view(-1)
+    return _brier_stats(torch.dot(flat, flat), n)
 
 
 def _brier_from_stats(state: State) -> Tensor:
@@ -104,25 +123,63 @@ def multiclass_brier_score(preds: Tensor, target: Tensor, *, num_classes: Option
 
 
 # ------------------------------------------------------------------------------------- calibration error
-def _bin_stats(confidence: Tensor, accuracy: Tensor, n_bins: int) -> State:
-    """Per-bin count (int64), confidence sum and accuracy sum (float64) of one batch."""
-    inner = torch.arange(1, n_bins, dtype=torch.float64, device=confidence.device) / n_bins
-    idx = torch.bucketize(confidence, inner, right=False)  # inner[i-1] < c <= inner[i]; c <= 1/n -> bin 0
-    zeros = torch.zeros(n_bins, dtype=torch.float64, device=confidence.device)
+@functools.lru_cache(maxsize=None)
+def _inner_edges(n_bins: int) -> np.ndarray:
+    """The ``n_bins - 1`` inner boundaries ``i / n_bins``, correctly rounded float64 (cached, read-only)."""
+    edges = np.arange(1, n_bins, dtype=np.float64) / n_bins
+    edges.flags.writeable = False
+    return edges
+
+
+@functools.lru_cache(maxsize=64)
+def _inner_edges_tensor(n_bins: int, device: torch.device) -> Tensor:
+    return torch.tensor(_inner_edges(n_bins), dtype=torch.float64, device=device)
+
+
+def _bin_index_numpy(confidence: np.ndarray, n_bins: int) -> np.ndarray:
+    """Bin of each confidence: ``i`` with ``edges[i-1] < c <= edges[i]`` (``c <= 1/n`` gives 0), compared in
+    float64. float32 confidences take an exact shortcut: ``c * n`` is exact in float64 (a 24-bit significand
+    times an integer below 2**28), and no float32 lies between ``i/n`` and its float64 rounding (a float32
+    ``c != i/n`` is at least ``c 2**-25 / n`` away from it, more than the rounding's ``2**-53 i/n``), so
+    ``ceil(c n) - 1`` is the bin, 2x faster than the binary search (which float64 confidences take)."""
+    if confidence.dtype != np.float32 or n_bins >= 2**28:
+        return np.searchsorted(_inner_edges(n_bins), confidence)  # left: edges[i-1] < c <= edges[i]
+    idx = np.ceil(np.multiply(confidence, n_bins, dtype=np.float64)).astype(np.intp)
+    idx -= 1
+    np.maximum(idx, 0, out=idx)  # c = 0 (and, unchecked, c < 0) -> bin 0
+    return np.minimum(idx, n_bins - 1, out=idx)  # unchecked c > 1 or NaN -> the last bin, as the search
+
+
+def _bins_numpy(confidence: np.ndarray, accuracy: np.ndarray, n_bins: int) -> State:
+    idx = _bin_index_numpy(confidence, n_bins)
     return {
-        "bin_count": torch.bincount(idx, minlength=n_bins),
-        "bin_confidence": zeros.index_add(0, idx, confidence),
-        "bin_accuracy": zeros.index_add(0, idx, accuracy),
+        "bin_count": torch.from_numpy(np.bincount(idx, minlength=n_bins)),
+        "bin_confidence": torch.from_numpy(np.bincount(idx, confidence, n_bins)),  # float64 sums
+        "bin_accuracy": torch.from_numpy(np.bincount(idx, accuracy, n_bins)),
     }
 
 
-def _binary_bin_stats(preds: Tensor, target: Tensor, n_bins: int) -> State:
-    return _bin_stats(preds, target, n_bins)
+def _bins_torch(confidence: Tensor, accuracy: Tensor, n_bins: int) -> State:
+    conf = confidence.to(torch.float64)
+    idx = torch.bucketize(conf, _inner_edges_tensor(n_bins, conf.device), right=False)
+    sums = conf.new_zeros(2, n_bins).index_add_(1, idx, torch.stack([conf, accuracy.to(torch.float64)]))
+    return {"bin_count": torch.bincount(idx, minlength=n_bins), "bin_confidence": sums[0], "bin_accuracy": sums[1]}
 
 
-def _multiclass_bin_stats(preds: Tensor, target: Tensor, n_bins: int) -> State:
-    confidence, predicted = preds.max(dim=1)
-    return _bin_stats(confidence, (predicted == target).to(torch.float64), n_bins)
+def _binary_bin_stats(preds: Tensor, target: Tensor, n_bins: int, backend: Optional[str] = None) -> State:
+    """Per-bin count (int64), confidence sum and accuracy sum (float64) of one batch."""
+    if use_numpy(preds, backend):
+        return _bins_numpy(host(preds), host(target), n_bins)
+    return _bins_torch(preds, target, n_bins)
+
+
+def _multiclass_bin_stats(preds: Tensor, target: Tensor, n_bins: int, backend: Optional[str] = None) -> State:
+    """As :func:`_binary_bin_stats` with the top-1 probability (first maximal class) and its correctness."""
+    confidence, predicted = preds.max(dim=1)  # one call for both (numpy's row-wise max is slow for small C)
+    correct = predicted == target
+    if use_numpy(preds, backend):
+        return _bins_numpy(host(confidence), host(correct), n_bins)
+    return _bins_torch(confidence, correct, n_bins)
 
 
 def _calibration_error_from_stats(state: State, norm: str) -> Tensor:

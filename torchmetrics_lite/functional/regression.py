@@ -24,32 +24,40 @@ recommendations", The American Statistician 37(3), 1983.
 """
 from __future__ import annotations
 
-from typing import Dict
+from typing import Dict, Optional
 
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_adjusted, check_multioutput, check_regression_inputs
+from torchmetrics_lite.functional import _regression_impl as _impl
+from torchmetrics_lite._checks import (
+    check_adjusted, check_multioutput, check_regression_inputs, check_regression_values,
+)
 
 __all__ = [
     "mean_squared_error", "root_mean_squared_error", "mean_absolute_error", "mean_absolute_percentage_error",
     "r2_score", "explained_variance", "fold_moments",
 ]
 
-#: scikit-learn's floor on ``|target|`` in MAPE: ``numpy.finfo(numpy.float64).eps``.
-MAPE_EPS = torch.finfo(torch.float64).eps
+MAPE_EPS = _impl.MAPE_EPS  # scikit-learn's floor on ``|target|`` in MAPE: ``numpy.finfo(numpy.float64).eps``
 State = Dict[str, Tensor]
 
 
 # ------------------------------------------------------------------------------------------- error sums
-def _error_sum_stats(preds: Tensor, target: Tensor, kind: str) -> State:
-    """Per-output sum of one error term over a checked float64 ``(N, d)`` batch, and the count."""
-    err = (preds - target).abs()
-    if kind == "squared":
-        err = err * err
-    elif kind == "percentage":
-        err = err / target.abs().clamp_min(MAPE_EPS)
-    return {"sum_error": err.sum(0), "total": torch.tensor(preds.shape[0], dtype=torch.int64, device=preds.device)}
+def _error_sum_stats(preds: Tensor, target: Tensor, kind: str, backend: Optional[str] = None) -> State:
+    """Per-output float64 sums ``(d,)`` of one error term over a ``(N,)`` or ``(N, d)`` batch of any real dtypes
+    (:func:`~torchmetrics_lite.functional._regression_impl.error_sums`), and the int64 count."""
+    return {"sum_error": _impl.error_sums(preds, target, kind, backend),
+            "total": torch.full((), target.shape[0], dtype=torch.int64, device=target.device)}
+
+
+def _error_stats(preds: Tensor, target: Tensor, kind: str, num_outputs: Optional[int], validate_args: bool) -> State:
+    """Checked error sums of one batch (the module's ``_stats``); the NaN check reads the sums (NaN in, NaN out)."""
+    p, t = check_regression_inputs(preds, target, num_outputs=num_outputs)
+    stats = _error_sum_stats(p, t, kind)
+    if validate_args:
+        check_regression_values(p, t, stats["sum_error"])
+    return stats
 
 
 def _average_outputs(per_output: Tensor, multioutput: str) -> Tensor:
@@ -79,8 +87,7 @@ def mean_squared_error(preds: Tensor, target: Tensor, *, squared: bool = True,
     0.375
     """
     check_multioutput(multioutput, weighted=False)
-    p, t = check_regression_inputs(preds, target, validate_args=validate_args)
-    return _mean_error_from_stats(_error_sum_stats(p, t, "squared"), multioutput, root=not squared)
+    return _mean_error_from_stats(_error_stats(preds, target, "squared", None, validate_args), multioutput, root=not squared)
 
 
 def root_mean_squared_error(preds: Tensor, target: Tensor, *, multioutput: str = "uniform_average",
@@ -103,8 +110,7 @@ def mean_absolute_error(preds: Tensor, target: Tensor, *, multioutput: str = "un
     0.5
     """
     check_multioutput(multioutput, weighted=False)
-    p, t = check_regression_inputs(preds, target, validate_args=validate_args)
-    return _mean_error_from_stats(_error_sum_stats(p, t, "absolute"), multioutput)
+    return _mean_error_from_stats(_error_stats(preds, target, "absolute", None, validate_args), multioutput)
 
 
 def mean_absolute_percentage_error(preds: Tensor, target: Tensor, *, multioutput: str = "uniform_average",
@@ -119,20 +125,10 @@ def mean_absolute_percentage_error(preds: Tensor, target: Tensor, *, multioutput
     0.15
     """
     check_multioutput(multioutput, weighted=False)
-    p, t = check_regression_inputs(preds, target, validate_args=validate_args)
-    return _mean_error_from_stats(_error_sum_stats(p, t, "percentage"), multioutput)
+    return _mean_error_from_stats(_error_stats(preds, target, "percentage", None, validate_args), multioutput)
 
 
 # ---------------------------------------------------------------------------------------------- moments
-def _moment_rows(x: Tensor) -> Tensor:
-    """``(3, m)`` rows ``[n, mean, M2]`` of the rows of ``x`` ``(m, N)`` (one variable per row, contiguous for
-    fast reductions), two-pass, float64 (zeros if N = 0)."""
-    n = x.shape[1]
-    mean = x.sum(1) / max(n, 1)
-    m2 = (x - mean[:, None]).square().sum(1)
-    return torch.stack([torch.full_like(mean, n), mean, m2])
-
-
 def fold_moments(stack: Tensor) -> Tensor:
     """Merge a stack ``(k, 3, m)`` of ``[n, mean, M2]`` rows into one ``(3, m)`` (Chan et al.'s formula).
 
@@ -141,7 +137,7 @@ def fold_moments(stack: Tensor) -> Tensor:
     this is the pairwise update of Chan, Golub & LeVeque; it is associative up to rounding. Counts travel as
     float64 (exact below 2**53 samples). This is the ``reduce`` of the R² / explained-variance fold state.
 
-    >>> a, b = _moment_rows(torch.tensor([[1.0, 2.0]], dtype=torch.float64)), _moment_rows(
+    >>> a, b = _impl.moment_rows(torch.tensor([[1.0, 2.0]], dtype=torch.float64)), _impl.moment_rows(
     ...     torch.tensor([[6.0]], dtype=torch.float64))
     >>> fold_moments(torch.stack([a, b])).flatten().tolist()  # n, mean, M2 of [1, 2, 6]
     [3.0, 3.0, 14.0]
@@ -155,9 +151,22 @@ def fold_moments(stack: Tensor) -> Tensor:
     return torch.stack([n, mean, m2])
 
 
-def _moment_stats(preds: Tensor, target: Tensor) -> State:
-    """``moments`` ``(3, 2d)``: ``[n, mean, M2]`` of the target columns, then of the residual columns."""
-    return {"moments": _moment_rows(torch.cat([target.T, (target - preds).T]))}
+fold_moments.pair = _impl.fold_pair  # type: ignore[attr-defined]  # the in-place two-part merge of Metric
+
+
+def _moment_stats(preds: Tensor, target: Tensor, backend: Optional[str] = None) -> State:
+    """``moments`` ``(3, 2d)``: ``[n, mean, M2]`` of the target columns, then of the residual columns
+    (:func:`~torchmetrics_lite.functional._regression_impl.moments`)."""
+    return {"moments": _impl.moments(preds, target, backend)}
+
+
+def _moment_stats_checked(preds: Tensor, target: Tensor, num_outputs: Optional[int], validate_args: bool) -> State:
+    """Checked moments of one batch (the module's ``_stats``); the NaN check reads the means (NaN in, NaN out)."""
+    p, t = check_regression_inputs(preds, target, num_outputs=num_outputs)
+    stats = _moment_stats(p, t)
+    if validate_args:
+        check_regression_values(p, t, stats["moments"][1])
+    return stats
 
 
 def _explained_fraction(num: Tensor, den: Tensor, multioutput: str) -> Tensor:
@@ -213,8 +222,7 @@ def r2_score(preds: Tensor, target: Tensor, *, adjusted: int = 0, multioutput: s
     """
     check_multioutput(multioutput, weighted=True)
     check_adjusted(adjusted)
-    p, t = check_regression_inputs(preds, target, validate_args=validate_args)
-    return _r2_score_from_stats(_moment_stats(p, t), multioutput, adjusted)
+    return _r2_score_from_stats(_moment_stats_checked(preds, target, None, validate_args), multioutput, adjusted)
 
 
 def _explained_variance_from_stats(state: State, multioutput: str) -> Tensor:
@@ -235,5 +243,4 @@ def explained_variance(preds: Tensor, target: Tensor, *, multioutput: str = "uni
     0.9571734475374732
     """
     check_multioutput(multioutput, weighted=True)
-    p, t = check_regression_inputs(preds, target, validate_args=validate_args)
-    return _explained_variance_from_stats(_moment_stats(p, t), multioutput)
+    return _explained_variance_from_stats(_moment_stats_checked(preds, target, None, validate_args), multioutput)
