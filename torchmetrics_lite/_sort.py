@@ -335,7 +335,8 @@ def segment_sort_payload(segments: Tensor, values: Tensor, payload: Tensor, *, n
     if values.device.type != "cpu" or values.shape[0] == 0:
         return None
     key = _desc_key32(_as_numpy(values)) if descending else _key32(_as_numpy(values))
-    load = payload.detach().contiguous().numpy()
+    load = payload.detach()
+    load = (load.float() if load.dtype == torch.bfloat16 else load).contiguous().numpy()  # bfloat16: exact
     if key is None or load.dtype.kind not in "biuf":
         return None
     if load.dtype.kind != "i":
@@ -348,8 +349,8 @@ def segment_sort_payload(segments: Tensor, values: Tensor, payload: Tensor, *, n
     seg_bits = max(int(n_segments) - 1, 0).bit_length()
     if lo < 0 or seg_bits + 32 + load_bits > 63:
         return None
-    packed = _as_numpy(segments).astype(np.int64) << (32 + load_bits)
-    packed |= key.astype(np.int64, copy=False) << load_bits
+    packed = np.left_shift(_as_numpy(segments), 32 + load_bits, dtype=np.int64)
+    packed |= np.left_shift(key, load_bits, dtype=np.int64)
     packed |= load
     packed.sort()
     return torch.from_numpy(packed >> load_bits), torch.from_numpy(packed & ((1 << load_bits) - 1))

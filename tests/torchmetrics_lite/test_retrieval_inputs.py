@@ -156,6 +156,36 @@ def test_block_paths_equal_generic_flat_path(name, ties, monkeypatch):
                 assert_close(block, dense[present][torch.argsort(ids[present])], atol=1e-12)
 
 
+@pytest.mark.parametrize("dtype", [torch.bool, torch.uint8, torch.float16, torch.bfloat16, torch.float64])
+def test_target_dtypes_on_every_path(dtype, monkeypatch):
+    from torchmetrics_lite.functional import _retrieval_impl
+
+    target = TARGET.to(dtype)
+    want = {name: fn(PREDS, TARGET.double() if dtype != torch.bool else TARGET > 0, mask=MASK, reduction="none",
+                     **_kw(name)) for name, fn in FNS.items()}
+    rows = torch.arange(Q)[:, None].expand(Q, N)[MASK]
+    for path in ("block", "generic_flat", "torch"):
+        if path == "generic_flat":
+            _generic_flat_path(monkeypatch)
+        if path == "torch":
+            monkeypatch.setattr(_retrieval_impl, "_use_numpy", lambda x: False)
+        for name, fn in FNS.items():
+            dense = fn(PREDS, target, mask=MASK, reduction="none", **_kw(name))
+            flat = fn(PREDS[MASK], target[MASK], rows, reduction="none", **_kw(name))
+            assert_close(dense, want[name], atol=1e-12, path=f"{path} {name} dense")
+            assert_close(flat, want[name][MASK.any(1)], atol=1e-12, path=f"{path} {name} flat")
+
+
+@pytest.mark.parametrize("name", sorted(FNS))
+def test_edge_blocks_give_float64_values(name):
+    fn = FNS[name]
+    zero_width = fn(torch.zeros(3, 0), torch.zeros(3, 0, dtype=torch.long), reduction="none", **_kw(name))
+    assert zero_width.dtype == torch.float64 and zero_width.shape == (3,) and torch.isnan(zero_width).all()
+    tied, blank = torch.tensor([[1.0, 1.0, 0.0]]), torch.zeros(1, 3, dtype=torch.long)  # no relevant item
+    assert fn(tied, blank, reduction="none", **_kw(name)).dtype == torch.float64
+    assert fn(tied, blank, empty="one", **_kw(name)).item() == 1.0
+
+
 def test_uneven_queries_take_the_generic_path():
     from torchmetrics_lite.functional._retrieval_dense import flat_block
 

@@ -178,16 +178,17 @@ def test_group_by_segment_is_stable_argsort(n_segments):
         assert _sort.group_by_segment(seg, n_segments=n_segments, backend=backend).tolist() == want
 
 
-@pytest.mark.parametrize("payload_kind", ["int", "bool", "float_integral"])
+@pytest.mark.parametrize("payload_kind", ["int", "bool", "float_integral", "bfloat16"])
 def test_segment_sort_payload_matches_lexsort(payload_kind):
     g = torch.Generator().manual_seed(7)
     seg = torch.randint(0, 5, (300,), generator=g)
     values = torch.randint(-4, 4, (300,), generator=g).float() / 2
     load = torch.randint(0, 6, (300,), generator=g)
-    load = load > 2 if payload_kind == "bool" else load.double() if payload_kind == "float_integral" else load
-    want = np.lexsort((load.numpy(), -values.numpy(), seg.numpy()))
+    load = {"int": load, "bool": load > 2, "float_integral": load.double(), "bfloat16": load.bfloat16()}[payload_kind]
+    ref = load.long().numpy()
+    want = np.lexsort((ref, -values.numpy(), seg.numpy()))
     keys, got = _sort.segment_sort_payload(seg, values, load, n_segments=5)
-    assert got.tolist() == load.long().numpy()[want].tolist()
+    assert got.tolist() == ref[want].tolist()
     assert torch.equal(keys >> 32, seg[want])
     same = (values.numpy()[want][1:] == values.numpy()[want][:-1]) & (seg.numpy()[want][1:] == seg.numpy()[want][:-1])
     assert (keys[1:] == keys[:-1]).tolist() == same.tolist()

@@ -66,7 +66,7 @@ def _sorted_block(scores: Tensor, target: np.ndarray, valid: Optional[Tensor], n
     """Rank every row of the block; ``target`` must already be 0 where ``valid`` is False."""
     order, keys = (t.numpy() for t in rank_rows(scores, valid=valid))
     q, m = keys.shape
-    rel = target.reshape(-1).take((order + np.arange(0, q * m, m, dtype=np.int64)[:, None]).reshape(-1))
+    rel = target.reshape(-1).take((order + np.arange(q, dtype=np.int64)[:, None] * m).reshape(-1))
     return _finish(rel.reshape(q, m), keys, n_items, valid is not None, ties)
 
 
@@ -126,7 +126,7 @@ def flat_block(preds: Tensor, target: Tensor, qid: Tensor, n_queries: int, ties:
 
 def _cells(q_sorted: np.ndarray, n_items: np.ndarray, m: int) -> np.ndarray:
     """Flat block cell ``q * m + slot`` of each item of a list grouped by query (``q_sorted`` ascending)."""
-    shift = np.arange(0, n_items.shape[0] * m, m, dtype=np.int64) - (np.cumsum(n_items) - n_items)
+    shift = np.arange(n_items.shape[0], dtype=np.int64) * m - (np.cumsum(n_items) - n_items)
     return np.arange(q_sorted.shape[0], dtype=np.int64) + shift.take(q_sorted)
 
 
@@ -183,6 +183,11 @@ def _sums(g: Groups, x: np.ndarray, dtype) -> tuple:
     return flat.take(base + g.a + g.n) - above, above
 
 
+def _per_row(rows: np.ndarray, terms: np.ndarray, q: int) -> np.ndarray:
+    """float64 sums of ``terms`` per row (``np.bincount`` returns int64 when there is no term)."""
+    return np.bincount(rows, terms, minlength=q).astype(np.float64, copy=False)
+
+
 def _tied_rows(b: Block, cut) -> Optional[np.ndarray]:
     """Rows holding a tie group of several items that starts before ``cut`` (int, or one per row)."""
     if b.new is None:
@@ -204,11 +209,11 @@ def _row_sums(b: Block, cut, free, grouped) -> np.ndarray:
     q = b.rel.shape[0]
     if 2 * rows.size >= q:  # mostly tied: every row by groups
         g = _groups(b.new, cut)
-        return np.bincount(g.row, grouped(g, b.rel), minlength=q)
+        return _per_row(g.row, grouped(g, b.rel), q)
     out = free(b.rel)
     sub_cut = cut if np.isscalar(cut) else cut.take(rows)
     g = _groups(b.new[rows], sub_cut)
-    out[rows] = np.bincount(g.row, grouped(g, b.rel[rows]), minlength=rows.size)
+    out[rows] = _per_row(g.row, grouped(g, b.rel[rows]), rows.size)
     return out
 
 
@@ -339,9 +344,9 @@ def _first_relevant(b: Block, k: Optional[int]) -> tuple:
 
 def reciprocal_rank_values(b: Block, k: Optional[int] = None) -> PerQueryNp:
     rows, rank, prob = _first_relevant(b, k)
-    return PerQueryNp(np.bincount(rows, prob / rank, minlength=b.rel.shape[0]), b.n_items, _n_rel(b))
+    return PerQueryNp(_per_row(rows, prob / rank, b.rel.shape[0]), b.n_items, _n_rel(b))
 
 
 def hit_rate_values(b: Block, k: Optional[int] = None) -> PerQueryNp:
     rows, _, prob = _first_relevant(b, k)
-    return PerQueryNp(np.bincount(rows, prob, minlength=b.rel.shape[0]), b.n_items, _n_rel(b))
+    return PerQueryNp(_per_row(rows, prob, b.rel.shape[0]), b.n_items, _n_rel(b))

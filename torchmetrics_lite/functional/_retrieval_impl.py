@@ -71,7 +71,8 @@ def _compact_ids(indexes: Tensor) -> tuple:
         return indexes.to(torch.int64), 0
     lo, hi = (v.item() for v in torch.aminmax(indexes))
     if hi - lo < 4 * n + 1024:
-        return indexes.to(torch.int64) - lo, hi - lo + 1
+        ids = indexes.to(torch.int64)
+        return (ids - lo if lo else ids), hi - lo + 1
     uniq, inverse = torch.unique(indexes, return_inverse=True)
     return inverse, uniq.numel()
 
@@ -133,7 +134,7 @@ def _rank(flat: Flat, ties: str) -> Ranked:
     n, n_queries, device = flat.preds.numel(), flat.n_queries, flat.preds.device
     perm = segment_argsort(flat.qid, flat.preds, n_segments=n_queries, descending=True, stable=ties == "order")
     perm = perm.to(device)
-    q, rel = _take(flat.qid, perm), _take(flat.target, perm).to(F64)
+    q, rel = _take(flat.qid, perm), _take(flat.target.to(F64), perm)
     n_items = torch.bincount(q, minlength=n_queries)
     starts = torch.cumsum(n_items, 0) - n_items
     idx = torch.arange(n, device=device)
