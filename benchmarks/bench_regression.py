@@ -1,20 +1,43 @@
 """Regression and calibration: per-call update cost, one-shot functional cost, and isotonic fitting.
 
-Peers in the same run: torchmetrics (R2Score, MeanSquaredError, BinaryCalibrationError), scikit-learn
-(r2_score, IsotonicRegression). Run: python -m benchmarks.bench_regression
+Peers in the same run: torchmetrics (R2Score, MeanSquaredError, Binary/MulticlassCalibrationError), scikit-learn
+(r2_score, IsotonicRegression). Updates are timed in alternation with their peer (see ``per_call``).
+Run: python -m benchmarks.bench_regression
 """
+import gc
+import statistics
+import time
+from functools import partial
+from typing import Callable, Dict, List
+
 import numpy as np
 import torch
 
 from benchmarks._runner import header, median_time, optional, print_tables, table
-from torchmetrics_lite import BinaryCalibrationError, IsotonicCalibrator, MeanSquaredError, R2Score
+from torchmetrics_lite import (
+    BinaryCalibrationError, IsotonicCalibrator, MeanSquaredError, MulticlassCalibrationError, R2Score,
+)
 from torchmetrics_lite.functional import r2_score
 
-N_CALLS = 500
+N_CALLS = 300
+ROUNDS = 15
 
 
-def per_call(fn) -> float:
-    return median_time(fn, repeat=5, number=N_CALLS, warmup=50)
+def per_call(fns: Dict[str, Callable[[], object]]) -> Dict[str, float]:
+    """Median per-call time of each function, timed in alternation (ROUNDS rounds of N_CALLS calls each), so
+    that the load of a shared machine hits every row alike instead of whichever ran during a busy spell."""
+    for fn in fns.values():
+        for _ in range(50):
+            fn()
+    times: Dict[str, List[float]] = {name: [] for name in fns}
+    for _ in range(ROUNDS):
+        for name, fn in fns.items():
+            gc.collect()
+            start = time.perf_counter()
+            for _ in range(N_CALLS):
+                fn()
+            times[name].append((time.perf_counter() - start) / N_CALLS)
+    return {name: statistics.median(t) for name, t in times.items()}
 
 
 def main() -> None:
@@ -27,16 +50,24 @@ def main() -> None:
     tm = optional("torchmetrics")
     sk = optional("sklearn")
 
+    mc_probs = torch.softmax(2 * torch.randn(1024, 5, generator=g), dim=1)
+    mc_labels = torch.randint(0, 5, (1024,), generator=g)
     updates = []
     for name, ours, peer, args in (
         ("R2Score", R2Score(), tm and tm.R2Score(), (preds, target)),
         ("MeanSquaredError", MeanSquaredError(), tm and tm.MeanSquaredError(), (preds, target)),
         ("BinaryCalibrationError", BinaryCalibrationError(), tm and tm.classification.BinaryCalibrationError(),
          (probs, labels)),
+        ("MulticlassCalibrationError (5 classes)", MulticlassCalibrationError(5),
+         tm and tm.classification.MulticlassCalibrationError(5), (mc_probs, mc_labels)),
     ):
-        rows = [("torchmetrics_lite", per_call(lambda: ours.update(*args)), "")]
+        fns = {"torchmetrics_lite": partial(ours.update, *args)}
         if peer is not None:
-            rows.append(("torchmetrics", per_call(lambda: peer.update(*args)), tm.__version__))
+            fns["torchmetrics"] = partial(peer.update, *args)
+        t = per_call(fns)
+        rows = [("torchmetrics_lite", t["torchmetrics_lite"], "")]
+        if peer is not None:
+            rows.append(("torchmetrics", t["torchmetrics"], tm.__version__))
         updates.append(table(f"{name}.update, 1,024 samples, per call", rows, ours="torchmetrics_lite"))
 
     big_t = 1e4 + torch.randn(1_000_000, generator=g, dtype=torch.float64)

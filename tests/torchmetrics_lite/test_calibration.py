@@ -11,6 +11,7 @@ from tests.helpers.harness import assert_close, check_metric, check_rejects, con
 from torchmetrics_lite import (
     BinaryBrierScore, BinaryCalibrationError, MetricCollection, MulticlassBrierScore, MulticlassCalibrationError,
 )
+from torchmetrics_lite.functional import calibration as C
 from torchmetrics_lite.functional import (
     binary_brier_score, binary_calibration_error, multiclass_brier_score, multiclass_calibration_error,
 )
@@ -164,6 +165,37 @@ def test_validate_args_false_skips_value_checks():
     m = BinaryCalibrationError(validate_args=False)
     m.update(torch.tensor([0.2, 0.9]), torch.tensor([0, 2]))  # a target 2 is not checked
     assert m.compute().isfinite()
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_numpy_and_torch_statistics_agree(dtype):
+    """The CPU path (numpy on zero-copy views) and the path of other devices (torch) give the same bins and
+    Brier sums; the oracle tests above exercise the numpy path, this pins the torch one to it."""
+    preds, target = concat(BIN)
+    preds = preds.to(dtype)
+    for bools in (False, True):
+        y = target.bool() if bools else target
+        assert_close(C._binary_bin_stats(preds, y, 7, backend="torch"), C._binary_bin_stats(preds, y, 7), rtol=1e-13)
+        assert_close(C._binary_brier_stats(preds, y, backend="torch"), C._binary_brier_stats(preds, y), rtol=1e-13)
+    probs, labels = concat(MC3)
+    probs = probs.to(dtype)
+    assert_close(C._multiclass_bin_stats(probs, labels, 7, backend="torch"), C._multiclass_bin_stats(probs, labels, 7),
+                 rtol=1e-13)
+    assert_close(C._multiclass_brier_stats(probs, labels, backend="torch"), C._multiclass_brier_stats(probs, labels),
+                 rtol=1e-13)
+
+
+def test_float32_bins_by_arithmetic_equal_the_float64_search():
+    """float32 confidences are binned as ceil(c n) - 1 (exact, see ``_bin_index_numpy``): it must agree with
+    the binary search over the float64 boundaries i/n on every float32 at, just above and just below them."""
+    rng = np.random.default_rng(0)
+    for n in [*range(1, 64), 100, 1000, 1023, 3**9, 10**5]:
+        edges = (np.arange(n + 1) / n).astype(np.float32)
+        conf = np.concatenate([edges, np.nextafter(edges, np.float32(2)), np.nextafter(edges, np.float32(-1)),
+                               rng.random(200, dtype=np.float32)])
+        conf = conf[(conf >= 0) & (conf <= 1)]
+        want = np.searchsorted(np.arange(1, n) / n, conf.astype(np.float64))
+        np.testing.assert_array_equal(C._bin_index_numpy(conf, n), want, err_msg=f"n_bins={n}")
 
 
 # ------------------------------------------------------------------------------------------------ errors

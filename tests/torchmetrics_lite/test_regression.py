@@ -16,6 +16,7 @@ from torchmetrics_lite.functional import (
     explained_variance, mean_absolute_error, mean_absolute_percentage_error, mean_squared_error, r2_score,
     root_mean_squared_error,
 )
+from torchmetrics_lite.functional import _regression_impl as impl
 from torchmetrics_lite.functional._regression_impl import moment_rows as _moment_rows
 from torchmetrics_lite.functional.regression import fold_moments
 
@@ -174,6 +175,71 @@ def test_fold_moments_is_chan_associative_with_identity():
     assert torch.equal(fold_moments(torch.stack([rows[2], empty])), rows[2])
     assert torch.equal(fold_moments(torch.stack([empty, rows[2]])), rows[2])
     assert torch.equal(fold_moments(torch.stack([empty, empty])), empty)
+
+
+def _backend_cases():
+    g = torch.Generator().manual_seed(62)
+    t = 1e4 + torch.randn(50, 3, generator=g, dtype=torch.float64)
+    p = t + torch.randn(50, 3, generator=g, dtype=torch.float64)
+    yield "float32 (N,)", p[:, 0].float(), t[:, 0].float()
+    yield "float64 (N, 3)", p, t
+    yield "int64 and float32", torch.arange(50), t[:, 1].float()
+    yield "bfloat16", p[:, 2].bfloat16(), t[:, 2].bfloat16()
+    yield "empty (0, 2)", torch.empty(0, 2), torch.empty(0, 2)
+    yield "requires grad", p[:, 0].float().requires_grad_(), t[:, 0].float()
+    big = 1e4 + torch.randn(2, 10_000, generator=g, dtype=torch.float64)  # torch takes this size by default
+    yield "10,000 float32", big[0].float(), big[1].float()
+
+
+@pytest.mark.parametrize("case", list(_backend_cases()), ids=lambda c: c[0])
+def test_numpy_and_torch_statistics_agree(case):
+    """The CPU path (numpy on zero-copy views) and the path of other devices (torch) compute the same
+    float64 statistics; the oracle tests above exercise the numpy path, this pins the torch one to it."""
+    _, preds, target = case
+    for kind in ("squared", "absolute", "percentage"):
+        assert_close(impl.error_sums(preds, target, kind, backend="torch"),
+                     impl.error_sums(preds, target, kind, backend="numpy"), rtol=1e-13, path=kind)
+    assert_close(impl.moments(preds, target, backend="torch"), impl.moments(preds, target, backend="numpy"),
+                 rtol=1e-12, atol=1e-9)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+@pytest.mark.parametrize("width", [2, 2 * impl._SCALAR_COLUMNS + 2], ids=["scalar columns", "numpy rows"])
+def test_fold_pair_in_place_equals_the_stack_fold(backend, width):
+    g = torch.Generator().manual_seed(63)
+    a, b = (_moment_rows(torch.randn(width, n, generator=g, dtype=torch.float64) + 1e6) for n in (7, 12))
+    state = a.clone()
+    impl.fold_pair(state, b, backend=backend)
+    assert_close(state, fold_moments(torch.stack([a, b])), rtol=1e-12)
+    empty = torch.zeros(3, width, dtype=torch.float64)
+    state = empty.clone()
+    impl.fold_pair(state, b, backend=backend)  # the default state is an exact identity on the left
+    assert torch.equal(state, b)
+    impl.fold_pair(state, empty, backend=backend)  # and an empty batch on the right
+    assert torch.equal(state, b)
+
+
+def test_metric_fold_without_pair_path_gives_the_same_state(monkeypatch):
+    """Metric merges a fold state through ``fold.pair`` when it exists, else through ``fold(stack)``."""
+    with_pair = R2Score(num_outputs=3)
+    for b in B3:
+        with_pair.update(*b)
+    monkeypatch.delattr(fold_moments, "pair")
+    without = R2Score(num_outputs=3)
+    for b in B3:
+        without.update(*b)
+    assert_close(without.moments, with_pair.moments, rtol=1e-12)
+    assert_close(without.compute(), _sk("r2", B3))
+
+
+def test_inputs_that_require_grad_are_accepted():
+    preds, target = concat(B1)
+    preds = preds.clone().requires_grad_()
+    for cls, name in ((R2Score, "r2"), (MeanSquaredError, "mse")):
+        m = cls()
+        m.update(preds, target)
+        assert_close(m.compute(), _sk(name, B1), path=name)
+    assert_close(r2_score(preds, target), _sk("r2", B1))
 
 
 def test_collection_shares_statistics_and_values():

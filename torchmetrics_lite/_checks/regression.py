@@ -38,7 +38,9 @@ def check_regression_values(preds: Tensor, target: Tensor, probe: Tensor) -> Non
     """Value check (one host sync): no NaN in ``preds`` or ``target``. ``probe`` is a statistic of the batch
     that any NaN input turns into NaN (the error sums, the means), computed anyway: in the clean case only its
     few values are read; the inputs themselves are scanned only when it is NaN, to name the culprit."""
-    if math.isnan(sum(probe.tolist())):  # inf - inf gives a false alarm, settled by the scan
+    values = probe.tolist()
+    total = sum(map(sum, values)) if probe.dim() > 1 else sum(values)
+    if math.isnan(total):  # inf - inf gives a false alarm, settled by the scan
         check_no_nan("preds", preds)
         check_no_nan("target", target)
 

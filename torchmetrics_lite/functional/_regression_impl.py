@@ -2,9 +2,10 @@
 
 At a training loop's batch size (a thousand samples) the statistics are a dozen small reductions, and each
 torch call costs microseconds of dispatch, more than its arithmetic; numpy's calls cost a fraction of that.
-So on CPU the statistics run in numpy on zero-copy views of the tensors (results come back as CPU tensors,
-sharing memory); on other devices they run in torch, without any host sync. Both paths compute the same
-float64 quantities in the same order of operations (the tests compare them on CPU with ``backend="torch"``).
+So small CPU batches (:data:`NUMPY_MAX_ELEMENTS`) run in numpy on zero-copy views of the tensors (results
+come back as CPU tensors, sharing memory); larger ones and other devices run in torch, without any host
+sync. Both paths compute the same float64 quantities with the same operations (the tests compare them on
+CPU with ``backend="torch"``).
 
 * :func:`error_sums`: per-output ``sum e²``, ``sum |e|`` or ``sum |e| / max(|y|, eps)`` of the residual
   ``e = target - preds`` formed in float64 (every input dtype converts exactly, int64 beyond 2**53 aside).
@@ -24,9 +25,17 @@ from torch import Tensor
 MAPE_EPS = float(np.finfo(np.float64).eps)
 
 
-def use_numpy(t: Tensor, backend: Optional[str] = None) -> bool:
-    """``backend=None`` picks numpy for CPU tensors; ``"torch"`` forces torch (tests), ``"numpy"`` numpy."""
-    return t.device.type == "cpu" if backend is None else backend == "numpy"
+#: the numpy path takes CPU batches up to this many elements: where dispatch dominates, and below the size
+#: from which OpenBLAS (numpy's dot products) spawns threads, which on a loaded machine costs milliseconds.
+NUMPY_MAX_ELEMENTS = 8192
+
+
+def use_numpy(t: Tensor, backend: Optional[str] = None, max_elements: Optional[int] = NUMPY_MAX_ELEMENTS) -> bool:
+    """``backend=None`` picks numpy for CPU tensors of at most ``max_elements`` elements (``None``: any size),
+    torch otherwise; ``"torch"`` forces torch (the tests compare the paths on CPU), ``"numpy"`` numpy."""
+    if backend is not None:
+        return backend == "numpy"
+    return t.device.type == "cpu" and (max_elements is None or t.numel() <= max_elements)
 
 
 def host(t: Tensor) -> np.ndarray:
@@ -74,16 +83,28 @@ def _error_sums_torch(preds: Tensor, target: Tensor, kind: str) -> Tensor:
 def moments(preds: Tensor, target: Tensor, backend: Optional[str] = None) -> Tensor:
     """``(3, 2d)`` rows ``[n, mean, M2]`` of the target columns, then of the residual ``target - preds``
     columns (float64; a scratch ``(2d, N)`` holds both, the residual formed in float64)."""
-    n = target.shape[0]
-    d = 1 if target.dim() == 1 else target.shape[1]
     if not use_numpy(target, backend):
         t = _columns(target).to(torch.float64)
         return moment_rows(torch.cat([t, torch.sub(t, _columns(preds))]))
+    t, p = host(target), host(preds)
+    if t.ndim == 1:  # the common case, on 1-D arrays with scalar means: half the numpy calls
+        return torch.from_numpy(_moments_1d(t, p))
+    d, n = t.shape[1], t.shape[0]
     x = np.empty((2 * d, n))
-    t = _columns(host(target))
-    x[:d] = t
-    np.subtract(x[:d], _columns(host(preds)), out=x[d:])
+    x[:d] = t.T
+    np.subtract(x[:d], p.T, out=x[d:])
     return torch.from_numpy(moment_rows(x))
+
+
+def _moments_1d(t: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """:func:`moments` of one output on numpy arrays, the same operations as :func:`moment_rows`."""
+    n = t.shape[0]
+    t64 = t.astype(np.float64)
+    e = np.subtract(t64, p)  # float64: `p` converts exactly, then one rounding
+    mean_t, mean_e = float(np.add.reduce(t64)) / max(n, 1), float(np.add.reduce(e)) / max(n, 1)
+    t64 -= mean_t
+    e -= mean_e
+    return np.array([[n, n], [mean_t, mean_e], [float(np.vecdot(t64, t64)), float(np.vecdot(e, e))]], dtype=np.float64)
 
 
 def moment_rows(x: Any) -> Any:
@@ -93,13 +114,16 @@ def moment_rows(x: Any) -> Any:
     if isinstance(x, np.ndarray):
         out = np.empty((3, m))
         out[0] = n
-        np.divide(x.sum(1), max(n, 1), out=out[1])
+        np.divide(np.add.reduce(x, 1), max(n, 1), out=out[1])
         x -= out[1][:, None]
         np.vecdot(x, x, out=out[2])
         return out
     mean = x.sum(1).div_(float(max(n, 1)))
     x.sub_(mean.unsqueeze(1))
-    return torch.stack([torch.full_like(mean, n), mean, torch.linalg.vecdot(x, x)])
+    # a few long rows: one BLAS Gram product streams them once (3x faster than vecdot's product-then-sum on
+    # 1e6 samples; its O(m²) extra work is nothing then); short or many rows: one vecdot call
+    m2 = torch.mm(x, x.T).diagonal() if n >= 8192 and m <= 8 else torch.linalg.vecdot(x, x)
+    return torch.stack([torch.full_like(mean, n), mean, m2])
 
 
 #: up to this many columns, the CPU merge runs on Python floats (a dozen float operations per column cost less
@@ -107,11 +131,11 @@ def moment_rows(x: Any) -> Any:
 _SCALAR_COLUMNS = 16
 
 
-def fold_pair(state: Tensor, stats: Tensor) -> None:
+def fold_pair(state: Tensor, stats: Tensor, backend: Optional[str] = None) -> None:
     """In place, ``state <- fold(stack([state, stats]))`` for two ``(3, m)`` moment states (Chan's update,
     :func:`chan`). On CPU it runs on zero-copy numpy views (Python floats for narrow states: IEEE doubles,
     the same results), elsewhere in torch (no host sync)."""
-    if state.device.type != "cpu":
+    if not use_numpy(state, backend):
         state.copy_(torch.stack(chan(*state.unbind(0), *stats.unbind(0), torch.clamp_min)))
         return
     a = state.numpy()

@@ -168,7 +168,7 @@ def _bins_torch(confidence: Tensor, accuracy: Tensor, n_bins: int) -> State:
 
 def _binary_bin_stats(preds: Tensor, target: Tensor, n_bins: int, backend: Optional[str] = None) -> State:
     """Per-bin count (int64), confidence sum and accuracy sum (float64) of one batch."""
-    if use_numpy(preds, backend):
+    if use_numpy(preds, backend, max_elements=None):  # numpy's search and bincount win at every size
         return _bins_numpy(host(preds), host(target), n_bins)
     return _bins_torch(preds, target, n_bins)
 
@@ -177,7 +177,7 @@ def _multiclass_bin_stats(preds: Tensor, target: Tensor, n_bins: int, backend: O
     """As :func:`_binary_bin_stats` with the top-1 probability (first maximal class) and its correctness."""
     confidence, predicted = preds.max(dim=1)  # one call for both (numpy's row-wise max is slow for small C)
     correct = predicted == target
-    if use_numpy(preds, backend):
+    if use_numpy(preds, backend, max_elements=None):
         return _bins_numpy(host(confidence), host(correct), n_bins)
     return _bins_torch(confidence, correct, n_bins)
 

@@ -87,7 +87,8 @@ def mean_squared_error(preds: Tensor, target: Tensor, *, squared: bool = True,
     0.375
     """
     check_multioutput(multioutput, weighted=False)
-    return _mean_error_from_stats(_error_stats(preds, target, "squared", None, validate_args), multioutput, root=not squared)
+    stats = _error_stats(preds, target, "squared", None, validate_args)
+    return _mean_error_from_stats(stats, multioutput, root=not squared)
 
 
 def root_mean_squared_error(preds: Tensor, target: Tensor, *, multioutput: str = "uniform_average",
@@ -165,7 +166,7 @@ def _moment_stats_checked(preds: Tensor, target: Tensor, num_outputs: Optional[i
     p, t = check_regression_inputs(preds, target, num_outputs=num_outputs)
     stats = _moment_stats(p, t)
     if validate_args:
-        check_regression_values(p, t, stats["moments"][1])
+        check_regression_values(p, t, stats["moments"])
     return stats
 
 
