@@ -28,8 +28,28 @@ def median_time(fn: Callable[[], object], *, repeat: int = 7, number: int = 1, w
     return statistics.median(times)
 
 
+def interleaved_medians(fns: Dict[str, Callable[[], object]], *, rounds: int = 15, number: int = 300,
+                        warmup: int = 50) -> Dict[str, float]:
+    """Median per-call time of each function, timed in alternation (``rounds`` rounds of ``number`` calls of
+    each), so that the load of a shared machine hits every row alike instead of whichever ran during a busy
+    spell. Use it for per-call overheads, where a few microseconds of drift would swamp the ratios."""
+    for fn in fns.values():
+        for _ in range(warmup):
+            fn()
+    times: Dict[str, List[float]] = {name: [] for name in fns}
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            gc.collect()
+            start = time.perf_counter()
+            for _ in range(number):
+                fn()
+            times[name].append((time.perf_counter() - start) / number)
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
 def peak_python_memory(fn: Callable[[], object]) -> int:
-    """Peak bytes allocated through Python's allocator (numpy and torch CPU tensors included) during ``fn``."""
+    """Peak bytes allocated through Python's allocator during ``fn`` (numpy arrays are traced; torch tensors
+    are not, so compare torch-heavy code by resident memory instead, as bench_auroc does)."""
     gc.collect()
     tracemalloc.start()
     try:

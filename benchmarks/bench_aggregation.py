@@ -5,14 +5,9 @@ Run: python benchmarks/bench_aggregation.py
 """
 import torch
 
-from benchmarks._runner import header, median_time, optional, print_tables, table
+from benchmarks._runner import header, interleaved_medians, optional, print_tables, table
 from torchmetrics_lite import SumMetric
 
-N_CALLS = 2000
-
-
-def per_call(fn) -> float:
-    return median_time(fn, repeat=7, number=N_CALLS, warmup=200)
 
 
 def main() -> None:
@@ -23,21 +18,21 @@ def main() -> None:
     def bare():
         state.add_(x.sum())
 
-    ours = SumMetric()
-    rows_update = [("bare op (floor)", per_call(bare), "state += x.sum()"),
-                   ("torchmetrics_lite", per_call(lambda: ours.update(x)), "")]
-    rows_forward = [("bare op (floor)", per_call(bare), "state += x.sum()"),
-                    ("torchmetrics_lite", per_call(lambda: ours(x)), "")]
+    ours_u, ours_f = SumMetric(), SumMetric()
+    fns = {"bare": bare, "ours_update": lambda: ours_u.update(x), "ours_forward": lambda: ours_f(x)}
     tm = optional("torchmetrics")
     if tm is not None:
-        peer = tm.SumMetric()
-        rows_update.append(("torchmetrics", per_call(lambda: peer.update(x)), tm.__version__))
-        rows_forward.append(("torchmetrics", per_call(lambda: peer(x)), tm.__version__))
+        peer_u, peer_f = tm.SumMetric(), tm.SumMetric()
+        fns.update(tm_update=lambda: peer_u.update(x), tm_forward=lambda: peer_f(x))
+    t = interleaved_medians(fns, rounds=15, number=1000, warmup=200)
+    tables = []
+    for kind in ("update", "forward"):
+        rows = [("bare op (floor)", t["bare"], "state += x.sum()"), ("torchmetrics_lite", t[f"ours_{kind}"], "")]
+        if tm is not None:
+            rows.append(("torchmetrics", t[f"tm_{kind}"], tm.__version__))
+        tables.append(table(f"SumMetric.{kind}, 1,024 floats, per call", rows, ours="torchmetrics_lite"))
     print(header())
-    print_tables([
-        table("SumMetric.update, 1,024 floats, per call", rows_update, ours="torchmetrics_lite"),
-        table("SumMetric.forward, 1,024 floats, per call", rows_forward, ours="torchmetrics_lite"),
-    ])
+    print_tables(tables)
 
 
 if __name__ == "__main__":

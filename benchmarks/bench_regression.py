@@ -4,16 +4,13 @@ Peers in the same run: torchmetrics (R2Score, MeanSquaredError, Binary/Multiclas
 (r2_score, IsotonicRegression). Updates are timed in alternation with their peer (see ``per_call``).
 Run: python -m benchmarks.bench_regression
 """
-import gc
-import statistics
-import time
 from functools import partial
-from typing import Callable, Dict, List
+from typing import Callable, Dict
 
 import numpy as np
 import torch
 
-from benchmarks._runner import header, median_time, optional, print_tables, table
+from benchmarks._runner import interleaved_medians, header, median_time, optional, print_tables, table
 from torchmetrics_lite import (
     BinaryCalibrationError, IsotonicCalibrator, MeanSquaredError, MulticlassCalibrationError, R2Score,
 )
@@ -24,20 +21,7 @@ ROUNDS = 15
 
 
 def per_call(fns: Dict[str, Callable[[], object]]) -> Dict[str, float]:
-    """Median per-call time of each function, timed in alternation (ROUNDS rounds of N_CALLS calls each), so
-    that the load of a shared machine hits every row alike instead of whichever ran during a busy spell."""
-    for fn in fns.values():
-        for _ in range(50):
-            fn()
-    times: Dict[str, List[float]] = {name: [] for name in fns}
-    for _ in range(ROUNDS):
-        for name, fn in fns.items():
-            gc.collect()
-            start = time.perf_counter()
-            for _ in range(N_CALLS):
-                fn()
-            times[name].append((time.perf_counter() - start) / N_CALLS)
-    return {name: statistics.median(t) for name, t in times.items()}
+    return interleaved_medians(fns, rounds=ROUNDS, number=N_CALLS)
 
 
 def main() -> None:
