@@ -81,6 +81,24 @@ def test_binary_ignore_index_any_shape_and_half_precision():
                        F.binary_stat_scores(BIN_PREDS.half().float(), BIN_TARGET))
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float32])
+@pytest.mark.parametrize("threshold", [0.0, 0.1, 0.3, 0.33, 0.5, 0.7, 1.0])
+def test_threshold_is_exact_in_every_float_dtype(dtype, threshold):
+    # the values of `dtype` around the threshold: `preds > threshold` must hold exactly (as in float64), not
+    # against the threshold rounded to `dtype` (bfloat16 0.30078 > 0.3 is a positive)
+    near = torch.tensor(threshold, dtype=dtype)
+    preds = torch.stack([near, torch.nextafter(near, torch.tensor(-1.0, dtype=dtype)),
+                         torch.nextafter(near, torch.tensor(2.0, dtype=dtype))]).clamp(0, 1)
+    target = torch.ones(3, dtype=torch.long)
+    want = int((preds.double() > threshold).sum())
+    assert F.binary_stat_scores(preds, target, threshold)[0].item() == want
+    assert F.multilabel_stat_scores(preds[:, None], target[:, None], 1, threshold, average="micro")[0].item() == want
+    logits = torch.logit(preds.double()).to(dtype)  # from_logits: the same rule on log(t / (1 - t))
+    if 0 < threshold < 1:
+        want = int((logits.double() > np.log(threshold / (1 - threshold))).sum())
+        assert F.binary_stat_scores(logits, target, threshold, from_logits=True)[0].item() == want
+
+
 
 # ------------------------------------------------------------------------------------------ multilabel
 @pytest.mark.parametrize("name", sorted(ML_FUNCS))

@@ -14,6 +14,7 @@ Counting is one bincount (on CUDA a scatter-add of ones, ``index_add_``, into a 
 """
 from __future__ import annotations
 
+import functools
 from typing import Callable, Optional, Tuple
 
 import torch
@@ -38,9 +39,26 @@ def _long(t: Tensor) -> Tensor:
     return t if t.dtype == torch.int64 else t.to(torch.int64)
 
 
+@functools.lru_cache(maxsize=256)
+def _cut_in(dtype: torch.dtype, cut: float) -> Tuple[float, bool]:
+    """``(c, inclusive)`` such that, for every value ``x`` of ``dtype``, ``x > cut`` (exactly, in float64) iff
+    ``x >= c`` (``inclusive``) or ``x > c``, with ``c`` representable in ``dtype``. A plain ``preds > cut``
+    compares in the preds' dtype, i.e. against ``cut`` rounded to it: a float16 0.30005 (> 0.3) or a bfloat16
+    0.30078 would be called negative at ``threshold=0.3``. ``c`` is the nearest ``dtype`` value to ``cut``;
+    no ``dtype`` value lies strictly between the two, so rounded up means ``x >= c``, otherwise ``x > c``."""
+    c = float(torch.tensor(cut, dtype=torch.float64).to(dtype))
+    return c, c > cut
+
+
 def _positive(preds: Tensor, cut: float) -> Tensor:
-    """0/1 predictions: float preds are positive when ``preds > cut``; integer/bool preds are labels already."""
-    return preds > cut if preds.is_floating_point() else _long(preds)
+    """0/1 predictions: float preds are positive when ``preds > cut`` (exactly, whatever their dtype);
+    integer/bool preds are labels already."""
+    if not preds.is_floating_point():
+        return _long(preds)
+    if preds.dtype == torch.float64:
+        return preds > cut
+    c, inclusive = _cut_in(preds.dtype, cut)
+    return preds >= c if inclusive else preds > c
 
 
 def _binary_confmat(preds: Tensor, target: Tensor, cut: float, ignore_index: Optional[int]) -> Tensor:
