@@ -89,7 +89,7 @@ class MetricCollection(nn.ModuleDict):
         items = [(m.local_state(), m._reductions) for m in syncing]
         reduced = sync.reduce_states(items, syncing[0].process_group) if syncing else []
         for m, state in zip(syncing, reduced):
-            m._computed = m._from_stats(state)
+            m._computed = m._value(state)
         for m in pending:
             if not m.sync_on_compute:
                 m.compute()

@@ -150,8 +150,29 @@ class Metric(nn.Module):
             state = self.local_state()
             if self.sync_on_compute:
                 state = sync.reduce_states([(state, self._reductions)], self.process_group)[0]
-            self._computed = self._from_stats(state)
+            self._computed = self._value(state)
         return self._computed
+
+    def _value(self, state: Dict[str, Tensor]) -> Any:
+        """``_from_stats(state)``, with any result tensor that shares memory with a state buffer copied (a
+        confusion matrix, a sum or a max is the state itself): a value once returned never changes with later
+        updates, and writing into it cannot corrupt the state."""
+        value = self._from_stats(state)
+        owned = {buf.untyped_storage().data_ptr() for buf in self._state.values() if buf.numel()}
+        if not owned:
+            return value
+
+        def own(v: Any) -> Any:
+            if isinstance(v, Tensor) and v.numel() and v.untyped_storage().data_ptr() in owned:
+                return v.clone()
+            return v
+
+        if isinstance(value, dict):
+            return {k: own(v) for k, v in value.items()}
+        if isinstance(value, (tuple, list)):
+            items = [own(v) for v in value]
+            return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
+        return own(value)
 
     def reset(self) -> None:
         """Return every state to its default (the identity of :meth:`merge_state`)."""
@@ -167,6 +188,9 @@ class Metric(nn.Module):
         if isinstance(other, Metric):
             if type(other) is not type(self):
                 raise TypeError(f"Expected `other` to be a {type(self).__name__}, got {type(other).__name__}")
+            if other.stats_key != self.stats_key:  # other thresholds, top_k, ignore_index...: other counts
+                raise ValueError(f"Expected `other` to count the same statistics (stats_key {self.stats_key!r}), "
+                                 f"got stats_key {other.stats_key!r}")
             self._merge_stats(other.local_state())
         elif isinstance(other, dict):
             self._merge_stats(other)

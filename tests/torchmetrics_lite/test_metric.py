@@ -207,3 +207,40 @@ def test_version_falls_back_in_a_plain_checkout(monkeypatch):
     finally:
         monkeypatch.undo()
         importlib.reload(version_module)
+
+
+def test_computed_value_does_not_alias_the_state():
+    # a confusion matrix / sum / max value IS the state tensor unless copied: later updates changed a value
+    # already returned, and writing into it corrupted the state (Metric.compute and MetricCollection.compute)
+    from torchmetrics_lite import MaxMetric, MetricCollection, MulticlassConfusionMatrix
+
+    preds, target = torch.tensor([0, 1, 2, 1]), torch.tensor([0, 1, 1, 2])
+    for make, batch in [(lambda: MulticlassConfusionMatrix(3), (preds, target)),
+                        (SumMetric, (torch.tensor([1.0, 2.0]),)), (MaxMetric, (torch.tensor([1.0, 5.0]),))]:
+        m, mc = make(), MetricCollection({"m": make()})
+        for metric in (m, mc):
+            metric.update(*batch)
+        values = [m.compute(), mc.compute()["m"]]
+        kept = [v.clone() for v in values]
+        for metric in (m, mc):
+            metric.update(*[b * 2 if b.is_floating_point() else b for b in batch])
+        assert all(torch.equal(v, k) for v, k in zip(values, kept))
+        values[0].zero_()
+        values[1].zero_()
+        for metric in (m, mc):
+            metric.update(*batch)
+        assert torch.equal(m.compute(), mc.compute()["m"]) and m.compute().abs().sum() > 0
+
+
+def test_merge_state_rejects_other_statistics():
+    from torchmetrics_lite import BinaryAccuracy, MulticlassAccuracy
+
+    with pytest.raises(ValueError, match=r"Expected `other` to count the same statistics \(stats_key \('binary', 0.5"):
+        BinaryAccuracy().merge_state(BinaryAccuracy(threshold=0.1))
+    # a (3, 3) confusion matrix and a (3, 3) top-2 table: same shapes, different counts
+    with pytest.raises(ValueError, match=r"Expected `other` to count the same statistics"):
+        MulticlassAccuracy(3).merge_state(MulticlassAccuracy(3, top_k=2))
+    with pytest.raises(ValueError, match=r"Expected `other` to count the same statistics"):
+        MulticlassAccuracy(3).merge_state(MulticlassAccuracy(3, ignore_index=0))
+    a = BinaryAccuracy(zero_division=1.0)  # options of the value only (average, zero_division) merge fine
+    a.merge_state(BinaryAccuracy())
