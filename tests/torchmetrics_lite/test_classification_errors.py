@@ -156,3 +156,18 @@ def test_validate_args_false_skips_only_value_checks():
         m.update(P, T[:2])
     with pytest.raises(TypeError, match=r"`target` to have an integer or bool dtype"):
         tmc.MulticlassRecall(3, validate_args=False).update(S, Y.float())
+
+
+def test_huge_out_of_range_target_is_a_clear_error_without_a_huge_allocation():
+    import tracemalloc
+
+    from torchmetrics_lite import MulticlassAccuracy
+
+    m = MulticlassAccuracy(num_classes=3)
+    m.update(torch.tensor([0, 1]), torch.tensor([0, 1]))
+    before = {k: v.clone() for k, v in m.local_state().items()}
+    tracemalloc.start()
+    with pytest.raises(ValueError, match=r"`target`"):
+        m.update(torch.tensor([0, 1]), torch.tensor([0, 10**12]))  # a bincount sized by it would need 24 TB
+    tracemalloc.stop()
+    assert all(torch.equal(before[k], v) for k, v in m.local_state().items())

@@ -120,9 +120,10 @@ def check_multiclass_inputs(preds: Any, target: Any, *, num_classes: int, top_k:
     else:
         raise ValueError(f"Expected `preds` to have shape (N, ...) like `target` or (N, {num_classes}, ...), got "
                          f"{tuple(preds.shape)} and `target` {tuple(target.shape)}")
-    # The top-1 count on CPU rejects an out-of-range target by itself, at no cost: labels are in [0, C), so a
-    # target < 0 gives a negative bin (bincount raises) and a target >= C a bin >= C * C (a longer output);
-    # functional._multiclass turns either into check_labels' message. Elsewhere the target is checked here.
+    # The top-1 count on CPU rejects an out-of-range target by itself, almost for free: labels are in [0, C), so a
+    # target < 0 gives a negative bin (bincount raises) and a target >= C a bin >= C * C (clamped into one extra
+    # bin that is read back); functional._multiclass turns either into check_labels' message. Elsewhere the
+    # target is checked here.
     if validate_args and not (top_k == 1 and ignore_index is None and target.is_cpu):
         check_labels("target", target, num_classes, ignore_index)
     return preds, target.reshape(-1) if target.dim() != 1 else target

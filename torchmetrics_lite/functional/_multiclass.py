@@ -33,7 +33,7 @@ def _multiclass_stat_scores_stats(preds: Tensor, target: Tensor, num_classes: in
     preds, target = check_multiclass_inputs(preds, target, num_classes=num_classes, top_k=top_k,
                                             ignore_index=ignore_index, validate_args=validate_args)
     try:
-        state = _multiclass_table(preds, target, num_classes, top_k, ignore_index)
+        state = _multiclass_table(preds, target, num_classes, top_k, ignore_index, validate_args)
     except (RuntimeError, IndexError):  # a target out of range (see check_multiclass_inputs) says so clearly
         check_labels("target", target, num_classes, ignore_index)
         raise

@@ -82,7 +82,7 @@ def _multilabel_confmat(preds: Tensor, target: Tensor, cut: float, ignore_index:
 
 
 def _multiclass_table(preds: Tensor, target: Tensor, num_classes: int, top_k: int,
-                      ignore_index: Optional[int]) -> Tensor:
+                      ignore_index: Optional[int], validate_args: bool = True) -> Tensor:
     """(C, C) confusion matrix (``top_k=1``) or (3, C) top-k table of checked multiclass inputs."""
     c = num_classes
     target = _long(target)
@@ -91,7 +91,12 @@ def _multiclass_table(preds: Tensor, target: Tensor, num_classes: int, top_k: in
     labels = preds.max(dim=1).indices if preds.dim() == 2 else _long(preds)  # first maximum, as argmax
     index = torch.add(labels, target, alpha=c)
     if ignore_index is None:
-        return _count(index, c * c).view(c, c)
+        # a target >= C lands in one extra bin (clamped: a huge target must not size a huge bincount); with
+        # validate_args on CPU that bin is read back (a scalar) and raises for the caller to report the label
+        counts = _count(index.clamp(max=c * c), c * c + 1)
+        if validate_args and index.is_cpu and counts[-1]:
+            raise IndexError("target out of range")
+        return counts[:-1].view(c, c)
     index = index.masked_fill(target == ignore_index, c * c)
     return _count(index, c * c + 1)[:-1].view(c, c)
 
