@@ -57,7 +57,8 @@ class MetricCollection(nn.ModuleDict):
         """Members grouped by shared statistics (a metric with ``stats_key=None`` is alone)."""
         groups: Dict[Any, List[Metric]] = {}
         for name, m in self.items():
-            key = m.stats_key if m.stats_key is not None else ("__own__", name)
+            # members share statistics only if they validate alike: group[0]'s checks run for all of them
+            key = (m.stats_key, m.validate_args) if m.stats_key is not None else ("__own__", name)
             groups.setdefault(key, []).append(m)
         return list(groups.values())
 

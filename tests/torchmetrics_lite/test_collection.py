@@ -75,3 +75,12 @@ def test_members_without_shared_key_are_independent():
     assert Metric.stats_key is None
     mc = MetricCollection({"a": SumMetric(), "b": SumMetric()})
     assert len(mc._groups()) == 2
+
+
+def test_members_that_validate_differently_do_not_share_statistics():
+    from torchmetrics_lite import MeanSquaredError, RootMeanSquaredError
+
+    mc = MetricCollection({"rmse": RootMeanSquaredError(validate_args=False), "mse": MeanSquaredError()})
+    assert len(mc._groups()) == 2 or mc["rmse"].stats_key != mc["mse"].stats_key
+    with pytest.raises(ValueError, match="NaN"):
+        mc.update(torch.tensor([float("nan"), 1.0]), torch.tensor([0.0, 1.0]))  # the validating member still checks
