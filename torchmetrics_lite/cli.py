@@ -137,7 +137,7 @@ def _function(measure: Measure) -> Callable[..., Tensor]:
 # --------------------------------------------------------------------------------------------- reading
 def _lines(path: str) -> List[str]:
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:  # a byte order mark is not part of the first field
             return f.read().splitlines()
     except OSError as e:
         raise CliError(f"cannot read {path}: {e.strerror or e}") from None
@@ -228,7 +228,8 @@ def read_csv_columns(path: str, preds: str, target: str) -> Tuple[Tensor, Tensor
 
 # ------------------------------------------------------------------------------------------- retrieval
 def _natural_key(qid: str) -> Tuple[int, int, str]:
-    return (0, int(qid), "") if qid.isdigit() else (1, 0, qid)
+    # isdecimal, not isdigit: int() rejects digits such as '²'; the id itself breaks ties such as '7' / '07'
+    return (0, int(qid), qid) if qid.isdecimal() else (1, 0, qid)
 
 
 def _flat_retrieval(qrels: Dict[str, Dict[str, int]], run: Dict[str, Dict[str, float]], qids: List[str],

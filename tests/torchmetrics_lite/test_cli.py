@@ -259,3 +259,29 @@ def test_classify_errors(tmp_path, text, message):
     path = _csv(tmp_path, text)
     code, out, err = _cli("classify", path, "--preds", "score", "--target", "label", "-m", "f1")
     assert code == 1 and out == "" and message in err, err
+
+
+# ----------------------------------------------------------------------------------------- review: file edge cases
+def test_byte_order_mark_is_not_part_of_the_first_query_id(tmp_path):
+    """A UTF-8 BOM (Notepad, Excel) made the first qrels line query '\\ufeff1': its judgement was silently lost."""
+    qp, rp = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qp.write_bytes(b"\xef\xbb\xbf1 0 a 1\n1 0 b 0\n")
+    rp.write_bytes(b"\xef\xbb\xbf1 Q0 a 1 0.5 t\n1 Q0 b 2 0.9 t\n")
+    code, out, err = _cli("retrieval", qp, rp, "-m", "map", "--digits", 6)
+    assert code == 0 and err == ""
+    assert _parse(out)["map", "all"] == 0.5  # a (relevant) at rank 2
+    csv = tmp_path / "scores.csv"
+    csv.write_bytes(b"\xef\xbb\xbfscore,label\n0.9,1\n0.1,0\n")
+    code, out, err = _cli("classify", csv, "--preds", "score", "--target", "label", "-m", "auroc")
+    assert code == 0 and err == "" and out.splitlines()[-1].split() == ["auroc", "1.0000"]
+
+
+def test_query_ids_that_look_numeric_but_are_not_integers(tmp_path):
+    """'²'.isdigit() is True but int('²') raises: that crashed with a traceback; '7' and '07' also sorted in
+    hash order. Numeric ids sort by value, then as text."""
+    qrels = {"²": {"a": 1}, "07": {"a": 1}, "7": {"b": 1}, "10": {"a": 1}}
+    run = {q: {"a": 1.0, "b": 0.5} for q in qrels}
+    code, out, err = _cli("retrieval", *_write(tmp_path, qrels, run), "-m", "mrr", "--per-query")
+    assert code == 0 and err == ""
+    assert [line.split("\t")[1] for line in out.splitlines()[:4]] == ["07", "7", "10", "²"]
+    assert [float(line.split("\t")[2]) for line in out.splitlines()[:4]] == [1.0, 0.5, 1.0, 1.0]
