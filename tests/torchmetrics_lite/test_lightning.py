@@ -37,3 +37,29 @@ def test_stage_names_are_checked():
 
     with pytest.raises(ValueError, match=r"Expected every stage to be one of \('train', 'val', 'test'\), got 'valid'"):
         StageMetrics(MetricCollection({"m": MeanMetric()}), stages=("valid",))
+
+
+def test_logged_values_are_the_computed_ones_exactly():
+    """LogMetrics cast every value to float32 (0.1 logged and kept in `history` as 0.10000000149011612, an int64
+    count above 2**24 rounded); Lightning takes float64, so the exact value goes through."""
+    import torch
+
+    from torchmetrics_lite import MeanMetric, MetricCollection, SumMetric
+    from torchmetrics_lite.integrations.lightning import LogMetrics, StageMetrics
+
+    class Module(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.metrics = StageMetrics(MetricCollection({"mean": MeanMetric(), "sum": SumMetric()}), stages=("val",))
+            self.logged = {}
+
+        def log_dict(self, values, **kwargs):
+            self.logged.update(values)
+
+    module, callback = Module(), LogMetrics()
+    module.metrics["val"].update(torch.tensor([0.1, 0.1], dtype=torch.float64))
+    want = {k: v.clone() for k, v in module.metrics["val"].compute().items()}
+    callback.on_validation_epoch_end(type("Trainer", (), {"sanity_checking": False})(), module)
+    for key, value in want.items():
+        assert module.logged[key].dtype == torch.float64 and module.logged[key].item() == value.item(), key
+        assert callback.history[key] == [value.item()], key

@@ -77,6 +77,16 @@ class StageMetrics(nn.Module):
         return f"{stage}_metrics" in self.collections
 
 
+def _loggable(value: Any) -> torch.Tensor:
+    """The value as a tensor Lightning logs unchanged: float32 / float64 as they are (a cast to float32 would
+    round the exact value), anything else as float64 (float32 where the device lacks it)."""
+    if not torch.is_tensor(value):
+        return torch.tensor(float(value), dtype=torch.float64)
+    if value.dtype in (torch.float32, torch.float64):
+        return value
+    return value.to(torch.float32 if value.device.type == "mps" else torch.float64)
+
+
 class LogMetrics(pl.Callback):
     """Compute, log and reset every :class:`StageMetrics` of the LightningModule at each epoch end.
 
@@ -97,7 +107,7 @@ class LogMetrics(pl.Callback):
                 collection.reset()
                 if trainer.sanity_checking:
                     continue
-                floats = {k: v.float() if torch.is_tensor(v) else torch.tensor(float(v)) for k, v in values.items()}
+                floats = {k: _loggable(v) for k, v in values.items()}
                 pl_module.log_dict(floats, prog_bar=self.prog_bar, on_step=False, on_epoch=True, sync_dist=False)
                 for k, v in floats.items():
                     self.history.setdefault(k, []).append(float(v))
