@@ -122,18 +122,19 @@ class AUCMLoss(nn.Module):
         self.register_buffer("n_seen", torch.zeros((), dtype=torch.int64))
 
     def forward(self, preds: Tensor, target: Tensor) -> Tensor:
+        _check(preds, target, self.margin, None, self.validate_args)  # before the running counts change
         with torch.no_grad():
             self.alpha.clamp_(min=0.0)
         imratio: Optional[Union[float, Tensor]] = self.imratio
-        if imratio is None:  # running positive fraction, without a host sync
+        if imratio is None:  # running positive fraction, without a host sync; float64 (float16 counts overflow)
             batch_pos = (target != 0).sum()
             if self.training:
                 self.n_pos += batch_pos
                 self.n_seen += target.numel()
-            running = self.n_pos.to(preds.dtype) / self.n_seen.clamp_min(1).to(preds.dtype)
-            imratio = torch.where(self.n_seen > 0, running, batch_pos.to(preds.dtype) / max(1, target.numel()))
+            running = self.n_pos.to(torch.float64) / self.n_seen.clamp_min(1).to(torch.float64)
+            imratio = torch.where(self.n_seen > 0, running, batch_pos.to(torch.float64) / max(1, target.numel()))
         return aucm_loss(preds, target, self.a, self.b, _AscentOnAlpha.apply(self.alpha), margin=self.margin,
-                         imratio=imratio, validate_args=self.validate_args)
+                         imratio=imratio, validate_args=False)  # checked above
 
     def extra_repr(self) -> str:
         return f"margin={self.margin}, imratio={self.imratio}"

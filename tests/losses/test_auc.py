@@ -193,6 +193,32 @@ def test_aucm_running_imratio_when_not_given():
     assert (loss_fn.n_pos.item(), loss_fn.n_seen.item()) == (3, 8)
 
 
+
+def test_aucm_rejected_batch_leaves_the_running_imratio():
+    """The running counts were updated before the inputs were checked: a rejected batch still moved imratio."""
+    loss_fn = losses.AUCMLoss()
+    loss_fn(torch.rand(4, generator=GEN), torch.tensor([1, 0, 0, 0]))
+    for preds, target in [(torch.rand(4), torch.tensor([0, 2, 1, 1])), (torch.rand(4), torch.tensor([0, 1, 1])),
+                          (torch.arange(4), torch.tensor([0, 1, 1, 0]))]:
+        with pytest.raises((ValueError, TypeError)):
+            loss_fn(preds, target)
+        assert (loss_fn.n_pos.item(), loss_fn.n_seen.item()) == (1, 4)
+
+
+def test_aucm_running_imratio_with_half_precision_predictions():
+    """The running ratio was formed in the predictions' dtype: float16 counts overflow past 65504 samples, so the
+    ratio became 0 (or NaN) and the loss 0."""
+    h = torch.rand(70000, generator=GEN)
+    y = (torch.rand(70000, generator=GEN) < 0.1).long()
+    loss_fn = losses.AUCMLoss()
+    with torch.no_grad():
+        loss_fn.a.fill_(0.5), loss_fn.alpha.fill_(0.3)
+    out = loss_fn(h.half(), y)
+    expected = losses.aucm_loss(h.half().float(), y, loss_fn.a, loss_fn.b, loss_fn.alpha,
+                                imratio=y.sum().item() / y.numel())
+    assert expected.item() > 0.01 and abs(out.item() - expected.item()) < 1e-6
+
+
 BAD = [
     (lambda: losses.soft_auc_loss(torch.ones(3), torch.ones(2)), ValueError,
      r"`scores` and `target` to have the same shape, got \(3,\) and \(2,\)"),
