@@ -111,7 +111,8 @@ def check_retrieval_inputs(preds: Any, target: Any, indexes: Any, mask: Any,
                            validate_args: bool) -> Tuple[Tensor, Tensor, Optional[Tensor], Optional[Tensor]]:
     """Dense ``(queries, items)`` (or one query, 1-D) ``preds``/``target`` with an optional bool ``mask``, or
     flat 1-D ``preds``/``target``/``indexes``. Integer scores become float64 (order exact up to 2**53 in
-    magnitude), float16/bfloat16 float32; value checks: no NaN score, no NaN or negative target (``ignore_index`` rows are dropped first)."""
+    magnitude), float16/bfloat16 float32; value checks: no NaN score, no NaN or negative target
+    (``ignore_index`` rows are dropped first)."""
     preds, target = check_tensor("preds", preds), check_tensor("target", target)
     check_real("preds", preds)
     check_real("target", target)
