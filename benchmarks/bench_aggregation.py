@@ -9,7 +9,6 @@ from benchmarks._runner import header, interleaved_medians, optional, print_tabl
 from torchmetrics_lite import SumMetric
 
 
-
 def main() -> None:
     torch.set_num_threads(1)
     x = torch.randn(1024)

@@ -20,7 +20,6 @@ import torch.nn.functional as F
 import losses
 from benchmarks._runner import header, median_time, print_tables, table
 
-
 # --------------------------------------------------------------------------------- the plain formulation
 
 

@@ -10,9 +10,13 @@ from typing import Callable, Dict
 import numpy as np
 import torch
 
-from benchmarks._runner import interleaved_medians, header, median_time, optional, print_tables, table
+from benchmarks._runner import header, interleaved_medians, median_time, optional, print_tables, table
 from torchmetrics_lite import (
-    BinaryCalibrationError, IsotonicCalibrator, MeanSquaredError, MulticlassCalibrationError, R2Score,
+    BinaryCalibrationError,
+    IsotonicCalibrator,
+    MeanSquaredError,
+    MulticlassCalibrationError,
+    R2Score,
 )
 from torchmetrics_lite.functional import r2_score
 

@@ -17,8 +17,15 @@ from typing import Dict, Tuple
 import torch
 import torch.distributed as dist
 
-from torchmetrics_lite import (BinaryAUROC, BinaryAveragePrecision, BinaryF1Score, MeanSquaredError,
-                               MetricCollection, MulticlassAccuracy, RetrievalNormalizedDCG)
+from torchmetrics_lite import (
+    BinaryAUROC,
+    BinaryAveragePrecision,
+    BinaryF1Score,
+    MeanSquaredError,
+    MetricCollection,
+    MulticlassAccuracy,
+    RetrievalNormalizedDCG,
+)
 
 N = 10_000
 

@@ -18,8 +18,14 @@ import torch
 
 import losses
 from torchmetrics_lite.calibrators import PlattScaler
-from torchmetrics_lite.functional import (binary_auroc, binary_average_precision, binary_calibration_error,
-                                          binary_f1_score, binary_precision_recall_curve, binary_roc)
+from torchmetrics_lite.functional import (
+    binary_auroc,
+    binary_average_precision,
+    binary_calibration_error,
+    binary_f1_score,
+    binary_precision_recall_curve,
+    binary_roc,
+)
 
 Split = Tuple[torch.Tensor, torch.Tensor]
 

@@ -130,7 +130,8 @@ def load_data(synthetic: bool = False) -> Tuple[Lists, Lists, str]:
     if paths is None:
         if not synthetic:
             print("[train_ranker] falling back to a synthetic learning-to-rank set")
-        train, test, name = synthetic_lists(200, seed=0), synthetic_lists(100, seed=1), "synthetic (hidden linear model)"
+        train, test = synthetic_lists(200, seed=0), synthetic_lists(100, seed=1)
+        name = "synthetic (hidden linear model)"
     else:
         train, test = (to_lists(*parse_cached(p)) for p in paths)
         name = "MSLR-WEB10K fold 1, 5k-row samples (rankeval)"

@@ -22,8 +22,15 @@ from typing import Optional, Tuple
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import (check_choice, check_number, check_positive_int, check_real, check_same_shape,
-                                       check_tensor, upcast)
+from torchmetrics_lite._checks import (
+    check_choice,
+    check_number,
+    check_positive_int,
+    check_real,
+    check_same_shape,
+    check_tensor,
+    upcast,
+)
 
 REDUCTIONS = ("mean", "sum", "none")
 GAINS = ("exponential", "linear")
@@ -40,7 +47,8 @@ def check_lists(scores: Tensor, relevance: Tensor, mask: Optional[Tensor]) -> Tu
     if not scores.is_floating_point():
         raise TypeError(f"Expected `scores` to have a floating dtype, got {scores.dtype}")
     if scores.dim() < 1:
-        raise ValueError(f"Expected `scores` to have at least 1 dimension (lists on the last), got shape {tuple(scores.shape)}")
+        raise ValueError(f"Expected `scores` to have at least 1 dimension (lists on the last), "
+                         f"got shape {tuple(scores.shape)}")
     check_real("relevance", relevance)
     check_same_shape("scores", scores, "relevance", relevance)
     scores = upcast(scores)

@@ -7,8 +7,17 @@ import torch
 from torch import Tensor, nn
 from torch.utils.checkpoint import checkpoint
 
-from losses._utils import (check_lists, check_options, check_positive, flatten_lists, gains, ideal_dcg, masked_scores,
-                           reduce, safe_inverse)
+from losses._utils import (
+    check_lists,
+    check_options,
+    check_positive,
+    flatten_lists,
+    gains,
+    ideal_dcg,
+    masked_scores,
+    reduce,
+    safe_inverse,
+)
 
 __all__ = ["approx_ndcg_loss", "ApproxNDCGLoss"]
 
@@ -96,7 +105,8 @@ class ApproxNDCGLoss(nn.Module):
         super().__init__()
         check_options(reduction=reduction, gain=gain, k=k, chunk_size=chunk_size)
         check_positive("temperature", temperature)
-        self.temperature, self.k, self.gain, self.reduction, self.chunk_size = temperature, k, gain, reduction, chunk_size
+        self.temperature, self.k, self.gain = temperature, k, gain
+        self.reduction, self.chunk_size = reduction, chunk_size
 
     def forward(self, scores: Tensor, relevance: Tensor, mask: Optional[Tensor] = None) -> Tensor:
         return approx_ndcg_loss(scores, relevance, mask=mask, temperature=self.temperature, k=self.k, gain=self.gain,

@@ -6,8 +6,14 @@ from typing import Optional, Union
 import torch
 from torch import Tensor, nn
 
-from torchmetrics_lite._checks import (check_binary_values, check_number, check_real, check_same_shape, check_tensor,
-                                       upcast)
+from torchmetrics_lite._checks import (
+    check_binary_values,
+    check_number,
+    check_real,
+    check_same_shape,
+    check_tensor,
+    upcast,
+)
 
 __all__ = ["aucm_loss", "AUCMLoss"]
 

@@ -8,8 +8,19 @@ import torch
 from torch import Tensor, nn
 
 from losses._pairwise import clamp_gap, pair_order_bounds, weighted_pair_logistic
-from losses._utils import (check_lists, check_options, check_positive, current_ranks, discounts, flatten_lists, gains,
-                           ideal_dcg, lists_per_block, reduce, safe_inverse)
+from losses._utils import (
+    check_lists,
+    check_options,
+    check_positive,
+    current_ranks,
+    discounts,
+    flatten_lists,
+    gains,
+    ideal_dcg,
+    lists_per_block,
+    reduce,
+    safe_inverse,
+)
 from torchmetrics_lite._checks import check_choice, check_number
 
 __all__ = ["lambdarank_loss", "LambdaRankLoss"]

@@ -11,7 +11,8 @@ from losses._utils import check_lists, check_options, flatten_lists, masked_scor
 __all__ = ["listnet_loss", "ListNetLoss"]
 
 
-def listnet_loss(scores: Tensor, relevance: Tensor, *, mask: Optional[Tensor] = None, reduction: str = "mean") -> Tensor:
+def listnet_loss(scores: Tensor, relevance: Tensor, *, mask: Optional[Tensor] = None,
+                 reduction: str = "mean") -> Tensor:
     r"""ListNet's top-one loss: per list, the cross-entropy
 
     .. math:: L = -\sum_i \mathrm{softmax}(rel)_i \, \log \mathrm{softmax}(s)_i

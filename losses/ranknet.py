@@ -7,7 +7,15 @@ import torch  # noqa: F401  (the doctests use it)
 from torch import Tensor, nn
 
 from losses._pairwise import pair_order_bounds, weighted_pair_logistic
-from losses._utils import check_lists, check_options, check_positive, flatten_lists, lists_per_block, reduce, safe_inverse
+from losses._utils import (
+    check_lists,
+    check_options,
+    check_positive,
+    flatten_lists,
+    lists_per_block,
+    reduce,
+    safe_inverse,
+)
 
 __all__ = ["ranknet_loss", "RankNetLoss"]
 

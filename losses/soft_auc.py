@@ -16,8 +16,16 @@ from torch import Tensor, nn
 
 from losses._utils import PAIR_BLOCK, check_positive
 from torchmetrics_lite import _sort
-from torchmetrics_lite._checks import (check_binary_values, check_choice, check_number, check_positive_int, check_real,
-                                       check_same_shape, check_tensor, upcast)
+from torchmetrics_lite._checks import (
+    check_binary_values,
+    check_choice,
+    check_number,
+    check_positive_int,
+    check_real,
+    check_same_shape,
+    check_tensor,
+    upcast,
+)
 
 __all__ = ["soft_auc_loss", "SoftAUCLoss"]
 

@@ -1,38 +1,78 @@
 """torchmetrics_lite: exact evaluation metrics for PyTorch, as pure functions and as stateful modules."""
 from torchmetrics_lite._version import __version__
 from torchmetrics_lite.aggregation import MaxMetric, MeanMetric, MinMetric, SumMetric
-from torchmetrics_lite.collection import MetricCollection
-from torchmetrics_lite.metric import Metric
+
+# --- auroc
+from torchmetrics_lite.auroc import (
+    BinaryAUROC,
+    BinaryAveragePrecision,
+    BinaryPrecisionRecallCurve,
+    BinaryROC,
+    MulticlassAUROC,
+    MulticlassAveragePrecision,
+    MultilabelAUROC,
+    MultilabelAveragePrecision,
+)
+
+# --- regression, calibration
+from torchmetrics_lite.calibration import (
+    BinaryBrierScore,
+    BinaryCalibrationError,
+    MulticlassBrierScore,
+    MulticlassCalibrationError,
+)
+from torchmetrics_lite.calibrators import IsotonicCalibrator, PlattScaler
 
 # --- classification (exports added by the classification work)
 from torchmetrics_lite.classification import (
-    BinaryStatScores, BinaryAccuracy, BinaryPrecision, BinaryRecall, BinaryF1Score, BinaryFBetaScore,
-    BinaryConfusionMatrix, MulticlassStatScores, MulticlassAccuracy, MulticlassPrecision, MulticlassRecall,
-    MulticlassF1Score, MulticlassFBetaScore, MulticlassConfusionMatrix, MultilabelStatScores, MultilabelAccuracy,
-    MultilabelPrecision, MultilabelRecall, MultilabelF1Score, MultilabelFBetaScore, MultilabelConfusionMatrix,
+    BinaryAccuracy,
+    BinaryConfusionMatrix,
+    BinaryF1Score,
+    BinaryFBetaScore,
+    BinaryPrecision,
+    BinaryRecall,
+    BinaryStatScores,
+    MulticlassAccuracy,
+    MulticlassConfusionMatrix,
+    MulticlassF1Score,
+    MulticlassFBetaScore,
+    MulticlassPrecision,
+    MulticlassRecall,
+    MulticlassStatScores,
+    MultilabelAccuracy,
+    MultilabelConfusionMatrix,
+    MultilabelF1Score,
+    MultilabelFBetaScore,
     MultilabelHammingDistance,
+    MultilabelPrecision,
+    MultilabelRecall,
+    MultilabelStatScores,
 )
-# --- auroc
-from torchmetrics_lite.auroc import (
-    BinaryAUROC, BinaryAveragePrecision, BinaryPrecisionRecallCurve, BinaryROC, MulticlassAUROC,
-    MulticlassAveragePrecision, MultilabelAUROC, MultilabelAveragePrecision,
-)
-# --- retrieval
-from torchmetrics_lite.retrieval import (
-    RetrievalHitRate, RetrievalMAP, RetrievalMRR, RetrievalNormalizedDCG, RetrievalPrecision, RetrievalRecall,
-    RetrievalRPrecision,
-)
-# --- regression, calibration
-from torchmetrics_lite.calibration import (
-    BinaryBrierScore, BinaryCalibrationError, MulticlassBrierScore, MulticlassCalibrationError,
-)
-from torchmetrics_lite.calibrators import IsotonicCalibrator, PlattScaler
+from torchmetrics_lite.collection import MetricCollection
+
+# --- harness
+from torchmetrics_lite.harness import EvalReport, evaluate
+from torchmetrics_lite.metric import Metric
+from torchmetrics_lite.multiple_choice import MultipleChoiceAccuracy, score_choices
 from torchmetrics_lite.regression import (
-    ExplainedVariance, MeanAbsoluteError, MeanAbsolutePercentageError, MeanSquaredError, R2Score,
+    ExplainedVariance,
+    MeanAbsoluteError,
+    MeanAbsolutePercentageError,
+    MeanSquaredError,
+    R2Score,
     RootMeanSquaredError,
 )
-# --- harness
-from torchmetrics_lite.harness import EvalReport, MultipleChoiceAccuracy, evaluate, score_choices
+
+# --- retrieval
+from torchmetrics_lite.retrieval import (
+    RetrievalHitRate,
+    RetrievalMAP,
+    RetrievalMRR,
+    RetrievalNormalizedDCG,
+    RetrievalPrecision,
+    RetrievalRecall,
+    RetrievalRPrecision,
+)
 
 __all__ = [
     "__version__",

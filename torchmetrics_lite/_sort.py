@@ -21,6 +21,8 @@ import numpy as np
 import torch
 from torch import Tensor
 
+from torchmetrics_lite import _backend
+
 __all__ = ["sort", "argsort", "searchsorted", "default_backend", "segment_argsort", "select_sorted", "sort_rows",
            "searchsorted_rows", "group_starts", "PAD_KEY", "rank_rows", "group_by_segment",
            "segment_sort_payload"]
@@ -30,7 +32,7 @@ _NUMPY_DTYPES = {torch.float32, torch.float64, torch.int64, torch.int32, torch.i
 
 def default_backend(x: Tensor) -> str:
     """``"numpy"`` for CPU tensors, ``"torch"`` elsewhere."""
-    return "numpy" if x.device.type == "cpu" else "torch"
+    return "numpy" if _backend.use_numpy(x) else "torch"
 
 
 def _as_numpy(x: Tensor) -> np.ndarray:

@@ -16,8 +16,13 @@ from torch import Tensor
 
 from torchmetrics_lite._checks import check_binary_prob_inputs, check_multiclass_prob_inputs, check_positive_int
 from torchmetrics_lite.functional.calibration import (
-    _binary_bin_stats, _binary_brier_stats, _brier_from_stats, _calibration_error_from_stats, _check_binning,
-    _multiclass_bin_stats, _multiclass_brier_stats,
+    _binary_bin_stats,
+    _binary_brier_stats,
+    _brier_from_stats,
+    _calibration_error_from_stats,
+    _check_binning,
+    _multiclass_bin_stats,
+    _multiclass_brier_stats,
 )
 from torchmetrics_lite.metric import Metric
 

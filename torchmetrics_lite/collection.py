@@ -46,7 +46,8 @@ class MetricCollection(nn.ModuleDict):
             metrics = named
         for name, m in metrics.items():
             if not isinstance(m, Metric):
-                raise TypeError(f"Expected every value of `metrics` to be a Metric, got {type(m).__name__} for {name!r}")
+                raise TypeError(f"Expected every value of `metrics` to be a Metric, "
+                                f"got {type(m).__name__} for {name!r}")
         super().__init__()  # not super().__init__(metrics): ModuleDict would call our `update` to fill itself
         for name, m in metrics.items():
             self[name] = m

@@ -1,9 +1,6 @@
-"""Fault-tolerant model evaluation, and multiple-choice (HellaSwag-style) accuracy for language models.
-
-* :func:`evaluate` runs a model over a dataset and feeds a set of metrics; one bad example never stops the run,
-  it is recorded in the returned :class:`EvalReport` and left out of every metric.
-* :class:`MultipleChoiceAccuracy` scores per-choice log-likelihoods (``acc`` and ``acc_norm`` of LM evaluation
-  harnesses); :func:`score_choices` computes those log-likelihoods from a causal LM's logits.
+"""Fault-tolerant model evaluation: :func:`evaluate` runs a model over a dataset and feeds a set of metrics; one
+bad example never stops the run, it is recorded in the returned :class:`EvalReport` and left out of every
+metric. (Multiple-choice accuracy for language models is :mod:`torchmetrics_lite.multiple_choice`.)
 """
 from __future__ import annotations
 
@@ -15,11 +12,10 @@ import torch
 from torch import Tensor, nn
 
 from torchmetrics_lite._checks import check_positive_int
-from torchmetrics_lite._multiple_choice import MultipleChoiceAccuracy, multiple_choice_accuracy, score_choices
 from torchmetrics_lite.collection import MetricCollection
 from torchmetrics_lite.metric import Metric
 
-__all__ = ["evaluate", "EvalReport", "MultipleChoiceAccuracy", "multiple_choice_accuracy", "score_choices"]
+__all__ = ["evaluate", "EvalReport"]
 
 
 # ------------------------------------------------------------------------------------------------ evaluate

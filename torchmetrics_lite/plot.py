@@ -17,7 +17,11 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import (
-    check_binary_prob_inputs, check_multiclass_prob_inputs, check_ndim, check_positive_int, check_same_shape,
+    check_binary_prob_inputs,
+    check_multiclass_prob_inputs,
+    check_ndim,
+    check_positive_int,
+    check_same_shape,
     check_tensor,
 )
 from torchmetrics_lite.functional.calibration import _binary_bin_stats, _multiclass_bin_stats

@@ -6,7 +6,8 @@ States (all float64, on the inputs' device):
 
 * MSE / RMSE / MAE / MAPE: per-output error sums (``sum`` states) and an int64 sample count. Memory O(d).
 * R² / explained variance: one *fold* state ``moments`` ``(3, 2d)`` holding ``[n, mean, M2]`` of the target
-  and residual columns, merged with Chan's parallel formula (:func:`~torchmetrics_lite.functional.regression.fold_moments`)
+  and residual columns, merged with Chan's parallel formula
+  (:func:`~torchmetrics_lite.functional.regression.fold_moments`)
   when batches are merged, when metrics are merged (``merge_state``) and across ranks (one all-gather of every
   rank's moments, then one fold). Memory O(d), whatever the number of batches or samples, and no raw sum of
   squares anywhere, so a float32 stream of large-offset targets keeps every digit.
@@ -26,9 +27,13 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_adjusted, check_multioutput, check_positive_int
-from torchmetrics_lite.functional.regression import (
-    _error_stats, _explained_variance_from_stats, _mean_error_from_stats, _moment_stats_checked,
-    _r2_score_from_stats, fold_moments,
+from torchmetrics_lite.functional.regression.measures import (
+    _error_stats,
+    _explained_variance_from_stats,
+    _mean_error_from_stats,
+    _moment_stats_checked,
+    _r2_score_from_stats,
+    fold_moments,
 )
 from torchmetrics_lite.metric import Metric
 

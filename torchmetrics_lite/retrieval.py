@@ -21,7 +21,7 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_retrieval_inputs, check_retrieval_options, check_retrieval_values
-from torchmetrics_lite.functional._retrieval_impl import (
+from torchmetrics_lite.functional.retrieval._torch_kernels import (
     AVERAGE_PRECISION,
     HIT_RATE,
     NDCG,

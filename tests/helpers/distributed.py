@@ -27,7 +27,7 @@ from typing import Any, Callable, Dict, List, Sequence
 
 import torch
 
-from tests.helpers.harness import Batch, assert_close, feed
+from tests.helpers.metric_tester import Batch, assert_close, feed
 
 
 @dataclass

@@ -41,7 +41,8 @@ def test_lambdarank_weights_are_the_metric_change_of_each_swap(k):
     swapped[bi, ii, jj, ii], swapped[bi, ii, jj, jj] = scores[bi, jj], scores[bi, ii]
     metric = partial(retrieval_normalized_dcg, k=k, gain="exponential", ties="order", reduction="none")
     base = metric(scores, rel)
-    delta = (metric(swapped.reshape(-1, n), rel.repeat_interleave(n * n, 0)).reshape(b, n, n) - base[:, None, None]).abs()
+    swapped_values = metric(swapped.reshape(-1, n), rel.repeat_interleave(n * n, 0)).reshape(b, n, n)
+    delta = (swapped_values - base[:, None, None]).abs()
     w = delta * (rel[:, :, None] > rel[:, None, :])
     p = w * torch.sigmoid(-sigma * (scores[:, :, None] - scores[:, None, :]))
     expected = sigma * (p.sum(1) - p.sum(2))
@@ -53,7 +54,10 @@ def test_lambdarank_weights_are_the_metric_change_of_each_swap(k):
 @pytest.mark.parametrize("grid", [False, True])  # True: tied scores, which AUROC counts as 1/2
 def test_sigmoid_soft_auc_at_tiny_temperature_is_one_minus_auroc(grid):
     n = 500
-    scores = torch.randint(-20, 21, (n,), generator=GEN).double() / 10 if grid else torch.randn(n, generator=GEN).double()
+    if grid:
+        scores = torch.randint(-20, 21, (n,), generator=GEN).double() / 10
+    else:
+        scores = torch.randn(n, generator=GEN).double()
     target = (torch.rand(n, generator=GEN) < 0.5 * torch.sigmoid(scores)).long()
     loss = losses.soft_auc_loss(scores, target, surrogate="sigmoid", temperature=1e-6)
     assert abs(loss.item() - (1.0 - binary_auroc(scores, target).item())) < 1e-3

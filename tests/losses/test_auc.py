@@ -20,7 +20,10 @@ PAIR_FNS = {
 
 
 def _data(n, p=0.3, dtype=torch.float64, grid=False):
-    scores = torch.randint(-8, 9, (n,), generator=GEN).to(dtype) / 4 if grid else torch.randn(n, generator=GEN, dtype=dtype)
+    if grid:
+        scores = torch.randint(-8, 9, (n,), generator=GEN).to(dtype) / 4
+    else:
+        scores = torch.randn(n, generator=GEN, dtype=dtype)
     return scores, (torch.rand(n, generator=GEN) < p).long()
 
 

@@ -97,7 +97,8 @@ def test_padding_is_invisible_and_gets_exactly_zero_gradient(name):
     mask = torch.rand(4, 7, generator=GEN) > 0.3
     mask[:, :2] = True
     padded = scores.clone()
-    padded[~mask] = torch.tensor([float("nan"), float("inf"), -float("inf")], dtype=torch.float64).repeat(7 * 4)[: int((~mask).sum())]
+    junk = torch.tensor([float("nan"), float("inf"), -float("inf")], dtype=torch.float64).repeat(7 * 4)
+    padded[~mask] = junk[: int((~mask).sum())]
     padded.requires_grad_(True)
     out = fn(padded, rel, mask=mask, reduction="none")
     out.sum().backward()

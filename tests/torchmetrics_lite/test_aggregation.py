@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from tests.helpers.distributed import Case, check_distributed, run_cases
-from tests.helpers.harness import check_metric, check_rejects, concat
+from tests.helpers.metric_tester import check_metric, check_rejects, concat
 from torchmetrics_lite import MaxMetric, MeanMetric, MinMetric, SumMetric
 
 GEN = torch.Generator().manual_seed(0)
@@ -56,7 +56,8 @@ def test_empty_values():
 
 @pytest.mark.parametrize("cls", [SumMetric, MeanMetric, MaxMetric, MinMetric])
 def test_rejects_nan_and_keeps_state(cls):
-    check_rejects(cls, BATCHES[:2], (torch.tensor([1.0, float("nan")]),), ValueError, r"`value` to contain no NaN, got 1")
+    bad = (torch.tensor([1.0, float("nan")]),)
+    check_rejects(cls, BATCHES[:2], bad, ValueError, r"`value` to contain no NaN, got 1")
 
 
 @pytest.mark.parametrize("cls", [SumMetric, MeanMetric, MaxMetric, MinMetric])

@@ -2,10 +2,9 @@
 import pytest
 import torch
 
-from tests.helpers.harness import feed, snapshot, states_equal
+from tests.helpers.metric_tester import feed, snapshot, states_equal
 from torchmetrics_lite import MeanMetric, MetricCollection, SumMetric
 from torchmetrics_lite.metric import Metric
-
 
 CALLS = []
 

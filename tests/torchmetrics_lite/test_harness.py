@@ -10,10 +10,18 @@ from torch import nn
 from torch.utils.data import DataLoader
 
 from tests.helpers.distributed import Case, check_distributed, run_cases
-from tests.helpers.harness import assert_close, check_metric, check_rejects
-from torchmetrics_lite import EvalReport, MeanMetric, Metric, MetricCollection, MultipleChoiceAccuracy, evaluate
-from torchmetrics_lite import score_choices
-from torchmetrics_lite.harness import _take, multiple_choice_accuracy
+from tests.helpers.metric_tester import assert_close, check_metric, check_rejects
+from torchmetrics_lite import (
+    EvalReport,
+    MeanMetric,
+    Metric,
+    MetricCollection,
+    MultipleChoiceAccuracy,
+    evaluate,
+    score_choices,
+)
+from torchmetrics_lite.functional import multiple_choice_accuracy
+from torchmetrics_lite.harness import _take
 
 GEN = torch.Generator().manual_seed(0)
 

@@ -5,7 +5,7 @@ import pickle
 import pytest
 import torch
 
-from tests.helpers.harness import concat, states_equal
+from tests.helpers.metric_tester import concat, states_equal
 from tests.helpers.toy import CollectRows
 from torchmetrics_lite import Metric, SumMetric
 
@@ -129,7 +129,8 @@ def test_load_state_dict_reports_missing_and_bad_shapes():
 
 def test_merge_state_type_and_iterable():
     a, b, c = SumMetric(), SumMetric(), SumMetric()
-    a.update(torch.tensor([1.0])); b.update(torch.tensor([2.0])); c.update(torch.tensor([3.0]))
+    for metric, value in ((a, 1.0), (b, 2.0), (c, 3.0)):
+        metric.update(torch.tensor([value]))
     assert a.merge_state([b, c]).compute().item() == 6.0
     with pytest.raises(TypeError, match=r"Expected `other` to be a SumMetric, got CollectRows"):
         a.merge_state(CollectRows())
@@ -186,7 +187,7 @@ class RunningMean(Metric):
 
 
 def test_fold_state_through_the_harness():
-    from tests.helpers.harness import check_metric
+    from tests.helpers.metric_tester import check_metric
 
     batches = [(torch.randn(n, generator=GEN) + 1e4,) for n in (3, 0, 17, 8)]
     check_metric(RunningMean, batches, concat(batches)[0].double().mean(), atol=1e-9)

@@ -75,7 +75,8 @@ def test_segment_argsort_matches_lexsort(dtype, grouped, descending):
         perm = _sort.segment_argsort(seg, values, n_segments=7, descending=descending, stable=True, backend=backend)
         assert perm.tolist() == want, backend
         loose = _sort.segment_argsort(seg, values, n_segments=7, descending=descending, backend=backend)
-        assert torch.equal(seg[loose], seg[torch.tensor(want)]) and torch.equal(values[loose], values[torch.tensor(want)])
+        assert torch.equal(seg[loose], seg[torch.tensor(want)])
+        assert torch.equal(values[loose], values[torch.tensor(want)])
 
 
 @pytest.mark.parametrize("case", ["float64_fine", "int64_wide", "many_segments"])

@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from tests.helpers.distributed import Case, check_distributed, run_cases, shard, spawn
-from tests.helpers.harness import concat, feed
+from tests.helpers.metric_tester import concat, feed
 from tests.helpers.toy import CollectRows
 from torchmetrics_lite import MaxMetric, MeanMetric, MetricCollection, MinMetric, SumMetric, sync
 

@@ -7,7 +7,15 @@ from typing import Any, Optional, Sequence, Tuple
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks.primitives import check_choice, check_integer, check_no_nan, check_number, check_real, check_same_shape, check_tensor
+from torchmetrics_lite._checks.primitives import (
+    check_choice,
+    check_integer,
+    check_no_nan,
+    check_number,
+    check_real,
+    check_same_shape,
+    check_tensor,
+)
 
 # ---------------------------------------------------------------------------------------- classification
 
@@ -54,7 +62,8 @@ def check_labels(name: str, t: Tensor, num_classes: int, ignore_index: Optional[
     lo, hi = (int(v) for v in torch.aminmax(t))
     if lo < 0 or hi >= num_classes:
         also = f" or ignore_index={ignore_index}" if ignore_index is not None else ""
-        raise ValueError(f"Expected `{name}` to hold labels in [0, {num_classes - 1}]{also}, got values in [{lo}, {hi}]")
+        raise ValueError(f"Expected `{name}` to hold labels in [0, {num_classes - 1}]{also}, "
+                         f"got values in [{lo}, {hi}]")
 
 
 def check_probabilities(name: str, t: Tensor, from_logits: bool) -> None:

@@ -1,4 +1,4 @@
-"""Input validation of the regression and calibration families and the calibrators."""
+"""Input validation of the regression family."""
 from __future__ import annotations
 
 import math
@@ -7,9 +7,7 @@ from typing import Any, Optional, Tuple
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks.primitives import check_binary_values, check_choice, check_floating, check_integer, check_ndim, check_no_nan, check_range, check_real, check_same_shape, check_tensor, upcast
-
-# ------------------------------------------------------------------------------- regression, calibration
+from torchmetrics_lite._checks.primitives import check_choice, check_ndim, check_no_nan, check_same_shape, check_tensor
 
 
 def check_regression_inputs(preds: Any, target: Any, *, num_outputs: Optional[int] = None) -> Tuple[Tensor, Tensor]:
@@ -34,6 +32,7 @@ def check_regression_inputs(preds: Any, target: Any, *, num_outputs: Optional[in
     return preds, target
 
 
+
 def check_regression_values(preds: Tensor, target: Tensor, probe: Tensor) -> None:
     """Value check (one host sync): no NaN in ``preds`` or ``target``. ``probe`` is a statistic of the batch
     that any NaN input turns into NaN (the error sums, the means), computed anyway: in the clean case only its
@@ -45,91 +44,14 @@ def check_regression_values(preds: Tensor, target: Tensor, probe: Tensor) -> Non
         check_no_nan("target", target)
 
 
+
 def check_multioutput(value: Any, *, weighted: bool) -> None:
     choices = ("raw_values", "uniform_average") + (("variance_weighted",) if weighted else ())
     check_choice("multioutput", value, choices)
+
 
 
 def check_adjusted(value: Any) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ValueError(f"Expected `adjusted` to be a non-negative int (number of regressors), got {value!r}")
 
-
-def _check_unit_interval(name: str, t: Tensor, hint: str) -> None:
-    """Value check (one host sync): no NaN and every value in [0, 1], from one ``aminmax`` (NaN propagates
-    through it, so a NaN extreme sends us to the counting scan that names it)."""
-    if t.numel() == 0:
-        return
-    lo, hi = torch.aminmax(t)
-    lo, hi = lo.item(), hi.item()
-    if math.isnan(lo) or math.isnan(hi):
-        check_no_nan(name, t)
-    if lo < 0.0 or hi > 1.0:
-        raise ValueError(f"Expected `{name}` to lie in [0.0, 1.0], got values in [{lo}, {hi}]{hint}")
-
-
-def _check_probabilities(preds: Tensor, validate_args: bool) -> Tensor:
-    check_floating("preds", preds)
-    p = upcast(preds)
-    if validate_args:
-        _check_unit_interval("preds", p, " (probabilities are used as given; apply a sigmoid/softmax first)")
-    return p
-
-
-def check_binary_prob_inputs(preds: Any, target: Any, *, validate_args: bool = True) -> Tuple[Tensor, Tensor]:
-    """Binary probabilities: floating ``preds`` ``(N,)`` in [0, 1] and integer/bool ``target`` ``(N,)`` in
-    {0, 1}. Returned as given (float16/bfloat16 ``preds`` as float32); the statistics convert to float64."""
-    check_tensor("preds", preds)
-    check_tensor("target", target)
-    check_ndim("preds", preds, (1,))
-    check_same_shape("preds", preds, "target", target)
-    check_integer("target", target)
-    p = _check_probabilities(preds, validate_args)
-    if validate_args and target.dtype != torch.bool and target.numel():
-        lo, hi = torch.aminmax(target)
-        if lo.item() < 0 or hi.item() > 1:
-            check_binary_values("target", target)  # names the first offending value
-    return p, target
-
-
-def check_multiclass_prob_inputs(preds: Any, target: Any, *, num_classes: Optional[int] = None,
-                                 validate_args: bool = True) -> Tuple[Tensor, Tensor]:
-    """Multiclass probabilities: floating ``preds`` ``(N, C)`` in [0, 1] (``C == num_classes`` when given,
-    ``C >= 2``) and integer ``target`` ``(N,)`` in [0, C). Returned as given (float16/bfloat16 ``preds`` as
-    float32); the statistics convert to float64."""
-    check_tensor("preds", preds)
-    check_tensor("target", target)
-    check_ndim("preds", preds, (2,))
-    check_ndim("target", target, (1,))
-    n_cls = preds.shape[1]
-    if preds.shape[0] != target.shape[0]:
-        raise ValueError(f"Expected `preds` (N, C) and `target` (N,) to have the same N, "
-                         f"got shapes {tuple(preds.shape)} and {tuple(target.shape)}")
-    if (num_classes is not None and n_cls != num_classes) or n_cls < 2:
-        want = f"{num_classes} columns (`num_classes`)" if num_classes is not None else "at least 2 columns"
-        raise ValueError(f"Expected `preds` to have {want}, got shape {tuple(preds.shape)}")
-    check_integer("target", target, allow_bool=False)
-    p = _check_probabilities(preds, validate_args)
-    if validate_args:
-        check_range("target", target, 0, n_cls - 1, " (class indices)")
-    return p, target
-
-
-def check_calibrator_inputs(scores: Any, target: Any, *, unit_target: bool,
-                            validate_args: bool = True) -> Tuple[Tensor, Tensor]:
-    """Calibrator fitting: real 1-D ``scores`` and ``target`` of the same length, at least one sample;
-    ``unit_target`` requires targets in [0, 1] (labels or frequencies). Returned as float64."""
-    for name, t in (("scores", scores), ("target", target)):
-        check_tensor(name, t)
-        check_real(name, t)
-        check_ndim(name, t, (1,))
-    check_same_shape("scores", scores, "target", target)
-    if scores.shape[0] == 0:
-        raise ValueError("Expected `scores` to hold at least one sample, got shape (0,)")
-    s, t = scores.to(torch.float64), target.to(torch.float64)
-    if validate_args:
-        check_no_nan("scores", s, total=s.sum())
-        check_no_nan("target", t, total=t.sum())
-        if unit_target:
-            check_range("target", t, 0.0, 1.0, " (labels or frequencies)")
-    return s, t

@@ -1,30 +1,70 @@
 """Pure, exact metric functions: ``x(...) = _x_from_stats(_x_stats(checked inputs))``."""
 
 # --- classification
-from torchmetrics_lite.functional.classification import (
-    binary_stat_scores, binary_accuracy, binary_precision, binary_recall, binary_f1_score, binary_fbeta_score,
-    binary_confusion_matrix, multiclass_stat_scores, multiclass_accuracy, multiclass_precision, multiclass_recall,
-    multiclass_f1_score, multiclass_fbeta_score, multiclass_confusion_matrix, multilabel_stat_scores,
-    multilabel_accuracy, multilabel_precision, multilabel_recall, multilabel_f1_score, multilabel_fbeta_score,
-    multilabel_confusion_matrix, multilabel_hamming_distance,
-)
 # --- auroc
 from torchmetrics_lite.functional.auroc import (
-    binary_auroc, binary_average_precision, binary_precision_recall_curve, binary_roc, multiclass_auroc,
-    multiclass_average_precision, multilabel_auroc, multilabel_average_precision,
+    binary_auroc,
+    binary_average_precision,
+    binary_precision_recall_curve,
+    binary_roc,
+    multiclass_auroc,
+    multiclass_average_precision,
+    multilabel_auroc,
+    multilabel_average_precision,
 )
-# --- retrieval
-from torchmetrics_lite.functional.retrieval import (
-    retrieval_average_precision, retrieval_hit_rate, retrieval_normalized_dcg, retrieval_precision,
-    retrieval_r_precision, retrieval_recall, retrieval_reciprocal_rank,
-)
+
 # --- regression, calibration
 from torchmetrics_lite.functional.calibration import (
-    binary_brier_score, binary_calibration_error, multiclass_brier_score, multiclass_calibration_error,
+    binary_brier_score,
+    binary_calibration_error,
+    multiclass_brier_score,
+    multiclass_calibration_error,
 )
+from torchmetrics_lite.functional.classification import (
+    binary_accuracy,
+    binary_confusion_matrix,
+    binary_f1_score,
+    binary_fbeta_score,
+    binary_precision,
+    binary_recall,
+    binary_stat_scores,
+    multiclass_accuracy,
+    multiclass_confusion_matrix,
+    multiclass_f1_score,
+    multiclass_fbeta_score,
+    multiclass_precision,
+    multiclass_recall,
+    multiclass_stat_scores,
+    multilabel_accuracy,
+    multilabel_confusion_matrix,
+    multilabel_f1_score,
+    multilabel_fbeta_score,
+    multilabel_hamming_distance,
+    multilabel_precision,
+    multilabel_recall,
+    multilabel_stat_scores,
+)
+
+# --- multiple choice
+from torchmetrics_lite.functional.multiple_choice import multiple_choice_accuracy
 from torchmetrics_lite.functional.regression import (
-    explained_variance, mean_absolute_error, mean_absolute_percentage_error, mean_squared_error, r2_score,
+    explained_variance,
+    mean_absolute_error,
+    mean_absolute_percentage_error,
+    mean_squared_error,
+    r2_score,
     root_mean_squared_error,
+)
+
+# --- retrieval
+from torchmetrics_lite.functional.retrieval import (
+    retrieval_average_precision,
+    retrieval_hit_rate,
+    retrieval_normalized_dcg,
+    retrieval_precision,
+    retrieval_r_precision,
+    retrieval_recall,
+    retrieval_reciprocal_rank,
 )
 
 __all__ = [
@@ -79,4 +119,5 @@ __all__ = [
     "multiclass_brier_score",
     "binary_calibration_error",
     "multiclass_calibration_error",
+    "multiple_choice_accuracy",
 ]

@@ -31,9 +31,12 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import (
-    check_binary_prob_inputs, check_choice, check_multiclass_prob_inputs, check_positive_int,
+    check_binary_prob_inputs,
+    check_choice,
+    check_multiclass_prob_inputs,
+    check_positive_int,
 )
-from torchmetrics_lite.functional._regression_impl import host, use_numpy
+from torchmetrics_lite.functional.regression._kernels import host, use_numpy
 
 __all__ = [
     "binary_brier_score", "multiclass_brier_score", "binary_calibration_error", "multiclass_calibration_error",
@@ -45,7 +48,7 @@ State = Dict[str, Tensor]
 
 # ------------------------------------------------------------------------------------------------- Brier
 # Each statistic runs in numpy on zero-copy views of CPU tensors and in torch elsewhere (see
-# :mod:`~torchmetrics_lite.functional._regression_impl`: a torch call's dispatch costs more than the arithmetic
+# :mod:`~torchmetrics_lite.functional.regression._kernels`: a torch call's dispatch costs more than the arithmetic
 # of a batch); ``backend="torch"`` forces the torch path (the tests compare the two on CPU).
 def _brier_stats(total: Tensor, n: int) -> State:
     return {"sum_score": total, "total": torch.full((), n, dtype=torch.int64, device=total.device)}

@@ -43,7 +43,8 @@ except ImportError:  # pragma: no cover - depends on what is installed
         import lightning.pytorch as pl  # type: ignore[no-redef]
     except ImportError as err:
         raise ImportError(
-            "torchmetrics_lite.integrations.lightning needs PyTorch Lightning: pip install 'torchmetrics-lite[lightning]'"
+            "torchmetrics_lite.integrations.lightning needs PyTorch Lightning: "
+            "pip install 'torchmetrics-lite[lightning]'"
         ) from err
 
 __all__ = ["StageMetrics", "LogMetrics"]

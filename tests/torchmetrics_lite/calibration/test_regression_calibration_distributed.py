@@ -1,0 +1,77 @@
+"""Regression and calibration metrics across real gloo ranks (uneven shards, an empty rank): one spawn per
+world size for both families. The R² / explained-variance cases exercise the fold (Chan) state sync."""
+from functools import partial
+
+import pytest
+import torch
+
+from tests.helpers.distributed import Case, check_distributed, run_cases
+from torchmetrics_lite import (
+    BinaryBrierScore,
+    BinaryCalibrationError,
+    ExplainedVariance,
+    MeanAbsoluteError,
+    MeanAbsolutePercentageError,
+    MeanSquaredError,
+    MulticlassBrierScore,
+    MulticlassCalibrationError,
+    R2Score,
+    RootMeanSquaredError,
+)
+
+GEN = torch.Generator().manual_seed(66)
+SIZES = (13, 0, 40, 2, 9, 31, 5)
+
+
+def _regression(d):
+    out = []
+    for n in SIZES:
+        target = 1e4 + torch.randn(n, d, generator=GEN, dtype=torch.float64)  # large offset: Chan matters
+        preds = target + 0.5 * torch.randn(n, d, generator=GEN, dtype=torch.float64)
+        out.append((preds.float().squeeze(1), target.float().squeeze(1)) if d == 1 else (preds, target))
+    return out
+
+
+def _binary():
+    return [(torch.rand(n, generator=GEN, dtype=torch.float64), torch.randint(0, 2, (n,), generator=GEN))
+            for n in SIZES]
+
+
+def _multiclass(c):
+    return [(torch.softmax(torch.randn(n, c, generator=GEN, dtype=torch.float64), 1),
+             torch.randint(0, c, (n,), generator=GEN)) for n in SIZES]
+
+
+R1, R3, BIN, MC = _regression(1), _regression(2), _binary(), _multiclass(4)
+TIGHT = {"atol": 1e-9, "rtol": 1e-9}
+
+CASES = [
+    Case("mse", MeanSquaredError, R1),
+    Case("rmse", RootMeanSquaredError, R1),
+    Case("mae", MeanAbsoluteError, R1),
+    Case("mape", MeanAbsolutePercentageError, R1),
+    Case("r2", R2Score, R1, TIGHT),
+    Case("r2_adjusted", partial(R2Score, adjusted=3), R1, TIGHT),
+    Case("ev", ExplainedVariance, R1, TIGHT),
+    Case("r2_raw_2_outputs", partial(R2Score, num_outputs=2, multioutput="raw_values"), R3, TIGHT),
+    Case("ev_weighted_2_outputs", partial(ExplainedVariance, num_outputs=2, multioutput="variance_weighted"), R3,
+         TIGHT),
+    Case("mse_raw_2_outputs", partial(MeanSquaredError, num_outputs=2, multioutput="raw_values"), R3),
+    Case("brier_binary", BinaryBrierScore, BIN),
+    Case("brier_multiclass", partial(MulticlassBrierScore, num_classes=4), MC),
+    Case("ece_binary", partial(BinaryCalibrationError, n_bins=7), BIN),
+    Case("mce_binary", partial(BinaryCalibrationError, norm="max"), BIN),
+    Case("rms_multiclass", partial(MulticlassCalibrationError, num_classes=4, n_bins=5, norm="l2"), MC),
+    Case("r2_no_data", R2Score, []),
+]
+
+
+@pytest.fixture(scope="module")
+def dist_results():
+    return {w: run_cases(CASES, w) for w in (2, 3)}
+
+
+@pytest.mark.parametrize("world", [2, 3])
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_distributed_equals_single_process(dist_results, case, world):
+    check_distributed(case, dist_results[world])

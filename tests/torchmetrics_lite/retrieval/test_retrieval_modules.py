@@ -1,0 +1,176 @@
+"""Retrieval modules through the harness (dense and flat input, queries split across batches and ranks), the
+skipped-query count, rejected updates and real multi-process sync."""
+from functools import partial
+
+import pytest
+import torch
+
+from tests.helpers.distributed import Case, check_distributed, run_cases
+from tests.helpers.metric_tester import assert_close, check_metric, check_rejects, concat, feed
+from torchmetrics_lite import (
+    RetrievalHitRate,
+    RetrievalMAP,
+    RetrievalMRR,
+    RetrievalNormalizedDCG,
+    RetrievalPrecision,
+    RetrievalRecall,
+    RetrievalRPrecision,
+)
+from torchmetrics_lite.functional import (
+    retrieval_average_precision,
+    retrieval_hit_rate,
+    retrieval_normalized_dcg,
+    retrieval_precision,
+    retrieval_r_precision,
+    retrieval_recall,
+    retrieval_reciprocal_rank,
+)
+
+G = torch.Generator().manual_seed(9)
+N = 10
+
+
+def _dense_batch(b):
+    preds = torch.randint(0, 5, (b, N), generator=G).float()
+    target = torch.randint(0, 3, (b, N), generator=G) * (torch.rand(b, N, generator=G) < 0.4)
+    mask = torch.rand(b, N, generator=G) < 0.85
+    return preds, target, None, mask
+
+
+DENSE = [_dense_batch(b) for b in (4, 0, 7, 1, 5, 3)]
+
+
+def _flat_batches():
+    n = 160
+    preds = torch.randint(0, 6, (n,), generator=G).double() - 2.5
+    target = torch.randint(0, 3, (n,), generator=G) * (torch.rand(n, generator=G) < 0.3)
+    indexes = torch.randint(0, 25, (n,), generator=G) * 7 - 40  # queries spread over every batch
+    cuts = [0, 30, 30, 75, 90, 140, n]
+    return [(preds[a:b], target[a:b], indexes[a:b]) for a, b in zip(cuts, cuts[1:])]
+
+
+FLAT = _flat_batches()
+
+METRICS = {  # name: (class, functional, options)
+    "ndcg": (RetrievalNormalizedDCG, retrieval_normalized_dcg, {"k": 5, "gain": "exponential"}),
+    "map": (RetrievalMAP, retrieval_average_precision, {}),
+    "mrr": (RetrievalMRR, retrieval_reciprocal_rank, {"k": 3}),
+    "precision": (RetrievalPrecision, retrieval_precision, {"k": 4}),
+    "recall": (RetrievalRecall, retrieval_recall, {"k": 4, "ties": "order"}),
+    "hit_rate": (RetrievalHitRate, retrieval_hit_rate, {"k": 2, "empty": "one"}),
+    "r_precision": (RetrievalRPrecision, retrieval_r_precision, {"empty": "zero"}),
+}
+
+
+def _functional(fn, options):
+    def value(preds, target, indexes=None, mask=None):
+        return fn(preds, target, indexes, mask=mask, **options)
+
+    return value
+
+
+@pytest.mark.parametrize("form", ["dense", "flat"])
+@pytest.mark.parametrize("name", sorted(METRICS))
+def test_harness(name, form):
+    cls, fn, options = METRICS[name]
+    batches = DENSE if form == "dense" else FLAT
+    expected = _functional(fn, options)(*concat(batches))
+    assert not torch.isnan(expected)
+    check_metric(partial(cls, **options), batches, expected, batch_value=_functional(fn, options), max_examples=8)
+
+
+def test_dense_updates_keep_constant_memory_and_flat_keeps_rows():
+    m = feed(RetrievalMAP(), DENSE)
+    assert all(m.local_state()[s].numel() == 0 for s in ("preds", "target", "indexes"))
+    m = feed(RetrievalMAP(), FLAT)
+    assert m.local_state()["preds"].numel() == sum(b[0].numel() for b in FLAT)
+    assert m.local_state()["preds"].dtype == torch.float64  # float64 scores stay float64
+
+
+def test_mixed_dense_and_flat_updates():
+    dense = concat(DENSE)
+    flat = concat(FLAT)
+    m = RetrievalMAP()
+    m.update(*dense)
+    m.update(*flat)
+    per_query = torch.cat([retrieval_average_precision(dense[0], dense[1], mask=dense[3], reduction="none"),
+                           retrieval_average_precision(*flat, reduction="none")])
+    assert_close(m.compute(), per_query[~torch.isnan(per_query)].mean())
+    assert m.skipped() == int(torch.isnan(per_query).sum()) - int((~dense[3].any(1)).sum())
+
+
+def test_skipped_counts_queries_without_relevant_item():
+    dense, flat = concat(DENSE), concat(FLAT)
+    no_rel_dense = int(((dense[1] * dense[3]).sum(1) == 0).logical_and(dense[3].any(1)).sum())
+    ids, counts = torch.unique(flat[2], return_counts=True)
+    rel_per_id = torch.zeros(ids.numel()).index_add_(0, torch.searchsorted(ids, flat[2]), (flat[1] > 0).float())
+    no_rel_flat = int((rel_per_id == 0).sum())
+    assert no_rel_dense > 0 and no_rel_flat > 0
+    a, b = feed(RetrievalMRR(), DENSE), feed(RetrievalMRR(), FLAT)
+    assert a.skipped() == no_rel_dense and b.skipped() == no_rel_flat
+    a.merge_state(b)
+    assert a.skipped() == no_rel_dense + no_rel_flat
+    assert feed(RetrievalMRR(empty="zero"), DENSE).skipped() == 0
+    a.reset()
+    assert a.skipped() == 0 and torch.isnan(a.compute())
+
+
+def test_ignore_index_in_modules():
+    p, t, i = concat(FLAT)
+    t2 = t.clone()
+    t2[::5] = -1
+    m = RetrievalNormalizedDCG(ignore_index=-1)
+    m.update(p, t2, i)
+    keep = t2 != -1
+    assert_close(m.compute(), retrieval_normalized_dcg(p[keep], t[keep], i[keep]))
+    d = RetrievalNormalizedDCG(ignore_index=-1)
+    dp, dt, _, dm = concat(DENSE)
+    dt2 = torch.where(dm, dt, -1)
+    d.update(dp, dt2)
+    assert_close(d.compute(), retrieval_normalized_dcg(dp, dt, mask=dm))
+
+
+def test_empty_error_in_modules():
+    with pytest.raises(ValueError, match=r"`target` to hold a relevant item \(target > 0\) in every query"):
+        feed(RetrievalMAP(empty="error"), FLAT).compute()
+    check_rejects(partial(RetrievalMAP, empty="error"), [(torch.rand(2, 3), torch.ones(2, 3))],
+                  (torch.rand(2, 3), torch.zeros(2, 3)), ValueError, r"`target` to hold a relevant item")
+
+
+@pytest.mark.parametrize("bad, exc, match", [
+    ((torch.rand(4), torch.ones(3), torch.zeros(4, dtype=torch.long)), ValueError, r"`preds` and `target` to have"),
+    ((torch.tensor([float("nan")]), torch.ones(1), torch.zeros(1, dtype=torch.long)), ValueError,
+     r"`preds` to contain no NaN, got 1"),
+    ((torch.rand(2), -torch.ones(2), torch.zeros(2, dtype=torch.long)), ValueError, r"`target` to be non-negative"),
+    ((torch.rand(2), torch.ones(2), torch.zeros(2)), TypeError, r"`indexes` to have an integer dtype"),
+    ((torch.rand(2, 3), torch.ones(2, 3), None, torch.ones(2, 3)), TypeError, r"`mask` to have dtype torch.bool"),
+])
+def test_rejected_updates_leave_state(bad, exc, match):
+    check_rejects(RetrievalMAP, FLAT[:3], bad, exc, match)
+
+
+def test_constructor_errors():
+    with pytest.raises(ValueError, match=r"`k` to be a positive int or None, got -1"):
+        RetrievalMAP(k=-1)
+    with pytest.raises(ValueError, match=r"`gain` to be one of \('linear', 'exponential'\), got 'x'"):
+        RetrievalNormalizedDCG(gain="x")
+    with pytest.raises(ValueError, match=r"`empty` to be one of"):
+        RetrievalRPrecision(empty="drop")
+    assert "k=5" in repr(RetrievalNormalizedDCG(k=5)) and "gain='linear'" in repr(RetrievalNormalizedDCG(k=5))
+
+
+CASES = []
+for _name, (_cls, _fn, _options) in sorted(METRICS.items()):
+    CASES.append(Case(f"{_name}_flat", partial(_cls, **_options), FLAT))
+    CASES.append(Case(f"{_name}_dense", partial(_cls, **_options), DENSE))
+
+
+@pytest.fixture(scope="module")
+def dist_results():
+    return {w: run_cases(CASES, w) for w in (2, 3)}
+
+
+@pytest.mark.parametrize("world", [2, 3])
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_distributed_equals_single_process(dist_results, case, world):
+    check_distributed(case, dist_results[world])

@@ -1,0 +1,112 @@
+"""Input validation of the AUROC family (AUROC, average precision, ROC and PR curves)."""
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence, Tuple
+
+import torch
+from torch import Tensor
+
+from torchmetrics_lite._checks.primitives import (
+    check_binary_values,
+    check_choice,
+    check_floating,
+    check_integer,
+    check_ndim,
+    check_no_nan,
+    check_number,
+    check_positive_int,
+    check_range,
+    check_same_shape,
+    check_tensor,
+    upcast,
+)
+
+RANK_AVERAGES = ("macro", "weighted", "none")
+
+
+
+def check_rank_average(average: Any, choices: Sequence[str] = RANK_AVERAGES) -> str:
+    check_choice("average", average, choices)
+    return average
+
+
+
+def check_max_fpr(max_fpr: Any) -> None:
+    if max_fpr is not None:
+        check_number("max_fpr", max_fpr, low=0.0, high=1.0, low_open=True)
+
+
+
+def check_bins(bins: Any, value_range: Any) -> Tuple[float, float]:
+    """``bins`` a positive int and ``range`` a pair ``(lo, hi)`` of finite numbers with ``lo < hi``."""
+    check_positive_int("bins", bins)
+    ok = isinstance(value_range, (tuple, list)) and len(value_range) == 2 and all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in value_range)
+    if not ok or value_range[0] >= value_range[1]:
+        raise ValueError(f"Expected `range` to be a pair (lo, hi) of finite numbers with lo < hi, got {value_range!r}")
+    return float(value_range[0]), float(value_range[1])
+
+
+
+def _rank_scores(preds: Any, validate_args: bool) -> Tensor:
+    preds = check_tensor("preds", preds)
+    check_floating("preds", preds)
+    preds = upcast(preds)
+    if validate_args:
+        check_no_nan("preds", preds, total=preds.sum())
+    return preds
+
+
+
+def _rank_labels(target: Any, validate_args: bool) -> Tensor:
+    target = check_tensor("target", target)
+    check_integer("target", target)
+    if validate_args and target.dtype != torch.bool and target.numel():
+        lo, hi = torch.aminmax(target)  # one pass; the full check runs only on failure
+        if lo.item() < 0 or hi.item() > 1:
+            check_binary_values("target", target)
+    return target
+
+
+
+def check_binary_rank_inputs(preds: Any, target: Any, validate_args: bool) -> Tuple[Tensor, Tensor]:
+    """Scores (floating, any shape, no NaN) and 0/1 labels of the same shape; returns both flattened, the
+    scores upcast to float32 if narrower and the labels as uint8."""
+    preds, target = check_tensor("preds", preds), check_tensor("target", target)
+    check_same_shape("preds", preds, "target", target)
+    preds, target = _rank_scores(preds, validate_args), _rank_labels(target, validate_args)
+    target = target.reshape(-1)
+    return preds.reshape(-1), target.view(torch.uint8) if target.dtype == torch.bool else target.to(torch.uint8)
+
+
+
+def check_multiclass_rank_inputs(preds: Any, target: Any, num_classes: int,
+                                 validate_args: bool) -> Tuple[Tensor, Tensor]:
+    """Scores ``(N, num_classes)`` and class indices ``(N,)`` in ``[0, num_classes)``."""
+    preds, target = check_tensor("preds", preds), check_tensor("target", target)
+    check_ndim("preds", preds, (2,))
+    check_ndim("target", target, (1,))
+    if preds.shape != (target.shape[0], num_classes):
+        raise ValueError(f"Expected `preds` to have shape (N, num_classes) = ({target.shape[0]}, {num_classes}), "
+                         f"got {tuple(preds.shape)}")
+    preds = _rank_scores(preds, validate_args)
+    check_integer("target", target, allow_bool=False)
+    if validate_args:
+        check_range("target", target, 0, num_classes - 1)
+    return preds, target
+
+
+
+def check_multilabel_rank_inputs(preds: Any, target: Any, num_labels: int,
+                                 validate_args: bool) -> Tuple[Tensor, Tensor]:
+    """Scores ``(N, num_labels)`` and 0/1 labels of the same shape (returned as uint8)."""
+    preds, target = check_tensor("preds", preds), check_tensor("target", target)
+    check_ndim("preds", preds, (2,))
+    if preds.shape[1] != num_labels:
+        raise ValueError(f"Expected `preds` to have shape (N, num_labels) with num_labels = {num_labels}, "
+                         f"got {tuple(preds.shape)}")
+    check_same_shape("preds", preds, "target", target)
+    preds, target = _rank_scores(preds, validate_args), _rank_labels(target, validate_args)
+    return preds, target.to(torch.uint8)
+

@@ -1,0 +1,87 @@
+"""Input validation of the retrieval family (dense blocks with ``mask``, or flat rows with ``indexes``)."""
+from __future__ import annotations
+
+import math
+from typing import Any, Optional, Tuple
+
+import torch
+from torch import Tensor
+
+from torchmetrics_lite._checks.primitives import (
+    check_choice,
+    check_integer,
+    check_ndim,
+    check_no_nan,
+    check_positive_int,
+    check_real,
+    check_same_shape,
+    check_tensor,
+    upcast,
+)
+
+
+def check_retrieval_options(*, k: Any = None, ties: Any = "average", empty: Any = "skip",
+                            ignore_index: Any = None, reduction: Any = "mean", gain: Any = "linear") -> None:
+    """The options shared by every retrieval function and module."""
+    check_positive_int("k", k, allow_none=True)
+    check_choice("ties", ties, ("average", "order"))
+    check_choice("empty", empty, ("skip", "zero", "one", "error"))
+    check_choice("reduction", reduction, ("mean", "none"))
+    check_choice("gain", gain, ("linear", "exponential"))
+    if ignore_index is not None and (isinstance(ignore_index, bool) or not isinstance(ignore_index, int)):
+        raise ValueError(f"Expected `ignore_index` to be an int or None, got {ignore_index!r}")
+
+
+
+def check_retrieval_inputs(preds: Any, target: Any, indexes: Any, mask: Any,
+                           validate_args: bool) -> Tuple[Tensor, Tensor, Optional[Tensor], Optional[Tensor]]:
+    """Dense ``(queries, items)`` (or one query, 1-D) ``preds``/``target`` with an optional bool ``mask``, or
+    flat 1-D ``preds``/``target``/``indexes``. Integer scores become float64 (order exact up to 2**53 in
+    magnitude), float16/bfloat16 float32; value checks: no NaN score, no NaN or negative target
+    (``ignore_index`` rows are dropped first)."""
+    preds, target = check_tensor("preds", preds), check_tensor("target", target)
+    check_real("preds", preds)
+    check_real("target", target)
+    check_same_shape("preds", preds, "target", target)
+    if indexes is None:
+        check_ndim("preds", preds, (1, 2))
+    else:
+        check_tensor("indexes", indexes)
+        check_ndim("preds", preds, (1,))
+        check_integer("indexes", indexes, allow_bool=False)
+        check_same_shape("indexes", indexes, "preds", preds)
+    if mask is not None:
+        check_tensor("mask", mask)
+        if mask.dtype != torch.bool:
+            raise TypeError(f"Expected `mask` to have dtype torch.bool, got {mask.dtype}")
+        check_same_shape("mask", mask, "preds", preds)
+    preds = upcast(preds) if preds.is_floating_point() else preds.to(torch.float64)
+    return preds, target, indexes, mask
+
+
+
+def check_retrieval_values(preds: Tensor, target: Tensor, keep: Optional[Tensor] = None) -> None:
+    """Value checks (host sync) on the items that remain after mask and ``ignore_index``: all of them, or those
+    where the bool ``keep`` (same shape) is True, read in place (no copy of the kept items)."""
+    if keep is None:
+        check_no_nan("preds", preds)
+    else:
+        _check_kept_no_nan("preds", preds, keep)
+    if target.numel() and target.dtype != torch.bool:
+        if keep is None:
+            check_no_nan("target", target)
+            low = target.min().item()
+        else:
+            _check_kept_no_nan("target", target, keep)
+            low = torch.where(keep, target, 0).min().item()  # min over kept items whenever it is negative
+        if low < 0:
+            raise ValueError(f"Expected `target` to be non-negative (relevance grades), got minimum {low}")
+
+
+
+def _check_kept_no_nan(name: str, t: Tensor, keep: Tensor) -> None:
+    if t.is_floating_point() and t.numel() and math.isnan(t.sum().item()):
+        n_nan = int((torch.isnan(t) & keep).sum())
+        if n_nan:
+            raise ValueError(f"Expected `{name}` to contain no NaN, got {n_nan} NaN value(s)")
+

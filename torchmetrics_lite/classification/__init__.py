@@ -1,0 +1,47 @@
+"""Stateful classification metrics: thin modules over :mod:`torchmetrics_lite.functional.classification`.
+
+Each module keeps int64 count states on the inputs' device (binary: a 2x2 confusion matrix; multiclass: the
+(C, C) confusion matrix, or a (3, C) count table for ``top_k > 1``; multilabel: (L, 2, 2) matrices), adds one
+batch's counts per ``update`` (one counting pass, no host sync with ``validate_args=False``), and computes the
+value with the same function as the functional form. Options, formulas and edge rules are documented on the
+functions. Modules with the same input options (task, classes, ``top_k``/``threshold``, ``ignore_index``)
+share a ``stats_key``: in a :class:`~torchmetrics_lite.MetricCollection`, precision, recall and F1 over the
+same inputs count each batch once.
+"""
+from torchmetrics_lite.classification.binary import (
+    BinaryAccuracy,
+    BinaryConfusionMatrix,
+    BinaryF1Score,
+    BinaryFBetaScore,
+    BinaryPrecision,
+    BinaryRecall,
+    BinaryStatScores,
+)
+from torchmetrics_lite.classification.multiclass import (
+    MulticlassAccuracy,
+    MulticlassConfusionMatrix,
+    MulticlassF1Score,
+    MulticlassFBetaScore,
+    MulticlassPrecision,
+    MulticlassRecall,
+    MulticlassStatScores,
+)
+from torchmetrics_lite.classification.multilabel import (
+    MultilabelAccuracy,
+    MultilabelConfusionMatrix,
+    MultilabelF1Score,
+    MultilabelFBetaScore,
+    MultilabelHammingDistance,
+    MultilabelPrecision,
+    MultilabelRecall,
+    MultilabelStatScores,
+)
+
+__all__ = [
+    "BinaryStatScores", "BinaryAccuracy", "BinaryPrecision", "BinaryRecall", "BinaryF1Score", "BinaryFBetaScore",
+    "BinaryConfusionMatrix",
+    "MulticlassStatScores", "MulticlassAccuracy", "MulticlassPrecision", "MulticlassRecall", "MulticlassF1Score",
+    "MulticlassFBetaScore", "MulticlassConfusionMatrix",
+    "MultilabelStatScores", "MultilabelAccuracy", "MultilabelPrecision", "MultilabelRecall", "MultilabelF1Score",
+    "MultilabelFBetaScore", "MultilabelConfusionMatrix", "MultilabelHammingDistance",
+]

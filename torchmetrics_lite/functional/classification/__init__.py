@@ -1,0 +1,69 @@
+"""Classification metrics from counts: stat scores, accuracy, precision, recall, F1, F-beta, confusion matrix,
+Hamming distance; binary, multiclass and multilabel, with torchmetrics' names and arguments.
+
+Conventions (all functions):
+
+* **Inputs.** ``target`` holds integer (or bool) labels. Binary/multilabel ``preds`` are probabilities in
+  [0, 1] (float), or 0/1 labels (int/bool). A float prediction is positive when ``preds > threshold``
+  (torchmetrics' rule); with ``from_logits=True`` ``preds`` are real scores and positive when
+  ``sigmoid(preds) > threshold``, computed without a sigmoid as ``preds > log(t / (1 - t))`` (0 for the
+  default 0.5). Float ``preds`` outside [0, 1] without ``from_logits`` raise ``ValueError``: nothing is
+  squashed silently. Multiclass ``preds`` are labels (N, ...) or real scores (N, C, ...); a score row predicts
+  its first maximum (``argmax``), or with ``top_k=k`` its k highest classes, ties going to the lower index.
+* **Counts.** One counting pass per batch into int64 counts (see ``_stat_scores``); samples whose target is
+  ``ignore_index`` are left out of every count. Multiclass classes are one-vs-rest: for class c, tp counts
+  target c predicted (in the top k), fp other targets with c predicted, fn target c not predicted.
+* **average.** ``"micro"``: the score of the counts summed over classes; ``"macro"``: the mean of the per-class
+  scores (multiclass: over the classes that occur in targets or predictions, scikit-learn's default; multilabel:
+  over all labels); ``"weighted"``: that mean weighted by each class's support; ``"none"`` (or ``None``): the
+  per-class scores. Macro F1 is the mean of the per-class F1 scores (scikit-learn, torchmetrics); the
+  literature also defines it as the F1 of macro precision and macro recall (Sokolova & Lapalme, 2009), which
+  differs; compute that from ``*_precision`` and ``*_recall`` if wanted.
+* **zero_division.** A 0/0 score (no predicted positives for precision, no support for recall, nothing
+  counted at all) is ``zero_division`` (default 0.0); with ``float('nan')`` the class is left out of
+  macro/weighted means (scikit-learn's rule). A mean over no class at all is ``zero_division``.
+* **validate_args.** Value checks (label ranges, probability range, NaN) cost one fused pass and host sync
+  each and are skipped with ``validate_args=False``; type and shape checks always run. On CPU the multiclass
+  top-1 count (without ``ignore_index``) rejects an out-of-range target by itself, so the default multiclass
+  path pays only the NaN check of the scores.
+
+Reference: Sokolova, M. & Lapalme, G. (2009), "A systematic analysis of performance measures for
+classification tasks", Information Processing & Management 45(4).
+"""
+from torchmetrics_lite.functional.classification.binary import (
+    binary_accuracy,
+    binary_confusion_matrix,
+    binary_f1_score,
+    binary_fbeta_score,
+    binary_precision,
+    binary_recall,
+    binary_stat_scores,
+)
+from torchmetrics_lite.functional.classification.multiclass import (
+    multiclass_accuracy,
+    multiclass_confusion_matrix,
+    multiclass_f1_score,
+    multiclass_fbeta_score,
+    multiclass_precision,
+    multiclass_recall,
+    multiclass_stat_scores,
+)
+from torchmetrics_lite.functional.classification.multilabel import (
+    multilabel_accuracy,
+    multilabel_confusion_matrix,
+    multilabel_f1_score,
+    multilabel_fbeta_score,
+    multilabel_hamming_distance,
+    multilabel_precision,
+    multilabel_recall,
+    multilabel_stat_scores,
+)
+
+__all__ = [
+    "binary_stat_scores", "binary_accuracy", "binary_precision", "binary_recall", "binary_f1_score",
+    "binary_fbeta_score", "binary_confusion_matrix",
+    "multiclass_stat_scores", "multiclass_accuracy", "multiclass_precision", "multiclass_recall",
+    "multiclass_f1_score", "multiclass_fbeta_score", "multiclass_confusion_matrix",
+    "multilabel_stat_scores", "multilabel_accuracy", "multilabel_precision", "multilabel_recall",
+    "multilabel_f1_score", "multilabel_fbeta_score", "multilabel_confusion_matrix", "multilabel_hamming_distance",
+]

@@ -1,0 +1,208 @@
+"""Multilabel classification metrics. The conventions (inputs, ``threshold``/``from_logits``, ``average``,
+``zero_division``) are stated once, in :mod:`torchmetrics_lite.functional.classification`.
+
+``preds`` and ``target`` have shape (N, L, ...), the label axis 1. Each label is its own binary problem; the
+state of a batch is one 2x2 confusion matrix per label, shape (L, 2, 2). Accuracy here is per-label accuracy
+(``(tp + tn) / n`` per label, torchmetrics' definition), not scikit-learn's subset accuracy (exact match).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from torch import Tensor
+
+from torchmetrics_lite._checks import (
+    check_average,
+    check_beta,
+    check_choice,
+    check_ignore_index,
+    check_multilabel_inputs,
+    check_positive_int,
+    check_threshold,
+    check_zero_division,
+)
+from torchmetrics_lite.functional.classification._stat_scores import (
+    NORMALIZE,
+    Terms,
+    _accuracy_terms,
+    _average,
+    _counts_2x2,
+    _fbeta_terms,
+    _hamming_terms,
+    _multilabel_confmat,
+    _normalize,
+    _precision_terms,
+    _recall_terms,
+    _stat_scores,
+)
+
+__all__ = ["multilabel_stat_scores", "multilabel_accuracy", "multilabel_precision", "multilabel_recall",
+           "multilabel_f1_score", "multilabel_fbeta_score", "multilabel_confusion_matrix",
+           "multilabel_hamming_distance"]
+
+
+def _multilabel_config(num_labels: int, threshold: float, from_logits: bool, ignore_index: Optional[int]) -> float:
+    check_positive_int("num_labels", num_labels)
+    check_ignore_index(ignore_index)
+    return check_threshold(threshold, from_logits)
+
+
+def _multilabel_stat_scores_stats(preds: Tensor, target: Tensor, num_labels: int, cut: float, from_logits: bool,
+                                  ignore_index: Optional[int], validate_args: bool) -> Tensor:
+    """One batch's state: (L, 2, 2) per-label confusion matrices ``[[tn, fp], [fn, tp]]``."""
+    preds, target = check_multilabel_inputs(preds, target, num_labels=num_labels, from_logits=from_logits,
+                                            ignore_index=ignore_index, validate_args=validate_args)
+    return _multilabel_confmat(preds, target, cut, ignore_index)
+
+
+def _multilabel_stat_scores_from_stats(confmat: Tensor, average: str) -> Tensor:
+    return _stat_scores(_counts_2x2(confmat), average)
+
+
+def _multilabel_score_from_stats(confmat: Tensor, terms: Terms, average: str, zero_division: float = 0.0) -> Tensor:
+    """Any multilabel score: accuracy, precision, recall, F-beta or Hamming distance, by its ``terms``."""
+    return _average(_counts_2x2(confmat), terms, average, zero_division, multilabel=True)
+
+
+def _multilabel_confusion_matrix_from_stats(confmat: Tensor, normalize: Optional[str] = None) -> Tensor:
+    return _normalize(confmat, normalize)
+
+
+def _stats(preds: Tensor, target: Tensor, num_labels: int, threshold: float, from_logits: bool,
+           ignore_index: Optional[int], validate_args: bool) -> Tensor:
+    cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
+    return _multilabel_stat_scores_stats(preds, target, num_labels, cut, from_logits, ignore_index, validate_args)
+
+
+def _score(preds: Tensor, target: Tensor, terms: Terms, num_labels: int, threshold: float, average: Optional[str],
+           from_logits: bool, ignore_index: Optional[int], zero_division: float, validate_args: bool) -> Tensor:
+    average, zd = check_average(average), check_zero_division(zero_division)
+    state = _stats(preds, target, num_labels, threshold, from_logits, ignore_index, validate_args)
+    return _multilabel_score_from_stats(state, terms, average, zd)
+
+
+def multilabel_stat_scores(preds: Tensor, target: Tensor, num_labels: int, threshold: float = 0.5,
+                           average: Optional[str] = "macro", *, from_logits: bool = False,
+                           ignore_index: Optional[int] = None, validate_args: bool = True) -> Tensor:
+    """``[tp, fp, tn, fn, support]`` per label: ``average="none"`` gives (L, 5) int64, ``"micro"`` their sum,
+    ``"macro"`` their mean and ``"weighted"`` their support-weighted mean (float64).
+
+    >>> import torch
+    >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
+    >>> multilabel_stat_scores(preds, target, 2, average=None)
+    tensor([[1, 1, 1, 0, 1],
+            [1, 1, 1, 0, 1]])
+    """
+    average = check_average(average)
+    state = _stats(preds, target, num_labels, threshold, from_logits, ignore_index, validate_args)
+    return _multilabel_stat_scores_from_stats(state, average)
+
+
+def multilabel_accuracy(preds: Tensor, target: Tensor, num_labels: int, threshold: float = 0.5,
+                        average: Optional[str] = "macro", *, from_logits: bool = False,
+                        ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                        validate_args: bool = True) -> Tensor:
+    """Per-label accuracy ``(tp + tn) / (tp + fp + tn + fn)``, averaged; ``"micro"`` is one minus scikit-learn's
+    Hamming loss.
+
+    >>> import torch
+    >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
+    >>> round(multilabel_accuracy(preds, target, 2).item(), 4)
+    0.6667
+    """
+    return _score(preds, target, _accuracy_terms, num_labels, threshold, average, from_logits, ignore_index,
+                  zero_division, validate_args)
+
+
+def multilabel_precision(preds: Tensor, target: Tensor, num_labels: int, threshold: float = 0.5,
+                         average: Optional[str] = "macro", *, from_logits: bool = False,
+                         ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                         validate_args: bool = True) -> Tensor:
+    """Precision ``tp / (tp + fp)`` per label, averaged (``"macro"`` over all labels).
+
+    >>> import torch
+    >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
+    >>> multilabel_precision(preds, target, 2, average=None)
+    tensor([0.5000, 0.5000], dtype=torch.float64)
+    """
+    return _score(preds, target, _precision_terms, num_labels, threshold, average, from_logits, ignore_index,
+                  zero_division, validate_args)
+
+
+def multilabel_recall(preds: Tensor, target: Tensor, num_labels: int, threshold: float = 0.5,
+                      average: Optional[str] = "macro", *, from_logits: bool = False,
+                      ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                      validate_args: bool = True) -> Tensor:
+    """Recall ``tp / (tp + fn)`` per label, averaged (``"macro"`` over all labels).
+
+    >>> import torch
+    >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
+    >>> multilabel_recall(preds, target, 2)
+    tensor(1., dtype=torch.float64)
+    """
+    return _score(preds, target, _recall_terms, num_labels, threshold, average, from_logits, ignore_index,
+                  zero_division, validate_args)
+
+
+def multilabel_fbeta_score(preds: Tensor, target: Tensor, beta: float, num_labels: int, threshold: float = 0.5,
+                           average: Optional[str] = "macro", *, from_logits: bool = False,
+                           ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                           validate_args: bool = True) -> Tensor:
+    """F-beta ``(1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp)`` per label, averaged.
+
+    >>> import torch
+    >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
+    >>> round(multilabel_fbeta_score(preds, target, 2.0, 2).item(), 4)  # 5 / (5 + 1) per label
+    0.8333
+    """
+    check_beta(beta)
+    return _score(preds, target, _fbeta_terms(beta), num_labels, threshold, average, from_logits, ignore_index,
+                  zero_division, validate_args)
+
+
+def multilabel_f1_score(preds: Tensor, target: Tensor, num_labels: int, threshold: float = 0.5,
+                        average: Optional[str] = "macro", *, from_logits: bool = False,
+                        ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                        validate_args: bool = True) -> Tensor:
+    """F1 ``2 tp / (2 tp + fn + fp)`` per label, averaged; macro F1 is the mean of the per-label F1 scores.
+
+    >>> import torch
+    >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
+    >>> round(multilabel_f1_score(preds, target, 2).item(), 4)
+    0.6667
+    """
+    return _score(preds, target, _fbeta_terms(1.0), num_labels, threshold, average, from_logits, ignore_index,
+                  zero_division, validate_args)
+
+
+def multilabel_hamming_distance(preds: Tensor, target: Tensor, num_labels: int, threshold: float = 0.5,
+                                average: Optional[str] = "macro", *, from_logits: bool = False,
+                                ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                                validate_args: bool = True) -> Tensor:
+    """Fraction of wrong label decisions ``(fp + fn) / (tp + fp + tn + fn)`` per label, averaged; ``"micro"``
+    is scikit-learn's ``hamming_loss``.
+
+    >>> import torch
+    >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
+    >>> round(multilabel_hamming_distance(preds, target, 2, average="micro").item(), 4)
+    0.3333
+    """
+    return _score(preds, target, _hamming_terms, num_labels, threshold, average, from_logits, ignore_index,
+                  zero_division, validate_args)
+
+
+def multilabel_confusion_matrix(preds: Tensor, target: Tensor, num_labels: int, threshold: float = 0.5,
+                                normalize: Optional[str] = None, *, from_logits: bool = False,
+                                ignore_index: Optional[int] = None, validate_args: bool = True) -> Tensor:
+    """(L, 2, 2) per-label confusion matrices ``[[tn, fp], [fn, tp]]`` (scikit-learn's
+    ``multilabel_confusion_matrix``), int64; ``normalize`` works per label (float64, 0/0 = 0).
+
+    >>> import torch
+    >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
+    >>> multilabel_confusion_matrix(preds, target, 2)[0]
+    tensor([[1, 1],
+            [0, 1]])
+    """
+    check_choice("normalize", normalize, NORMALIZE)
+    state = _stats(preds, target, num_labels, threshold, from_logits, ignore_index, validate_args)
+    return _multilabel_confusion_matrix_from_stats(state, normalize)

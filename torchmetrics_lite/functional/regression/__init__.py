@@ -1,0 +1,43 @@
+"""Regression metrics: MSE, RMSE, MAE, MAPE, R² (adjusted), explained variance.
+
+Inputs are ``preds`` and ``target`` of the same shape, ``(N,)`` (one output) or ``(N, d)`` (``d`` outputs,
+scored column by column), any real dtype; all statistics are computed in float64 (the conversion from
+float32/float16/int is exact), so a long float32 stream does not drift.
+
+Two kinds of sufficient statistics, both exact under streaming and across ranks:
+
+* **Error sums** (MSE, RMSE, MAE, MAPE): per-output sums of non-negative terms (``e²``, ``|e|``,
+  ``|e| / max(|y|, eps)``) and a sample count. Adding non-negative float64 terms has no cancellation.
+* **Moments** (R², explained variance): per column, the count ``n``, the mean and the centred second moment
+  ``M2 = sum (x - mean)²`` of the target and of the residual ``target - preds``. Batches and ranks merge
+  with Chan et al.'s parallel formula (:func:`fold_moments`), never through raw sums of squares, which lose
+  every significant digit when the values sit far from zero (targets around 1e4 with unit noise).
+
+``multioutput`` (scikit-learn's): ``"raw_values"`` returns the ``(d,)`` per-output scores,
+``"uniform_average"`` (default) their mean, ``"variance_weighted"`` (R², explained variance) their mean
+weighted by each target column's variance. Constant targets follow scikit-learn (``force_finite=True``):
+a score whose numerator is 0 is 1.0, one with a zero denominator and a non-zero numerator is 0.0; when every
+column is constant, ``"variance_weighted"`` falls back to the uniform mean.
+
+Reference: Chan, Golub & LeVeque, "Algorithms for computing the sample variance: analysis and
+recommendations", The American Statistician 37(3), 1983.
+"""
+from torchmetrics_lite.functional.regression.measures import (
+    explained_variance,
+    fold_moments,
+    mean_absolute_error,
+    mean_absolute_percentage_error,
+    mean_squared_error,
+    r2_score,
+    root_mean_squared_error,
+)
+
+__all__ = [
+    "mean_squared_error",
+    "root_mean_squared_error",
+    "mean_absolute_error",
+    "mean_absolute_percentage_error",
+    "r2_score",
+    "explained_variance",
+    "fold_moments",
+]
