@@ -36,14 +36,14 @@ class SumMetric(Metric):
         super().__init__(**kwargs)
         self.add_state("sum_value", torch.zeros((), dtype=torch.float64), reduce="sum")
 
-    def _stats(self, value: Value) -> Dict[str, Tensor]:
+    def batch_stats(self, value: Value) -> Dict[str, Tensor]:
         value = check_aggregation_input(value)
         total = value.sum(dtype=torch.float64)
         if self.validate_args:
             check_no_nan("value", value, total=total)
         return {"sum_value": total}
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return state["sum_value"]
 
 
@@ -67,7 +67,7 @@ class MeanMetric(Metric):
         self.add_state("weighted_sum", torch.zeros((), dtype=torch.float64), reduce="sum")
         self.add_state("weight_total", torch.zeros((), dtype=torch.float64), reduce="sum")
 
-    def _stats(self, value: Value, weight: Optional[Value] = None) -> Dict[str, Tensor]:
+    def batch_stats(self, value: Value, weight: Optional[Value] = None) -> Dict[str, Tensor]:
         value = check_aggregation_input(value).to(torch.float64)
         if weight is None:
             w = torch.ones((), dtype=torch.float64, device=value.device).expand(value.shape)
@@ -86,7 +86,7 @@ class MeanMetric(Metric):
             check_no_nan("weight", w, total=weight_total)
         return {"weighted_sum": weighted_sum, "weight_total": weight_total}
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return state["weighted_sum"] / state["weight_total"]
 
 
@@ -103,7 +103,7 @@ class MaxMetric(Metric):
         super().__init__(**kwargs)
         self.add_state("max_value", torch.tensor(-float("inf"), dtype=torch.float64), reduce="max")
 
-    def _stats(self, value: Value) -> Dict[str, Tensor]:
+    def batch_stats(self, value: Value) -> Dict[str, Tensor]:
         value = check_aggregation_input(value)
         if self.validate_args:
             check_no_nan("value", value)
@@ -111,7 +111,7 @@ class MaxMetric(Metric):
             return {"max_value": torch.tensor(-float("inf"), dtype=torch.float64, device=value.device)}
         return {"max_value": value.max().to(torch.float64)}
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return state["max_value"]
 
 
@@ -128,7 +128,7 @@ class MinMetric(Metric):
         super().__init__(**kwargs)
         self.add_state("min_value", torch.tensor(float("inf"), dtype=torch.float64), reduce="min")
 
-    def _stats(self, value: Value) -> Dict[str, Tensor]:
+    def batch_stats(self, value: Value) -> Dict[str, Tensor]:
         value = check_aggregation_input(value)
         if self.validate_args:
             check_no_nan("value", value)
@@ -136,5 +136,5 @@ class MinMetric(Metric):
             return {"min_value": torch.tensor(float("inf"), dtype=torch.float64, device=value.device)}
         return {"min_value": value.min().to(torch.float64)}
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return state["min_value"]

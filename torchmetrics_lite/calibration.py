@@ -58,10 +58,10 @@ class BinaryBrierScore(Metric):
         super().__init__(**kwargs)
         _add_brier_states(self)
 
-    def _stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
+    def batch_stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
         return _binary_brier_stats(*check_binary_prob_inputs(preds, target, validate_args=self.validate_args))
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _brier_from_stats(state)
 
 
@@ -83,11 +83,11 @@ class MulticlassBrierScore(Metric):
         _add_brier_states(self)
         self.stats_key = ("multiclass_brier", num_classes)
 
-    def _stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
+    def batch_stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
         return _multiclass_brier_stats(*check_multiclass_prob_inputs(
             preds, target, num_classes=self.num_classes, validate_args=self.validate_args))
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _brier_from_stats(state)
 
     def _config(self) -> Dict[str, Any]:
@@ -113,11 +113,11 @@ class BinaryCalibrationError(Metric):
         _add_bin_states(self, n_bins)
         self.stats_key = ("binary_calibration_bins", n_bins)
 
-    def _stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
+    def batch_stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
         p, t = check_binary_prob_inputs(preds, target, validate_args=self.validate_args)
         return _binary_bin_stats(p, t, self.n_bins)
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _calibration_error_from_stats(state, self.norm)
 
     def _config(self) -> Dict[str, Any]:
@@ -143,12 +143,12 @@ class MulticlassCalibrationError(Metric):
         _add_bin_states(self, n_bins)
         self.stats_key = ("multiclass_calibration_bins", num_classes, n_bins)
 
-    def _stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
+    def batch_stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
         p, t = check_multiclass_prob_inputs(preds, target, num_classes=self.num_classes,
                                             validate_args=self.validate_args)
         return _multiclass_bin_stats(p, t, self.n_bins)
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _calibration_error_from_stats(state, self.norm)
 
     def _config(self) -> Dict[str, Any]:

@@ -65,7 +65,7 @@ class MetricCollection(nn.ModuleDict):
 
     def _batch_stats(self, *args: Any, **kwargs: Any) -> List[Tuple[List[Metric], Dict[str, Tensor]]]:
         # validate and compute everything first, so that a rejected batch changes no member
-        return [(group, group[0]._stats(*args, **kwargs)) for group in self._groups()]
+        return [(group, group[0].batch_stats(*args, **kwargs)) for group in self._groups()]
 
     @torch.no_grad()
     def update(self, *args: Any, **kwargs: Any) -> None:
@@ -78,7 +78,7 @@ class MetricCollection(nn.ModuleDict):
         values = {}
         for group, stats in self._batch_stats(*args, **kwargs):
             for m in group:
-                values[id(m)] = m._from_stats(stats)
+                values[id(m)] = m.compute_from_stats(stats)
                 m._merge_stats(stats)
         return {self._key(name): values[id(m)] for name, m in self.items()}
 

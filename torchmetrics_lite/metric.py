@@ -3,9 +3,9 @@
 A metric is its sufficient statistics plus an associative merge and a compute (CLU's model). Subclasses
 declare their states with :meth:`Metric.add_state` and implement two pure hooks:
 
-* ``_stats(*args, **kwargs) -> dict[str, Tensor]``: validate one batch and return its statistics, one entry
+* ``batch_stats(*args, **kwargs) -> dict[str, Tensor]``: validate one batch and return its statistics, one entry
   per declared state (same shape as the state for ``sum``/``max``/``min`` states, rows to append for ``cat``).
-* ``_from_stats(state: dict[str, Tensor]) -> Any``: the metric value from (merged) statistics.
+* ``compute_from_stats(state: dict[str, Tensor]) -> Any``: the metric value from (merged) statistics.
 
 Everything else (``update``, ``forward``, ``compute`` with its cache and distributed sync, ``merge_state``,
 ``reset``, ``state_dict``, device moves) lives here, so that the module and the functional form can never
@@ -110,10 +110,10 @@ class Metric(nn.Module):
         self._state[name] = default.detach().clone()
 
     # ------------------------------------------------------------------ hooks
-    def _stats(self, *args: Any, **kwargs: Any) -> Dict[str, Tensor]:
+    def batch_stats(self, *args: Any, **kwargs: Any) -> Dict[str, Tensor]:
         raise NotImplementedError
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Any:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Any:
         raise NotImplementedError
 
     # ------------------------------------------------------------------ public API
@@ -124,7 +124,7 @@ class Metric(nn.Module):
         enabled = torch.is_grad_enabled()
         torch._C._set_grad_enabled(False)  # torch.no_grad() without the context-manager object: hot path
         try:
-            self._merge_stats(self._stats(*args, **kwargs))
+            self._merge_stats(self.batch_stats(*args, **kwargs))
         finally:
             torch._C._set_grad_enabled(enabled)
 
@@ -137,8 +137,8 @@ class Metric(nn.Module):
         enabled = torch.is_grad_enabled()
         torch._C._set_grad_enabled(False)
         try:
-            stats = self._stats(*args, **kwargs)
-            value = self._from_stats(stats)
+            stats = self.batch_stats(*args, **kwargs)
+            value = self.compute_from_stats(stats)
             self._merge_stats(stats)
         finally:
             torch._C._set_grad_enabled(enabled)
@@ -154,10 +154,10 @@ class Metric(nn.Module):
         return self._computed
 
     def _value(self, state: Dict[str, Tensor]) -> Any:
-        """``_from_stats(state)``, with any result tensor that shares memory with a state buffer copied (a
+        """``compute_from_stats(state)``, with any result tensor that shares memory with a state buffer copied (a
         confusion matrix, a sum or a max is the state itself): a value once returned never changes with later
         updates, and writing into it cannot corrupt the state."""
-        value = self._from_stats(state)
+        value = self.compute_from_stats(state)
         owned = {buf.untyped_storage().data_ptr() for buf in self._state.values() if buf.numel()}
         if not owned:
             return value

@@ -56,11 +56,11 @@ class MultipleChoiceAccuracy(Metric):
         self.add_state("correct", torch.zeros((), dtype=torch.int64), reduce="sum")
         self.add_state("total", torch.zeros((), dtype=torch.int64), reduce="sum")
 
-    def _stats(self, loglik: Tensor, target: Tensor, lengths: Optional[Tensor] = None) -> Dict[str, Tensor]:
+    def batch_stats(self, loglik: Tensor, target: Tensor, lengths: Optional[Tensor] = None) -> Dict[str, Tensor]:
         loglik, target, lengths = _check_multiple_choice(loglik, target, lengths, self.normalize, self.validate_args)
         return _multiple_choice_stats(loglik, target, lengths, self.normalize)
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _multiple_choice_from_stats(state, self.zero_division)
 
     def _config(self) -> Dict[str, Any]:

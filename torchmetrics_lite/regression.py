@@ -63,10 +63,10 @@ class _ErrorSumMetric(Metric):
         self.add_state("total", torch.zeros((), dtype=torch.int64), reduce="sum")
         self.stats_key = (f"regression_{self._kind}_error", num_outputs)
 
-    def _stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
+    def batch_stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
         return _error_stats(preds, target, self._kind, self.num_outputs, self.validate_args)
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _mean_error_from_stats(state, self.multioutput, root=self._root)
 
     def _config(self) -> Dict[str, Any]:
@@ -143,7 +143,7 @@ class _MomentMetric(Metric):
         self.add_state("moments", torch.zeros(3, 2 * num_outputs, dtype=torch.float64), reduce=fold_moments)
         self.stats_key = ("regression_moments", num_outputs)
 
-    def _stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
+    def batch_stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
         return _moment_stats_checked(preds, target, self.num_outputs, self.validate_args)
 
     def _config(self) -> Dict[str, Any]:
@@ -168,7 +168,7 @@ class R2Score(_MomentMetric):
         super().__init__(**kwargs)
         self.adjusted = adjusted
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _r2_score_from_stats(state, self.multioutput, self.adjusted)
 
     def _config(self) -> Dict[str, Any]:
@@ -186,5 +186,5 @@ class ExplainedVariance(_MomentMetric):
     0.9572
     """
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _explained_variance_from_stats(state, self.multioutput)

@@ -73,7 +73,7 @@ class _RetrievalMetric(Metric):
     def _config(self) -> Dict[str, Any]:
         return {**self._options(), "ties": self.ties, "empty": self.empty, "ignore_index": self.ignore_index}
 
-    def _stats(self, preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None,
+    def batch_stats(self, preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None,
                mask: Optional[Tensor] = None) -> Dict[str, Tensor]:
         preds, target, indexes, mask = check_retrieval_inputs(preds, target, indexes, mask, self.validate_args)
         if indexes is None:
@@ -90,7 +90,7 @@ class _RetrievalMetric(Metric):
             check_retrieval_values(preds, target)
         return {"preds": preds, "target": target.to(torch.float64), "indexes": indexes.to(torch.int64)}
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         totals = [state[name] for name in _SUMS if name in state]
         preds = state.get("preds")
         if preds is not None and preds.numel():

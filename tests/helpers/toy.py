@@ -17,12 +17,12 @@ class CollectRows(Metric):
         self.add_state("pairs", torch.empty(0, 2, dtype=torch.int64), reduce="cat")
         self.add_state("n_updates", torch.zeros((), dtype=torch.int64), reduce="sum")
 
-    def _stats(self, values: Tensor, flags: Tensor) -> Dict[str, Tensor]:
+    def batch_stats(self, values: Tensor, flags: Tensor) -> Dict[str, Tensor]:
         pairs = torch.stack([flags.long(), torch.arange(len(flags))], dim=1)
         return {"values": values, "flags": flags.bool(), "pairs": pairs,
                 "n_updates": torch.ones((), dtype=torch.int64)}
 
-    def _from_stats(self, state: Dict[str, Tensor]):
+    def compute_from_stats(self, state: Dict[str, Tensor]):
         return {
             "sorted": torch.sort(state["values"].double()).values,
             "dtype_is_64": torch.tensor(state["values"].dtype == torch.float64),

@@ -14,13 +14,13 @@ class CountingSum(SumMetric):
 
     stats_key = ("counting_sum",)
 
-    def _stats(self, value):
+    def batch_stats(self, value):
         CALLS.append(type(self).__name__)
-        return super()._stats(value)
+        return super().batch_stats(value)
 
 
 class Doubled(CountingSum):
-    def _from_stats(self, state):
+    def compute_from_stats(self, state):
         return 2 * state["sum_value"]
 
 

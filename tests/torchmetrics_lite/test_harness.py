@@ -35,10 +35,10 @@ class OutputLog(Metric):
         self.add_state("total", torch.zeros((), dtype=torch.float64), reduce="sum")
         self.add_state("rows", torch.zeros((0,), dtype=torch.float32), reduce="cat")
 
-    def _stats(self, output, target):
+    def batch_stats(self, output, target):
         return {"total": output.sum(dtype=torch.float64), "rows": output.float()}
 
-    def _from_stats(self, state):
+    def compute_from_stats(self, state):
         return state["total"]
 
 

@@ -15,8 +15,8 @@ BATCHES = [(torch.randn(n, generator=GEN), torch.rand(n, generator=GEN) > 0.5) f
 
 def _expected(batches):
     values, flags = concat(batches)
-    return CollectRows()._from_stats({"values": values, "flags": flags,
-                                      "pairs": torch.cat([CollectRows()._stats(*b)["pairs"] for b in batches]),
+    return CollectRows().compute_from_stats({"values": values, "flags": flags,
+                                      "pairs": torch.cat([CollectRows().batch_stats(*b)["pairs"] for b in batches]),
                                       "n_updates": torch.tensor(len(batches))})
 
 
@@ -177,12 +177,12 @@ class RunningMean(Metric):
         super().__init__(**kwargs)
         self.add_state("count_mean", torch.zeros(2, dtype=torch.float64), reduce=_fold_count_mean)
 
-    def _stats(self, x):
+    def batch_stats(self, x):
         x = x.double()
         return {"count_mean": torch.stack([torch.tensor(float(x.numel()), dtype=torch.float64),
                                            x.mean() if x.numel() else torch.tensor(0.0, dtype=torch.float64)])}
 
-    def _from_stats(self, state):
+    def compute_from_stats(self, state):
         return state["count_mean"][1]
 
 

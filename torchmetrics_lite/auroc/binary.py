@@ -27,7 +27,7 @@ class _BinaryRank(Metric):
         self.add_state("target", torch.zeros(0, dtype=torch.uint8), reduce="cat")
         self.stats_key = ("binary_rank", self.validate_args)
 
-    def _stats(self, preds: Tensor, target: Tensor) -> State:
+    def batch_stats(self, preds: Tensor, target: Tensor) -> State:
         return F._binary_rank_stats(*check_binary_rank_inputs(preds, target, self.validate_args))
 
 
@@ -80,13 +80,13 @@ class BinaryAUROC(Metric):
         self.add_state("hist", torch.zeros(2, bins, dtype=torch.int64), reduce="sum")
         self.stats_key = ("binary_auroc_binned", bins, self.range, self.validate_args)
 
-    def _stats(self, preds: Tensor, target: Tensor) -> State:
+    def batch_stats(self, preds: Tensor, target: Tensor) -> State:
         checked = check_binary_rank_inputs(preds, target, self.validate_args)
         if self.bins is None:
             return F._binary_rank_stats(*checked)
         return F._binary_auroc_binned_stats(*checked, self.bins, *self.range)
 
-    def _from_stats(self, state: State) -> Tensor:
+    def compute_from_stats(self, state: State) -> Tensor:
         if self.bins is None:
             return F._binary_auroc_from_stats(state, self.max_fpr, self.strict)
         return F._binary_auroc_binned_from_stats(state, self.strict)
@@ -121,7 +121,7 @@ class BinaryAveragePrecision(_BinaryRank):
         super().__init__(**kwargs)
         self.strict = strict
 
-    def _from_stats(self, state: State) -> Tensor:
+    def compute_from_stats(self, state: State) -> Tensor:
         return F._binary_average_precision_from_stats(state, self.strict)
 
 
@@ -138,7 +138,7 @@ class BinaryROC(_BinaryRank):
     ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
     """
 
-    def _from_stats(self, state: State) -> Tuple[Tensor, Tensor, Tensor]:
+    def compute_from_stats(self, state: State) -> Tuple[Tensor, Tensor, Tensor]:
         return F._binary_roc_from_stats(state)
 
 
@@ -155,6 +155,6 @@ class BinaryPrecisionRecallCurve(_BinaryRank):
     [1.0, 1.0, 0.5, 0.5, 0.0]
     """
 
-    def _from_stats(self, state: State) -> Tuple[Tensor, Tensor, Tensor]:
+    def compute_from_stats(self, state: State) -> Tuple[Tensor, Tensor, Tensor]:
         return F._binary_precision_recall_curve_from_stats(state)
 

@@ -25,7 +25,7 @@ class _MulticlassRank(Metric):
         self.add_state("target", torch.zeros(0, dtype=_class_dtype(num_classes)), reduce="cat")
         self.stats_key = ("multiclass_rank", num_classes, self.validate_args)
 
-    def _stats(self, preds: Tensor, target: Tensor) -> State:
+    def batch_stats(self, preds: Tensor, target: Tensor) -> State:
         checked = check_multiclass_rank_inputs(preds, target, self.num_classes, self.validate_args)
         return F._multiclass_rank_stats(*checked, self.num_classes)
 
@@ -48,7 +48,7 @@ class MulticlassAUROC(_MulticlassRank):
     def __init__(self, num_classes: int, *, average: str = "macro", strict: bool = False, **kwargs: Any) -> None:
         super().__init__(num_classes, average, strict, **kwargs)
 
-    def _from_stats(self, state: State) -> Tensor:
+    def compute_from_stats(self, state: State) -> Tensor:
         return F._multiclass_auroc_from_stats(state, self.num_classes, self.average, self.strict)
 
 
@@ -67,6 +67,6 @@ class MulticlassAveragePrecision(_MulticlassRank):
     def __init__(self, num_classes: int, *, average: str = "macro", strict: bool = False, **kwargs: Any) -> None:
         super().__init__(num_classes, average, strict, **kwargs)
 
-    def _from_stats(self, state: State) -> Tensor:
+    def compute_from_stats(self, state: State) -> Tensor:
         return F._multiclass_average_precision_from_stats(state, self.num_classes, self.average, self.strict)
 

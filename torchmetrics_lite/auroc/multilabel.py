@@ -26,7 +26,7 @@ class _MultilabelRank(Metric):
         self.add_state("target", torch.zeros(0, num_labels, dtype=torch.uint8), reduce="cat")
         self.stats_key = ("multilabel_rank", num_labels, self.validate_args)
 
-    def _stats(self, preds: Tensor, target: Tensor) -> State:
+    def batch_stats(self, preds: Tensor, target: Tensor) -> State:
         checked = check_multilabel_rank_inputs(preds, target, self.num_labels, self.validate_args)
         return F._multilabel_rank_stats(*checked)
 
@@ -49,7 +49,7 @@ class MultilabelAUROC(_MultilabelRank):
     def __init__(self, num_labels: int, *, average: str = "macro", strict: bool = False, **kwargs: Any) -> None:
         super().__init__(num_labels, average, strict, **kwargs)
 
-    def _from_stats(self, state: State) -> Tensor:
+    def compute_from_stats(self, state: State) -> Tensor:
         return F._multilabel_auroc_from_stats(state, self.average, self.strict)
 
 
@@ -68,6 +68,6 @@ class MultilabelAveragePrecision(_MultilabelRank):
     def __init__(self, num_labels: int, *, average: str = "macro", strict: bool = False, **kwargs: Any) -> None:
         super().__init__(num_labels, average, strict, **kwargs)
 
-    def _from_stats(self, state: State) -> Tensor:
+    def compute_from_stats(self, state: State) -> Tensor:
         return F._multilabel_average_precision_from_stats(state, self.average, self.strict)
 

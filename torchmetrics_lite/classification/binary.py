@@ -36,7 +36,7 @@ class _BinaryMetric(Metric):
         self.add_state("confmat", torch.zeros(2, 2, dtype=torch.int64), reduce="sum")
         self.stats_key = ("binary", self._cut, from_logits, ignore_index, self.validate_args)
 
-    def _stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
+    def batch_stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
         return {"confmat": _binary_stat_scores_stats(preds, target, self._cut, self.from_logits, self.ignore_index,
                                                      self.validate_args)}
 
@@ -54,7 +54,7 @@ class BinaryStatScores(_BinaryMetric):
     tensor([1, 1, 0, 1, 2])
     """
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _binary_stat_scores_from_stats(state["confmat"])
 
 
@@ -73,7 +73,7 @@ class BinaryAccuracy(_BinaryMetric):
         super().__init__(threshold, **kwargs)
         self.zero_division = check_zero_division(zero_division)
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _binary_accuracy_from_stats(state["confmat"], self.zero_division)
 
 
@@ -92,7 +92,7 @@ class BinaryPrecision(_BinaryMetric):
         super().__init__(threshold, **kwargs)
         self.zero_division = check_zero_division(zero_division)
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _binary_precision_from_stats(state["confmat"], self.zero_division)
 
 
@@ -110,7 +110,7 @@ class BinaryRecall(_BinaryMetric):
         super().__init__(threshold, **kwargs)
         self.zero_division = check_zero_division(zero_division)
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _binary_recall_from_stats(state["confmat"], self.zero_division)
 
 
@@ -129,7 +129,7 @@ class BinaryFBetaScore(_BinaryMetric):
         check_beta(beta)
         self.beta, self.zero_division = beta, check_zero_division(zero_division)
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _binary_fbeta_score_from_stats(state["confmat"], self.beta, self.zero_division)
 
 
@@ -147,7 +147,7 @@ class BinaryF1Score(_BinaryMetric):
         super().__init__(threshold, **kwargs)
         self.zero_division = check_zero_division(zero_division)
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _binary_fbeta_score_from_stats(state["confmat"], 1.0, self.zero_division)
 
 
@@ -167,6 +167,6 @@ class BinaryConfusionMatrix(_BinaryMetric):
         check_choice("normalize", normalize, NORMALIZE)
         self.normalize = normalize
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _binary_confusion_matrix_from_stats(state["confmat"], self.normalize)
 

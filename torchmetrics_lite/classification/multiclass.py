@@ -40,7 +40,7 @@ class _MulticlassMetric(Metric):
         self.add_state(self._state_name, torch.zeros(shape, dtype=torch.int64), reduce="sum")
         self.stats_key = ("multiclass", num_classes, top_k, ignore_index, self.validate_args)
 
-    def _stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
+    def batch_stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
         return {self._state_name: _multiclass_stat_scores_stats(preds, target, self.num_classes, self.top_k,
                                                                 self.ignore_index, self.validate_args)}
 
@@ -62,7 +62,7 @@ class MulticlassStatScores(_MulticlassMetric):
         super().__init__(num_classes, **kwargs)
         self.average = check_average(average)
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _multiclass_stat_scores_from_stats(state[self._state_name], self.top_k, self.average)
 
 
@@ -82,7 +82,7 @@ class MulticlassAccuracy(_MulticlassMetric):
         super().__init__(num_classes, **kwargs)
         self.average, self.zero_division = check_average(average), check_zero_division(zero_division)
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _multiclass_accuracy_from_stats(state[self._state_name], self.top_k, self.average, self.zero_division)
 
 
@@ -102,7 +102,7 @@ class MulticlassPrecision(_MulticlassMetric):
         super().__init__(num_classes, **kwargs)
         self.average, self.zero_division = check_average(average), check_zero_division(zero_division)
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _multiclass_precision_from_stats(state[self._state_name], self.top_k, self.average,
                                                 self.zero_division)
 
@@ -122,7 +122,7 @@ class MulticlassRecall(_MulticlassMetric):
         super().__init__(num_classes, **kwargs)
         self.average, self.zero_division = check_average(average), check_zero_division(zero_division)
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _multiclass_recall_from_stats(state[self._state_name], self.top_k, self.average, self.zero_division)
 
 
@@ -143,7 +143,7 @@ class MulticlassFBetaScore(_MulticlassMetric):
         self.beta, self.average = beta, check_average(average)
         self.zero_division = check_zero_division(zero_division)
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _multiclass_fbeta_score_from_stats(state[self._state_name], self.beta, self.top_k, self.average,
                                                   self.zero_division)
 
@@ -163,7 +163,7 @@ class MulticlassF1Score(_MulticlassMetric):
         super().__init__(num_classes, **kwargs)
         self.average, self.zero_division = check_average(average), check_zero_division(zero_division)
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _multiclass_fbeta_score_from_stats(state[self._state_name], 1.0, self.top_k, self.average,
                                                   self.zero_division)
 
@@ -186,6 +186,6 @@ class MulticlassConfusionMatrix(_MulticlassMetric):
         check_choice("normalize", normalize, NORMALIZE)
         self.normalize = normalize
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _multiclass_confusion_matrix_from_stats(state["confmat"], self.normalize)
 

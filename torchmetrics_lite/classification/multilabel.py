@@ -51,11 +51,11 @@ class _MultilabelMetric(Metric):
         self.add_state("confmat", torch.zeros(num_labels, 2, 2, dtype=torch.int64), reduce="sum")
         self.stats_key = ("multilabel", num_labels, self._cut, from_logits, ignore_index, self.validate_args)
 
-    def _stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
+    def batch_stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
         return {"confmat": _multilabel_stat_scores_stats(preds, target, self.num_labels, self._cut, self.from_logits,
                                                          self.ignore_index, self.validate_args)}
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         terms = type(self)._terms
         assert terms is not None, "a multilabel score class sets _terms"
         return _multilabel_score_from_stats(state["confmat"], terms, self.average, self.zero_division)
@@ -79,7 +79,7 @@ class MultilabelStatScores(_MultilabelMetric):
         super().__init__(num_labels, threshold, average, from_logits=from_logits, ignore_index=ignore_index,
                          **kwargs)
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _multilabel_stat_scores_from_stats(state["confmat"], self.average)
 
 
@@ -99,7 +99,7 @@ class MultilabelConfusionMatrix(_MultilabelMetric):
         check_choice("normalize", normalize, NORMALIZE)
         self.normalize = normalize
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _multilabel_confusion_matrix_from_stats(state["confmat"], self.normalize)
 
 
@@ -166,7 +166,7 @@ class MultilabelFBetaScore(_MultilabelMetric):
         check_beta(beta)
         self.beta = beta
 
-    def _from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _multilabel_score_from_stats(state["confmat"], _fbeta_terms(self.beta), self.average,
                                             self.zero_division)
 

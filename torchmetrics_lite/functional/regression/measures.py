@@ -32,7 +32,8 @@ def _error_sum_stats(preds: Tensor, target: Tensor, kind: str, backend: Optional
 
 
 def _error_stats(preds: Tensor, target: Tensor, kind: str, num_outputs: Optional[int], validate_args: bool) -> State:
-    """Checked error sums of one batch (the module's ``_stats``); the NaN check reads the sums (NaN in, NaN out)."""
+    """Checked error sums of one batch (the module's ``batch_stats``); the NaN check reads the sums (NaN in,
+    NaN out)."""
     p, t = check_regression_inputs(preds, target, num_outputs=num_outputs)
     stats = _error_sum_stats(p, t, kind)
     if validate_args:
@@ -142,7 +143,7 @@ def _moment_stats(preds: Tensor, target: Tensor, backend: Optional[str] = None) 
 
 
 def _moment_stats_checked(preds: Tensor, target: Tensor, num_outputs: Optional[int], validate_args: bool) -> State:
-    """Checked moments of one batch (the module's ``_stats``); the NaN check reads the means (NaN in, NaN out)."""
+    """Checked moments of one batch (the module's ``batch_stats``); the NaN check reads the means (NaN in, NaN out)."""
     p, t = check_regression_inputs(preds, target, num_outputs=num_outputs)
     stats = _moment_stats(p, t)
     if validate_args:
