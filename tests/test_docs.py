@@ -1,16 +1,23 @@
-"""Every public name is on a page of the Sphinx docs (``docs/``), so a new metric cannot ship undocumented.
+"""Every public name is on a page of the Sphinx docs (``docs/``), so a new metric cannot ship undocumented; the
+worked examples of ARCHITECTURE.md run, with their doctests and tests.
 
 The build itself (``python -m sphinx -W --keep-going -b html docs OUT``) runs in ``.ci/run``; this test needs no
 Sphinx: it reads the pages' ``automodule``/``autoclass``/``autofunction`` directives and checks that they cover
 ``torchmetrics_lite.__all__``, ``torchmetrics_lite.functional.__all__`` and ``losses.__all__``.
 """
+import doctest
 import importlib
 import pathlib
 import re
+import sys
+import types
+
+import pytest
 
 import losses
 import torchmetrics_lite
 import torchmetrics_lite.functional
+from tests.helpers.markdown import blocks
 
 DOCS = pathlib.Path(__file__).resolve().parent.parent / "docs"
 DIRECTIVE = re.compile(r"^\.\. auto(module|class|function):: (\S+)\n((?:   .*\n)*)", re.MULTILINE)
@@ -48,3 +55,19 @@ def test_the_directive_pattern_reads_the_pages():
     pages = {p.name: p.read_text() for p in (DOCS / "api").glob("*.rst")}
     assert len(DIRECTIVE.findall(pages["classification.rst"])) == 2
     assert id(torchmetrics_lite.BinaryAUROC) in _documented()
+
+
+@pytest.mark.parametrize("line,code", blocks("ARCHITECTURE.md", "python"),
+                         ids=lambda v: f"ARCHITECTURE.md:{v}" if isinstance(v, int) else "")
+def test_architecture_worked_example_runs(line, code, monkeypatch):
+    # a real module, so that the metric classes it defines pickle (the harness checks pickling)
+    name = f"architecture_example_{line}"
+    module = types.ModuleType(name)
+    monkeypatch.setitem(sys.modules, name, module)
+    exec(compile(code, f"ARCHITECTURE.md:{line}", "exec"), module.__dict__)
+    tests = [f for key, f in vars(module).items() if key.startswith("test_") and callable(f)]
+    assert tests, "a worked example ends with its test"
+    for test in tests:
+        test()
+    results = doctest.testmod(module, extraglobs={"torch": importlib.import_module("torch")})
+    assert results.attempted and not results.failed

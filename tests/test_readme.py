@@ -1,25 +1,15 @@
-"""The README's promises hold: its ``python`` code blocks run, CI runs its test command, its commands exist.
-
-Rule for README authors: a block fenced as ```python runs here, on its own (fresh namespace, no network, no
-files of yours); a sketch that needs your model or data is fenced as ```py and is not run.
+"""The README's promises hold: its ``python`` code blocks run (the rule: ``tests/helpers/markdown.py``), the
+values its front-page comments state are the printed ones, CI runs its test command, and its commands exist.
 """
 import os
-import pathlib
 import re
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from tests.helpers.markdown import ROOT, blocks
+
 README = (ROOT / "README.md").read_text()
-FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
-
-
-def _blocks(language):
-    """(line number, code) of every fenced block of that language."""
-    return [(README[: m.start()].count("\n") + 1, m.group(2)) for m in FENCE.finditer(README) if m.group(1) == language]
-
-
-PYTHON_BLOCKS = _blocks("python")
+PYTHON_BLOCKS = blocks("README.md", "python")
 
 
 def test_the_front_page_example_is_runnable_and_shows_what_it_promises():
@@ -49,7 +39,7 @@ def test_front_page_prints_the_values_its_comments_state(monkeypatch, tmp_path, 
 
 
 def _commands():
-    return [line.strip() for _, block in _blocks("bash") for line in block.splitlines() if line.strip()]
+    return [line.strip() for _, block in blocks("README.md", "bash") for line in block.splitlines() if line.strip()]
 
 
 def test_ci_runs_exactly_the_readme_test_command():
