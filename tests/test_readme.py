@@ -56,12 +56,13 @@ def test_the_demo_command_names_an_existing_script():
 
 
 def test_benchmark_commands_use_python_dash_m_and_exist():
-    sources = [README] + [p.read_text() for p in (ROOT / "benchmarks").glob("bench_*.py")]
-    for text in sources:
-        assert "python benchmarks/" not in text, "benchmarks import their package: run them with python -m"
-    named = set(re.findall(r"python -m benchmarks\.(\w+)", "\n".join(sources)))
-    scripts = {p.stem for p in (ROOT / "benchmarks").glob("bench_*.py")}
-    assert named == scripts, f"README/docstrings name {sorted(named)}, benchmarks/ holds {sorted(scripts)}"
+    scripts = {p.stem: p.read_text() for p in (ROOT / "benchmarks").glob("bench_*.py")}
+    for name, text in [("README.md", README), *scripts.items()]:
+        assert "python benchmarks/" not in text, f"{name}: benchmarks import their package, run them with python -m"
+    for name, text in scripts.items():
+        assert f"python -m benchmarks.{name}" in text, f"benchmarks/{name}.py: its docstring gives no usage line"
+    in_readme = set(re.findall(r"python -m benchmarks\.(\w+)", README))
+    assert in_readme == set(scripts), f"the README names {sorted(in_readme)}, benchmarks/ holds {sorted(scripts)}"
 
 
 def test_readme_links_to_files_that_exist():
