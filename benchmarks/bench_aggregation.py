@@ -1,7 +1,7 @@
 """Per-call overhead of SumMetric.update / forward on a 1,024-element batch, single thread.
 
 Floor: the bare tensor op ``state += x.sum()``. Peer: torchmetrics' SumMetric (same run).
-Run: python benchmarks/bench_aggregation.py
+Run: python -m benchmarks.bench_aggregation
 """
 import torch
 

@@ -21,10 +21,26 @@ def load(name):
     return module
 
 
-def test_quickstart(capsys):
-    load("quickstart").main()
-    out = capsys.readouterr().out
-    assert "val/mean" in out and "running mean" in out
+def test_quickstart_values_match_scikit_learn(capsys):
+    from sklearn.metrics import accuracy_score, average_precision_score, f1_score, ndcg_score, roc_auc_score
+
+    mod = load("quickstart")
+    got = mod.main()
+    assert "AUROC streamed" in capsys.readouterr().out
+    batches = mod.make_classifier_batches()
+    logits = torch.cat([b[0] for b in batches]).numpy()
+    labels = torch.cat([b[1] for b in batches]).numpy()
+    assert abs(got["val/auroc"] - roc_auc_score(labels, logits)) < 1e-12
+    assert abs(got["val/ap"] - average_precision_score(labels, logits)) < 1e-12
+    assert abs(got["val/f1"] - f1_score(labels, logits > 0)) < 1e-12  # from_logits=True: threshold 0
+    assert abs(got["val/acc"] - accuracy_score(labels, logits > 0)) < 1e-12
+    _, relevance = mod.make_ranking_data()
+    scores = torch.randn(relevance.shape, generator=torch.Generator().manual_seed(3)).numpy()
+    rel = relevance.numpy()
+    assert abs(got["ndcg@10"] - ndcg_score(rel, scores, k=10)) < 1e-12
+    ap = np.mean([average_precision_score(r > 0, s) for r, s in zip(rel, scores)])  # no tied scores
+    assert abs(got["map"] - ap) < 1e-12
+    assert got["ndcg_after"] > got["ndcg_before"] + 0.2  # the surrogate trains what NDCG measures
 
 
 def test_ddp_validation_under_torchrun():

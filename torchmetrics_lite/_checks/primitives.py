@@ -91,8 +91,8 @@ def check_range(name: str, t: Tensor, low: float, high: float, hint: str = "") -
     """Value check (host sync): every value lies in [low, high]."""
     if t.numel() == 0:
         return
-    lo, hi = torch.aminmax(t)
-    lo, hi = lo.item(), hi.item()
+    extremes = torch.aminmax(t)
+    lo, hi = extremes.min.item(), extremes.max.item()
     if lo < low or hi > high:
         raise ValueError(f"Expected `{name}` to lie in [{low}, {high}], got values in [{lo}, {hi}]{hint}")
 
