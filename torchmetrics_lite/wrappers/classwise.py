@@ -22,9 +22,9 @@ class ClasswiseWrapper(Metric):
     """The wrapped metric's per-class values as a dict, one key per class, for logging.
 
     The wrapped metric must return a 1-D tensor of ``C`` values (e.g. ``MulticlassAccuracy(num_classes=C,
-    average=None)``). Key ``i`` is ``prefix + label_i + postfix``; with neither ``prefix`` nor ``postfix`` it is
-    ``"<class name in lower case>_" + label_i`` (torchmetrics' format: ``multiclassaccuracy_0``), and ``label_i``
-    is ``labels[i]``, or ``str(i)`` without ``labels``. Values are 0-dim tensors.
+    average=None)``). Key ``i`` is ``prefix + label_i + postfix``; when both ``prefix`` and ``postfix`` are None
+    or empty it is ``"<class name in lower case>_" + label_i`` (torchmetrics' format: ``multiclassaccuracy_0``),
+    and ``label_i`` is ``labels[i]``, or ``str(i)`` without ``labels``. Values are 0-dim tensors.
 
     The wrapper declares the wrapped metric's states and calls its ``batch_stats``/``compute_from_stats``, so it
     merges, saves and syncs exactly as the wrapped metric does, and shares its statistics with it in a
@@ -85,7 +85,7 @@ class ClasswiseWrapper(Metric):
         """The wrapped metric's value, one key per class."""
         name = type(self.metric).__name__
         value = check_classwise_value(self.metric.compute_from_stats(state), self.labels, name)
-        if self.prefix is None and self.postfix is None:
+        if not self.prefix and not self.postfix:  # "" counts as not given, as in torchmetrics
             prefix, postfix = f"{name.lower()}_", ""
         else:
             prefix, postfix = self.prefix or "", self.postfix or ""
