@@ -27,7 +27,9 @@ class MetricTracker(nn.ModuleList):
 
     Args:
         metric: a :class:`~torchmetrics_lite.Metric` or :class:`~torchmetrics_lite.MetricCollection`.
-        maximize: whether higher is better: a bool, or for a collection a list with one bool per member. The
+        maximize: whether higher is better: a bool, or for a collection a list with one bool per member, in the
+            collection's order (insertion order; torchmetrics sorts its members by name, so a list written in
+            that order means the same in both). The
             default ``None`` takes each metric's ``higher_is_better`` attribute and raises if one has none
             (as torchmetrics >= 1.7; older torchmetrics defaulted to ``True``).
 

@@ -2,7 +2,6 @@
 from functools import partial
 
 import pytest
-import torch
 import torchmetrics
 
 from tests.helpers.metric_tester import assert_close, check_metric, check_rejects
