@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, Union
+from functools import partial
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, Union, cast
 
 import torch
 from torch import Tensor, nn
@@ -246,8 +247,10 @@ def _example_chunks(stream: Iterable[Any], batch_size: int) -> Iterator[Chunk]:
     from torch.utils.data import default_collate
 
     def chunk(start: int, examples: List[Any]) -> Chunk:
-        singles = [(start + i, (lambda ex=ex: default_collate([ex]))) for i, ex in enumerate(examples)]
-        return (lambda: default_collate(examples)), singles
+        singles: List[Tuple[int, Callable[[], Any]]] = [
+            (start + i, partial(default_collate, [ex])) for i, ex in enumerate(examples)
+        ]
+        return partial(default_collate, examples), singles
 
     pending: List[Any] = []
     start = 0
@@ -264,9 +267,13 @@ def _loader_chunks(stream: Iterable[Any]) -> Iterator[Chunk]:
     offset = 0
     for batch in stream:
         n = _batch_len(batch)
-        singles = [(offset + r, (lambda r=r: _take(batch, r, n))) for r in range(n)]
-        yield (lambda batch=batch: batch), singles
+        singles: List[Tuple[int, Callable[[], Any]]] = [(offset + r, partial(_take, batch, r, n)) for r in range(n)]
+        yield partial(_same, batch), singles
         offset += n
+
+
+def _same(obj: Any) -> Any:
+    return obj
 
 
 def _batch_len(obj: Any) -> int:
@@ -285,7 +292,7 @@ def _take(obj: Any, r: int, n: int) -> Any:
     if isinstance(obj, Tensor):
         return obj[r : r + 1] if obj.dim() else obj
     if isinstance(obj, Mapping):
-        return type(obj)({k: _take(v, r, n) for k, v in obj.items()})
+        return cast(Any, type(obj))({k: _take(v, r, n) for k, v in obj.items()})
     if isinstance(obj, (list, tuple)):
         named = hasattr(obj, "_fields")
         leaves = all(not isinstance(x, (Tensor, Mapping, list, tuple)) for x in obj)
@@ -302,7 +309,7 @@ def _to_device(obj: Any, device: Optional[torch.device]) -> Any:
     if isinstance(obj, Tensor):
         return obj.to(device)
     if isinstance(obj, Mapping):
-        return type(obj)({k: _to_device(v, device) for k, v in obj.items()})
+        return cast(Any, type(obj))({k: _to_device(v, device) for k, v in obj.items()})
     if isinstance(obj, (list, tuple)):
         parts = [_to_device(x, device) for x in obj]
         return type(obj)(*parts) if hasattr(obj, "_fields") else type(obj)(parts)

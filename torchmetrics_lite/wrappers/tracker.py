@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import copy
 import warnings
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union, cast
 
 import torch
 from torch import Tensor, nn
@@ -85,22 +85,22 @@ class MetricTracker(nn.ModuleList):
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         """``forward`` of the current step's metric."""
         self._check_for_increment("forward")
-        return self[-1](*args, **kwargs)
+        return self._current()(*args, **kwargs)
 
     def update(self, *args: Any, **kwargs: Any) -> None:
         """``update`` of the current step's metric."""
         self._check_for_increment("update")
-        self[-1].update(*args, **kwargs)
+        self._current().update(*args, **kwargs)
 
     def compute(self) -> Any:
         """``compute`` of the current step's metric."""
         self._check_for_increment("compute")
-        return self[-1].compute()
+        return self._current().compute()
 
     def compute_all(self) -> Any:
         """The value of every step, stacked (see the class docstring)."""
         self._check_for_increment("compute_all")
-        res = [m.compute() for m in list(self)[1:]]
+        res: List[Any] = [cast(Any, m).compute() for m in list(self)[1:]]
         try:
             if isinstance(res[0], dict):
                 return {k: torch.stack([r[k] for r in res], dim=0) for k in res[0]}
@@ -112,12 +112,12 @@ class MetricTracker(nn.ModuleList):
 
     def reset(self) -> None:
         """Reset the current step's metric."""
-        self[-1].reset()
+        self._current().reset()
 
     def reset_all(self) -> None:
         """Reset every step's metric."""
         for m in self:
-            m.reset()
+            cast(Any, m).reset()
 
     def best_metric(self, return_step: bool = False) -> Any:
         """The best value over the steps, and with ``return_step=True`` its step (see the class docstring)."""
@@ -135,6 +135,9 @@ class MetricTracker(nn.ModuleList):
         for (key, v), up in zip(res.items(), maximize):
             values[key], steps[key] = _best(v, up, f"metric {key}")
         return (values, steps) if return_step else values
+
+    def _current(self) -> Any:
+        return self[-1]
 
     def _check_for_increment(self, method: str) -> None:
         if not self._increment_called:
