@@ -17,6 +17,30 @@ def check_wrapped_metric(name: str, metric: Any) -> None:
         raise TypeError(f"Expected `{name}` to be a torchmetrics_lite Metric, got {type(metric).__name__}")
 
 
+def check_tracked(metric: Any) -> Optional[int]:
+    """MetricTracker's argument: a Metric (returns None) or a MetricCollection (returns its number of members)."""
+    from torchmetrics_lite.collection import MetricCollection
+    from torchmetrics_lite.metric import Metric
+
+    if isinstance(metric, Metric):
+        return None
+    if isinstance(metric, MetricCollection):
+        return len(metric)
+    raise TypeError(f"Expected `metric` to be a Metric or a MetricCollection, got {type(metric).__name__}")
+
+
+def check_same_running(mine: Any, other: Any) -> None:
+    """Two Running metrics merge only with the same window over the same kind of metric."""
+    if other.window != mine.window or type(other.metric) is not type(mine.metric):
+        raise ValueError(f"Expected `other` to be a Running({type(mine.metric).__name__}, window={mine.window}), "
+                         f"got Running({type(other.metric).__name__}, window={other.window})")
+
+
+def check_bootstrap_values(values: Sequence[Any], metric_name: str) -> None:
+    if not all(isinstance(v, Tensor) for v in values):
+        raise TypeError(f"Expected {metric_name} to return a tensor to bootstrap, got {type(values[0]).__name__}")
+
+
 def check_labels_list(labels: Any) -> Optional[List[str]]:
     if labels is None:
         return None

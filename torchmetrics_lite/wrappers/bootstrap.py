@@ -8,7 +8,12 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite import sync
-from torchmetrics_lite._checks.wrappers import check_bootstrap_options, check_wrapped_metric, resample_size
+from torchmetrics_lite._checks.wrappers import (
+    check_bootstrap_options,
+    check_bootstrap_values,
+    check_wrapped_metric,
+    resample_size,
+)
 from torchmetrics_lite.metric import Metric
 from torchmetrics_lite.wrappers._stacked import TAG, declare_stacked, split_copies, state_spec
 
@@ -37,8 +42,9 @@ class BootStrapper(Metric):
     Randomness. ``seed=None`` draws from torch's global generator (as torchmetrics). With ``seed``, the metric
     owns a generator per device, seeded with ``seed + rank`` (the rank in ``process_group``, 0 without one), and
     each update draws one ``(B, n)`` tensor from it: ``torch.poisson(torch.ones(B, n))`` or
-    ``torch.randint(0, n, (B, n))``. ``state_dict`` saves the copies' statistics, not the generator, so a run
-    resumed from it draws differently from an uninterrupted one (the same distribution).
+    ``torch.randint(0, n, (B, n))`` (an empty batch draws nothing). ``reset()`` clears the copies, not the
+    generator. ``state_dict`` saves the copies' statistics, not the generator, so a run resumed from it draws
+    differently from an uninterrupted one (the same distribution); pickling and ``deepcopy`` keep the generator.
 
     States (ordinary metric states, so ``merge_state`` and the distributed sync combine copy ``b`` with copy
     ``b``): every state of the wrapped metric stacked ``B`` times (``(B, *S)``, same reduction), a ``cat``
@@ -144,15 +150,14 @@ class BootStrapper(Metric):
                 copies = torch.arange(len(rows), device=out[name].device)
                 out[name + TAG] = torch.repeat_interleave(copies, sizes, output_size=out[name].shape[0])
             else:
-                out[name] = torch.stack([s.get(name, default).to(default.dtype) for s in per_copy])
+                device = next(iter(per_copy[0].values())).device
+                out[name] = torch.stack([s.get(name, default).to(device=device, dtype=default.dtype) for s in per_copy])
         return out
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Dict[str, Tensor]:
         """The statistics of the copies' values (see the class docstring)."""
         values = [self.metric.compute_from_stats(s) for s in split_copies(self._spec, state, self.num_bootstraps)]
-        if not all(isinstance(v, Tensor) for v in values):
-            raise TypeError(f"Expected {type(self.metric).__name__} to return a tensor to bootstrap, "
-                            f"got {type(values[0]).__name__}")
+        check_bootstrap_values(values, type(self.metric).__name__)
         stacked = torch.stack(values)
         if not stacked.is_floating_point():
             stacked = stacked.to(torch.float64)

@@ -7,7 +7,7 @@ from typing import Any, Dict, Optional, Union
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks.wrappers import check_window, check_wrapped_metric
+from torchmetrics_lite._checks.wrappers import check_same_running, check_window, check_wrapped_metric
 from torchmetrics_lite.metric import Metric
 from torchmetrics_lite.wrappers._stacked import TAG, declare_stacked, fold_copies, state_spec
 
@@ -153,9 +153,8 @@ class Running(Metric):
         self._compacted_rows = 0
 
     def merge_state(self, other: Union[Metric, Dict[str, Tensor], Any]) -> "Running":
-        if isinstance(other, Running) and (other.window != self.window or type(other.metric) is not type(self.metric)):
-            raise ValueError(f"Expected `other` to be a Running({type(self.metric).__name__}, window={self.window}), "
-                             f"got Running({type(other.metric).__name__}, window={other.window})")
+        if isinstance(other, Running):
+            check_same_running(self, other)
         super().merge_state(other)
         return self
 

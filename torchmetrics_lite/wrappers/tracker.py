@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union, cast
 import torch
 from torch import Tensor, nn
 
-from torchmetrics_lite._checks.wrappers import check_maximize
+from torchmetrics_lite._checks.wrappers import check_maximize, check_tracked
 from torchmetrics_lite.collection import MetricCollection
 from torchmetrics_lite.metric import Metric
 
@@ -64,9 +64,7 @@ class MetricTracker(nn.ModuleList):
 
     def __init__(self, metric: Tracked, maximize: Union[bool, List[bool], None] = None) -> None:
         super().__init__()
-        if not isinstance(metric, (Metric, MetricCollection)):
-            raise TypeError(f"Expected `metric` to be a Metric or a MetricCollection, got {type(metric).__name__}")
-        members = None if isinstance(metric, Metric) else len(metric)
+        members = check_tracked(metric)
         self.maximize = _infer_maximize(metric) if maximize is None else check_maximize(maximize, members)
         self._base_metric = copy.deepcopy(metric)
         self._base_metric.reset()
