@@ -15,8 +15,8 @@ from torchmetrics_lite import (
     SumMetric,
 )
 
-EPOCHS = [multiclass_batches([12, 7], c=3) for _ in range(4)]
-REG_EPOCHS = [regression_batches([10, 5]) for _ in range(4)]
+EPOCHS = [multiclass_batches([12, 7], c=3, seed=i) for i in range(4)]
+REG_EPOCHS = [regression_batches([10, 5], seed=10 + i) for i in range(4)]
 
 
 def _run(tracker, epochs):
