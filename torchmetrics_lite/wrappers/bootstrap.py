@@ -89,7 +89,8 @@ class BootStrapper(Metric):
                  seed: Optional[int] = None, **kwargs: Any) -> None:
         check_wrapped_metric("metric", metric)
         self._quantile = check_bootstrap_options(num_bootstraps, sampling_strategy, seed, quantile)
-        super().__init__(validate_args=metric.validate_args, **kwargs)
+        kwargs.setdefault("validate_args", metric.validate_args)
+        super().__init__(**kwargs)
         base = copy.deepcopy(metric)
         base.reset()
         self.metric = base

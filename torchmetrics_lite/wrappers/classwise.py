@@ -72,6 +72,7 @@ class ClasswiseWrapper(Metric):
         base = copy.deepcopy(metric)
         base.reset()
         self.metric = base
+        self.higher_is_better = getattr(base, "higher_is_better", None)  # for MetricTracker's inference
         self.prefix, self.postfix = prefix, postfix
         for name, (default, reduce) in state_spec(base).items():
             self.add_state(name, default, reduce)

@@ -63,10 +63,12 @@ class Running(Metric):
     def __init__(self, metric: Metric, window: int = 5, **kwargs: Any) -> None:
         check_wrapped_metric("metric", metric)
         check_window(window)
-        super().__init__(validate_args=metric.validate_args, **kwargs)
+        kwargs.setdefault("validate_args", metric.validate_args)
+        super().__init__(**kwargs)
         base = copy.deepcopy(metric)
         base.reset()
         self.metric = base
+        self.higher_is_better = getattr(base, "higher_is_better", None)  # for MetricTracker's inference
         self.window = window
         self._spec = state_spec(base)
         self._cats = [name for name, (_, reduce) in self._spec.items() if reduce == "cat"]

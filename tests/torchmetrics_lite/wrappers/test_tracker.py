@@ -12,6 +12,7 @@ from torchmetrics_lite import (
     MetricCollection,
     MetricTracker,
     MulticlassAccuracy,
+    Running,
     SumMetric,
 )
 
@@ -113,3 +114,11 @@ def test_errors():
     for method in ("update", "compute", "compute_all", "forward"):
         with pytest.raises(ValueError, match=rf"`{method}` cannot be called before `.increment\(\)` has been called."):
             getattr(tracker, method)(*([torch.ones(1)] if method in ("update", "forward") else []))
+
+
+def test_wrappers_pass_on_higher_is_better():
+    class Lower(SumMetric):
+        higher_is_better = False
+
+    assert MetricTracker(Running(Lower(), window=2)).maximize is False
+    assert MetricTracker(MetricCollection({"cw": ClasswiseWrapper(Lower())})).maximize == [False]
