@@ -106,7 +106,8 @@ def evaluate(
     """Run ``model`` over ``data`` and update ``metrics``; skip and record bad examples, stop on a bad setup.
 
     Bad examples are isolated: an ``Exception`` raised while collating a batch or running the model, or a model
-    output that holds NaN or an infinity, fails the batch; a failed batch of several examples is retried one
+    output that holds NaN or an infinity (a log-likelihood of ``-inf`` too: clamp it in the model if it is
+    meant), fails the batch; a failed batch of several examples is retried one
     example at a time, so only the bad examples are lost, each recorded as ``(index, repr(error))``.
 
     A bad setup raises :class:`EvaluationError` (with ``.report``, the run so far): a metric that rejects the
