@@ -49,8 +49,8 @@ def multiple_choice_accuracy(loglik: Tensor, target: Tensor, lengths: Optional[T
     share the same statistics.
 
     Args:
-        loglik: (N, C) floating, the summed log-likelihood of each candidate (:func:`~torchmetrics_lite.score_choices`); ``-inf``
-            allowed, NaN not.
+        loglik: (N, C) floating, the summed log-likelihood of each candidate
+            (:func:`~torchmetrics_lite.score_choices`); ``-inf`` allowed, NaN not.
         target: (N,) integer, the index of the correct choice, in ``[0, C)``.
         lengths: (N, C) positive candidate lengths; required when ``normalize="length"``, checked and ignored
             otherwise.
