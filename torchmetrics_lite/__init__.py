@@ -51,7 +51,7 @@ from torchmetrics_lite.classification import (
 from torchmetrics_lite.collection import MetricCollection
 
 # --- harness
-from torchmetrics_lite.harness import EvalReport, evaluate
+from torchmetrics_lite.harness import EvalReport, EvaluationError, evaluate
 from torchmetrics_lite.metric import Metric
 from torchmetrics_lite.multiple_choice import MultipleChoiceAccuracy, score_choices
 from torchmetrics_lite.regression import (
@@ -73,6 +73,9 @@ from torchmetrics_lite.retrieval import (
     RetrievalRecall,
     RetrievalRPrecision,
 )
+
+# --- wrappers
+from torchmetrics_lite.wrappers import BootStrapper, ClasswiseWrapper, MetricTracker, Running
 
 __all__ = [
     "__version__",
@@ -137,7 +140,13 @@ __all__ = [
     "IsotonicCalibrator",
     # --- harness
     "EvalReport",
+    "EvaluationError",
     "MultipleChoiceAccuracy",
     "evaluate",
     "score_choices",
+    # --- wrappers
+    "BootStrapper",
+    "ClasswiseWrapper",
+    "MetricTracker",
+    "Running",
 ]

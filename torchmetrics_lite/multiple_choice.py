@@ -17,34 +17,50 @@ from torchmetrics_lite.metric import Metric
 __all__ = ["MultipleChoiceAccuracy", "score_choices"]
 
 
-
 class MultipleChoiceAccuracy(Metric):
-    """Accuracy of picking the most likely choice: ``mean_i [argmax_c s_ic == target_i]``.
+    r"""Accuracy of picking the most likely of ``C`` candidate answers, streamed: lm-eval's ``acc``/``acc_norm``.
 
-    ``update(loglik, target, lengths=None)``:
+    .. math:: \mathrm{acc} = \frac{1}{N} \sum_i [\arg\max_c s_{ic} = y_i], \qquad
+       s_{ic} = \ell_{ic} \ \text{(normalize="none")} \quad\text{or}\quad s_{ic} = \ell_{ic} / L_{ic}
+       \ \text{(normalize="length")},
 
-    * ``loglik``: (N, C) floating, the summed log-likelihood of each of C candidate continuations
-      (:func:`score_choices` gives one row); ``-inf`` is allowed, NaN is not.
-    * ``target``: (N,) integer, the index of the correct choice, in ``[0, C)``.
-    * ``lengths``: (N, C) positive numbers, each candidate's length (tokens, or characters as lm-eval's
-      ``acc_norm`` uses); required when ``normalize="length"``, checked and ignored when ``"none"`` (so that both
-      conventions can share one :class:`MetricCollection` update).
+    with :math:`\ell_{ic}` the summed log-likelihood of candidate ``c`` of question ``i`` (:func:`score_choices`
+    gives one row) and :math:`L_{ic}` its length.
 
-    Args:
-        normalize: ``"none"`` scores a choice by ``s = loglik`` (``acc``); ``"length"`` by ``s = loglik / lengths``
-            (``acc_norm``), computed in float64.
-        zero_division: the value with no example seen (default 0.0; ``float('nan')`` allowed).
+    ``update(loglik, target, lengths=None)`` shapes: ``loglik`` (N, C) floating (``-inf`` allowed, NaN not);
+    ``target`` (N,) integer in ``[0, C)``; ``lengths`` (N, C) positive numbers (tokens, or characters as lm-eval's
+    ``acc_norm`` uses), required when ``normalize="length"``, checked and ignored when ``"none"`` (so that both
+    conventions can share one :class:`MetricCollection` update).
 
     Ties: among equal scores the lowest choice index wins (a row of all ``-inf`` picks choice 0), on every
-    device. States: ``correct`` and ``total`` (int64 sums). Reference: Zellers et al., "HellaSwag", ACL 2019;
-    EleutherAI lm-evaluation-harness (``acc``, ``acc_norm``).
+    device. Empty input (no question seen): ``zero_division``. States: ``correct`` and ``total`` (int64 sums).
 
-    >>> acc, acc_norm = MultipleChoiceAccuracy(), MultipleChoiceAccuracy(normalize="length")
-    >>> loglik = torch.tensor([[-3.0, -4.0], [-6.0, -5.0]])
-    >>> target, lengths = torch.tensor([1, 0]), torch.tensor([[3, 2], [6, 2]])
-    >>> acc.update(loglik, target, lengths); acc_norm.update(loglik, target, lengths)
-    >>> acc.compute().item(), acc_norm.compute().item()
-    (0.0, 0.5)
+    Args:
+        normalize: ``"none"`` scores a choice by its log-likelihood (``acc``); ``"length"`` divides it by
+            ``lengths`` (``acc_norm``), in float64.
+        zero_division: the value with no example seen (default 0.0; ``float('nan')`` allowed).
+        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute`` of :class:`Metric`.
+
+    Returns:
+        ``compute()``: a float64 0-dim tensor in [0, 1].
+
+    Raises:
+        ValueError: an unknown ``normalize``; in ``update``: a shape that is not as above, no choice column,
+            ``target`` outside ``[0, C)``, NaN log-likelihoods, missing or non-positive ``lengths`` when
+            ``normalize="length"`` (value checks are skipped with ``validate_args=False``).
+        TypeError: a non-tensor input, floating ``target``, integer ``loglik``, bool ``lengths``.
+
+    References:
+        Zellers et al., "HellaSwag: Can a Machine Really Finish Your Sentence?", ACL 2019; EleutherAI
+        lm-evaluation-harness (``acc``, ``acc_norm``).
+
+    Examples:
+        >>> acc, acc_norm = MultipleChoiceAccuracy(), MultipleChoiceAccuracy(normalize="length")
+        >>> loglik = torch.tensor([[-3.0, -4.0], [-6.0, -5.0]])
+        >>> target, lengths = torch.tensor([1, 0]), torch.tensor([[3, 2], [6, 2]])
+        >>> acc.update(loglik, target, lengths); acc_norm.update(loglik, target, lengths)
+        >>> acc.compute().item(), acc_norm.compute().item()
+        (0.0, 0.5)
     """
 
     def __init__(self, normalize: str = "none", *, zero_division: float = 0.0, **kwargs: Any) -> None:
@@ -67,14 +83,17 @@ class MultipleChoiceAccuracy(Metric):
         return {"normalize": self.normalize}
 
 
-
 def score_choices(logits_fn: Callable[[Tensor], Tensor], context: Union[Tensor, Sequence[int]],
                   choices: Sequence[Union[Tensor, Sequence[int]]]) -> Tuple[Tensor, Tensor]:
-    """Summed log-likelihood of each candidate continuation under a causal language model.
+    r"""Summed log-likelihood of each candidate continuation under a causal language model, in one model call.
 
-    For choice ``c`` with tokens ``y_1..y_m`` after the context ``x_1..x_n``:
-    ``loglik_c = sum_j log softmax(logits[n + j - 1])[y_j]`` (position ``t``'s logits predict token ``t + 1``),
-    computed with ``log_softmax`` in float64 (numerically stable).
+    For choice ``c`` with tokens :math:`y_1..y_m` after the context :math:`x_1..x_n`:
+
+    .. math:: \ell_c = \sum_{j=1}^{m} \log \operatorname{softmax}(z_{n+j-1})[y_j],
+
+    where :math:`z_t` are the logits at position ``t`` (0-based; position ``t`` predicts token ``t + 1``),
+    computed with ``log_softmax`` in float64 (numerically stable). Empty contexts and empty choices are
+    rejected (there would be no logits to read the first token from).
 
     Args:
         logits_fn: called once with a ``(C, L)`` int64 tensor of token ids (context + choice ``c`` in row ``c``,
@@ -87,14 +106,22 @@ def score_choices(logits_fn: Callable[[Tensor], Tensor], context: Union[Tensor, 
         ``(loglik, lengths)``: float64 ``(C,)`` log-likelihoods and int64 ``(C,)`` lengths in tokens, on the
         context's device; stack rows into :class:`MultipleChoiceAccuracy`'s ``(N, C)`` inputs.
 
-    >>> _ = torch.manual_seed(0)
-    >>> logits = torch.randn(10, 5)  # a bigram model: the next token depends on the current one only
-    >>> loglik, lengths = score_choices(lambda ids: logits[ids], [1, 2], [[3], [4, 0]])
-    >>> lengths.tolist()
-    [1, 2]
-    >>> expected = torch.log_softmax(logits.double(), -1)[2, 4] + torch.log_softmax(logits.double(), -1)[4, 0]
-    >>> bool(torch.isclose(loglik[1], expected))
-    True
+    Raises:
+        ValueError: an empty or non-1-D context or choice, no choices, or logits not of shape ``(C, L, V)``.
+        TypeError: token ids that are not integers.
+
+    References:
+        EleutherAI lm-evaluation-harness, ``loglikelihood`` requests (the same per-token sum).
+
+    Examples:
+        >>> _ = torch.manual_seed(0)
+        >>> logits = torch.randn(10, 5)  # a bigram model: the next token depends on the current one only
+        >>> loglik, lengths = score_choices(lambda ids: logits[ids], [1, 2], [[3], [4, 0]])
+        >>> lengths.tolist()
+        [1, 2]
+        >>> expected = torch.log_softmax(logits.double(), -1)[2, 4] + torch.log_softmax(logits.double(), -1)[4, 0]
+        >>> bool(torch.isclose(loglik[1], expected))
+        True
     """
     ctx = _token_ids("context", context, None)
     conts = [_token_ids(f"choices[{i}]", c, ctx.device) for i, c in enumerate(choices)]
@@ -117,7 +144,6 @@ def score_choices(logits_fn: Callable[[Tensor], Tensor], context: Union[Tensor, 
     mask = torch.arange(m, device=steps.device) < lengths.to(steps.device).unsqueeze(1)
     loglik = torch.where(mask, token_lp, torch.zeros((), dtype=torch.float64, device=steps.device)).sum(dim=1)
     return loglik.to(ctx.device), lengths
-
 
 
 def _token_ids(name: str, ids: Any, device: Optional[torch.device]) -> Tensor:

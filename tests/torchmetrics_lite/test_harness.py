@@ -1,32 +1,31 @@
-"""evaluate() fault tolerance, MultipleChoiceAccuracy (against a brute-force argmax) and score_choices (against
-one model call per token)."""
+"""evaluate(): bad examples are isolated (model or collate errors, non-finite outputs), a bad setup raises
+EvaluationError (a metric rejecting the output, nothing succeeding, too many failures)."""
 import sys
 import types
-from functools import partial
 
 import pytest
 import torch
 from torch import nn
 from torch.utils.data import DataLoader
 
-from tests.helpers.distributed import Case, check_distributed, run_cases
-from tests.helpers.metric_tester import assert_close, check_metric, check_rejects
+from tests.helpers.metric_tester import assert_close, snapshot, states_equal
 from torchmetrics_lite import (
+    BinaryAccuracy,
     EvalReport,
+    EvaluationError,
     MeanMetric,
     Metric,
     MetricCollection,
+    MulticlassAccuracy,
     MultipleChoiceAccuracy,
     evaluate,
-    score_choices,
 )
-from torchmetrics_lite.functional import multiple_choice_accuracy
+from torchmetrics_lite.functional import binary_accuracy, multiclass_accuracy
 from torchmetrics_lite.harness import _take
 
 GEN = torch.Generator().manual_seed(0)
 
 
-# ------------------------------------------------------------------------------------------- evaluate
 class OutputLog(Metric):
     """Test metric: sum of outputs (sum state) and every output row (cat state); accepts any target."""
 
@@ -43,7 +42,8 @@ class OutputLog(Metric):
 
 
 class Flaky(nn.Module):
-    """Linear scorer that raises on inputs whose first feature is negative."""
+    """Linear scorer that raises on inputs whose first feature is negative and outputs NaN/inf on rows whose
+    second feature is above 2."""
 
     def __init__(self):
         super().__init__()
@@ -54,23 +54,26 @@ class Flaky(nn.Module):
         self.calls.append((x.shape[0], torch.is_inference_mode_enabled(), self.training))
         if (x[:, 0] < 0).any():
             raise RuntimeError(f"bad row in batch of {x.shape[0]}")
-        return self.lin(x).squeeze(-1)
+        out = self.lin(x).squeeze(-1)
+        return torch.where(x[:, 1] > 2, x[:, 1] * float("inf") * torch.sign(x[:, 2] - 0.5), out)
 
 
 N = 23
 X = torch.rand(N, 3, generator=GEN)
 W = torch.rand(N, generator=GEN) + 0.5
 MODEL_BAD = {2, 3, 11, 22}  # the model raises on these
-METRIC_BAD = {7, 15}  # the model is fine, MeanMetric rejects the NaN weight (OutputLog would accept it)
+NON_FINITE = {7, 15}  # the model returns NaN (7) or +-inf (15)
 for i in MODEL_BAD:
     X[i, 0] = -1.0
-for i in METRIC_BAD:
-    W[i] = float("nan")
-GOOD = [i for i in range(N) if i not in MODEL_BAD | METRIC_BAD]
+for i in NON_FINITE:
+    X[i, 1] = 5.0
+X[7, 2] = 0.5  # sign(0) * inf = nan
+GOOD = [i for i in range(N) if i not in MODEL_BAD | NON_FINITE]
+LENIENT = 0.5  # 6 failures of 23 are over the default max_error_rate
 
 
 def _metrics():
-    return {"log": OutputLog(), "mean": MeanMetric()}  # "log" first: it must not be merged when "mean" rejects
+    return {"log": OutputLog(), "mean": MeanMetric()}
 
 
 def _expected(model):
@@ -83,10 +86,10 @@ def _expected(model):
 
 def _check_report(report, metrics, model):
     expected, out = _expected(model)
-    assert report.n_ok == len(GOOD) and report.n_errors == len(MODEL_BAD | METRIC_BAD)
-    assert [i for i, _ in report.failed] == sorted(MODEL_BAD | METRIC_BAD)
+    assert report.n_ok == len(GOOD) and report.n_errors == len(MODEL_BAD | NON_FINITE)
+    assert [i for i, _ in report.failed] == sorted(MODEL_BAD | NON_FINITE)
     for i, err in report.failed:
-        assert ("RuntimeError('bad row" in err) if i in MODEL_BAD else ("`weight` to contain no NaN" in err)
+        assert ("RuntimeError('bad row" in err) if i in MODEL_BAD else ("FloatingPointError('the model output" in err)
     assert_close(report.values, expected, atol=1e-6)
     assert_close(metrics["log"].local_state()["rows"], out, atol=1e-6)  # good rows only, in order
 
@@ -95,7 +98,7 @@ def _check_report(report, metrics, model):
 def test_examples_failures_lose_only_bad_examples(batch_size):
     model, metrics = Flaky(), _metrics()
     data = [(X[i], W[i]) for i in range(N)]
-    report = evaluate(model, data, metrics, batch_size=batch_size, progress=False)
+    report = evaluate(model, data, metrics, batch_size=batch_size, progress=False, max_error_rate=LENIENT)
     _check_report(report, metrics, model)
 
 
@@ -103,8 +106,118 @@ def test_examples_failures_lose_only_bad_examples(batch_size):
 def test_dataloader_failures_lose_only_bad_examples(batch_size):
     model, metrics = Flaky(), MetricCollection(_metrics())
     loader = DataLoader(list(zip(X, W)), batch_size=batch_size)
-    report = evaluate(model, loader, metrics, progress=False)
+    report = evaluate(model, loader, metrics, progress=False, max_error_rate=LENIENT)
     _check_report(report, metrics, model)
+
+
+def test_integer_and_nested_outputs_are_checked_for_finiteness():
+    data = [(torch.tensor([float(v)]), torch.tensor(1.0)) for v in (1, 2, 3, 4)]
+
+    def model(x):  # a dict output: only its floating tensors are checked, the int one is always finite
+        return {"score": x[:, 0] / (x[:, 0] != 3), "ids": x[:, 0].long()}
+
+    seen = []
+
+    class Probe(OutputLog):
+        def batch_stats(self, output, target):
+            seen.append(output["ids"].tolist())
+            return super().batch_stats(output["score"], target)
+
+    report = evaluate(model, data, {"p": Probe()}, batch_size=2, progress=False, max_error_rate=LENIENT)
+    assert [i for i, _ in report.failed] == [2] and "FloatingPointError" in report.failed[0][1]
+    assert seen == [[1, 2], [4]]
+
+
+# ---------------------------------------------------------------------------------------------- setup errors
+def test_metric_rejection_raises_at_once_with_the_report_so_far():
+    weights = W.clone()
+    weights[9] = float("nan")  # MeanMetric rejects a NaN weight: the metric's inputs are wrong, not example 9
+    model, metrics = Flaky(), _metrics()
+    data = [(X[i], weights[i]) for i in range(N)]
+    with pytest.raises(EvaluationError, match=r"A metric rejected the model output of the batch that starts at "
+                                              r"example 9: Expected `weight` to contain no NaN") as info:
+        evaluate(model, data, metrics, batch_size=4, progress=False, max_error_rate=LENIENT)
+    report = info.value.report
+    assert isinstance(info.value.__cause__, ValueError)
+    # batches of 4; each of the first three holds a bad example, so it is retried one example at a time, and the
+    # retry of the third stops at example 9 (11 is never reached)
+    assert report.values == {} and [i for i, _ in report.failed] == [2, 3, 7]
+    assert report.n_ok == 6 and report.n_errors == 3
+    assert [c[0] for c in model.calls] == [4, 1, 1, 1, 1, 4, 1, 1, 1, 1, 4, 1, 1]
+    assert metrics["log"].local_state()["rows"].shape == (6,)  # the rejected example changed no metric
+
+
+def _logit_model():
+    lin = nn.Linear(4, 1)
+    with torch.no_grad():
+        lin.weight.copy_(torch.tensor([[1.5, -2.0, 0.5, 1.0]]))
+        lin.bias.fill_(0.1)
+    return lambda x: lin(x).squeeze(-1)
+
+
+def test_reproduction_logits_given_to_binary_accuracy_raise():
+    x = torch.randn(200, 4, generator=GEN)
+    y = torch.randint(0, 2, (200,), generator=GEN)
+    data = list(zip(x, y))
+    model = _logit_model()
+    with torch.no_grad():
+        logits = model(x)
+    assert ((logits >= 0) & (logits <= 1)).any() and ((logits < 0) | (logits > 1)).any()  # the biased case
+    with pytest.raises(EvaluationError, match=r"Expected `preds` to lie in \[0, 1\].*from_logits") as info:
+        evaluate(model, data, {"acc": BinaryAccuracy()}, batch_size=32, progress=False)
+    assert info.value.report.n_ok == 0 and info.value.report.n_errors == 0
+    fixed = evaluate(model, data, {"acc": BinaryAccuracy(from_logits=True)}, batch_size=32, progress=False)
+    assert fixed.n_errors == 0 and fixed.n_ok == 200
+    assert_close(fixed.values["acc"], binary_accuracy(logits, y, from_logits=True))
+
+
+def test_reproduction_labels_outside_num_classes_raise():
+    x = torch.rand(100, 10, generator=GEN)
+    y = torch.randint(0, 10, (100,), generator=GEN)
+    data = list(zip(x, y))
+    with pytest.raises(EvaluationError, match=r"example 0: Expected `target` to hold labels in \[0, 2\], "
+                                              r"got values in \[5, 5\]") as info:
+        evaluate(lambda b: b[:, :3].softmax(-1), data, {"acc": MulticlassAccuracy(num_classes=3)}, progress=False)
+    assert isinstance(info.value.__cause__, ValueError)
+    fixed = evaluate(lambda b: b.softmax(-1), data, {"acc": MulticlassAccuracy(num_classes=10)}, batch_size=7,
+                     progress=False)
+    assert fixed.n_errors == 0
+    assert_close(fixed.values["acc"], multiclass_accuracy(x.softmax(-1), y, num_classes=10))
+
+
+def test_no_example_succeeded_raises():
+    data = [(X[i], W[i]) for i in sorted(MODEL_BAD)]
+    with pytest.raises(EvaluationError, match=r"No example succeeded: all 4 examples failed; first error: "
+                                              r"example 0: RuntimeError\('bad row in batch of 1'\)") as info:
+        evaluate(Flaky(), data, {"m": MeanMetric()}, batch_size=2, progress=False, max_error_rate=1.0)
+    assert info.value.report.n_errors == 4 and set(info.value.report.values) == {"m"}
+    with pytest.raises(EvaluationError, match=r"No example succeeded: `data` was empty"):
+        evaluate(Flaky(), [], {"m": MeanMetric()}, progress=False)
+
+
+def _failing_run(n, bad, **kwargs):
+    data = [(torch.tensor([-1.0 if i in bad else float(i), 0.0, 0.0]), torch.tensor(1.0)) for i in range(n)]
+    return evaluate(lambda x: Flaky.forward(_PLAIN, x), data, {"m": MeanMetric()}, batch_size=8, progress=False,
+                    **kwargs)
+
+
+_PLAIN = Flaky()
+
+
+def test_error_rate_within_max_error_rate_returns_the_report():
+    report = _failing_run(103, {0, 20, 40, 60, 102})  # 5 of 103
+    assert report.n_errors == 5 and report.n_ok == 98 and report.error_rate == pytest.approx(5 / 103)
+    report = _failing_run(100, set(range(0, 100, 10)))  # exactly 10%: not more than max_error_rate
+    assert report.n_errors == 10
+
+
+def test_error_rate_above_max_error_rate_raises_with_the_values():
+    with pytest.raises(EvaluationError, match=r"11 of 100 examples failed \(11.0%\), more than max_error_rate=0.1; "
+                                              r"first error: example 0") as info:
+        _failing_run(100, set(range(0, 100, 10)) | {5})
+    report = info.value.report
+    assert report.n_ok == 89 and "m" in report.values  # computed before the check
+    assert _failing_run(100, set(range(0, 100, 10)) | {5}, max_error_rate=0.11).n_errors == 11
 
 
 def test_model_runs_in_inference_and_eval_mode_and_mode_is_restored():
@@ -145,7 +258,8 @@ def test_interrupts_propagate(exc, batch_size):
 
 def test_malformed_examples_and_collation_failures_are_recorded():
     data = [(X[0], W[0]), (X[1],), (torch.ones(5), W[2]), (X[3], W[3])]
-    report = evaluate(lambda x: x @ torch.ones(3), data, {"m": MeanMetric()}, batch_size=4, progress=False)
+    report = evaluate(lambda x: x @ torch.ones(3), data, {"m": MeanMetric()}, batch_size=4, progress=False,
+                      max_error_rate=LENIENT)
     assert [i for i, _ in report.failed] == [1, 2]  # the batch of 4 fails to collate, the retry isolates 1 and 2
     assert report.failed[0][1].startswith("ValueError") and report.failed[1][1].startswith("RuntimeError")
     assert report.n_ok == 2
@@ -194,6 +308,8 @@ def test_report_summary_shows_error_count():
     first, second = str(bad).splitlines()
     assert first == "acc=0.2500  curve=tensor(3,)  [1 ok, 2 errors]"
     assert second.startswith("first error: example 0: ValueError('xxx") and second.endswith("...")
+    assert str(EvalReport({}, 0, 1, [(3, "E")])).splitlines()[0] == "[0 ok, 1 error]"
+    assert EvalReport({}, 0, 0).error_rate == 0.0 and EvalReport({}, 3, 1).error_rate == 0.25
 
 
 def test_take_splits_nested_batches():
@@ -212,217 +328,15 @@ def test_argument_errors():
         evaluate(lambda x: x, DataLoader([1, 2]), {"m": MeanMetric()}, batch_size=2)
     with pytest.raises(ValueError, match=r"Expected `batch_size` to be a positive int or None, got 0"):
         evaluate(lambda x: x, [], {"m": MeanMetric()}, batch_size=0)
+    for bad in (-0.1, 1.5, float("nan"), "0.1", True):
+        with pytest.raises(ValueError, match=r"Expected `max_error_rate` to be a number in \[0, 1\], got"):
+            evaluate(lambda x: x, [], {"m": MeanMetric()}, max_error_rate=bad)
 
 
-# ---------------------------------------------------------------------------------- multiple choice
-def _brute_accuracy(loglik, target, lengths, normalize):
-    correct = 0
-    for i in range(loglik.shape[0]):
-        scores = [loglik[i, c].item() / (lengths[i, c].item() if normalize == "length" else 1.0)
-                  for c in range(loglik.shape[1])]
-        best = 0
-        for c in range(1, len(scores)):
-            if scores[c] > scores[best]:
-                best = c
-        correct += best == target[i].item()
-    return correct / loglik.shape[0]
-
-
-def _mc_batches(sizes, c=4):
-    out = []
-    for n in sizes:
-        ll = -torch.randint(1, 40, (n, c), generator=GEN).double()  # integer values: many ties
-        lengths = torch.randint(1, 6, (n, c), generator=GEN)
-        out.append((ll, torch.randint(0, c, (n,), generator=GEN), lengths))
-    return out
-
-
-MC_BATCHES = _mc_batches([6, 0, 17, 1, 9])
-
-
-@pytest.mark.parametrize("normalize", ["none", "length"])
-def test_multiple_choice_against_brute_force(normalize):
-    ll, target, lengths = (torch.cat(t) for t in zip(*MC_BATCHES))
-    expected = torch.tensor(_brute_accuracy(ll, target, lengths, normalize), dtype=torch.float64)
-    fn = partial(multiple_choice_accuracy, normalize=normalize)
-    check_metric(partial(MultipleChoiceAccuracy, normalize), MC_BATCHES, expected, batch_value=fn)
-
-
-def test_multiple_choice_conventions_on_hand_made_cases():
-    # row 0: raw picks 0, per-token picks 1; row 1: raw tie -> 0; row 2: per-token tie (-2/1 = -4/2) -> 0
-    loglik = torch.tensor([[-2.0, -3.0, -9.0], [-1.0, -1.0, -5.0], [-2.0, -4.0, -6.0], [-inf(), -inf(), -inf()]])
-    lengths = torch.tensor([[1, 3, 1], [1, 1, 1], [1, 2, 1], [1, 1, 1]])
-    assert multiple_choice_accuracy(loglik, torch.tensor([0, 0, 0, 0]), lengths).item() == 1.0
-    assert multiple_choice_accuracy(loglik, torch.tensor([1, 0, 0, 0]), lengths, normalize="length").item() == 1.0
-    assert multiple_choice_accuracy(loglik, torch.tensor([0, 1, 1, 2]), lengths, normalize="length").item() == 0.0
-    assert multiple_choice_accuracy(loglik[:0], torch.zeros(0, dtype=torch.long)).item() == 0.0
-    nan = multiple_choice_accuracy(loglik[:0], torch.zeros(0, dtype=torch.long), zero_division=float("nan"))
-    assert torch.isnan(nan)
-    half = multiple_choice_accuracy(loglik.half(), torch.tensor([0, 1, 0, 1]))
-    assert half.item() == 0.5 and half.dtype == torch.float64
-
-
-def inf():
-    return float("inf")
-
-
-def test_multiple_choice_validate_args_false_skips_value_checks():
-    m = MultipleChoiceAccuracy(validate_args=False)
-    m.update(torch.tensor([[0.0, 1.0]]), torch.tensor([5]))
-    assert m.compute().item() == 0.0
-
-
-MC_GOOD = MC_BATCHES[:1]
-LL, TG, LN = MC_BATCHES[0]
-MC_REJECTS = [
-    ("none", ([[0.0]], TG), TypeError, r"Expected `loglik` to be a torch.Tensor, got list"),
-    ("none", (LL.long(), TG), TypeError, r"Expected `loglik` to have a floating dtype, got torch.int64"),
-    ("none", (LL[0], TG), ValueError, r"Expected `loglik` to be 2-D, got shape \(4,\)"),
-    ("none", (LL[:, :0], TG), ValueError, r"Expected `loglik` to have at least one choice \(column\), got shape"),
-    ("none", (LL, TG.float()), TypeError, r"Expected `target` to have an integer dtype, got torch.float32"),
-    ("none", (LL, TG[:, None]), ValueError, r"Expected `target` to be 1-D, got shape \(6, 1\)"),
-    ("none", (LL, TG[:3]), ValueError, r"Expected `target` to have shape \(6,\), got \(3,\)"),
-    ("none", (LL, TG + 4), ValueError, r"Expected `target` to lie in \[0, 3\], got values in \[4, 7\] \(C=4 choices\)"),
-    ("none", (LL.index_fill(0, torch.tensor([2]), float("nan")), TG), ValueError,
-     r"Expected `loglik` to contain no NaN, got 4 NaN"),
-    ("none", (LL, TG, LN[:2]), ValueError, r"Expected `lengths` and `loglik` to have the same shape, got \(2, 4\)"),
-    ("none", (LL, TG, [1]), TypeError, r"Expected `lengths` to be a torch.Tensor, got list"),
-    ("length", (LL, TG), ValueError, r"Expected `lengths` to be a tensor of shape \(N, C\) when normalize='length'"),
-    ("length", (LL, TG, LN > 0), TypeError, r"Expected `lengths` to have a real, non-bool dtype, got torch.bool"),
-    ("length", (LL, TG, LN - 1), ValueError, r"Expected `lengths` to be positive, got minimum 0"),
-]
-
-
-@pytest.mark.parametrize("normalize,bad,exc,match", MC_REJECTS, ids=[m[3][:40] for m in MC_REJECTS])
-def test_multiple_choice_rejects(normalize, bad, exc, match):
-    check_rejects(partial(MultipleChoiceAccuracy, normalize), MC_GOOD, bad, exc, match)
-
-
-def test_multiple_choice_option_errors():
-    with pytest.raises(ValueError, match=r"Expected `normalize` to be one of \('none', 'length'\), got 'token'"):
-        MultipleChoiceAccuracy("token")
-    with pytest.raises(ValueError, match=r"Expected `normalize` to be one of"):
-        multiple_choice_accuracy(LL, TG, normalize="chars")
-    with pytest.raises(ValueError, match=r"Expected `zero_division` to be a number or float\('nan'\), got 'x'"):
-        MultipleChoiceAccuracy(zero_division="x")
-
-
-def test_multiple_choice_collection_shares_stats_only_with_same_convention():
-    acc, acc2, norm = MultipleChoiceAccuracy(), MultipleChoiceAccuracy(), MultipleChoiceAccuracy("length")
-    assert acc.stats_key == acc2.stats_key != norm.stats_key
-    mc = MetricCollection({"acc": acc, "acc2": acc2, "norm": norm})
-    for b in MC_BATCHES:
-        mc.update(*b)
-    ll, target, lengths = (torch.cat(t) for t in zip(*MC_BATCHES))
-    assert_close(mc.compute(), {"acc": _brute_accuracy(ll, target, lengths, "none"),
-                                "acc2": _brute_accuracy(ll, target, lengths, "none"),
-                                "norm": _brute_accuracy(ll, target, lengths, "length")})
-
-
-# ------------------------------------------------------------------------------------------ score_choices
-class TinyCausalLM(nn.Module):
-    """Embedding, causal prefix mean, linear head: position t's logits depend on tokens 0..t only."""
-
-    def __init__(self, vocab=11, dim=8):
-        super().__init__()
-        g = torch.Generator().manual_seed(1)
-        self.emb = nn.Parameter(torch.randn(vocab, dim, generator=g))
-        self.head = nn.Parameter(torch.randn(dim, vocab, generator=g) * 3)
-
-    def forward(self, ids):
-        h = self.emb[ids].cumsum(dim=1) / torch.arange(1, ids.shape[1] + 1).view(1, -1, 1)
-        return torch.tanh(h) @ self.head
-
-
-def _brute_loglik(model, context, choice):
-    total = 0.0
-    for j, token in enumerate(choice):
-        prefix = torch.tensor([list(context) + list(choice[:j])])
-        logits = model(prefix)[0, -1].double()
-        total += (logits[token] - torch.log(torch.exp(logits).sum())).item()
-    return total
-
-
-def test_score_choices_against_one_call_per_token():
-    model = TinyCausalLM()
-    context = [3, 1, 4, 1, 5]
-    choices = [[9], [2, 6, 5], [3, 5, 8, 9, 7], [0, 10]]
-    with torch.no_grad():
-        loglik, lengths = score_choices(model, torch.tensor(context), [torch.tensor(c) for c in choices])
-        expected = [_brute_loglik(model, context, c) for c in choices]
-        from_lists = score_choices(model, context, choices)
-    assert loglik.dtype == torch.float64 and lengths.tolist() == [1, 3, 5, 2]
-    assert_close(loglik, torch.tensor(expected), atol=1e-5)
-    assert torch.equal(from_lists[0], loglik)
-    acc = MultipleChoiceAccuracy()
-    acc.update(loglik[None], torch.tensor([int(torch.tensor(expected).argmax())]))
-    assert acc.compute().item() == 1.0
-
-
-def test_score_choices_calls_the_model_once_with_right_padding():
-    seen = []
-
-    def logits_fn(ids):
-        seen.append(ids.clone())
-        return torch.zeros(*ids.shape, 7)
-
-    loglik, _ = score_choices(logits_fn, [1, 2], [[3], [4, 5, 6]])
-    assert len(seen) == 1 and seen[0].tolist() == [[1, 2, 3, 0, 0], [1, 2, 4, 5, 6]]
-    assert_close(loglik, torch.tensor([-1.0, -3.0], dtype=torch.float64) * torch.log(torch.tensor(7.0)).double())
-
-
-@pytest.mark.parametrize("context,choices,exc,match", [
-    ([], [[1]], ValueError, r"Expected `context` to be a non-empty 1-D sequence of token ids, got shape \(0,\)"),
-    ([[1, 2]], [[1]], ValueError, r"`context` to be a non-empty 1-D sequence of token ids, got shape \(1, 2\)"),
-    ([1.0], [[1]], TypeError, r"Expected `context` to hold integer token ids, got torch.float32"),
-    ([1], [[1], []], ValueError, r"Expected `choices\[1\]` to be a non-empty 1-D sequence of token ids"),
-    ([1], [torch.tensor([True])], TypeError, r"Expected `choices\[0\]` to hold integer token ids, got torch.bool"),
-    ([1], [], ValueError, r"Expected `choices` to hold at least one candidate, got 0"),
-])
-def test_score_choices_input_errors(context, choices, exc, match):
-    with pytest.raises(exc, match=match):
-        score_choices(TinyCausalLM(), context, choices)
-
-
-def test_score_choices_rejects_bad_logits():
-    with pytest.raises(ValueError, match=r"Expected `logits_fn` to return logits of shape \(2, 3, V\), got \(2, 3\)"):
-        score_choices(lambda ids: ids.float(), [1], [[2, 3], [4]])
-    with pytest.raises(ValueError, match=r"Expected `logits_fn` to return logits of shape \(1, 2, V\), got list"):
-        score_choices(lambda ids: [0], [1], [[2]])
-
-
-def test_evaluate_multiple_choice_end_to_end():
-    model = TinyCausalLM()
-    examples = [([1, 2, 3], [[4], [5, 6]], 1), ([7], [[8, 9, 1], [2], [3, 3]], 2), ([5, 5], [[1], [2]], 0)]
-
-    def scorer(batch):  # batch_size 1: the collated context (1, L) and choices, a list of (1, L_c)
-        context, choices = batch
-        return score_choices(model, context[0], [c[0] for c in choices])[0][None]
-
-    data = [((torch.tensor(c), [torch.tensor(x) for x in ch]), (torch.tensor(t), torch.tensor([len(x) for x in ch])))
-            for c, ch, t in examples]  # input: (context, choices); target: (label, lengths)
-    data.insert(1, ((torch.tensor([1]), [torch.tensor([])]), (torch.tensor(0), torch.tensor([1]))))  # bad example
-    metrics = {"acc": MultipleChoiceAccuracy(), "acc_norm": MultipleChoiceAccuracy("length")}
-    report = evaluate(scorer, data, metrics, progress=False)
-    assert [i for i, _ in report.failed] == [1] and report.n_ok == 3
-    rows = [torch.tensor([_brute_loglik(model, c, x) for x in ch]) for c, ch, _ in examples]
-    target = torch.tensor([t for _, _, t in examples])
-    lengths = [torch.tensor([float(len(x)) for x in ch]) for _, ch, _ in examples]
-    raw = sum(int(r.argmax()) == t for r, t in zip(rows, target.tolist())) / 3
-    norm = sum(int((r / n).argmax()) == t for r, n, t in zip(rows, lengths, target.tolist())) / 3
-    assert_close(report.values, {"acc": raw, "acc_norm": norm})
-
-
-# ------------------------------------------------------------------------------------------------ distributed
-CASES = [Case(f"mc_{n}", partial(MultipleChoiceAccuracy, n), MC_BATCHES) for n in ("none", "length")]
-
-
-@pytest.fixture(scope="module")
-def dist_results():
-    return {w: run_cases(CASES, w) for w in (2, 3)}
-
-
-@pytest.mark.parametrize("world", [2, 3])
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_distributed_equals_single_process(dist_results, case, world):
-    check_distributed(case, dist_results[world])
+def test_rejected_batch_leaves_every_member_unchanged():
+    metrics = MetricCollection(_metrics())
+    evaluate(Flaky(), [(X[i], W[i]) for i in GOOD[:4]], metrics, batch_size=2, progress=False)
+    before = {k: snapshot(m) for k, m in metrics.items()}
+    with pytest.raises(EvaluationError):
+        evaluate(Flaky(), [(X[0], torch.tensor(float("nan")))], metrics, progress=False)
+    assert all(states_equal(snapshot(m), before[k]) for k, m in metrics.items())

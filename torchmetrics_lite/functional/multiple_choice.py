@@ -15,7 +15,6 @@ from torchmetrics_lite._checks.multiple_choice import _check_multiple_choice
 __all__ = ["multiple_choice_accuracy"]
 
 
-
 def _multiple_choice_stats(loglik: Tensor, target: Tensor, lengths: Optional[Tensor],
                            normalize: str) -> Dict[str, Tensor]:
     scores = loglik.to(torch.float64)
@@ -29,7 +28,6 @@ def _multiple_choice_stats(loglik: Tensor, target: Tensor, lengths: Optional[Ten
     return {"correct": correct.to(torch.int64), "total": torch.tensor(n, dtype=torch.int64, device=scores.device)}
 
 
-
 def _multiple_choice_from_stats(state: Dict[str, Tensor], zero_division: float) -> Tensor:
     total = state["total"]
     if int(total) == 0:
@@ -37,15 +35,44 @@ def _multiple_choice_from_stats(state: Dict[str, Tensor], zero_division: float) 
     return state["correct"].to(torch.float64) / total
 
 
-
 def multiple_choice_accuracy(loglik: Tensor, target: Tensor, lengths: Optional[Tensor] = None, *,
                              normalize: str = "none", zero_division: float = 0.0,
                              validate_args: bool = True) -> Tensor:
-    """Functional form of :class:`MultipleChoiceAccuracy` (same arguments, same rules).
+    r"""Accuracy of picking the most likely of ``C`` candidate answers (lm-eval's ``acc``/``acc_norm``).
 
-    >>> loglik = torch.tensor([[-3.0, -4.0], [-6.0, -5.0]])
-    >>> multiple_choice_accuracy(loglik, torch.tensor([1, 0]), torch.tensor([[3, 2], [6, 2]]), normalize="length")
-    tensor(0.5000, dtype=torch.float64)
+    .. math:: \mathrm{acc} = \frac{1}{N} \sum_i [\arg\max_c s_{ic} = y_i], \qquad
+       s_{ic} = \ell_{ic} \ \text{(normalize="none")} \quad\text{or}\quad \ell_{ic} / L_{ic}
+       \ \text{(normalize="length")}.
+
+    Ties: among equal scores the lowest choice index wins (a row of all ``-inf`` picks choice 0). Empty input
+    (N = 0): ``zero_division``. The functional form of :class:`~torchmetrics_lite.MultipleChoiceAccuracy`; both
+    share the same statistics.
+
+    Args:
+        loglik: (N, C) floating, the summed log-likelihood of each candidate
+            (:func:`~torchmetrics_lite.score_choices`); ``-inf`` allowed, NaN not.
+        target: (N,) integer, the index of the correct choice, in ``[0, C)``.
+        lengths: (N, C) positive candidate lengths; required when ``normalize="length"``, checked and ignored
+            otherwise.
+        normalize: ``"none"`` (``acc``) or ``"length"`` (``acc_norm``: log-likelihood over length, in float64).
+        zero_division: the value for N = 0 (default 0.0; ``float('nan')`` allowed).
+        validate_args: run the value checks (NaN, target range, positive lengths), which sync with the host.
+
+    Returns:
+        A float64 0-dim tensor in [0, 1].
+
+    Raises:
+        ValueError: an unknown ``normalize``, shapes not as above, ``target`` out of range, NaN ``loglik``,
+            missing or non-positive ``lengths`` with ``normalize="length"``.
+        TypeError: a non-tensor input, floating ``target``, integer ``loglik``, bool ``lengths``.
+
+    References:
+        Zellers et al., "HellaSwag", ACL 2019; EleutherAI lm-evaluation-harness (``acc``, ``acc_norm``).
+
+    Examples:
+        >>> loglik = torch.tensor([[-3.0, -4.0], [-6.0, -5.0]])
+        >>> multiple_choice_accuracy(loglik, torch.tensor([1, 0]), torch.tensor([[3, 2], [6, 2]]), normalize="length")
+        tensor(0.5000, dtype=torch.float64)
     """
     check_choice("normalize", normalize, ("none", "length"))
     zero_division = check_zero_division(zero_division)

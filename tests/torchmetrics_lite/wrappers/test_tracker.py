@@ -1,0 +1,124 @@
+"""MetricTracker: the same steps, values, best values and return types as torchmetrics' MetricTracker."""
+import pytest
+import torch
+import torchmetrics
+
+from tests.helpers.metric_tester import assert_close
+from tests.torchmetrics_lite.wrappers._data import multiclass_batches, regression_batches
+from torchmetrics_lite import (
+    ClasswiseWrapper,
+    MeanAbsoluteError,
+    MeanSquaredError,
+    MetricCollection,
+    MetricTracker,
+    MulticlassAccuracy,
+    Running,
+    SumMetric,
+)
+
+EPOCHS = [multiclass_batches([12, 7], c=3, seed=i) for i in range(4)]
+REG_EPOCHS = [regression_batches([10, 5], seed=10 + i) for i in range(4)]
+
+
+def _run(tracker, epochs):
+    for batches in epochs:
+        tracker.increment()
+        for batch in batches:
+            tracker.update(*batch)
+    return tracker
+
+
+@pytest.mark.parametrize("maximize", [True, False])
+def test_single_metric_matches_torchmetrics(maximize):
+    ours = _run(MetricTracker(MulticlassAccuracy(num_classes=3), maximize=maximize), EPOCHS)
+    peer = _run(torchmetrics.wrappers.MetricTracker(
+        torchmetrics.classification.MulticlassAccuracy(num_classes=3), maximize=maximize), EPOCHS)
+    assert ours.n_steps == peer.n_steps == 4
+    assert_close(ours.compute_all(), peer.compute_all(), atol=1e-6)
+    assert_close(ours.compute(), peer.compute(), atol=1e-6)
+    value, step = ours.best_metric(return_step=True)
+    peer_value, peer_step = peer.best_metric(return_step=True)
+    assert isinstance(value, float) and isinstance(step, int)
+    assert step == peer_step and value == pytest.approx(peer_value, abs=1e-6)
+    assert ours.best_metric() == value
+
+
+def test_collection_matches_torchmetrics():
+    # per member, in the collection's order: highest MAE, lowest MSE (any directions will do). torchmetrics sorts
+    # its members by name and pairs `maximize` with that order; ours keeps insertion order (here the same)
+    maximize = [True, False]
+    ours = _run(MetricTracker(MetricCollection({"mae": MeanAbsoluteError(), "mse": MeanSquaredError()}),
+                              maximize=maximize), REG_EPOCHS)
+    peer = _run(torchmetrics.wrappers.MetricTracker(torchmetrics.MetricCollection(
+        {"mae": torchmetrics.MeanAbsoluteError(), "mse": torchmetrics.MeanSquaredError()}), maximize=maximize),
+        [[tuple(x.float() for x in b) for b in e] for e in REG_EPOCHS])
+    all_ours, all_peer = ours.compute_all(), peer.compute_all()
+    assert list(all_ours) == list(all_peer) == ["mae", "mse"]
+    assert_close(all_ours, {k: v.double() for k, v in all_peer.items()}, atol=1e-5)
+    values, steps = ours.best_metric(return_step=True)
+    peer_values, peer_steps = peer.best_metric(return_step=True)
+    assert steps == peer_steps and values == pytest.approx(peer_values, abs=1e-5)
+    assert ours.best_metric() == values
+    assert steps["mse"] == int(all_ours["mse"].argmin()) and steps["mae"] == int(all_ours["mae"].argmax())
+
+
+def test_values_that_do_not_stack_or_have_no_best():
+    tracker = _run(MetricTracker(MulticlassAccuracy(num_classes=3, average=None), maximize=True), EPOCHS[:2])
+    assert tracker.compute_all().shape == (2, 3)
+    with pytest.warns(UserWarning, match=r"the best is probably not defined for it. Returning None"):
+        assert tracker.best_metric(return_step=True) == (None, None)
+    nested = MetricCollection({"cw": ClasswiseWrapper(MulticlassAccuracy(num_classes=3, average=None))})
+    tracker = _run(MetricTracker(nested, maximize=[True]), EPOCHS[:2])
+    assert isinstance(tracker.compute_all(), list) and len(tracker.compute_all()) == 2
+    with pytest.warns(UserWarning, match=r"Encountered a nested structure"):
+        assert tracker.best_metric() is None
+
+
+def test_steps_are_independent_copies_and_reset_acts_on_the_last():
+    tracker = MetricTracker(SumMetric(), maximize=True)
+    for value in (1.0, 5.0, 2.0):
+        tracker.increment()
+        tracker(torch.tensor([value]))
+    assert tracker.compute_all().tolist() == [1.0, 5.0, 2.0]
+    tracker.reset()
+    assert tracker.compute_all().tolist() == [1.0, 5.0, 0.0]
+    assert tracker.best_metric(return_step=True) == (5.0, 1)
+    tracker.reset_all()
+    assert tracker.compute_all().tolist() == [0.0, 0.0, 0.0]
+
+
+def test_maximize_is_inferred_from_higher_is_better():
+    class Lower(SumMetric):
+        higher_is_better = False
+
+    tracker = _run(MetricTracker(Lower()), [[(torch.tensor([v]),)] for v in (3.0, 1.0, 2.0)])
+    assert tracker.maximize is False and tracker.best_metric(return_step=True) == (1.0, 1)
+    higher = type("Higher", (SumMetric,), {"higher_is_better": True})()
+    both = MetricTracker(MetricCollection({"a": Lower(), "b": higher}))
+    assert both.maximize == [False, True]
+
+
+def test_errors():
+    with pytest.raises(TypeError, match=r"Expected `metric` to be a Metric or a MetricCollection, got int"):
+        MetricTracker(1)
+    with pytest.raises(AttributeError, match=r"has no `higher_is_better` attribute; pass `maximize` explicitly"):
+        MetricTracker(type("NoHint", (SumMetric,), {"higher_is_better": None})())
+    with pytest.raises(TypeError, match=r"Expected `maximize` to be a bool or a list of bool, got 'yes'"):
+        MetricTracker(SumMetric(), maximize="yes")
+    with pytest.raises(ValueError, match=r"Expected `maximize` to be a single bool when tracking a single Metric"):
+        MetricTracker(SumMetric(), maximize=[True])
+    with pytest.raises(ValueError, match=r"Expected `maximize` to hold one bool per member of the collection \(2\), "
+                                         r"got 1"):
+        MetricTracker(MetricCollection({"a": SumMetric(), "b": SumMetric()}), maximize=[True])
+    tracker = MetricTracker(SumMetric(), maximize=True)
+    for method in ("update", "compute", "compute_all", "forward"):
+        with pytest.raises(ValueError, match=rf"`{method}` cannot be called before `.increment\(\)` has been called."):
+            getattr(tracker, method)(*([torch.ones(1)] if method in ("update", "forward") else []))
+
+
+def test_wrappers_pass_on_higher_is_better():
+    class Lower(SumMetric):
+        higher_is_better = False
+
+    assert MetricTracker(Running(Lower(), window=2)).maximize is False
+    assert MetricTracker(MetricCollection({"cw": ClasswiseWrapper(Lower())})).maximize == [False]

@@ -1,0 +1,114 @@
+"""Argument checks of the metric wrappers (:mod:`torchmetrics_lite.wrappers`) and of :func:`evaluate`."""
+from __future__ import annotations
+
+import math
+from typing import Any, List, Optional, Sequence, Tuple, Union
+
+import torch
+from torch import Tensor
+
+from torchmetrics_lite._checks.primitives import check_choice, check_positive_int
+
+
+def check_wrapped_metric(name: str, metric: Any) -> None:
+    from torchmetrics_lite.metric import Metric  # the checks package must not import the core at import time
+
+    if not isinstance(metric, Metric):
+        raise TypeError(f"Expected `{name}` to be a torchmetrics_lite Metric, got {type(metric).__name__}")
+
+
+def check_tracked(metric: Any) -> Optional[int]:
+    """MetricTracker's argument: a Metric (returns None) or a MetricCollection (returns its number of members)."""
+    from torchmetrics_lite.collection import MetricCollection
+    from torchmetrics_lite.metric import Metric
+
+    if isinstance(metric, Metric):
+        return None
+    if isinstance(metric, MetricCollection):
+        return len(metric)
+    raise TypeError(f"Expected `metric` to be a Metric or a MetricCollection, got {type(metric).__name__}")
+
+
+def check_same_running(mine: Any, other: Any) -> None:
+    """Two Running metrics merge only with the same window over the same kind of metric."""
+    if other.window != mine.window or type(other.metric) is not type(mine.metric):
+        raise ValueError(f"Expected `other` to be a Running({type(mine.metric).__name__}, window={mine.window}), "
+                         f"got Running({type(other.metric).__name__}, window={other.window})")
+
+
+def check_bootstrap_values(values: Sequence[Any], metric_name: str) -> None:
+    if not all(isinstance(v, Tensor) for v in values):
+        raise TypeError(f"Expected {metric_name} to return a tensor to bootstrap, got {type(values[0]).__name__}")
+
+
+def check_labels_list(labels: Any) -> Optional[List[str]]:
+    if labels is None:
+        return None
+    if not isinstance(labels, (list, tuple)) or not all(isinstance(x, str) for x in labels):
+        raise TypeError(f"Expected `labels` to be None or a list of str, got {labels!r}")
+    return list(labels)
+
+
+def check_optional_str(name: str, value: Any) -> None:
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"Expected `{name}` to be None or a str, got {type(value).__name__}")
+
+
+def check_classwise_value(value: Any, labels: Optional[Sequence[str]], metric_name: str) -> Tensor:
+    """The wrapped metric's result must be one value per class, and as many as ``labels``."""
+    if not isinstance(value, Tensor) or value.dim() != 1:
+        got = f"shape {tuple(value.shape)}" if isinstance(value, Tensor) else type(value).__name__
+        raise ValueError(f"Expected {metric_name} to return a 1-D tensor of per-class values (e.g. average=None), "
+                         f"got {got}")
+    if labels is not None and len(labels) != value.shape[0]:
+        raise ValueError(f"Expected `labels` to name every class: {metric_name} returned {value.shape[0]} values, "
+                         f"got {len(labels)} labels")
+    return value
+
+
+def check_maximize(maximize: Any, n_members: Optional[int]) -> Union[bool, List[bool]]:
+    """``maximize`` of MetricTracker: a bool, or (for a collection of ``n_members``) a list of bools."""
+    if isinstance(maximize, bool):
+        return maximize
+    if not isinstance(maximize, list) or not all(isinstance(m, bool) for m in maximize):
+        raise TypeError(f"Expected `maximize` to be a bool or a list of bool, got {maximize!r}")
+    if n_members is None:
+        raise ValueError(f"Expected `maximize` to be a single bool when tracking a single Metric, got {maximize!r}")
+    if len(maximize) != n_members:
+        raise ValueError(f"Expected `maximize` to hold one bool per member of the collection ({n_members}), "
+                         f"got {len(maximize)}")
+    return maximize
+
+
+def check_bootstrap_options(num_bootstraps: Any, sampling_strategy: Any, seed: Any,
+                            quantile: Any) -> Optional[Tensor]:
+    if isinstance(num_bootstraps, bool) or not isinstance(num_bootstraps, int) or num_bootstraps < 2:
+        raise ValueError(f"Expected `num_bootstraps` to be an int >= 2 (the std needs two copies), "
+                         f"got {num_bootstraps!r}")
+    check_choice("sampling_strategy", sampling_strategy, ("poisson", "multinomial"))
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise TypeError(f"Expected `seed` to be None or an int, got {type(seed).__name__}")
+    if quantile is None:
+        return None
+    q = torch.as_tensor(quantile, dtype=torch.float64) if isinstance(quantile, (float, int, Tensor)) else None
+    if q is None or isinstance(quantile, bool) or q.dim() > 1 or q.isnan().any() or (q < 0).any() or (q > 1).any():
+        raise ValueError(f"Expected `quantile` to be None, a float in [0, 1] or a 1-D tensor of them, got {quantile!r}")
+    return q
+
+
+def check_window(window: Any) -> None:
+    check_positive_int("window", window)
+
+
+def resample_size(args: Tuple[Any, ...], kwargs: dict) -> Tuple[int, torch.device]:
+    """Rows of the batch BootStrapper resamples: the first dimension of the first tensor argument."""
+    for value in (*args, *kwargs.values()):
+        if isinstance(value, Tensor) and value.dim() >= 1:
+            return value.shape[0], value.device
+    raise ValueError("Expected at least one tensor argument with a first (sample) dimension to resample, got none")
+
+
+def check_max_error_rate(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value) or not 0 <= value <= 1:
+        raise ValueError(f"Expected `max_error_rate` to be a number in [0, 1], got {value!r}")
+    return float(value)
