@@ -121,30 +121,40 @@ def ap_from_swept(s: Swept) -> Tensor:
 
 
 def _split_rows(values: Tensor, mask: Tensor) -> List[Tensor]:
-    """The masked entries of each row as one tensor per row (one selection and one split, no row loop)."""
+    """The masked entries of each row as one tensor per row (one selection and one split, no row loop; a single
+    row needs no split, which keeps the binary curves traceable by ``torch.compile`` with
+    ``capture_dynamic_output_shape_ops``)."""
+    if values.shape[0] == 1:
+        return [values[0][mask[0]]]
     return list(values[mask].split(mask.sum(1).tolist()))
+
+
+def _points(s: Swept) -> Tensor:
+    """The positions that are points of a curve: the last of each tie group whose total weight is not 0 (a
+    group of zero-weight samples adds no threshold, as scikit-learn, which drops those samples)."""
+    return s.last & ((s.tp - s.tp_above) + (s.fp - s.fp_above) > 0)
 
 
 def roc_rates(s: Swept) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
     """``(fpr, tpr, thresholds, valid)``, each ``(R, n + 1)`` in decreasing-threshold order: first the point
     ``(0, 0)`` at threshold ``inf``, then every position; ``valid`` marks the curve's points (that first one and
-    the last position of each tie group). Rates are float64, ``nan`` for a row without negatives (positives)."""
+    the last position of each tie group of non-zero weight). Rates are float64, ``nan`` for a row without negatives (positives)."""
     rows = s.scores.shape[0]
     start = torch.zeros(rows, 1, dtype=torch.float64, device=s.scores.device)
     fpr = torch.cat([start, s.fp.double()], 1) / s.n_neg.double().unsqueeze(1)
     tpr = torch.cat([start, s.tp.double()], 1) / s.n_pos.double().unsqueeze(1)
     thresholds = torch.cat([s.scores.new_full((rows, 1), float("inf")), s.scores], 1)
-    valid = torch.cat([torch.ones(rows, 1, dtype=torch.bool, device=s.last.device), s.last], 1)
+    valid = torch.cat([torch.ones(rows, 1, dtype=torch.bool, device=s.last.device), _points(s)], 1)
     return fpr, tpr, thresholds, valid
 
 
 def pr_rates(s: Swept) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
     """``(precision, recall, thresholds, valid)``, each ``(R, n)`` in decreasing-threshold order (``valid``: the
-    last position of each tie group). A row without positive weight has recall 1 everywhere (scikit-learn)."""
+    last position of each tie group of non-zero weight). A row without positive weight has recall 1 everywhere (scikit-learn)."""
     tp, predicted = s.tp.double(), (s.tp + s.fp).double()
     n_pos = s.n_pos.double().unsqueeze(1)
     recall = torch.where(n_pos > 0, tp / torch.where(n_pos > 0, n_pos, 1.0), 1.0)
-    return tp / predicted, recall, s.scores, s.last
+    return tp / predicted, recall, s.scores, _points(s)
 
 
 def roc_points(s: Swept) -> Tuple[List[Tensor], List[Tensor], List[Tensor]]:

@@ -16,6 +16,7 @@ from torchmetrics_lite.functional.auroc._common import (
     _binary_ap_value,
     _binary_auroc_value,
     _check_defined,
+    _compiling,
     _state_weight,
     _undefined,
     _with_weight,
@@ -155,7 +156,12 @@ def _binary_auroc_binned_stats(preds: Tensor, target: Tensor, bins: int, lo: flo
     bins of ``[lo, hi]``; scores outside are clamped into the end bins (binning stays monotone)."""
     scaled = (preds.double() - lo) * (bins / (hi - lo))
     index = scaled.clamp_(0, bins - 1).long() + bins * target.long()  # truncation == floor once clamped >= 0
-    return {"hist": torch.bincount(index, minlength=2 * bins).view(2, bins)}
+    if _compiling():  # bincount's output length is data-dependent for the tracer; scatter_add's is static
+        hist = torch.zeros(2 * bins, dtype=torch.int64, device=index.device).scatter_add_(0, index,
+                                                                                         torch.ones_like(index))
+    else:
+        hist = torch.bincount(index, minlength=2 * bins)
+    return {"hist": hist.view(2, bins)}
 
 
 

@@ -2,12 +2,12 @@
 curve per class, returned as lists of tensors as torchmetrics does), every distinct score a threshold (conventions
 in :mod:`torchmetrics_lite.functional.auroc`). All rows are swept at once (:mod:`._sweep`), no loop over classes.
 
-Zero-weight samples are dropped first, as scikit-learn does (so they add no threshold).
+A tie group of zero-weight samples adds no point, as scikit-learn, which drops zero-weight samples.
 """
 from __future__ import annotations
 
 import warnings
-from typing import Any, List, Optional, Tuple
+from typing import List, Optional, Tuple
 
 import torch
 from torch import Tensor
@@ -35,18 +35,8 @@ Curve = Tuple[Tensor, Tensor, Tensor]
 Curves = Tuple[List[Tensor], List[Tensor], List[Tensor]]
 
 
-def _nonzero_weight(state: State, columns: Tuple[Tensor, ...]) -> Tuple[Tuple[Tensor, ...], Optional[Tensor]]:
-    """The state's weight, with the samples of weight 0 dropped from it and from ``columns`` (scikit-learn)."""
-    weight = _state_weight(state)
-    if weight is None or _compiling():
-        return columns, weight
-    keep = weight != 0
-    return tuple(c[keep] for c in columns), weight[keep]
-
-
 def _binary_swept_state(state: State) -> sw.Swept:
-    (scores, target), weight = _nonzero_weight(state, (state["preds"], state["target"]))
-    return _binary_swept(scores, _as_bool(target), weight)
+    return _binary_swept(state["preds"], _as_bool(state["target"]), _state_weight(state))
 
 
 def _warn_one_class(swept: sw.Swept, what: str) -> None:
@@ -79,7 +69,7 @@ def binary_roc(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None
     Args:
         preds: floating scores of any shape.
         target: 0/1 labels of the same shape.
-        {weight} Shape: ``target``'s; zero-weight samples are dropped (no threshold of their own).
+        {weight} Shape: ``target``'s; zero-weight samples add no threshold of their own.
         {validate_args}
 
     Returns:
@@ -124,7 +114,7 @@ def binary_precision_recall_curve(preds: Tensor, target: Tensor, *, weight: Opti
     Args:
         preds: floating scores of any shape.
         target: 0/1 labels of the same shape.
-        {weight} Shape: ``target``'s; zero-weight samples are dropped.
+        {weight} Shape: ``target``'s; zero-weight samples add no threshold.
         {validate_args}
 
     Returns:
@@ -150,14 +140,12 @@ def binary_precision_recall_curve(preds: Tensor, target: Tensor, *, weight: Opti
 
 # ------------------------------------------------------------------------------------------------ per class
 def _multiclass_swept(state: State, num_classes: int, from_logits: bool) -> sw.Swept:
-    (preds, target), weight = _nonzero_weight(state, (state["preds"], state["target"]))
-    scores = _multiclass_scores(preds, from_logits)
-    return sw.sweep(*_columns(scores, _multiclass_positive(target, num_classes)), weight)
+    scores = _multiclass_scores(state["preds"], from_logits)
+    return sw.sweep(*_columns(scores, _multiclass_positive(state["target"], num_classes)), _state_weight(state))
 
 
 def _multilabel_swept(state: State) -> sw.Swept:
-    (preds, target), weight = _nonzero_weight(state, (state["preds"], state["target"]))
-    return sw.sweep(*_columns(preds, target.bool()), weight)
+    return sw.sweep(*_columns(state["preds"], state["target"].bool()), _state_weight(state))
 
 
 def _multiclass_roc_from_stats(state: State, num_classes: int, from_logits: bool = False) -> Curves:
@@ -205,7 +193,7 @@ def multiclass_roc(preds: Tensor, target: Tensor, num_classes: int, *, from_logi
         target: ``(N,)`` class indices in ``[0, num_classes)``.
         num_classes: the number of classes.
         {from_logits_mc}
-        {weight} Shape: ``(N,)``; zero-weight samples are dropped.
+        {weight} Shape: ``(N,)``; zero-weight samples add no threshold.
         {validate_args}
 
     {per_class}
@@ -231,7 +219,7 @@ def multilabel_roc(preds: Tensor, target: Tensor, num_labels: int, *, from_logit
         target: ``(N, num_labels)`` 0/1 labels.
         num_labels: the number of labels.
         {from_logits_ml}
-        {weight} Shape: ``(N,)`` (one weight per sample, for all its labels); zero-weight samples are dropped.
+        {weight} Shape: ``(N,)`` (one weight per sample, for all its labels); zero-weight samples add no threshold.
         {validate_args}
 
     {per_class}
@@ -256,7 +244,7 @@ def multiclass_precision_recall_curve(preds: Tensor, target: Tensor, num_classes
         target: ``(N,)`` class indices.
         num_classes: the number of classes.
         {from_logits_mc}
-        {weight} Shape: ``(N,)``; zero-weight samples are dropped.
+        {weight} Shape: ``(N,)``; zero-weight samples add no threshold.
         {validate_args}
 
     Returns:
@@ -289,7 +277,7 @@ def multilabel_precision_recall_curve(preds: Tensor, target: Tensor, num_labels:
         target: ``(N, num_labels)`` 0/1 labels.
         num_labels: the number of labels.
         {from_logits_ml}
-        {weight} Shape: ``(N,)``; zero-weight samples are dropped.
+        {weight} Shape: ``(N,)``; zero-weight samples add no threshold.
         {validate_args}
 
     Returns:
