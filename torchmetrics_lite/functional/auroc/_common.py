@@ -41,13 +41,14 @@ def _class_dtype(num_classes: int) -> torch.dtype:
     return torch.uint8 if num_classes <= 256 else torch.int16 if num_classes <= 32768 else torch.int64
 
 
-def _as_bool(labels: Tensor) -> Tensor:
-    """uint8 0/1 labels as a zero-copy bool view."""
-    return labels.view(torch.bool) if labels.dtype == torch.uint8 else labels.bool()
-
-
 def _compiling() -> bool:
     return torch.compiler.is_compiling()
+
+
+def _as_bool(labels: Tensor) -> Tensor:
+    """uint8 0/1 labels as a zero-copy bool view (a comparison under ``torch.compile``: inductor's C++ code
+    generation fails on a uint8 -> bool view)."""
+    return labels.view(torch.bool) if labels.dtype == torch.uint8 and not _compiling() else labels != 0
 
 
 def _undefined(what: str, where: str, strict: bool) -> None:
