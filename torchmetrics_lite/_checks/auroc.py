@@ -84,8 +84,9 @@ def check_rank_weight(weight: Any, shape: Tuple[int, ...], validate_args: bool) 
                          f"got {tuple(weight.shape)}")
     weight = upcast(weight) if weight.is_floating_point() else weight.double()
     if validate_args and weight.numel():
-        lo = weight.min()
-        if not bool(torch.isfinite(weight.sum())) or lo.item() < 0:
+        lo, hi = torch.aminmax(weight)  # one pass and one host sync; NaN propagates into both
+        lo_value, hi_value = torch.stack([lo, hi]).tolist()
+        if not (lo_value >= 0 and hi_value < math.inf):
             bad = weight[~torch.isfinite(weight) | (weight < 0)][0].item()
             raise ValueError(f"Expected `weight` to be finite and non-negative, got value {bad!r}")
     return weight.reshape(-1)

@@ -77,7 +77,8 @@ def sweep_groups(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor] = None
     """The sweep of 1-D ``scores`` compressed to one position per distinct score (a row of ``R = 1``): the same
     formulas read it, ``pos``/``neg`` being a tie group's total weights. The eager path of binary metrics
     (data-dependent length, not for compiling). Unweighted: :func:`._ranking.curve_counts` (a value sort, no
-    argsort). Weighted: one argsort and cumulative sums, written once for numpy (CPU, where its gathers are
+    argsort). Weighted: one row sort (:func:`torchmetrics_lite._sort.rank_rows`: the order and tie keys in one
+    packed numpy sort on CPU), two gathers and cumulative sums, written once for numpy (CPU, where its gathers are
     several times faster than torch's) and torch."""
     if weight is None:
         thresholds, tp, fp = (v.flip(0) for v in rk.curve_counts(scores, is_pos))
@@ -85,14 +86,14 @@ def sweep_groups(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor] = None
     on_host = _backend.use_numpy(scores)
     xp: Any = np if on_host else torch
     arr: Callable[[Tensor], Any] = _backend.host if on_host else (lambda t: t)
-    order = arr(_sort.argsort(scores, descending=True))
-    ordered, w_all = arr(scores)[order], arr(weight.double())[order]
+    order, keys = (arr(v)[0] for v in _sort.rank_rows(scores.unsqueeze(0), descending=True))
+    w_all = xp.asarray(arr(weight)[order], dtype=xp.float64)  # gather first, widen the gathered copy
     w_pos = xp.where(arr(is_pos)[order], w_all, 0)
-    n = ordered.shape[0]
-    starts = xp.concatenate([order[:1] * 0, xp.where(ordered[1:] != ordered[:-1])[0] + 1]) if n else order
+    n = order.shape[0]
+    starts = xp.concatenate([order[:1] * 0, xp.where(keys[1:] != keys[:-1])[0] + 1]) if n else order
     ends = xp.concatenate([starts[1:] - 1, starts[:1] * 0 + n - 1]) if n else order
     tp, fp = xp.cumsum(w_pos, 0)[ends], xp.cumsum(w_all - w_pos, 0)[ends]
-    return _grouped(*(torch.as_tensor(v).to(scores.device) for v in (ordered[starts], tp, fp)))
+    return _grouped(*(torch.as_tensor(v).to(scores.device) for v in (arr(scores)[order[starts]], tp, fp)))
 
 
 def _grouped(thresholds: Tensor, tp: Tensor, fp: Tensor) -> Swept:
