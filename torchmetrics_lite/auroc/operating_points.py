@@ -9,7 +9,6 @@ from typing import Any, Callable, ClassVar
 
 import torch  # noqa: F401 (the doctests)
 
-
 from torchmetrics_lite._checks import check_probability
 from torchmetrics_lite.auroc._base import _BinaryRank, _MulticlassRank
 from torchmetrics_lite.functional.auroc import operating_points as F

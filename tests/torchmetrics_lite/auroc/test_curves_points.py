@@ -10,10 +10,10 @@ import torch
 import torchmetrics.functional.classification as tm
 from sklearn.metrics import precision_recall_curve, roc_curve
 
-from tests.helpers.distributed import Case
-from tests.helpers.metric_tester import check_metric, check_rejects, concat
 import torchmetrics_lite as T
 import torchmetrics_lite.functional as F
+from tests.helpers.distributed import Case
+from tests.helpers.metric_tester import check_metric, check_rejects, concat
 
 C, L = 4, 3
 
@@ -164,7 +164,8 @@ def test_harness(name):
         check_metric(factory, batches, expected, batch_value=functional, max_examples=4, atol=1e-12, rtol=0)
 
 
-CURVE_CASES = [Case("mc_pr", HARNESS["mc_pr"][0], MC), Case("mc_recall_at_precision", HARNESS["mc_recall_at_fixed_precision"][0], MC)]
+CURVE_CASES = [Case("mc_pr", HARNESS["mc_pr"][0], MC),
+               Case("mc_recall_at_precision", HARNESS["mc_recall_at_fixed_precision"][0], MC)]
 
 
 def test_modules_reject_bad_batches_unchanged():

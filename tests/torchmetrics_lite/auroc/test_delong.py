@@ -13,8 +13,7 @@ from scipy.stats import norm
 
 from tests.helpers.distributed import Case
 from tests.helpers.metric_tester import check_metric, check_rejects, concat
-from torchmetrics_lite import BinaryAUROCCI, PairedAUROCTest
-from torchmetrics_lite import _backend
+from torchmetrics_lite import BinaryAUROCCI, PairedAUROCTest, _backend
 from torchmetrics_lite.functional import binary_auroc, binary_auroc_ci, paired_auroc_test
 
 

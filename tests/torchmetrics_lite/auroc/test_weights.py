@@ -22,8 +22,8 @@ from torchmetrics_lite import (
     MulticlassAUROC,
     MulticlassROC,
     MultilabelAveragePrecision,
+    _backend,
 )
-from torchmetrics_lite import _backend
 from torchmetrics_lite.functional import (
     binary_auroc,
     binary_average_precision,
@@ -184,7 +184,9 @@ ML_BATCHES = [(_MS[a:b], _ML[a:b], _MW[a:b]) for a, b in ((0, 70), (70, 120))]
 def _sk_binary(fn, **kw):
     preds, target, weight = concat(BATCHES)
     value = fn(target.numpy(), preds.double().numpy(), sample_weight=weight.numpy(), **kw)
-    return [torch.tensor(v.copy()) for v in value] if isinstance(value, tuple) else torch.tensor(value, dtype=torch.float64)
+    if isinstance(value, tuple):
+        return [torch.tensor(v.copy()) for v in value]
+    return torch.tensor(value, dtype=torch.float64)
 
 
 HARNESS = {
@@ -195,7 +197,8 @@ HARNESS = {
            lambda: _sk_binary(precision_recall_curve)),
     "mc_auroc": (partial(MulticlassAUROC, C, average="weighted"),
                  partial(multiclass_auroc, num_classes=C, average="weighted"), MC_BATCHES,
-                 lambda: multiclass_auroc(*concat(MC_BATCHES)[:2], C, average="weighted", weight=concat(MC_BATCHES)[2])),
+                 lambda: multiclass_auroc(*concat(MC_BATCHES)[:2], C, average="weighted",
+                                          weight=concat(MC_BATCHES)[2])),
     "mc_roc": (partial(MulticlassROC, C), partial(multiclass_roc, num_classes=C), MC_BATCHES,
                lambda: multiclass_roc(*concat(MC_BATCHES)[:2], C, weight=concat(MC_BATCHES)[2])),
     "ml_ap": (partial(MultilabelAveragePrecision, L, average="micro"),
@@ -234,7 +237,8 @@ BAD_WEIGHTS = [
     ((_P[:2], _T[:2], torch.tensor([1.0, -0.5])), ValueError,
      r"Expected `weight` to be finite and non-negative, got value -0.5"),
     ((_P[:2], _T[:2], torch.tensor([1.0, float("nan")])), ValueError, r"finite and non-negative, got value nan"),
-    ((_P[:2], _T[:2], torch.tensor([True, False])), TypeError, r"Expected `weight` to be a real .* got dtype torch.bool"),
+    ((_P[:2], _T[:2], torch.tensor([True, False])), TypeError,
+     r"Expected `weight` to be a real .* got dtype torch.bool"),
     ((_P[:2], _T[:2]), ValueError, r"Expected `weight` in every update or in none, got none after 160 weighted"),
 ]
 

@@ -29,7 +29,8 @@ from torch import Tensor
 from torchmetrics_lite import _backend, _sort
 from torchmetrics_lite.functional.auroc import _ranking as rk
 
-__all__ = ["Swept", "sweep", "sweep_groups", "auroc_from_swept", "ap_from_swept", "roc_rates", "pr_rates", "roc_points", "pr_points"]
+__all__ = ["Swept", "sweep", "sweep_groups", "auroc_from_swept", "ap_from_swept", "roc_rates", "pr_rates",
+           "roc_points", "pr_points"]
 
 
 class Swept(NamedTuple):
@@ -103,7 +104,9 @@ def _grouped(thresholds: Tensor, tp: Tensor, fp: Tensor) -> Swept:
     last = torch.ones(1, tp.numel(), dtype=torch.bool, device=tp.device)
     fields = (thresholds, pos, neg, tp, fp, tp - pos, fp - neg)
     totals = (tp[-1:], fp[-1:]) if tp.numel() else (zero, zero)
-    return Swept(torch.zeros_like(last, dtype=torch.int64), *(v.unsqueeze(0) for v in fields), last, *totals)
+    scores, pos, neg, tp, fp, tp_above, fp_above = (v.unsqueeze(0) for v in fields)
+    return Swept(torch.zeros_like(last, dtype=torch.int64), scores, pos, neg, tp, fp, tp_above, fp_above, last,
+                 *totals)
 
 
 def auroc_from_swept(s: Swept) -> Tensor:
@@ -139,7 +142,8 @@ def _points(s: Swept) -> Tensor:
 def roc_rates(s: Swept) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
     """``(fpr, tpr, thresholds, valid)``, each ``(R, n + 1)`` in decreasing-threshold order: first the point
     ``(0, 0)`` at threshold ``inf``, then every position; ``valid`` marks the curve's points (that first one and
-    the last position of each tie group of non-zero weight). Rates are float64, ``nan`` for a row without negatives (positives)."""
+    the last position of each tie group of non-zero weight). Rates are float64, ``nan`` for a row without
+    negatives (positives)."""
     rows = s.scores.shape[0]
     start = torch.zeros(rows, 1, dtype=torch.float64, device=s.scores.device)
     fpr = torch.cat([start, s.fp.double()], 1) / s.n_neg.double().unsqueeze(1)
@@ -151,7 +155,8 @@ def roc_rates(s: Swept) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
 
 def pr_rates(s: Swept) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
     """``(precision, recall, thresholds, valid)``, each ``(R, n)`` in decreasing-threshold order (``valid``: the
-    last position of each tie group of non-zero weight). A row without positive weight has recall 1 everywhere (scikit-learn)."""
+    last position of each tie group of non-zero weight). A row without positive weight has recall 1 everywhere
+    (scikit-learn)."""
     tp, predicted = s.tp.double(), (s.tp + s.fp).double()
     n_pos = s.n_pos.double().unsqueeze(1)
     recall = torch.where(n_pos > 0, tp / torch.where(n_pos > 0, n_pos, 1.0), 1.0)

@@ -3,7 +3,7 @@
 so probabilities and logits give the same values (``from_logits`` changes nothing and exists for symmetry)."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 import torch  # noqa: F401 (the doctests)
 from torch import Tensor
@@ -35,7 +35,7 @@ def _check_multilabel(preds: Any, target: Any, num_labels: int, weight: Any, val
     return _with_weight({"preds": preds, "target": target}, weight)
 
 
-def _micro(state: State):  # type: ignore[no-untyped-def]
+def _micro(state: State) -> Tuple[Tensor, Tensor, Optional[Tensor]]:
     """All ``N * L`` score/label pairs pooled (sample-major), each sample's weight repeated over its labels."""
     preds, target, weight = state["preds"], state["target"], _state_weight(state)
     if weight is not None:
