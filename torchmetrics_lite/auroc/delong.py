@@ -41,6 +41,7 @@ class BinaryAUROCCI(_BinaryRank):
         [0.8125, 0.4808, 1.0]
     """
 
+    higher_is_better: ClassVar[Optional[bool]] = None  # a tuple (auroc, low, high)
     weighted = False
     formula = staticmethod(F._binary_auroc_ci_from_stats)
     options = ("alpha", "strict")
