@@ -11,12 +11,15 @@ from torchmetrics_lite._checks.auroc import (  # noqa: F401
     RANK_AVERAGES,
     _rank_labels,
     _rank_scores,
+    check_alpha,
     check_binary_rank_inputs,
     check_bins,
     check_max_fpr,
     check_multiclass_rank_inputs,
     check_multilabel_rank_inputs,
+    check_probability,
     check_rank_average,
+    check_rank_weight,
 )
 from torchmetrics_lite._checks.calibration import (  # noqa: F401
     _check_probabilities,

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence, Tuple
+from typing import Any, Optional, Sequence, Tuple
 
 import torch
 from torch import Tensor
@@ -70,6 +70,43 @@ def _rank_labels(target: Any, validate_args: bool) -> Tensor:
 
 
 
+def check_rank_weight(weight: Any, shape: Tuple[int, ...], validate_args: bool) -> Optional[Tensor]:
+    """``weight``: None, or a real tensor of ``shape`` (one weight per sample), finite and non-negative (value check,
+    skipped with ``validate_args=False``); returned flattened, integers as float64 and float16/bfloat16 as
+    float32."""
+    if weight is None:
+        return None
+    weight = check_tensor("weight", weight)
+    if weight.dtype == torch.bool or weight.is_complex():
+        raise TypeError(f"Expected `weight` to be a real (floating or integer) tensor, got dtype {weight.dtype}")
+    if tuple(weight.shape) != tuple(shape):
+        raise ValueError(f"Expected `weight` to have shape {tuple(shape)} (one weight per sample), "
+                         f"got {tuple(weight.shape)}")
+    weight = upcast(weight) if weight.is_floating_point() else weight.double()
+    if validate_args and weight.numel():
+        lo, hi = torch.aminmax(weight)  # one pass and one host sync; NaN propagates into both
+        lo_value, hi_value = torch.stack([lo, hi]).tolist()
+        if not (lo_value >= 0 and hi_value < math.inf):
+            bad = weight[~torch.isfinite(weight) | (weight < 0)][0].item()
+            raise ValueError(f"Expected `weight` to be finite and non-negative, got value {bad!r}")
+    return weight.reshape(-1)
+
+
+
+def check_probability(name: str, value: Any) -> float:
+    """A number in ``[0, 1]`` (a minimum precision, recall, specificity or sensitivity)."""
+    check_number(name, value, low=0.0, high=1.0)
+    return float(value)
+
+
+
+def check_alpha(alpha: Any) -> float:
+    """The significance level of an interval: a number in ``(0, 1)``."""
+    check_number("alpha", alpha, low=0.0, high=1.0, low_open=True, high_open=True)
+    return float(alpha)
+
+
+
 def check_binary_rank_inputs(preds: Any, target: Any, validate_args: bool) -> Tuple[Tensor, Tensor]:
     """Scores (floating, any shape, no NaN) and 0/1 labels of the same shape; returns both flattened, the
     scores upcast to float32 if narrower and the labels as uint8."""
@@ -81,9 +118,10 @@ def check_binary_rank_inputs(preds: Any, target: Any, validate_args: bool) -> Tu
 
 
 
-def check_multiclass_rank_inputs(preds: Any, target: Any, num_classes: int,
-                                 validate_args: bool) -> Tuple[Tensor, Tensor]:
-    """Scores ``(N, num_classes)`` and class indices ``(N,)`` in ``[0, num_classes)``."""
+def check_multiclass_rank_inputs(preds: Any, target: Any, num_classes: int, validate_args: bool,
+                                 from_logits: bool = False) -> Tuple[Tensor, Tensor]:
+    """Scores ``(N, num_classes)`` and class indices ``(N,)`` in ``[0, num_classes)``. Without ``from_logits``
+    the scores must be probabilities in ``[0, 1]`` (value check: the message names ``from_logits=True``)."""
     preds, target = check_tensor("preds", preds), check_tensor("target", target)
     check_ndim("preds", preds, (2,))
     check_ndim("target", target, (1,))
@@ -94,6 +132,12 @@ def check_multiclass_rank_inputs(preds: Any, target: Any, num_classes: int,
     check_integer("target", target, allow_bool=False)
     if validate_args:
         check_range("target", target, 0, num_classes - 1)
+        if not from_logits and preds.numel():
+            lo, hi = torch.aminmax(preds)
+            if lo.item() < 0 or hi.item() > 1:
+                raise ValueError(f"Expected `preds` to be probabilities in [0, 1], got values in [{lo.item():.4g}, "
+                                 f"{hi.item():.4g}]; pass `from_logits=True` for logits (a float64 softmax is "
+                                 f"applied, as torchmetrics and scikit-learn on softmax)")
     return preds, target
 
 

@@ -1,72 +1,82 @@
 """Multiclass (one-vs-rest) AUROC and average precision modules (see :mod:`torchmetrics_lite.auroc`)."""
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import Any
 
-import torch
-from torch import Tensor
+import torch  # noqa: F401 (the doctests)
 
-from torchmetrics_lite._checks import (
-    check_multiclass_rank_inputs,
-    check_positive_int,
-    check_rank_average,
-)
+from torchmetrics_lite._checks import check_rank_average
+from torchmetrics_lite.auroc._base import _MulticlassRank
 from torchmetrics_lite.functional.auroc import multiclass as F
-from torchmetrics_lite.functional.auroc._common import State, _class_dtype
-from torchmetrics_lite.metric import Metric
+
+__all__ = ["MulticlassAUROC", "MulticlassAveragePrecision"]
 
 
-class _MulticlassRank(Metric):
-    def __init__(self, num_classes: int, average: str, strict: bool, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        check_positive_int("num_classes", num_classes)
-        self.num_classes, self.average, self.strict = num_classes, check_rank_average(average), strict
-        self.add_state("preds", torch.zeros(0, num_classes, dtype=torch.float32), reduce="cat")
-        self.add_state("target", torch.zeros(0, dtype=_class_dtype(num_classes)), reduce="cat")
-        self.stats_key = ("multiclass_rank", num_classes, self.validate_args)
+class _MulticlassAveraged(_MulticlassRank):
+    options = ("num_classes", "average", "from_logits", "strict")
 
-    def batch_stats(self, preds: Tensor, target: Tensor) -> State:
-        checked = check_multiclass_rank_inputs(preds, target, self.num_classes, self.validate_args)
-        return F._multiclass_rank_stats(*checked, self.num_classes)
-
-    def _config(self) -> Dict[str, Any]:
-        return {"num_classes": self.num_classes, "average": self.average}
+    def __init__(self, num_classes: int, *, average: str = "macro", from_logits: bool = False, strict: bool = False,
+                 **kwargs: Any) -> None:
+        super().__init__(num_classes, from_logits, **kwargs)
+        self.average, self.strict = check_rank_average(average), strict
 
 
+class MulticlassAUROC(_MulticlassAveraged):
+    """One-vs-rest exact AUROC per class, averaged; :func:`~torchmetrics_lite.functional.multiclass_auroc` over
+    everything seen.
 
-class MulticlassAUROC(_MulticlassRank):
-    """One-vs-rest exact AUROC per class, ``average="macro" | "weighted" | "none"``; see
-    :func:`~torchmetrics_lite.functional.multiclass_auroc`. ``update(preds (N, C), target (N,))``.
+    ``update(preds (N, C), target (N,), weight=None (N,))``: probabilities, or logits with ``from_logits=True``
+    (stored as given; the float64 softmax runs at compute); scores outside ``[0, 1]`` without it raise.
 
-    >>> m = MulticlassAUROC(num_classes=3, average="none")
-    >>> m.update(torch.tensor([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6]]), torch.tensor([0, 1, 2]))
-    >>> m.update(torch.tensor([[0.4, 0.4, 0.2], [0.3, 0.35, 0.35]]), torch.tensor([1, 0]))
-    >>> [round(v, 4) for v in m.compute().tolist()]
-    [0.8333, 1.0, 1.0]
+    Args:
+        num_classes: the number of classes.
+        average: ``"macro"``, ``"weighted"`` (by positive weight) or ``"none"``.
+        from_logits: ``preds`` are logits (a float64 softmax is applied).
+        strict: raise instead of warning when a class is undefined.
+        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+
+    Raises:
+        ValueError, TypeError: bad options or batches as the function, or mixed weighting across updates.
+
+    References:
+        Hanley & McNeil (1982); scikit-learn's ``roc_auc_score(multi_class="ovr")``.
+
+    Examples:
+        >>> m = MulticlassAUROC(num_classes=3, average="none")
+        >>> m.update(torch.tensor([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6]]), torch.tensor([0, 1, 2]))
+        >>> m.update(torch.tensor([[0.4, 0.4, 0.2], [0.3, 0.35, 0.35]]), torch.tensor([1, 0]))
+        >>> [round(v, 4) for v in m.compute().tolist()]
+        [0.8333, 1.0, 1.0]
     """
 
-    def __init__(self, num_classes: int, *, average: str = "macro", strict: bool = False, **kwargs: Any) -> None:
-        super().__init__(num_classes, average, strict, **kwargs)
-
-    def compute_from_stats(self, state: State) -> Tensor:
-        return F._multiclass_auroc_from_stats(state, self.num_classes, self.average, self.strict)
+    formula = staticmethod(F._multiclass_auroc_from_stats)
 
 
+class MulticlassAveragePrecision(_MulticlassAveraged):
+    """One-vs-rest average precision per class, averaged;
+    :func:`~torchmetrics_lite.functional.multiclass_average_precision` over everything seen.
 
-class MulticlassAveragePrecision(_MulticlassRank):
-    """One-vs-rest average precision per class, ``average="macro" | "weighted" | "none"``; see
-    :func:`~torchmetrics_lite.functional.multiclass_average_precision`.
+    ``update`` and the arguments as :class:`MulticlassAUROC`.
 
-    >>> m = MulticlassAveragePrecision(num_classes=3, average="none")
-    >>> m.update(torch.tensor([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6]]), torch.tensor([0, 1, 2]))
-    >>> m.update(torch.tensor([[0.4, 0.4, 0.2], [0.3, 0.35, 0.35]]), torch.tensor([1, 0]))
-    >>> [round(v, 4) for v in m.compute().tolist()]
-    [0.8333, 1.0, 1.0]
+    Args:
+        num_classes: the number of classes.
+        average: ``"macro"``, ``"weighted"`` or ``"none"``.
+        from_logits: ``preds`` are logits (a float64 softmax is applied).
+        strict: raise instead of warning when a class is undefined.
+        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+
+    Raises:
+        ValueError, TypeError: as :class:`MulticlassAUROC`.
+
+    References:
+        scikit-learn's ``average_precision_score``.
+
+    Examples:
+        >>> m = MulticlassAveragePrecision(num_classes=3, average="none")
+        >>> m.update(torch.tensor([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6]]), torch.tensor([0, 1, 2]))
+        >>> m.update(torch.tensor([[0.4, 0.4, 0.2], [0.3, 0.35, 0.35]]), torch.tensor([1, 0]))
+        >>> [round(v, 4) for v in m.compute().tolist()]
+        [0.8333, 1.0, 1.0]
     """
 
-    def __init__(self, num_classes: int, *, average: str = "macro", strict: bool = False, **kwargs: Any) -> None:
-        super().__init__(num_classes, average, strict, **kwargs)
-
-    def compute_from_stats(self, state: State) -> Tensor:
-        return F._multiclass_average_precision_from_stats(state, self.num_classes, self.average, self.strict)
-
+    formula = staticmethod(F._multiclass_average_precision_from_stats)

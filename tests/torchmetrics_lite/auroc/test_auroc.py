@@ -1,6 +1,7 @@
 """Binary exact rank metrics (AUROC, partial AUROC, AP, ROC and PR curves, binned AUROC) against scikit-learn
 and brute-force pair counting, through the harness, and across ranks (the one distributed spawn of the
-family: the multiclass/multilabel cases from test_auroc_multi.py are gathered here too)."""
+family: the multiclass/multilabel, weighted, curve, operating-point and DeLong cases of the other modules are
+gathered here too)."""
 import math
 import warnings
 from functools import partial
@@ -15,6 +16,9 @@ from sklearn.metrics import average_precision_score, precision_recall_curve, roc
 from tests.helpers.distributed import Case, check_distributed, run_cases
 from tests.helpers.metric_tester import check_metric, check_rejects, concat
 from tests.torchmetrics_lite.auroc.test_auroc_multi import MULTI_CASES
+from tests.torchmetrics_lite.auroc.test_curves_points import CURVE_CASES
+from tests.torchmetrics_lite.auroc.test_delong import DELONG_CASES
+from tests.torchmetrics_lite.auroc.test_weights import WEIGHTED_CASES
 from torchmetrics_lite import (
     BinaryAUROC,
     BinaryAveragePrecision,
@@ -152,7 +156,7 @@ def test_state_is_five_bytes_per_sample():
     m.update(preds, target.bool())
     state = m.local_state()
     assert state["preds"].dtype == torch.float32 and state["target"].dtype == torch.uint8
-    assert sum(t.element_size() for t in state.values()) == 5
+    assert sum(t.numel() * t.element_size() for t in state.values()) == 5 * 1000  # no weight rows unweighted
 
 
 def test_one_class_is_nan_with_warning_or_error():
@@ -333,6 +337,9 @@ CASES = [
     Case("roc", BinaryROC, BATCHES),
     Case("pr", BinaryPrecisionRecallCurve, BATCHES64),
     *MULTI_CASES,
+    *WEIGHTED_CASES,
+    *CURVE_CASES,
+    *DELONG_CASES,
 ]
 
 

@@ -52,8 +52,10 @@ def make_multilabel(n, *, decimals=None, seed=0, dtype=torch.float32):
 
 
 def ovr_oracle(preds, target, metric, average):
-    """sklearn's binary metric per class on the raw columns (no softmax), averaged as sklearn's ovr."""
-    x, y = preds.double().numpy(), target.numpy()
+    """sklearn's binary metric per class on the float64 softmax of the logits (the definition of
+    ``from_logits=True``; torch's, so that rows whose probabilities are equal mathematically, such as shifted
+    rounded logits, tie exactly as in the metric), averaged as sklearn's ovr."""
+    x, y = torch.softmax(preds.double(), dim=1).numpy(), target.numpy()
     per = np.array([metric(y == c, x[:, c]) for c in range(C)])
     support = np.array([(y == c).sum() for c in range(C)])
     return {"none": per, "macro": per.mean(), "weighted": np.average(per, weights=support)}[average]
@@ -66,9 +68,9 @@ KINDS = {"logits": dict(), "heavy_ties": dict(decimals=0), "float64": dict(dtype
 @pytest.mark.parametrize("average", ["macro", "weighted", "none"])
 def test_multiclass_matches_sklearn(kind, average):
     preds, target = make_multiclass(400, **KINDS[kind])
-    got = multiclass_auroc(preds, target, C, average=average).numpy()
+    got = multiclass_auroc(preds, target, C, average=average, from_logits=True).numpy()
     np.testing.assert_allclose(got, ovr_oracle(preds, target, roc_auc_score, average), atol=1e-12, rtol=0)
-    got = multiclass_average_precision(preds, target, C, average=average).numpy()
+    got = multiclass_average_precision(preds, target, C, average=average, from_logits=True).numpy()
     np.testing.assert_allclose(got, ovr_oracle(preds, target, average_precision_score, average), atol=1e-12, rtol=0)
 
 
@@ -117,14 +119,15 @@ def test_absent_class_is_nan_warned_and_left_out():
     preds, target = make_multiclass(60)
     target[target == 2] = 1
     with pytest.warns(UserWarning, match=r"AUROC is undefined for class\(es\) \[2\]"):
-        per = multiclass_auroc(preds, target, C, average="none")
+        per = multiclass_auroc(preds, target, C, average="none", from_logits=True)
     assert torch.isnan(per[2]) and not torch.isnan(per[[0, 1, 3, 4]]).any()
     with pytest.warns(UserWarning, match="undefined"):
-        assert multiclass_auroc(preds, target, C).item() == pytest.approx(per[[0, 1, 3, 4]].mean().item(), abs=1e-15)
+        value = multiclass_auroc(preds, target, C, from_logits=True).item()
+        assert value == pytest.approx(per[[0, 1, 3, 4]].mean().item(), abs=1e-15)
     with pytest.raises(ValueError, match=r"Expected both classes in `target` for AUROC, but it is undefined for"):
-        multiclass_auroc(preds, target, C, strict=True)
+        multiclass_auroc(preds, target, C, strict=True, from_logits=True)
     with pytest.warns(UserWarning, match=r"average precision is undefined for class\(es\) \[2\]"):
-        multiclass_average_precision(preds, target, C)
+        multiclass_average_precision(preds, target, C, from_logits=True)
     labels = torch.zeros(3, L, dtype=torch.long)
     with pytest.warns(UserWarning, match=r"for class\(es\) \[0, 1, 2, 3\]"):
         assert math.isnan(multilabel_auroc(torch.rand(3, L), labels, L).item())
@@ -151,6 +154,8 @@ MC_BAD = [
     ((torch.rand(4), torch.tensor([0, 1, 2, 3])), ValueError, r"`preds` to be 2-D, got shape \(4,\)"),
     ((torch.tensor([[0.1] * C, [float("nan")] * C]), torch.tensor([0, 1])), ValueError, r"`preds` to contain no NaN"),
     ((torch.rand(2, C), torch.tensor([True, False])), TypeError, r"`target` to have an integer dtype, got torch.bool"),
+    ((torch.rand(2, C) * 2, torch.tensor([0, 1])), ValueError,
+     r"Expected `preds` to be probabilities in \[0, 1\], got values in .*pass `from_logits=True`"),
 ]
 ML_BAD = [
     ((torch.rand(4, L + 1), torch.ones(4, L + 1, dtype=torch.long)), ValueError,
@@ -163,7 +168,8 @@ ML_BAD = [
 @pytest.mark.parametrize("bad,exc,match", MC_BAD, ids=[b[2][:25] for b in MC_BAD])
 @pytest.mark.parametrize("cls", [MulticlassAUROC, MulticlassAveragePrecision])
 def test_multiclass_rejects(cls, bad, exc, match):
-    check_rejects(partial(cls, num_classes=C), [MC_OK], bad, exc, match)
+    probs = (torch.softmax(MC_OK[0], 1), MC_OK[1])
+    check_rejects(partial(cls, num_classes=C), [probs], bad, exc, match)
 
 
 @pytest.mark.parametrize("bad,exc,match", ML_BAD, ids=[b[2][:25] for b in ML_BAD])
@@ -202,11 +208,13 @@ def _ml_expected(metric, average):
 
 
 HARNESS = {
-    **{f"mc_auroc_{a}": (partial(MulticlassAUROC, C, average=a), partial(multiclass_auroc, num_classes=C, average=a),
+    **{f"mc_auroc_{a}": (partial(MulticlassAUROC, C, average=a, from_logits=True),
+                         partial(multiclass_auroc, num_classes=C, average=a, from_logits=True),
                          MC_BATCHES, lambda a=a: _mc_expected(roc_auc_score, a))
        for a in ("macro", "weighted", "none")},
-    "mc_ap_weighted": (partial(MulticlassAveragePrecision, C, average="weighted"),
-                       partial(multiclass_average_precision, num_classes=C, average="weighted"), MC_BATCHES,
+    "mc_ap_weighted": (partial(MulticlassAveragePrecision, C, average="weighted", from_logits=True),
+                       partial(multiclass_average_precision, num_classes=C, average="weighted", from_logits=True),
+                       MC_BATCHES,
                        lambda: _mc_expected(average_precision_score, "weighted")),
     **{f"ml_auroc_{a}": (partial(MultilabelAUROC, L, average=a), partial(multilabel_auroc, num_labels=L, average=a),
                          ML_BATCHES, lambda a=a: _ml_expected(roc_auc_score, a))

@@ -2,13 +2,21 @@
 the ROC and precision-recall curves.
 
 Rank metrics use the scores' order only: probabilities, logits of any size, negative scores and float64
-scores 1e-9 apart all give the exact answer. No sigmoid or softmax is applied and float64 is never cast down
-(float16/bfloat16 go up to float32, which is exact and keeps the order). Labels are 0/1 (int or bool).
+scores 1e-9 apart all give the exact answer. Binary and multilabel scores are used as given (a sigmoid would not
+change their order). Multiclass scores are probabilities, or logits with ``from_logits=True`` (a float64 softmax
+is applied: it changes the order within a column, so it matters); without it scores outside ``[0, 1]`` raise.
+float64 is never cast down (float16/bfloat16 go up to float32, which is exact and keeps the order). Labels are
+0/1 (int or bool). ``weight=`` gives scikit-learn's ``sample_weight`` semantics (weighted Mann-Whitney).
 
 Exact AUROC is the Mann-Whitney statistic: the fraction of positive/negative pairs ranked correctly, a tied
 pair counting 1/2 (mid-ranks), from one sort in O(n log n) with integer pair counts; see ``_ranking``.
 With one class present AUROC is undefined: ``nan`` and a ``UserWarning`` (``ValueError`` with
 ``strict=True``). Average precision is undefined without positives (same rule) and 1 without negatives.
+
+Files, one concept each: ``binary``, ``multiclass``, ``multilabel`` (AUROC, AP), ``curves`` (ROC / PR for every
+task), ``operating_points`` (recall at fixed precision and friends), ``delong`` (intervals and paired tests);
+the kernels: ``_ranking`` (fast unweighted counts) and ``_sweep`` (the weighted, static-shape descending sweep,
+also the ``torch.compile`` path).
 
 Each public function is ``_x_from_stats(_x_stats(checked inputs))``; the modules in
 :mod:`torchmetrics_lite.auroc` call the same two functions. Reference: Hanley & McNeil (1982), "The meaning
@@ -18,19 +26,59 @@ and use of the area under a ROC curve"; McClish (1989) for the standardised part
 from torchmetrics_lite.functional.auroc.binary import (
     binary_auroc,
     binary_average_precision,
+)
+from torchmetrics_lite.functional.auroc.curves import (
     binary_precision_recall_curve,
     binary_roc,
+    multiclass_precision_recall_curve,
+    multiclass_roc,
+    multilabel_precision_recall_curve,
+    multilabel_roc,
 )
-from torchmetrics_lite.functional.auroc.multiclass import multiclass_auroc, multiclass_average_precision
-from torchmetrics_lite.functional.auroc.multilabel import multilabel_auroc, multilabel_average_precision
+from torchmetrics_lite.functional.auroc.delong import (
+    binary_auroc_ci,
+    paired_auroc_test,
+)
+from torchmetrics_lite.functional.auroc.multiclass import (
+    multiclass_auroc,
+    multiclass_average_precision,
+)
+from torchmetrics_lite.functional.auroc.multilabel import (
+    multilabel_auroc,
+    multilabel_average_precision,
+)
+from torchmetrics_lite.functional.auroc.operating_points import (
+    binary_precision_at_fixed_recall,
+    binary_recall_at_fixed_precision,
+    binary_sensitivity_at_specificity,
+    binary_specificity_at_sensitivity,
+    multiclass_precision_at_fixed_recall,
+    multiclass_recall_at_fixed_precision,
+    multiclass_sensitivity_at_specificity,
+    multiclass_specificity_at_sensitivity,
+)
 
 __all__ = [
     "binary_auroc",
     "binary_average_precision",
     "binary_roc",
     "binary_precision_recall_curve",
+    "multiclass_roc",
+    "multilabel_roc",
+    "multiclass_precision_recall_curve",
+    "multilabel_precision_recall_curve",
+    "binary_auroc_ci",
+    "paired_auroc_test",
     "multiclass_auroc",
     "multiclass_average_precision",
     "multilabel_auroc",
     "multilabel_average_precision",
+    "binary_recall_at_fixed_precision",
+    "binary_precision_at_fixed_recall",
+    "binary_sensitivity_at_specificity",
+    "binary_specificity_at_sensitivity",
+    "multiclass_recall_at_fixed_precision",
+    "multiclass_precision_at_fixed_recall",
+    "multiclass_sensitivity_at_specificity",
+    "multiclass_specificity_at_sensitivity",
 ]

@@ -1,28 +1,54 @@
-"""Shared pieces of the AUROC family: the state type, label views, per-class averaging and the undefined-value
-rule (``nan`` with a warning, or ``ValueError`` with ``strict=True``)."""
+"""Shared pieces of the AUROC family: the state type, label views, which exact kernel runs (the fast unweighted
+counts of :mod:`._ranking`, or the weighted sweep of :mod:`._sweep`), per-class averaging, the undefined-value rule
+(``nan`` with a warning, or ``ValueError`` with ``strict=True``) and the argument text every docstring of the
+family shares (the classification helper's ``torchmetrics_lite._docs`` does not exist on this branch; these
+constants are the one place for it here)."""
 from __future__ import annotations
 
 import warnings
-from typing import Dict, Tuple
+from typing import Dict, Optional, Tuple, TypeVar
 
 import torch
 from torch import Tensor
 
 from torchmetrics_lite.functional.auroc import _ranking as rk
+from torchmetrics_lite.functional.auroc import _sweep as sw
 
 State = Dict[str, Tensor]
+_T = TypeVar("_T")
 
+# ---------------------------------------------------------------------------------------------- shared docs
+DOC_WEIGHT = """weight: optional non-negative sample weights (scikit-learn's ``sample_weight``), one per sample
+            (the shape is given per function). Every count becomes a sum of weights: a positive/negative pair
+            counts ``w_i * w_j``. ``None``: every sample counts 1 (exact integer counts)."""
+DOC_STRICT = """strict: raise ``ValueError`` instead of returning ``nan`` with a ``UserWarning`` when the value is
+            undefined (one class present)."""
+DOC_VALIDATE = """validate_args: run the value checks that force a device-to-host sync (NaN scores, labels other
+            than 0/1, class indices out of range, negative weights, probabilities outside ``[0, 1]``); shapes and
+            dtypes are always checked. ``False`` is required for ``torch.compile(fullgraph=True)``."""
+DOC_FROM_LOGITS_MC = """from_logits: ``preds`` are logits (any real scores): a float64 softmax over the classes
+            turns them into probabilities first (as torchmetrics does for scores outside ``[0, 1]`` and as
+            scikit-learn needs). ``False`` (default): ``preds`` must be probabilities in ``[0, 1]`` (used as
+            given); other values raise a ``ValueError`` that names ``from_logits=True``."""
+DOC_FROM_LOGITS_ML = """from_logits: accepted for symmetry with the multiclass form; it changes nothing, since a
+            per-label sigmoid keeps each label's order (the values are rank-invariant): any real scores work."""
+DOC_COMPILE = """With ``validate_args=False`` it traces under ``torch.compile(fullgraph=True)`` (the static-shape
+    sweep: one sort, cumulative sums, ``cummin``/``cummax`` for tie groups); there the undefined case returns
+    ``nan`` without the warning or ``strict`` error, which need a host sync."""
 
 
 def _class_dtype(num_classes: int) -> torch.dtype:
     return torch.uint8 if num_classes <= 256 else torch.int16 if num_classes <= 32768 else torch.int64
 
 
+def _compiling() -> bool:
+    return torch.compiler.is_compiling()
+
 
 def _as_bool(labels: Tensor) -> Tensor:
-    """uint8 0/1 labels as a zero-copy bool view."""
-    return labels.view(torch.bool) if labels.dtype == torch.uint8 else labels.bool()
-
+    """uint8 0/1 labels as a zero-copy bool view (a comparison under ``torch.compile``: inductor's C++ code
+    generation fails on a uint8 -> bool view)."""
+    return labels.view(torch.bool) if labels.dtype == torch.uint8 and not _compiling() else labels != 0
 
 
 def _undefined(what: str, where: str, strict: bool) -> None:
@@ -32,36 +58,104 @@ def _undefined(what: str, where: str, strict: bool) -> None:
     warnings.warn(msg, UserWarning, stacklevel=3)
 
 
+def _check_defined(value: Tensor, what: str, strict: bool, where: str = "with one class present") -> None:
+    """Warn (or raise with ``strict``) when a scalar value is ``nan``; nothing under ``torch.compile``."""
+    if not _compiling() and bool(torch.isnan(value)):
+        _undefined(what, where, strict)
+
+
+def _state_weight(state: State) -> Optional[Tensor]:
+    """The ``weight`` rows of a state, ``None`` when no update was weighted; a state whose merged parts were
+    weighted and unweighted raises (its samples would silently count differently)."""
+    weight = state.get("weight")
+    if weight is None or weight.numel() == 0:
+        return None
+    if weight.shape[0] != state["preds"].shape[0]:
+        raise ValueError(f"Expected every merged state to be weighted or none, got {weight.shape[0]} weights for "
+                         f"{state['preds'].shape[0]} samples (a weighted and an unweighted metric were merged)")
+    return weight
+
+
+def _with_weight(state: State, weight: Optional[Tensor]) -> State:
+    if weight is not None:
+        state["weight"] = weight
+    return state
+
 
 def _columns(preds: Tensor, positive: Tensor) -> Tuple[Tensor, Tensor]:
     """One row per class/label: scores ``(C, N)`` contiguous and the positives mask ``(C, N)``."""
     return preds.t().contiguous(), positive.t().contiguous()
 
 
+def _binary_swept(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor]) -> sw.Swept:
+    """The sweep of 1-D scores: static per position under ``torch.compile``, compressed to tie groups eagerly."""
+    if _compiling():
+        return sw.sweep(scores.unsqueeze(0), is_pos.unsqueeze(0), weight)
+    return sw.sweep_groups(scores, is_pos, weight)
+
+
+def _binary_auroc_value(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor]) -> Tensor:
+    if weight is None and not _compiling():
+        return rk.auroc_from_ranked(rk.rank_binary(scores, is_pos))
+    return sw.auroc_from_swept(_binary_swept(scores, is_pos, weight))[0]
+
+
+def _binary_ap_value(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor]) -> Tensor:
+    if weight is None and not _compiling():
+        ranked = rk.rank_binary(scores, is_pos)
+        return rk.precision_sum(ranked) / ranked.n_pos.double()
+    return sw.ap_from_swept(_binary_swept(scores, is_pos, weight))[0]
+
+
+def _rows_auroc(scores: Tensor, positive: Tensor, weight: Optional[Tensor]) -> Tuple[Tensor, Tensor]:
+    """Per-row AUROC and per-row positive weight (the ``"weighted"`` average's support)."""
+    if weight is None and not _compiling():
+        ranked = rk.rank_rows(scores, positive)
+        return rk.auroc_from_ranked(ranked), ranked.n_pos
+    swept = sw.sweep(scores, positive, weight)
+    return sw.auroc_from_swept(swept), swept.n_pos
+
+
+def _rows_ap(scores: Tensor, positive: Tensor, weight: Optional[Tensor]) -> Tuple[Tensor, Tensor]:
+    if weight is None and not _compiling():
+        ranked = rk.rank_rows(scores, positive)
+        return rk.precision_sum(ranked) / ranked.n_pos.double(), ranked.n_pos
+    swept = sw.sweep(scores, positive, weight)
+    return sw.ap_from_swept(swept), swept.n_pos
+
 
 def _average(values: Tensor, support: Tensor, average: str, what: str, strict: bool) -> Tensor:
-    """Per-class values -> ``none`` (as is), ``macro`` (mean) or ``weighted`` (by positives); undefined
-    (``nan``) classes warn (or raise with ``strict``) and are left out of the means."""
+    """Per-class values -> ``none`` (as is), ``macro`` (mean) or ``weighted`` (by positive weight); undefined
+    (``nan``) classes warn (or raise with ``strict``) and are left out of the means. Static shapes (masked sums),
+    so it traces under ``torch.compile``."""
     undefined = torch.isnan(values)
-    if bool(undefined.any()):
+    if not _compiling() and bool(undefined.any()):
         _undefined(what, f"for class(es) {torch.nonzero(undefined).view(-1).tolist()}", strict)
     if average == "none":
         return values
-    kept, weights = values[~undefined], support[~undefined].double()
-    if average == "macro":
-        return kept.mean() if kept.numel() else values.new_tensor(float("nan"))
-    return (kept * weights).sum() / weights.sum()
+    kept = ~undefined
+    weights = kept.double() if average == "macro" else torch.where(kept, support.double(), 0.0)
+    return (torch.where(kept, values, 0.0) * weights).sum() / weights.sum()
 
 
-
-def _multi_auroc_from_rows(scores: Tensor, positive: Tensor, average: str, strict: bool) -> Tensor:
-    ranked = rk.rank_rows(scores, positive)
-    return _average(rk.auroc_from_ranked(ranked), ranked.n_pos, average, "AUROC", strict)
+def _multiclass_positive(target: Tensor, num_classes: int) -> Tensor:
+    return target.long().unsqueeze(1) == torch.arange(num_classes, device=target.device)
 
 
+def _multiclass_scores(preds: Tensor, from_logits: bool) -> Tensor:
+    """Probabilities as given, or the float64 softmax of logits."""
+    return torch.softmax(preds.double(), dim=1) if from_logits else preds
 
-def _multi_ap_from_rows(scores: Tensor, positive: Tensor, average: str, strict: bool) -> Tensor:
-    ranked = rk.rank_rows(scores, positive)
-    return _average(rk.precision_sum(ranked) / ranked.n_pos.double(), ranked.n_pos, average,
-                    "average precision", strict)
 
+_DOCS = {"weight": DOC_WEIGHT, "strict": DOC_STRICT, "validate_args": DOC_VALIDATE,
+         "from_logits_mc": DOC_FROM_LOGITS_MC, "from_logits_ml": DOC_FROM_LOGITS_ML, "compile": DOC_COMPILE}
+
+
+def shared_docs(obj: _T) -> _T:
+    """Fill the ``{weight}``, ``{strict}``, ``{validate_args}``, ``{from_logits_mc}``, ``{from_logits_ml}`` and
+    ``{compile}`` placeholders of a docstring with the family's shared text."""
+    doc = obj.__doc__ or ""
+    for key, text in _DOCS.items():
+        doc = doc.replace("{" + key + "}", text)
+    obj.__doc__ = doc
+    return obj

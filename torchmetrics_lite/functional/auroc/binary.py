@@ -1,172 +1,154 @@
-"""Binary rank metrics: exact and binned AUROC, average precision, ROC and precision-recall curves
-(conventions in :mod:`torchmetrics_lite.functional.auroc`)."""
+"""Binary rank metrics: exact (optionally weighted) and binned AUROC, and average precision (conventions in
+:mod:`torchmetrics_lite.functional.auroc`; the curves are in :mod:`~torchmetrics_lite.functional.auroc.curves`)."""
 from __future__ import annotations
 
-import warnings
-from typing import Optional, Tuple
+from typing import Any, Optional, Tuple
 
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import (
-    check_binary_rank_inputs,
-    check_max_fpr,
-)
+from torchmetrics_lite._checks import check_binary_rank_inputs, check_max_fpr, check_rank_weight
 from torchmetrics_lite.functional.auroc import _ranking as rk
+from torchmetrics_lite.functional.auroc import _sweep as sw
 from torchmetrics_lite.functional.auroc._common import (
     State,
     _as_bool,
+    _binary_ap_value,
+    _binary_auroc_value,
+    _check_defined,
+    _compiling,
+    _state_weight,
     _undefined,
+    _with_weight,
+    shared_docs,
 )
 
-__all__ = ["binary_auroc", "binary_average_precision", "binary_roc", "binary_precision_recall_curve"]
+__all__ = ["binary_auroc", "binary_average_precision"]
 
 
+def _binary_rank_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> State:
+    """Rows to append for one checked binary batch: scores (float32 or wider), uint8 labels and, when given,
+    the weights."""
+    return _with_weight({"preds": preds, "target": target}, weight)
 
 
-def _binary_rank_stats(preds: Tensor, target: Tensor) -> State:
-    """Rows to append for one checked binary batch: scores (float32 or wider) and uint8 labels."""
-    return {"preds": preds, "target": target}
+def _check_binary(preds: Any, target: Any, weight: Any, validate_args: bool) -> State:
+    """Checked inputs of one binary batch as its state rows (``weight`` of ``target``'s shape)."""
+    checked = check_binary_rank_inputs(preds, target, validate_args)
+    shape = tuple(target.shape) if isinstance(target, Tensor) else ()
+    return _binary_rank_stats(*checked, check_rank_weight(weight, shape, validate_args))
 
+
+def _partial_auroc(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor], max_fpr: float,
+                   strict: bool) -> Tensor:
+    if weight is None:
+        _, tps, fps = rk.curve_counts(scores, is_pos)
+        tps, fps = tps.flip(0), fps.flip(0)
+    else:
+        swept = sw.sweep_groups(scores, is_pos, weight)
+        tps, fps = swept.tp[0], swept.fp[0]
+    if tps.numel() == 0 or float(tps[-1]) == 0 or float(fps[-1]) == 0:
+        _undefined("AUROC", "with one class present", strict)
+        return torch.tensor(float("nan"), dtype=torch.float64, device=scores.device)
+    zero = tps.new_zeros(1)
+    return rk.partial_auroc(torch.cat([zero, tps]), torch.cat([zero, fps]), max_fpr)
 
 
 def _binary_auroc_from_stats(state: State, max_fpr: Optional[float] = None, strict: bool = False) -> Tensor:
-    scores, is_pos = state["preds"], _as_bool(state["target"])
+    scores, is_pos, weight = state["preds"], _as_bool(state["target"]), _state_weight(state)
     if max_fpr is not None and max_fpr < 1:
-        _, tps, fps = rk.curve_counts(scores, is_pos)
-        if tps.numel() == 0 or int(tps[0]) == 0 or int(fps[0]) == 0:  # counts at the lowest threshold: totals
-            _undefined("AUROC", "with one class present", strict)
-            return torch.tensor(float("nan"), dtype=torch.float64, device=scores.device)
-        zero = tps.new_zeros(1)
-        return rk.partial_auroc(torch.cat([zero, tps.flip(0)]), torch.cat([zero, fps.flip(0)]), max_fpr)
-    value = rk.auroc_from_ranked(rk.rank_binary(scores, is_pos))
-    if bool(torch.isnan(value)):
-        _undefined("AUROC", "with one class present", strict)
+        return _partial_auroc(scores, is_pos, weight, max_fpr, strict)
+    value = _binary_auroc_value(scores, is_pos, weight)
+    _check_defined(value, "AUROC", strict)
     return value
 
 
+@shared_docs
+def binary_auroc(preds: Tensor, target: Tensor, *, max_fpr: Optional[float] = None, weight: Optional[Tensor] = None,
+                 strict: bool = False, validate_args: bool = True) -> Tensor:
+    """Exact area under the ROC curve: the (weighted) Mann-Whitney statistic ``U / (n_pos * n_neg)``.
 
-def binary_auroc(preds: Tensor, target: Tensor, *, max_fpr: Optional[float] = None, strict: bool = False,
-                 validate_args: bool = True) -> Tensor:
-    """Exact area under the ROC curve: the Mann-Whitney ``U / (n_pos * n_neg)``.
-
-    ``AUROC = (#{pos > neg} + #{pos == neg} / 2) / (n_pos * n_neg)`` over all positive/negative pairs, i.e.
-    the trapezoidal area under the ROC curve with every distinct threshold (scikit-learn's ``roc_auc_score``).
+    ``AUROC = sum_{i pos, j neg} w_i w_j ([s_i > s_j] + [s_i == s_j] / 2) / (W_pos * W_neg)``: the fraction of
+    positive/negative pairs ranked correctly, a tied pair counting 1/2 (mid-ranks), which is the trapezoidal
+    area under the ROC curve with every distinct score as a threshold (scikit-learn's ``roc_auc_score``). One sort,
+    O(n log n); without weights the pair counts are exact int64 and the result one float64 rounding of the exact
+    rational. Rank only: any real scores (probabilities, logits, negative values) give the same value as their
+    sigmoid. {compile}
 
     Args:
-        preds: scores of any shape and floating dtype (probabilities, logits, any real values; order only).
-        target: 0/1 labels (int or bool), same shape.
+        preds: floating scores of any shape (float16/bfloat16 go up to float32, float64 is kept).
+        target: 0/1 labels (integer or bool) of the same shape.
         max_fpr: in ``(0, 1]``: the McClish-standardised partial AUC up to this false-positive rate, as
-            scikit-learn (``1`` is the full AUC).
-        strict: raise ``ValueError`` instead of returning ``nan`` with a warning when one class is missing.
-        validate_args: check values (NaN scores, labels other than 0/1); shapes and dtypes are always checked.
+            scikit-learn (``1`` is the full AUC); eager only (not for ``torch.compile``).
+        {weight} Shape: ``target``'s.
+        {strict}
+        {validate_args}
 
     Returns:
-        A float64 scalar. Empty input or one class present: ``nan`` (see ``strict``).
+        A float64 scalar. Empty input, one class present or zero total weight of a class: ``nan`` and a
+        ``UserWarning`` (see ``strict``).
 
-    >>> preds = torch.tensor([0.9, 0.8, 0.7, 0.6, 0.55, 0.54, 0.4, 0.3])
-    >>> target = torch.tensor([1, 1, 0, 1, 0, 1, 0, 0])
-    >>> binary_auroc(preds, target).item()  # 13 of the 16 pairs are ordered correctly
-    0.8125
+    Raises:
+        ValueError: shapes differ, NaN scores, labels other than 0/1, negative or non-finite weights,
+            ``max_fpr`` outside ``(0, 1]``, or one class present with ``strict=True``.
+        TypeError: non-floating ``preds``, non-integer ``target`` or a bool/complex ``weight``.
+
+    References:
+        Hanley & McNeil (1982), "The meaning and use of the area under a receiver operating characteristic (ROC)
+        curve", Radiology 143; Mann & Whitney (1947); McClish (1989) for the partial AUC.
+
+    Examples:
+        >>> preds = torch.tensor([0.9, 0.8, 0.7, 0.6, 0.55, 0.54, 0.4, 0.3])
+        >>> target = torch.tensor([1, 1, 0, 1, 0, 1, 0, 0])
+        >>> binary_auroc(preds, target).item()  # 13 of the 16 pairs are ordered correctly
+        0.8125
+        >>> binary_auroc(preds, target, weight=torch.tensor([1., 1, 1, 1, 1, 1, 1, 3])).item()  # 21 / 24
+        0.875
     """
     check_max_fpr(max_fpr)
-    state = _binary_rank_stats(*check_binary_rank_inputs(preds, target, validate_args))
-    return _binary_auroc_from_stats(state, max_fpr, strict)
-
+    return _binary_auroc_from_stats(_check_binary(preds, target, weight, validate_args), max_fpr, strict)
 
 
 def _binary_average_precision_from_stats(state: State, strict: bool = False) -> Tensor:
-    ranked = rk.rank_binary(state["preds"], _as_bool(state["target"]))
-    value = rk.precision_sum(ranked) / ranked.n_pos.double()
-    if int(ranked.n_pos) == 0:
-        _undefined("average precision", "without positives", strict)
+    value = _binary_ap_value(state["preds"], _as_bool(state["target"]), _state_weight(state))
+    _check_defined(value, "average precision", strict, "without positives")
     return value
 
 
-
-def binary_average_precision(preds: Tensor, target: Tensor, *, strict: bool = False,
-                             validate_args: bool = True) -> Tensor:
+@shared_docs
+def binary_average_precision(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None,
+                             strict: bool = False, validate_args: bool = True) -> Tensor:
     """Average precision, scikit-learn's step-wise ``AP = sum_k (R_k - R_{k-1}) P_k`` (no interpolation).
 
     ``k`` runs over the distinct scores in decreasing order as thresholds (predict positive when
-    ``score >= t``), so tied scores enter together. Equivalently: the mean, over the positives, of the precision
-    at the threshold equal to their own score. Exact with ties; float64.
+    ``score >= t``), so tied scores enter together: the (weighted) mean, over the positives, of the precision at
+    the threshold equal to their own score. Exact with ties; float64. {compile}
 
     Args:
-        preds, target, strict, validate_args: as :func:`binary_auroc`. Without positives AP is undefined
-            (``nan``, warning; ``strict`` raises); without negatives it is 1.
+        preds: floating scores of any shape.
+        target: 0/1 labels of the same shape.
+        {weight} Shape: ``target``'s.
+        {strict}
+        {validate_args}
 
-    >>> preds = torch.tensor([0.9, 0.8, 0.7, 0.6, 0.55, 0.54, 0.4, 0.3])
-    >>> target = torch.tensor([1, 1, 0, 1, 0, 1, 0, 0])
-    >>> round(binary_average_precision(preds, target).item(), 6)  # (1 + 1 + 3/4 + 4/6) / 4
-    0.854167
+    Returns:
+        A float64 scalar. Without positives (or zero positive weight) AP is undefined: ``nan`` and a warning
+        (``strict`` raises); without negatives it is 1.
+
+    Raises:
+        ValueError, TypeError: as :func:`binary_auroc`.
+
+    References:
+        scikit-learn's ``average_precision_score``; Manning, Raghavan & Schütze (2008), "Introduction to
+        Information Retrieval", section 8.4.
+
+    Examples:
+        >>> preds = torch.tensor([0.9, 0.8, 0.7, 0.6, 0.55, 0.54, 0.4, 0.3])
+        >>> target = torch.tensor([1, 1, 0, 1, 0, 1, 0, 0])
+        >>> round(binary_average_precision(preds, target).item(), 6)  # (1 + 1 + 3/4 + 4/6) / 4
+        0.854167
     """
-    state = _binary_rank_stats(*check_binary_rank_inputs(preds, target, validate_args))
-    return _binary_average_precision_from_stats(state, strict)
-
-
-
-def _binary_roc_from_stats(state: State) -> Tuple[Tensor, Tensor, Tensor]:
-    thresholds, tps, fps = rk.curve_counts(state["preds"], _as_bool(state["target"]))
-    zero, inf = tps.new_zeros(1), thresholds.new_full((1,), float("inf"))
-    tps, fps = torch.cat([zero, tps.flip(0)]).double(), torch.cat([zero, fps.flip(0)]).double()
-    if fps[-1] == 0 or tps[-1] == 0:
-        warnings.warn("ROC curve: only one class present in `target`; its rate is nan", UserWarning, stacklevel=3)
-    return fps / fps[-1], tps / tps[-1], torch.cat([inf, thresholds.flip(0)])
-
-
-
-def binary_roc(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> Tuple[Tensor, Tensor, Tensor]:
-    """The ROC curve with every distinct score as a threshold (scikit-learn's ``roc_curve(...,
-    drop_intermediate=False)``).
-
-    Returns ``(fpr, tpr, thresholds)``: ``thresholds`` are ``inf`` followed by the distinct scores in
-    decreasing order (the scores' dtype); at threshold ``t`` the prediction is positive when ``score >= t``,
-    so the curve starts at ``(0, 0)`` and ends at ``(1, 1)``. ``fpr``/``tpr`` are float64. With one class
-    only, the missing class's rate is ``nan`` (0/0) and a warning is raised.
-
-    >>> fpr, tpr, thr = binary_roc(torch.tensor([0.1, 0.4, 0.35, 0.8]), torch.tensor([0, 0, 1, 1]))
-    >>> fpr.tolist(), tpr.tolist()
-    ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
-    >>> thr
-    tensor([   inf, 0.8000, 0.4000, 0.3500, 0.1000])
-    """
-    return _binary_roc_from_stats(_binary_rank_stats(*check_binary_rank_inputs(preds, target, validate_args)))
-
-
-
-def _binary_precision_recall_curve_from_stats(state: State) -> Tuple[Tensor, Tensor, Tensor]:
-    thresholds, tps, fps = rk.curve_counts(state["preds"], _as_bool(state["target"]))
-    tps, predicted = tps.double(), (tps + fps).double()
-    precision = tps / predicted
-    if tps.numel() == 0 or tps[0] == 0:
-        warnings.warn("precision-recall curve: no positive in `target`; recall is set to 1", UserWarning,
-                      stacklevel=3)
-        recall = torch.ones_like(tps)
-    else:
-        recall = tps / tps[0]
-    one, zero = precision.new_ones(1), precision.new_zeros(1)
-    return torch.cat([precision, one]), torch.cat([recall, zero]), thresholds
-
-
-
-def binary_precision_recall_curve(preds: Tensor, target: Tensor, *,
-                                  validate_args: bool = True) -> Tuple[Tensor, Tensor, Tensor]:
-    """Precision and recall at every distinct score as a threshold, as scikit-learn's
-    ``precision_recall_curve`` (``drop_intermediate=False``).
-
-    Returns ``(precision, recall, thresholds)``: ``thresholds`` are the distinct scores in increasing order;
-    ``precision[i]``/``recall[i]`` are those of ``score >= thresholds[i]``, and one last point
-    ``(precision 1, recall 0)`` closes the curve (lengths ``T + 1``, ``T + 1``, ``T``). Without positives the
-    recall is 1 everywhere, with a warning (as scikit-learn).
-
-    >>> p, r, t = binary_precision_recall_curve(torch.tensor([0.1, 0.4, 0.35, 0.8]), torch.tensor([0, 0, 1, 1]))
-    >>> [round(v, 4) for v in p.tolist()], r.tolist()
-    ([0.5, 0.6667, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0])
-    """
-    state = _binary_rank_stats(*check_binary_rank_inputs(preds, target, validate_args))
-    return _binary_precision_recall_curve_from_stats(state)
-
+    return _binary_average_precision_from_stats(_check_binary(preds, target, weight, validate_args), strict)
 
 
 def _binary_auroc_binned_stats(preds: Tensor, target: Tensor, bins: int, lo: float, hi: float) -> State:
@@ -174,7 +156,12 @@ def _binary_auroc_binned_stats(preds: Tensor, target: Tensor, bins: int, lo: flo
     bins of ``[lo, hi]``; scores outside are clamped into the end bins (binning stays monotone)."""
     scaled = (preds.double() - lo) * (bins / (hi - lo))
     index = scaled.clamp_(0, bins - 1).long() + bins * target.long()  # truncation == floor once clamped >= 0
-    return {"hist": torch.bincount(index, minlength=2 * bins).view(2, bins)}
+    if _compiling():  # bincount's output length is data-dependent for the tracer; scatter_add's is static
+        hist = torch.zeros(2 * bins, dtype=torch.int64, device=index.device).scatter_add_(0, index,
+                                                                                         torch.ones_like(index))
+    else:
+        hist = torch.bincount(index, minlength=2 * bins)
+    return {"hist": hist.view(2, bins)}
 
 
 

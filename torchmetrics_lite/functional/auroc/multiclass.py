@@ -1,89 +1,156 @@
-"""Multiclass (one-vs-rest) AUROC and average precision (conventions in :mod:`torchmetrics_lite.functional.auroc`)."""
+"""Multiclass (one-vs-rest) AUROC and average precision (conventions in :mod:`torchmetrics_lite.functional.auroc`).
+
+Scores are probabilities (used as given, as torchmetrics does) or, with ``from_logits=True``, logits turned into
+probabilities by a float64 softmax; scores outside ``[0, 1]`` without it raise. Every class is ranked at once
+(a batched row sort), no loop over classes.
+"""
 from __future__ import annotations
 
-import torch
+from typing import Any, Callable, Optional, Tuple
+
+import torch  # noqa: F401 (the doctests)
 from torch import Tensor
 
-from torchmetrics_lite._checks import (
-    check_multiclass_rank_inputs,
-    check_rank_average,
-)
+from torchmetrics_lite._checks import check_multiclass_rank_inputs, check_rank_average, check_rank_weight
 from torchmetrics_lite.functional.auroc._common import (
     State,
+    _average,
     _class_dtype,
     _columns,
-    _multi_ap_from_rows,
-    _multi_auroc_from_rows,
+    _multiclass_positive,
+    _multiclass_scores,
+    _rows_ap,
+    _rows_auroc,
+    _state_weight,
+    _with_weight,
+    shared_docs,
 )
 
 __all__ = ["multiclass_auroc", "multiclass_average_precision"]
 
+RowsFormula = Callable[[Tensor, Tensor, Optional[Tensor]], Tuple[Tensor, Tensor]]
 
 
+def _multiclass_rank_stats(preds: Tensor, target: Tensor, num_classes: int, weight: Optional[Tensor] = None) -> State:
+    """Rows for one checked multiclass batch: scores ``(N, C)`` as given (the softmax of ``from_logits`` is
+    applied at compute: it is per sample, so streaming is unchanged), the class index in the narrowest dtype and
+    the optional weights."""
+    return _with_weight({"preds": preds, "target": target.to(_class_dtype(num_classes))}, weight)
 
-def _multiclass_rank_stats(preds: Tensor, target: Tensor, num_classes: int) -> State:
-    """Rows for one checked multiclass batch: scores ``(N, C)`` and the class index in the narrowest dtype."""
-    return {"preds": preds, "target": target.to(_class_dtype(num_classes))}
+
+def _check_multiclass(preds: Any, target: Any, num_classes: int, weight: Any, from_logits: bool,
+                      validate_args: bool) -> State:
+    """Checked multiclass inputs as state rows (``weight``: one per sample, ``(N,)``)."""
+    preds, target = check_multiclass_rank_inputs(preds, target, num_classes, validate_args, from_logits)
+    weight = check_rank_weight(weight, tuple(target.shape), validate_args)
+    return _multiclass_rank_stats(preds, target, num_classes, weight)
 
 
+def _multiclass_from_stats(formula: RowsFormula, what: str, state: State, num_classes: int, average: str,
+                           from_logits: bool, strict: bool) -> Tensor:
+    scores = _multiclass_scores(state["preds"], from_logits)
+    positive = _multiclass_positive(state["target"], num_classes)
+    values, support = formula(*_columns(scores, positive), _state_weight(state))
+    return _average(values, support, average, what, strict)
 
-def _multiclass_auroc_from_stats(state: State, num_classes: int, average: str = "macro",
+
+def _multiclass_auroc_from_stats(state: State, num_classes: int, average: str = "macro", from_logits: bool = False,
                                  strict: bool = False) -> Tensor:
-    preds, target = state["preds"], state["target"].long()
-    positive = target.unsqueeze(1) == torch.arange(num_classes, device=target.device)
-    return _multi_auroc_from_rows(*_columns(preds, positive), average, strict)
-
-
-
-def multiclass_auroc(preds: Tensor, target: Tensor, num_classes: int, *, average: str = "macro",
-                     strict: bool = False, validate_args: bool = True) -> Tensor:
-    """One-vs-rest exact AUROC of each class, averaged.
-
-    Class ``c``'s AUROC ranks the samples by ``preds[:, c]`` with class ``c`` positive and every other class
-    negative (scikit-learn's ``multi_class="ovr"`` on the columns as given: no softmax, any real scores).
-
-    Args:
-        preds: ``(N, num_classes)`` floating scores. target: ``(N,)`` class indices in ``[0, num_classes)``.
-        average: ``"macro"`` (mean over classes), ``"weighted"`` (weighted by each class's count in
-            ``target``) or ``"none"`` (the ``(num_classes,)`` per-class values). A class that is absent (or the
-            only one present) is ``nan`` with a warning and left out of the averages (``strict=True`` raises).
-
-    >>> preds = torch.tensor([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6], [0.4, 0.4, 0.2],
-    ...                       [0.3, 0.35, 0.35]])
-    >>> target = torch.tensor([0, 1, 2, 1, 0])
-    >>> [round(v, 4) for v in multiclass_auroc(preds, target, 3, average="none").tolist()]
-    [0.8333, 1.0, 1.0]
-    """
-    check_rank_average(average)
-    state = _multiclass_rank_stats(*check_multiclass_rank_inputs(preds, target, num_classes, validate_args),
-                                   num_classes)
-    return _multiclass_auroc_from_stats(state, num_classes, average, strict)
-
+    return _multiclass_from_stats(_rows_auroc, "AUROC", state, num_classes, average, from_logits, strict)
 
 
 def _multiclass_average_precision_from_stats(state: State, num_classes: int, average: str = "macro",
-                                             strict: bool = False) -> Tensor:
-    preds, target = state["preds"], state["target"].long()
-    positive = target.unsqueeze(1) == torch.arange(num_classes, device=target.device)
-    return _multi_ap_from_rows(*_columns(preds, positive), average, strict)
+                                             from_logits: bool = False, strict: bool = False) -> Tensor:
+    return _multiclass_from_stats(_rows_ap, "average precision", state, num_classes, average, from_logits, strict)
 
 
+_SHARED_ARGS = """preds: ``(N, num_classes)`` probabilities (or logits with ``from_logits=True``).
+        target: ``(N,)`` class indices in ``[0, num_classes)``.
+        num_classes: the number of classes.
+        average: ``"macro"`` (mean over classes), ``"weighted"`` (weighted by each class's positive weight: its
+            count in ``target`` without weights) or ``"none"`` (the ``(num_classes,)`` per-class values). A class
+            absent from ``target`` is ``nan`` with a ``UserWarning`` and left out of the averages (``strict=True``
+            raises).
+        {from_logits_mc}
+        {weight} Shape: ``(N,)``.
+        {strict}
+        {validate_args}"""
 
-def multiclass_average_precision(preds: Tensor, target: Tensor, num_classes: int, *, average: str = "macro",
-                                 strict: bool = False, validate_args: bool = True) -> Tensor:
-    """One-vs-rest average precision of each class (column ``c`` scores, class ``c`` positive), averaged.
 
-    ``average``: ``"macro"``, ``"weighted"`` (by class counts) or ``"none"``; a class absent from ``target``
-    is ``nan`` with a warning and left out of the averages (``strict=True`` raises).
+def _args_doc(obj: Any) -> Any:
+    obj.__doc__ = obj.__doc__.replace("{args}", _SHARED_ARGS)
+    return shared_docs(obj)
 
-    >>> preds = torch.tensor([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6], [0.4, 0.4, 0.2],
-    ...                       [0.3, 0.35, 0.35]])
-    >>> target = torch.tensor([0, 1, 2, 1, 0])
-    >>> [round(v, 4) for v in multiclass_average_precision(preds, target, 3, average="none").tolist()]
-    [0.8333, 1.0, 1.0]
+
+@_args_doc
+def multiclass_auroc(preds: Tensor, target: Tensor, num_classes: int, *, average: str = "macro",
+                     from_logits: bool = False, weight: Optional[Tensor] = None, strict: bool = False,
+                     validate_args: bool = True) -> Tensor:
+    """One-vs-rest exact AUROC of each class, averaged.
+
+    Class ``c``'s AUROC is :func:`~torchmetrics_lite.functional.binary_auroc` of the scores ``preds[:, c]`` with
+    class ``c`` positive and every other class negative (scikit-learn's ``roc_auc_score(...,
+    multi_class="ovr")`` and torchmetrics' ``multiclass_auroc``): tied pairs count 1/2. {compile}
+
+    Args:
+        {args}
+
+    Returns:
+        A float64 scalar, or ``(num_classes,)`` with ``average="none"``.
+
+    Raises:
+        ValueError: wrong shapes, NaN scores, class indices out of range, negative weights, scores outside
+            ``[0, 1]`` without ``from_logits=True``, an unknown ``average``, or an undefined class with ``strict``.
+        TypeError: non-floating ``preds`` or non-integer ``target``.
+
+    References:
+        Hanley & McNeil (1982); Provost & Domingos (2000) for the one-vs-rest average; scikit-learn's
+        ``roc_auc_score(multi_class="ovr")``.
+
+    Examples:
+        >>> preds = torch.tensor([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6], [0.4, 0.4, 0.2],
+        ...                       [0.3, 0.35, 0.35]])
+        >>> target = torch.tensor([0, 1, 2, 1, 0])
+        >>> [round(v, 4) for v in multiclass_auroc(preds, target, 3, average="none").tolist()]
+        [0.8333, 1.0, 1.0]
+        >>> logits = torch.tensor([[2.0, -1.0, 0.5], [0.1, 1.5, -0.3], [-2.0, 0.3, 1.1], [0.0, 0.9, -1.0]])
+        >>> round(multiclass_auroc(logits, torch.tensor([0, 1, 2, 1]), 3, from_logits=True).item(), 4)
+        1.0
     """
     check_rank_average(average)
-    state = _multiclass_rank_stats(*check_multiclass_rank_inputs(preds, target, num_classes, validate_args),
-                                   num_classes)
-    return _multiclass_average_precision_from_stats(state, num_classes, average, strict)
+    state = _check_multiclass(preds, target, num_classes, weight, from_logits, validate_args)
+    return _multiclass_auroc_from_stats(state, num_classes, average, from_logits, strict)
 
+
+@_args_doc
+def multiclass_average_precision(preds: Tensor, target: Tensor, num_classes: int, *, average: str = "macro",
+                                 from_logits: bool = False, weight: Optional[Tensor] = None, strict: bool = False,
+                                 validate_args: bool = True) -> Tensor:
+    """One-vs-rest average precision of each class (column ``c`` scores, class ``c`` positive), averaged.
+
+    Each class's value is :func:`~torchmetrics_lite.functional.binary_average_precision` (scikit-learn's step sum,
+    tied scores entering together). {compile}
+
+    Args:
+        {args}
+
+    Returns:
+        A float64 scalar, or ``(num_classes,)`` with ``average="none"``.
+
+    Raises:
+        ValueError, TypeError: as :func:`multiclass_auroc`.
+
+    References:
+        scikit-learn's ``average_precision_score`` on the binarized labels; torchmetrics'
+        ``multiclass_average_precision``.
+
+    Examples:
+        >>> preds = torch.tensor([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6], [0.4, 0.4, 0.2],
+        ...                       [0.3, 0.35, 0.35]])
+        >>> target = torch.tensor([0, 1, 2, 1, 0])
+        >>> [round(v, 4) for v in multiclass_average_precision(preds, target, 3, average="none").tolist()]
+        [0.8333, 1.0, 1.0]
+    """
+    check_rank_average(average)
+    state = _check_multiclass(preds, target, num_classes, weight, from_logits, validate_args)
+    return _multiclass_average_precision_from_stats(state, num_classes, average, from_logits, strict)

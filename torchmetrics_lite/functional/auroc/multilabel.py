@@ -1,87 +1,145 @@
 """Multilabel AUROC and average precision, one binary problem per label (conventions in
-:mod:`torchmetrics_lite.functional.auroc`)."""
+:mod:`torchmetrics_lite.functional.auroc`). Scores are used as given: a per-label sigmoid keeps each label's order,
+so probabilities and logits give the same values (``from_logits`` changes nothing and exists for symmetry)."""
 from __future__ import annotations
 
-import torch
+from typing import Any, Optional, Tuple
+
+import torch  # noqa: F401 (the doctests)
 from torch import Tensor
 
-from torchmetrics_lite._checks import (
-    check_multilabel_rank_inputs,
-    check_rank_average,
-)
-from torchmetrics_lite.functional.auroc import _ranking as rk
+from torchmetrics_lite._checks import check_multilabel_rank_inputs, check_rank_average, check_rank_weight
 from torchmetrics_lite.functional.auroc._common import (
     State,
+    _average,
+    _binary_ap_value,
+    _binary_auroc_value,
+    _check_defined,
     _columns,
-    _multi_ap_from_rows,
-    _multi_auroc_from_rows,
-    _undefined,
+    _rows_ap,
+    _rows_auroc,
+    _state_weight,
+    _with_weight,
+    shared_docs,
 )
-from torchmetrics_lite.functional.auroc.binary import _binary_average_precision_from_stats
 
 __all__ = ["multilabel_auroc", "multilabel_average_precision"]
 
+AVERAGES = ("micro", "macro", "weighted", "none")
 
 
+def _check_multilabel(preds: Any, target: Any, num_labels: int, weight: Any, validate_args: bool) -> State:
+    """Checked multilabel inputs as state rows: scores and uint8 labels ``(N, L)``, optional weights ``(N,)``."""
+    preds, target = check_multilabel_rank_inputs(preds, target, num_labels, validate_args)
+    weight = check_rank_weight(weight, tuple(target.shape[:1]), validate_args)
+    return _with_weight({"preds": preds, "target": target}, weight)
 
-def _multilabel_rank_stats(preds: Tensor, target: Tensor) -> State:
-    return {"preds": preds, "target": target}
 
+def _micro(state: State) -> Tuple[Tensor, Tensor, Optional[Tensor]]:
+    """All ``N * L`` score/label pairs pooled (sample-major), each sample's weight repeated over its labels."""
+    preds, target, weight = state["preds"], state["target"], _state_weight(state)
+    if weight is not None:
+        weight = weight.unsqueeze(1).expand(preds.shape).reshape(-1)
+    return preds.reshape(-1), target.reshape(-1).bool(), weight
 
 
 def _multilabel_auroc_from_stats(state: State, average: str = "macro", strict: bool = False) -> Tensor:
-    preds, positive = state["preds"], state["target"].bool()
     if average == "micro":
-        value = rk.auroc_from_ranked(rk.rank_binary(preds.reshape(-1), positive.reshape(-1)))
-        if bool(torch.isnan(value)):
-            _undefined("AUROC", "with one class present", strict)
+        value = _binary_auroc_value(*_micro(state))
+        _check_defined(value, "AUROC", strict)
         return value
-    return _multi_auroc_from_rows(*_columns(preds, positive), average, strict)
+    values, support = _rows_auroc(*_columns(state["preds"], state["target"].bool()), _state_weight(state))
+    return _average(values, support, average, "AUROC", strict)
 
 
+def _multilabel_average_precision_from_stats(state: State, average: str = "macro", strict: bool = False) -> Tensor:
+    if average == "micro":
+        value = _binary_ap_value(*_micro(state))
+        _check_defined(value, "average precision", strict, "without positives")
+        return value
+    values, support = _rows_ap(*_columns(state["preds"], state["target"].bool()), _state_weight(state))
+    return _average(values, support, average, "average precision", strict)
 
+
+@shared_docs
 def multilabel_auroc(preds: Tensor, target: Tensor, num_labels: int, *, average: str = "macro",
-                     strict: bool = False, validate_args: bool = True) -> Tensor:
+                     from_logits: bool = False, weight: Optional[Tensor] = None, strict: bool = False,
+                     validate_args: bool = True) -> Tensor:
     """Exact AUROC of each label (column), averaged.
 
+    Each label's value is :func:`~torchmetrics_lite.functional.binary_auroc` of its column (Mann-Whitney, tied
+    pairs 1/2). {compile}
+
     Args:
-        preds: ``(N, num_labels)`` floating scores. target: ``(N, num_labels)`` 0/1 labels.
+        preds: ``(N, num_labels)`` floating scores (probabilities or logits alike).
+        target: ``(N, num_labels)`` 0/1 labels.
+        num_labels: the number of labels.
         average: ``"micro"`` (one AUROC over all ``N * num_labels`` score/label pairs), ``"macro"``,
-            ``"weighted"`` (by each label's positives) or ``"none"``; undefined labels as in
-            :func:`multiclass_auroc`.
+            ``"weighted"`` (by each label's positive weight) or ``"none"``; a label without positives or without
+            negatives is ``nan`` with a ``UserWarning`` and left out of the averages (``strict`` raises).
+        {from_logits_ml}
+        {weight} Shape: ``(N,)``, one weight per sample for all its labels.
+        {strict}
+        {validate_args}
 
-    >>> preds = torch.tensor([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.3, 0.7]])
-    >>> target = torch.tensor([[1, 0], [0, 1], [1, 1], [0, 0]])
-    >>> multilabel_auroc(preds, target, 2, average="none").tolist()
-    [1.0, 0.75]
+    Returns:
+        A float64 scalar, or ``(num_labels,)`` with ``average="none"``.
+
+    Raises:
+        ValueError: wrong shapes, NaN scores, labels other than 0/1, negative weights, an unknown ``average``, or
+            an undefined label with ``strict``.
+        TypeError: non-floating ``preds`` or non-integer ``target``.
+
+    References:
+        Hanley & McNeil (1982); scikit-learn's ``roc_auc_score`` on multilabel indicators.
+
+    Examples:
+        >>> preds = torch.tensor([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.3, 0.7]])
+        >>> target = torch.tensor([[1, 0], [0, 1], [1, 1], [0, 0]])
+        >>> multilabel_auroc(preds, target, 2, average="none").tolist()
+        [1.0, 0.75]
     """
-    check_rank_average(average, ("micro", "macro", "weighted", "none"))
-    state = _multilabel_rank_stats(*check_multilabel_rank_inputs(preds, target, num_labels, validate_args))
-    return _multilabel_auroc_from_stats(state, average, strict)
+    del from_logits  # rank-invariant per label
+    check_rank_average(average, AVERAGES)
+    return _multilabel_auroc_from_stats(_check_multilabel(preds, target, num_labels, weight, validate_args),
+                                        average, strict)
 
 
-
-def _multilabel_average_precision_from_stats(state: State, average: str = "macro",
-                                             strict: bool = False) -> Tensor:
-    preds, positive = state["preds"], state["target"].bool()
-    if average == "micro":
-        flat = {"preds": preds.reshape(-1), "target": state["target"].reshape(-1)}
-        return _binary_average_precision_from_stats(flat, strict)
-    return _multi_ap_from_rows(*_columns(preds, positive), average, strict)
-
-
-
+@shared_docs
 def multilabel_average_precision(preds: Tensor, target: Tensor, num_labels: int, *, average: str = "macro",
-                                 strict: bool = False, validate_args: bool = True) -> Tensor:
-    """Average precision of each label, averaged: ``"micro"`` (all pairs pooled), ``"macro"``,
-    ``"weighted"`` (by positives) or ``"none"``, as scikit-learn's ``average_precision_score``.
+                                 from_logits: bool = False, weight: Optional[Tensor] = None, strict: bool = False,
+                                 validate_args: bool = True) -> Tensor:
+    """Average precision of each label, averaged, as scikit-learn's ``average_precision_score``.
 
-    >>> preds = torch.tensor([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.3, 0.7]])
-    >>> target = torch.tensor([[1, 0], [0, 1], [1, 1], [0, 0]])
-    >>> [round(v, 4) for v in multilabel_average_precision(preds, target, 2, average="none").tolist()]
-    [1.0, 0.8333]
+    Each label's value is :func:`~torchmetrics_lite.functional.binary_average_precision` of its column. {compile}
+
+    Args:
+        preds: ``(N, num_labels)`` floating scores.
+        target: ``(N, num_labels)`` 0/1 labels.
+        num_labels: the number of labels.
+        average: ``"micro"`` (all pairs pooled), ``"macro"``, ``"weighted"`` (by positive weight) or ``"none"``;
+            a label without positives is ``nan`` with a warning and left out of the averages.
+        {from_logits_ml}
+        {weight} Shape: ``(N,)``.
+        {strict}
+        {validate_args}
+
+    Returns:
+        A float64 scalar, or ``(num_labels,)`` with ``average="none"``.
+
+    Raises:
+        ValueError, TypeError: as :func:`multilabel_auroc`.
+
+    References:
+        scikit-learn's ``average_precision_score``; torchmetrics' ``multilabel_average_precision``.
+
+    Examples:
+        >>> preds = torch.tensor([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.3, 0.7]])
+        >>> target = torch.tensor([[1, 0], [0, 1], [1, 1], [0, 0]])
+        >>> [round(v, 4) for v in multilabel_average_precision(preds, target, 2, average="none").tolist()]
+        [1.0, 0.8333]
     """
-    check_rank_average(average, ("micro", "macro", "weighted", "none"))
-    state = _multilabel_rank_stats(*check_multilabel_rank_inputs(preds, target, num_labels, validate_args))
-    return _multilabel_average_precision_from_stats(state, average, strict)
-
+    del from_logits
+    check_rank_average(average, AVERAGES)
+    return _multilabel_average_precision_from_stats(_check_multilabel(preds, target, num_labels, weight,
+                                                                      validate_args), average, strict)

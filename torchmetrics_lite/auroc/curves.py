@@ -1,0 +1,187 @@
+"""ROC and precision-recall curve modules for every task (see :mod:`torchmetrics_lite.functional.auroc.curves`).
+
+Each keeps the exact state of its task (scores, labels, optional weights) and returns the curve over everything
+seen; the multiclass and multilabel forms return one curve per class (lists of tensors, as torchmetrics)."""
+from __future__ import annotations
+
+from typing import Any, ClassVar, Optional
+
+import torch  # noqa: F401 (the doctests)
+
+from torchmetrics_lite.auroc._base import _BinaryRank, _MulticlassRank, _MultilabelRank
+from torchmetrics_lite.functional.auroc import curves as F
+
+__all__ = ["BinaryROC", "BinaryPrecisionRecallCurve", "MulticlassROC", "MultilabelROC",
+           "MulticlassPrecisionRecallCurve", "MultilabelPrecisionRecallCurve"]
+
+
+class BinaryROC(_BinaryRank):
+    """The ROC curve ``(fpr, tpr, thresholds)`` over everything seen, every distinct score a threshold, starting
+    at ``thresholds[0] = inf`` / ``(0, 0)``; :func:`~torchmetrics_lite.functional.binary_roc`.
+
+    ``update(preds, target, weight=None)``: scores and 0/1 labels of the same shape, optional weights.
+
+    Args:
+        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+
+    Raises:
+        ValueError, TypeError: bad batches as the function, or mixed weighting across updates.
+
+    References:
+        scikit-learn's ``roc_curve(drop_intermediate=False)``.
+
+    Examples:
+        >>> m = BinaryROC()
+        >>> m.update(torch.tensor([0.1, 0.4]), torch.tensor([0, 0]))
+        >>> m.update(torch.tensor([0.35, 0.8]), torch.tensor([1, 1]))
+        >>> fpr, tpr, _ = m.compute()
+        >>> fpr.tolist(), tpr.tolist()
+        ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+    """
+
+    higher_is_better: ClassVar[Optional[bool]] = None
+    formula = staticmethod(F._binary_roc_from_stats)
+
+
+class BinaryPrecisionRecallCurve(_BinaryRank):
+    """``(precision, recall, thresholds)`` over everything seen, as scikit-learn's ``precision_recall_curve``
+    (thresholds increasing, a final point at precision 1 / recall 0);
+    :func:`~torchmetrics_lite.functional.binary_precision_recall_curve`.
+
+    Args:
+        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+
+    Raises:
+        ValueError, TypeError: as :class:`BinaryROC`.
+
+    References:
+        scikit-learn's ``precision_recall_curve``.
+
+    Examples:
+        >>> m = BinaryPrecisionRecallCurve()
+        >>> m.update(torch.tensor([0.1, 0.4, 0.35, 0.8]), torch.tensor([0, 0, 1, 1]))
+        >>> precision, recall, thresholds = m.compute()
+        >>> recall.tolist()
+        [1.0, 1.0, 0.5, 0.5, 0.0]
+    """
+
+    higher_is_better: ClassVar[Optional[bool]] = None
+    formula = staticmethod(F._binary_precision_recall_curve_from_stats)
+
+
+class _MulticlassCurve(_MulticlassRank):
+    higher_is_better: ClassVar[Optional[bool]] = None
+    options = ("num_classes", "from_logits")
+
+    def __init__(self, num_classes: int, *, from_logits: bool = False, **kwargs: Any) -> None:
+        super().__init__(num_classes, from_logits, **kwargs)
+
+
+class MulticlassROC(_MulticlassCurve):
+    """One-vs-rest ROC curve per class over everything seen: ``(fpr, tpr, thresholds)`` as three lists of
+    ``num_classes`` tensors; :func:`~torchmetrics_lite.functional.multiclass_roc`.
+
+    ``update(preds (N, C), target (N,), weight=None (N,))``.
+
+    Args:
+        num_classes: the number of classes.
+        from_logits: ``preds`` are logits (a float64 softmax is applied at compute; thresholds are probabilities).
+        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+
+    Raises:
+        ValueError, TypeError: bad batches as the function, or mixed weighting across updates.
+
+    References:
+        torchmetrics' ``MulticlassROC`` (``thresholds=None``, lists per class).
+
+    Examples:
+        >>> m = MulticlassROC(num_classes=3)
+        >>> m.update(torch.tensor([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3]]), torch.tensor([0, 1]))
+        >>> m.update(torch.tensor([[0.1, 0.3, 0.6], [0.4, 0.4, 0.2]]), torch.tensor([2, 1]))
+        >>> fpr, tpr, thresholds = m.compute()
+        >>> len(fpr), tpr[1].tolist()
+        (3, [0.0, 0.5, 1.0, 1.0, 1.0])
+    """
+
+    formula = staticmethod(F._multiclass_roc_from_stats)
+
+
+class MulticlassPrecisionRecallCurve(_MulticlassCurve):
+    """One-vs-rest precision-recall curve per class over everything seen (three lists of tensors);
+    :func:`~torchmetrics_lite.functional.multiclass_precision_recall_curve`.
+
+    Args:
+        num_classes: the number of classes.
+        from_logits: ``preds`` are logits (a float64 softmax is applied at compute).
+        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+
+    Raises:
+        ValueError, TypeError: as :class:`MulticlassROC`.
+
+    References:
+        torchmetrics' ``MulticlassPrecisionRecallCurve`` (``thresholds=None``).
+
+    Examples:
+        >>> m = MulticlassPrecisionRecallCurve(num_classes=3)
+        >>> m.update(torch.tensor([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3]]), torch.tensor([0, 1]))
+        >>> m.update(torch.tensor([[0.1, 0.3, 0.6], [0.4, 0.4, 0.2]]), torch.tensor([2, 1]))
+        >>> precision, recall, thresholds = m.compute()
+        >>> recall[0].tolist()
+        [1.0, 1.0, 1.0, 1.0, 0.0]
+    """
+
+    formula = staticmethod(F._multiclass_precision_recall_curve_from_stats)
+
+
+class MultilabelROC(_MultilabelRank):
+    """ROC curve per label over everything seen (three lists of ``num_labels`` tensors);
+    :func:`~torchmetrics_lite.functional.multilabel_roc`. ``update(preds (N, L), target (N, L), weight=None)``.
+
+    Args:
+        num_labels: the number of labels.
+        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+
+    Raises:
+        ValueError, TypeError: bad batches as the function, or mixed weighting across updates.
+
+    References:
+        torchmetrics' ``MultilabelROC`` (``thresholds=None``).
+
+    Examples:
+        >>> m = MultilabelROC(num_labels=2)
+        >>> m.update(torch.tensor([[0.9, 0.1], [0.2, 0.8]]), torch.tensor([[1, 0], [0, 1]]))
+        >>> m.update(torch.tensor([[0.6, 0.4], [0.3, 0.7]]), torch.tensor([[1, 1], [0, 0]]))
+        >>> fpr, tpr, thresholds = m.compute()
+        >>> tpr[0].tolist()
+        [0.0, 0.5, 1.0, 1.0, 1.0]
+    """
+
+    higher_is_better: ClassVar[Optional[bool]] = None
+    formula = staticmethod(F._multilabel_roc_from_stats)
+
+
+class MultilabelPrecisionRecallCurve(_MultilabelRank):
+    """Precision-recall curve per label over everything seen (three lists of tensors);
+    :func:`~torchmetrics_lite.functional.multilabel_precision_recall_curve`.
+
+    Args:
+        num_labels: the number of labels.
+        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+
+    Raises:
+        ValueError, TypeError: as :class:`MultilabelROC`.
+
+    References:
+        torchmetrics' ``MultilabelPrecisionRecallCurve`` (``thresholds=None``).
+
+    Examples:
+        >>> m = MultilabelPrecisionRecallCurve(num_labels=2)
+        >>> m.update(torch.tensor([[0.9, 0.1], [0.2, 0.8]]), torch.tensor([[1, 0], [0, 1]]))
+        >>> m.update(torch.tensor([[0.6, 0.4], [0.3, 0.7]]), torch.tensor([[1, 1], [0, 0]]))
+        >>> precision, recall, thresholds = m.compute()
+        >>> recall[1].tolist()
+        [1.0, 1.0, 0.5, 0.5, 0.0]
+    """
+
+    higher_is_better: ClassVar[Optional[bool]] = None
+    formula = staticmethod(F._multilabel_precision_recall_curve_from_stats)

@@ -1,0 +1,180 @@
+"""The weighted descending sweep: one static-shape pass that every weighted, compiled and per-class curve
+computation of the family reads from.
+
+Every row of ``scores`` ``(R, n)`` is sorted once in decreasing order (:func:`torchmetrics_lite._sort.rank_rows`,
+tie groups read from its keys); the positives' and negatives' weights follow the same order (``int64`` ones
+without ``weight``, so the counts stay exact, ``float64`` weights otherwise). With ``tp(k)`` / ``fp(k)`` the
+positive / negative weight of the scores ``>= scores[k]`` (cumulative sums read at the end of ``k``'s tie group)
+and ``tp_above(k)`` / ``fp_above(k)`` those of the scores ``> scores[k]`` (read at the group's start):
+
+* weighted Mann-Whitney, tied pairs at 1/2: ``2U = sum_{k positive} w_k (2 (W_neg - fp(k)) + (fp(k) -
+  fp_above(k)))``, AUROC ``= 2U / (2 W_pos W_neg)``;
+* average precision: ``sum_{k positive} w_k tp(k) / (tp(k) + fp(k)) / W_pos`` (scikit-learn's step sum: the
+  positives of a tie group enter together);
+* the curves: ``(tp, fp, scores)`` at the last position of each tie group;
+* DeLong's structural components (:mod:`~torchmetrics_lite.functional.auroc.delong`).
+
+Group starts and ends come from ``cummax`` / ``cummin`` of the group-boundary indices, so nothing has a
+data-dependent shape and the pass traces under ``torch.compile(fullgraph=True)``; only the curves, whose length
+is the number of distinct scores, select with a mask at the end.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, List, NamedTuple, Optional, Tuple
+
+import numpy as np
+import torch
+from torch import Tensor
+
+from torchmetrics_lite import _backend, _sort
+from torchmetrics_lite.functional.auroc import _ranking as rk
+
+__all__ = ["Swept", "sweep", "sweep_groups", "auroc_from_swept", "ap_from_swept", "roc_rates", "pr_rates",
+           "roc_points", "pr_points"]
+
+
+class Swept(NamedTuple):
+    """One descending sweep per row; every ``(R, n)`` field is in the row's decreasing-score order."""
+
+    order: Tensor  # int64 (R, n): column of each sorted position (zeros in sweep_groups)
+    scores: Tensor  # (R, n) scores, decreasing
+    pos: Tensor  # (R, n) weight of the sample at k if positive, else 0 (int64 without weights)
+    neg: Tensor  # (R, n) weight of the sample at k if negative, else 0
+    tp: Tensor  # (R, n) positive weight of scores >= scores[k]
+    fp: Tensor  # (R, n) negative weight of scores >= scores[k]
+    tp_above: Tensor  # (R, n) positive weight of scores > scores[k]
+    fp_above: Tensor  # (R, n) negative weight of scores > scores[k]
+    last: Tensor  # bool (R, n): k is the last position of its tie group
+    n_pos: Tensor  # (R,) total positive weight
+    n_neg: Tensor  # (R,) total negative weight
+
+
+def sweep(scores: Tensor, positive: Tensor, weight: Optional[Tensor] = None) -> Swept:
+    """The sweep of every row of ``scores`` ``(R, n)`` with boolean ``positive`` ``(R, n)`` and an optional
+    per-column ``weight`` ``(n,)`` (shared by the rows: one sample's weight in every class)."""
+    rows, n = scores.shape
+    order, keys = _sort.rank_rows(scores, descending=True)
+    order, keys = order.to(scores.device), keys.to(scores.device)
+    is_pos = positive.gather(1, order)
+    if weight is None:
+        pos = is_pos.long()
+        neg = 1 - pos
+    else:
+        w = weight.double()[order]
+        pos = torch.where(is_pos, w, 0.0)
+        neg = w - pos
+    new = keys[:, 1:] != keys[:, :-1]
+    edge = torch.ones(rows, 1, dtype=torch.bool, device=scores.device)
+    last, first = torch.cat([new, edge], 1), torch.cat([edge, new], 1)
+    index = torch.arange(n, device=scores.device).expand(rows, n)
+    end = torch.where(last, index, n).flip(1).cummin(1).values.flip(1)
+    start = torch.where(first, index, 0).cummax(1).values
+    tp_inc, fp_inc = pos.cumsum(1), neg.cumsum(1)
+    return Swept(order, scores.gather(1, order), pos, neg, tp_inc.gather(1, end), fp_inc.gather(1, end),
+                 (tp_inc - pos).gather(1, start), (fp_inc - neg).gather(1, start), last, pos.sum(1), neg.sum(1))
+
+
+def sweep_groups(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor] = None) -> Swept:
+    """The sweep of 1-D ``scores`` compressed to one position per distinct score (a row of ``R = 1``): the same
+    formulas read it, ``pos``/``neg`` being a tie group's total weights. The eager path of binary metrics
+    (data-dependent length, not for compiling). Unweighted: :func:`._ranking.curve_counts` (a value sort, no
+    argsort). Weighted: one row sort (:func:`torchmetrics_lite._sort.rank_rows`: the order and tie keys in one
+    packed numpy sort on CPU), two gathers and cumulative sums, written once for numpy (CPU, where its gathers are
+    several times faster than torch's) and torch."""
+    if weight is None:
+        thresholds, tp, fp = (v.flip(0) for v in rk.curve_counts(scores, is_pos))
+        return _grouped(thresholds, tp, fp)
+    on_host = _backend.use_numpy(scores)
+    xp: Any = np if on_host else torch
+    arr: Callable[[Tensor], Any] = _backend.host if on_host else (lambda t: t)
+    order, keys = (arr(v)[0] for v in _sort.rank_rows(scores.unsqueeze(0), descending=True))
+    w_all = xp.asarray(arr(weight)[order], dtype=xp.float64)  # gather first, widen the gathered copy
+    w_pos = xp.where(arr(is_pos)[order], w_all, 0)
+    n = order.shape[0]
+    starts = xp.concatenate([order[:1] * 0, xp.where(keys[1:] != keys[:-1])[0] + 1]) if n else order
+    ends = xp.concatenate([starts[1:] - 1, starts[:1] * 0 + n - 1]) if n else order
+    tp, fp = xp.cumsum(w_pos, 0)[ends], xp.cumsum(w_all - w_pos, 0)[ends]
+    return _grouped(*(torch.as_tensor(v).to(scores.device) for v in (arr(scores)[order[starts]], tp, fp)))
+
+
+def _grouped(thresholds: Tensor, tp: Tensor, fp: Tensor) -> Swept:
+    """A one-row :class:`Swept` from the distinct scores (decreasing) and the cumulative weights at each."""
+    zero = tp.new_zeros(1)
+    pos, neg = torch.diff(tp, prepend=zero), torch.diff(fp, prepend=zero)
+    last = torch.ones(1, tp.numel(), dtype=torch.bool, device=tp.device)
+    fields = (thresholds, pos, neg, tp, fp, tp - pos, fp - neg)
+    totals = (tp[-1:], fp[-1:]) if tp.numel() else (zero, zero)
+    scores, pos, neg, tp, fp, tp_above, fp_above = (v.unsqueeze(0) for v in fields)
+    return Swept(torch.zeros_like(last, dtype=torch.int64), scores, pos, neg, tp, fp, tp_above, fp_above, last,
+                 *totals)
+
+
+def auroc_from_swept(s: Swept) -> Tensor:
+    """Weighted Mann-Whitney AUROC per row (float64; ``nan`` where a row lacks a class or all its weight is 0)."""
+    fp, fp_above = s.fp, s.fp_above
+    two_u = (s.pos * (2 * (s.n_neg.unsqueeze(1) - fp) + (fp - fp_above))).sum(1)
+    return two_u.double() / (2 * s.n_pos * s.n_neg).double()
+
+
+def ap_from_swept(s: Swept) -> Tensor:
+    """Average precision per row (float64; ``nan`` without positive weight)."""
+    tp, predicted = s.tp.double(), (s.tp + s.fp).double()
+    used = s.pos > 0
+    precision = torch.where(used, tp / torch.where(used, predicted, 1.0), 0.0)
+    return (s.pos.double() * precision).sum(1) / s.n_pos.double()
+
+
+def _split_rows(values: Tensor, mask: Tensor) -> List[Tensor]:
+    """The masked entries of each row as one tensor per row (one selection and one split, no row loop; a single
+    row needs no split, which keeps the binary curves traceable by ``torch.compile`` with
+    ``capture_dynamic_output_shape_ops``)."""
+    if values.shape[0] == 1:
+        return [values[0][mask[0]]]
+    return list(values[mask].split(mask.sum(1).tolist()))
+
+
+def _points(s: Swept) -> Tensor:
+    """The positions that are points of a curve: the last of each tie group whose total weight is not 0 (a
+    group of zero-weight samples adds no threshold, as scikit-learn, which drops those samples)."""
+    return s.last & ((s.tp - s.tp_above) + (s.fp - s.fp_above) > 0)
+
+
+def roc_rates(s: Swept) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+    """``(fpr, tpr, thresholds, valid)``, each ``(R, n + 1)`` in decreasing-threshold order: first the point
+    ``(0, 0)`` at threshold ``inf``, then every position; ``valid`` marks the curve's points (that first one and
+    the last position of each tie group of non-zero weight). Rates are float64, ``nan`` for a row without
+    negatives (positives)."""
+    rows = s.scores.shape[0]
+    start = torch.zeros(rows, 1, dtype=torch.float64, device=s.scores.device)
+    fpr = torch.cat([start, s.fp.double()], 1) / s.n_neg.double().unsqueeze(1)
+    tpr = torch.cat([start, s.tp.double()], 1) / s.n_pos.double().unsqueeze(1)
+    thresholds = torch.cat([s.scores.new_full((rows, 1), float("inf")), s.scores], 1)
+    valid = torch.cat([torch.ones(rows, 1, dtype=torch.bool, device=s.last.device), _points(s)], 1)
+    return fpr, tpr, thresholds, valid
+
+
+def pr_rates(s: Swept) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+    """``(precision, recall, thresholds, valid)``, each ``(R, n)`` in decreasing-threshold order (``valid``: the
+    last position of each tie group of non-zero weight). A row without positive weight has recall 1 everywhere
+    (scikit-learn)."""
+    tp, predicted = s.tp.double(), (s.tp + s.fp).double()
+    n_pos = s.n_pos.double().unsqueeze(1)
+    recall = torch.where(n_pos > 0, tp / torch.where(n_pos > 0, n_pos, 1.0), 1.0)
+    return tp / predicted, recall, s.scores, _points(s)
+
+
+def roc_points(s: Swept) -> Tuple[List[Tensor], List[Tensor], List[Tensor]]:
+    """Per row ``(fpr, tpr, thresholds)``: ``inf`` and ``(0, 0)`` first, then one point per distinct score in
+    decreasing order (scikit-learn's ``roc_curve(..., drop_intermediate=False)``)."""
+    fpr, tpr, thresholds, valid = roc_rates(s)
+    return _split_rows(fpr, valid), _split_rows(tpr, valid), _split_rows(thresholds, valid)
+
+
+def pr_points(s: Swept) -> Tuple[List[Tensor], List[Tensor], List[Tensor]]:
+    """Per row ``(precision, recall, thresholds)`` as scikit-learn's ``precision_recall_curve``: thresholds
+    increasing, the point ``(1, 0)`` appended."""
+    precision, recall, thresholds, valid = (v.flip(1) for v in pr_rates(s))
+    one = torch.ones(valid.shape[0], 1, dtype=torch.float64, device=valid.device)
+    mask = torch.cat([valid, one.bool()], 1)
+    return (_split_rows(torch.cat([precision, one], 1), mask), _split_rows(torch.cat([recall, 0 * one], 1), mask),
+            _split_rows(thresholds, valid))

@@ -1,0 +1,306 @@
+"""ROC and precision-recall curves for every task: binary (one curve), multiclass one-vs-rest and multilabel (one
+curve per class, returned as lists of tensors as torchmetrics does), every distinct score a threshold (conventions
+in :mod:`torchmetrics_lite.functional.auroc`). All rows are swept at once (:mod:`._sweep`), no loop over classes.
+
+A tie group of zero-weight samples adds no point, as scikit-learn, which drops zero-weight samples.
+"""
+from __future__ import annotations
+
+import warnings
+from typing import List, Optional, Tuple
+
+import torch
+from torch import Tensor
+
+from torchmetrics_lite.functional.auroc import _sweep as sw
+from torchmetrics_lite.functional.auroc._common import (
+    State,
+    _as_bool,
+    _binary_swept,
+    _columns,
+    _compiling,
+    _multiclass_positive,
+    _multiclass_scores,
+    _state_weight,
+    shared_docs,
+)
+from torchmetrics_lite.functional.auroc.binary import _check_binary
+from torchmetrics_lite.functional.auroc.multiclass import _check_multiclass
+from torchmetrics_lite.functional.auroc.multilabel import _check_multilabel
+
+__all__ = ["binary_roc", "binary_precision_recall_curve", "multiclass_roc", "multilabel_roc",
+           "multiclass_precision_recall_curve", "multilabel_precision_recall_curve"]
+
+Curve = Tuple[Tensor, Tensor, Tensor]
+Curves = Tuple[List[Tensor], List[Tensor], List[Tensor]]
+
+
+def _binary_swept_state(state: State) -> sw.Swept:
+    return _binary_swept(state["preds"], _as_bool(state["target"]), _state_weight(state))
+
+
+def _warn_one_class(swept: sw.Swept, what: str) -> None:
+    if _compiling():
+        return
+    missing = (swept.n_pos == 0) | (swept.n_neg == 0)
+    if bool(missing.any()):
+        rows = torch.nonzero(missing).view(-1).tolist()
+        where = "" if swept.n_pos.numel() == 1 else f" for class(es) {rows}"
+        warnings.warn(f"{what}: only one class present in `target`{where}; its missing rate is nan", UserWarning,
+                      stacklevel=4)
+
+
+def _binary_roc_from_stats(state: State) -> Curve:
+    swept = _binary_swept_state(state)
+    _warn_one_class(swept, "ROC curve")
+    fpr, tpr, thresholds = sw.roc_points(swept)
+    return fpr[0], tpr[0], thresholds[0]
+
+
+@shared_docs
+def binary_roc(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None,
+               validate_args: bool = True) -> Curve:
+    """The ROC curve with every distinct score as a threshold (scikit-learn's ``roc_curve(...,
+    drop_intermediate=False)``).
+
+    At threshold ``t`` a sample is predicted positive when ``score >= t``: ``tpr(t) = W_pos(score >= t) /
+    W_pos``, ``fpr(t) = W_neg(score >= t) / W_neg`` (counts without weights). Tied scores share one point.
+
+    Args:
+        preds: floating scores of any shape.
+        target: 0/1 labels of the same shape.
+        {weight} Shape: ``target``'s; zero-weight samples add no threshold of their own.
+        {validate_args}
+
+    Returns:
+        ``(fpr, tpr, thresholds)``: ``thresholds`` are ``inf`` followed by the distinct scores in decreasing order
+        (the scores' dtype), so the curve starts at ``(0, 0)`` and ends at ``(1, 1)``; the rates are float64.
+        With one class only the missing class's rate is ``nan`` (0/0) and a ``UserWarning`` is raised.
+
+    Raises:
+        ValueError, TypeError: as :func:`~torchmetrics_lite.functional.binary_auroc`.
+
+    References:
+        Fawcett (2006), "An introduction to ROC analysis", Pattern Recognition Letters 27; scikit-learn's
+        ``roc_curve``.
+
+    Examples:
+        >>> fpr, tpr, thr = binary_roc(torch.tensor([0.1, 0.4, 0.35, 0.8]), torch.tensor([0, 0, 1, 1]))
+        >>> fpr.tolist(), tpr.tolist()
+        ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+        >>> thr
+        tensor([   inf, 0.8000, 0.4000, 0.3500, 0.1000])
+    """
+    return _binary_roc_from_stats(_check_binary(preds, target, weight, validate_args))
+
+
+def _binary_precision_recall_curve_from_stats(state: State) -> Curve:
+    swept = _binary_swept_state(state)
+    if not _compiling() and bool(swept.n_pos[0] == 0):
+        warnings.warn("precision-recall curve: no positive in `target`; recall is set to 1", UserWarning,
+                      stacklevel=3)
+    precision, recall, thresholds = sw.pr_points(swept)
+    return precision[0], recall[0], thresholds[0]
+
+
+@shared_docs
+def binary_precision_recall_curve(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None,
+                                  validate_args: bool = True) -> Curve:
+    """Precision and recall at every distinct score as a threshold, as scikit-learn's
+    ``precision_recall_curve`` (``drop_intermediate=False``).
+
+    ``precision(t) = W_pos(score >= t) / W(score >= t)``, ``recall(t) = W_pos(score >= t) / W_pos``.
+
+    Args:
+        preds: floating scores of any shape.
+        target: 0/1 labels of the same shape.
+        {weight} Shape: ``target``'s; zero-weight samples add no threshold.
+        {validate_args}
+
+    Returns:
+        ``(precision, recall, thresholds)``: ``thresholds`` are the distinct scores in increasing order;
+        ``precision[i]``/``recall[i]`` are those of ``score >= thresholds[i]``, and one last point
+        ``(precision 1, recall 0)`` closes the curve (lengths ``T + 1``, ``T + 1``, ``T``). Without positives the
+        recall is 1 everywhere, with a ``UserWarning`` (as scikit-learn and torchmetrics).
+
+    Raises:
+        ValueError, TypeError: as :func:`~torchmetrics_lite.functional.binary_auroc`.
+
+    References:
+        Davis & Goadrich (2006), "The relationship between precision-recall and ROC curves", ICML; scikit-learn's
+        ``precision_recall_curve``.
+
+    Examples:
+        >>> p, r, t = binary_precision_recall_curve(torch.tensor([0.1, 0.4, 0.35, 0.8]), torch.tensor([0, 0, 1, 1]))
+        >>> [round(v, 4) for v in p.tolist()], r.tolist()
+        ([0.5, 0.6667, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0])
+    """
+    return _binary_precision_recall_curve_from_stats(_check_binary(preds, target, weight, validate_args))
+
+
+# ------------------------------------------------------------------------------------------------ per class
+def _multiclass_swept(state: State, num_classes: int, from_logits: bool) -> sw.Swept:
+    scores = _multiclass_scores(state["preds"], from_logits)
+    return sw.sweep(*_columns(scores, _multiclass_positive(state["target"], num_classes)), _state_weight(state))
+
+
+def _multilabel_swept(state: State) -> sw.Swept:
+    return sw.sweep(*_columns(state["preds"], state["target"].bool()), _state_weight(state))
+
+
+def _multiclass_roc_from_stats(state: State, num_classes: int, from_logits: bool = False) -> Curves:
+    swept = _multiclass_swept(state, num_classes, from_logits)
+    _warn_one_class(swept, "ROC curve")
+    return sw.roc_points(swept)
+
+
+def _multiclass_precision_recall_curve_from_stats(state: State, num_classes: int,
+                                                  from_logits: bool = False) -> Curves:
+    return sw.pr_points(_multiclass_swept(state, num_classes, from_logits))
+
+
+def _multilabel_roc_from_stats(state: State) -> Curves:
+    swept = _multilabel_swept(state)
+    _warn_one_class(swept, "ROC curve")
+    return sw.roc_points(swept)
+
+
+def _multilabel_precision_recall_curve_from_stats(state: State) -> Curves:
+    return sw.pr_points(_multilabel_swept(state))
+
+
+_PER_CLASS = """Returns:
+        ``(fpr, tpr, thresholds)``, three lists with one tensor per class, each as :func:`binary_roc`'s
+        (``inf`` first, then the class's distinct scores decreasing). A class absent from ``target`` (or the only
+        one) has ``nan`` rates, with a ``UserWarning``.
+
+    Raises:
+        ValueError: wrong shapes, NaN scores, labels out of range, negative weights{extra}.
+        TypeError: non-floating ``preds`` or wrong label dtype.
+
+    References:
+        Fawcett (2006), "An introduction to ROC analysis"; torchmetrics' ``multiclass_roc`` (lists per class)."""
+
+
+@shared_docs
+def multiclass_roc(preds: Tensor, target: Tensor, num_classes: int, *, from_logits: bool = False,
+                   weight: Optional[Tensor] = None, validate_args: bool = True) -> Curves:
+    """One-vs-rest ROC curve of each class: class ``c`` positive, every other class negative, scored by
+    ``preds[:, c]`` (after the softmax with ``from_logits=True``).
+
+    Args:
+        preds: ``(N, num_classes)`` probabilities (or logits with ``from_logits=True``).
+        target: ``(N,)`` class indices in ``[0, num_classes)``.
+        num_classes: the number of classes.
+        {from_logits_mc}
+        {weight} Shape: ``(N,)``; zero-weight samples add no threshold.
+        {validate_args}
+
+    {per_class}
+
+    Examples:
+        >>> preds = torch.tensor([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6], [0.4, 0.4, 0.2]])
+        >>> fpr, tpr, thr = multiclass_roc(preds, torch.tensor([0, 1, 2, 1]), 3)
+        >>> tpr[1].tolist(), thr[1].tolist()
+        ([0.0, 0.5, 1.0, 1.0, 1.0], [inf, 0.5, 0.4000000059604645, 0.30000001192092896, 0.20000000298023224])
+    """
+    return _multiclass_roc_from_stats(_check_multiclass(preds, target, num_classes, weight, from_logits,
+                                                        validate_args), num_classes, from_logits)
+
+
+@shared_docs
+def multilabel_roc(preds: Tensor, target: Tensor, num_labels: int, *, from_logits: bool = False,
+                   weight: Optional[Tensor] = None, validate_args: bool = True) -> Curves:
+    """ROC curve of each label (column ``l`` scores, label ``l`` positive).
+
+    Args:
+        preds: ``(N, num_labels)`` floating scores (probabilities or logits alike: thresholds are the scores
+            as given).
+        target: ``(N, num_labels)`` 0/1 labels.
+        num_labels: the number of labels.
+        {from_logits_ml}
+        {weight} Shape: ``(N,)`` (one weight per sample, for all its labels); zero-weight samples add no threshold.
+        {validate_args}
+
+    {per_class}
+
+    Examples:
+        >>> preds = torch.tensor([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.3, 0.7]])
+        >>> fpr, tpr, thr = multilabel_roc(preds, torch.tensor([[1, 0], [0, 1], [1, 1], [0, 0]]), 2)
+        >>> fpr[0].tolist(), tpr[0].tolist()
+        ([0.0, 0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 1.0, 1.0])
+    """
+    del from_logits  # rank-invariant per label
+    return _multilabel_roc_from_stats(_check_multilabel(preds, target, num_labels, weight, validate_args))
+
+
+@shared_docs
+def multiclass_precision_recall_curve(preds: Tensor, target: Tensor, num_classes: int, *, from_logits: bool = False,
+                                      weight: Optional[Tensor] = None, validate_args: bool = True) -> Curves:
+    """One-vs-rest precision-recall curve of each class, each as :func:`binary_precision_recall_curve`.
+
+    Args:
+        preds: ``(N, num_classes)`` probabilities (or logits with ``from_logits=True``).
+        target: ``(N,)`` class indices.
+        num_classes: the number of classes.
+        {from_logits_mc}
+        {weight} Shape: ``(N,)``; zero-weight samples add no threshold.
+        {validate_args}
+
+    Returns:
+        ``(precision, recall, thresholds)``: three lists, one tensor per class (thresholds increasing, the point
+        ``(1, 0)`` appended). A class absent from ``target`` has recall 1 everywhere.
+
+    Raises:
+        ValueError, TypeError: as :func:`multiclass_roc`.
+
+    References:
+        Davis & Goadrich (2006); torchmetrics' ``multiclass_precision_recall_curve`` (lists per class).
+
+    Examples:
+        >>> preds = torch.tensor([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6], [0.4, 0.4, 0.2]])
+        >>> precision, recall, thr = multiclass_precision_recall_curve(preds, torch.tensor([0, 1, 2, 1]), 3)
+        >>> precision[0].tolist(), recall[0].tolist()
+        ([0.25, 0.3333333333333333, 0.5, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0, 0.0])
+    """
+    return _multiclass_precision_recall_curve_from_stats(
+        _check_multiclass(preds, target, num_classes, weight, from_logits, validate_args), num_classes, from_logits)
+
+
+@shared_docs
+def multilabel_precision_recall_curve(preds: Tensor, target: Tensor, num_labels: int, *, from_logits: bool = False,
+                                      weight: Optional[Tensor] = None, validate_args: bool = True) -> Curves:
+    """Precision-recall curve of each label, each as :func:`binary_precision_recall_curve`.
+
+    Args:
+        preds: ``(N, num_labels)`` floating scores.
+        target: ``(N, num_labels)`` 0/1 labels.
+        num_labels: the number of labels.
+        {from_logits_ml}
+        {weight} Shape: ``(N,)``; zero-weight samples add no threshold.
+        {validate_args}
+
+    Returns:
+        ``(precision, recall, thresholds)``: three lists, one tensor per label.
+
+    Raises:
+        ValueError, TypeError: as :func:`multilabel_roc`.
+
+    References:
+        Davis & Goadrich (2006); torchmetrics' ``multilabel_precision_recall_curve``.
+
+    Examples:
+        >>> preds = torch.tensor([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.3, 0.7]])
+        >>> precision, recall, thr = multilabel_precision_recall_curve(preds, torch.tensor([[1, 0], [0, 1], [1, 1],
+        ...                                                                                  [0, 0]]), 2)
+        >>> recall[1].tolist(), thr[1].tolist()
+        ([1.0, 1.0, 0.5, 0.5, 0.0], [0.10000000149011612, 0.4000000059604645, 0.699999988079071, 0.800000011920929])
+    """
+    del from_logits
+    return _multilabel_precision_recall_curve_from_stats(_check_multilabel(preds, target, num_labels, weight,
+                                                                           validate_args))
+
+
+for _fn in (multiclass_roc, multilabel_roc):
+    _fn.__doc__ = (_fn.__doc__ or "").replace("{per_class}", _PER_CLASS.format(
+        extra=", probabilities outside [0, 1] without ``from_logits``" if _fn is multiclass_roc else ""))

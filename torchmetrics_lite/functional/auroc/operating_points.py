@@ -1,0 +1,290 @@
+"""Operating points: the best threshold under a constraint on the precision-recall or the ROC curve, for the
+binary task and per class (one-vs-rest) for the multiclass task, with torchmetrics' conventions
+(``thresholds=None``, every distinct score a candidate threshold).
+
+A candidate is a point of the curve (:mod:`.curves`): predict positive when ``score >= threshold``. Among the
+candidates that meet the constraint the best one is chosen by a lexicographic maximum, computed on every class at
+once with masked maxima (no loop over classes; static shapes):
+
+* recall at fixed precision: the highest recall with ``precision >= min_precision``, ties to the higher
+  precision, then the higher threshold; none, or a best recall of 0: ``(0, nan)``;
+* precision at fixed recall: the highest precision with ``recall >= min_recall``, ties to the higher recall, then
+  the higher threshold; none, or a best precision of 0: ``(0, nan)``;
+* sensitivity at specificity / specificity at sensitivity, on the ROC curve (its ``(0, 0)`` start at threshold
+  ``inf`` included): the highest value, ties to the higher threshold; none: ``(0, 1e6)``.
+
+Difference from torchmetrics: its ROC curve starts at threshold ``1.0``, ours (as scikit-learn's) at ``inf``, so
+when the best ROC point is that start (sensitivity 0) the threshold is ``inf`` here and ``1.0`` there; and
+torchmetrics applies a sigmoid to binary scores outside ``[0, 1]``, so its thresholds are then probabilities where
+ours are the scores as given (the recall, precision, sensitivity and specificity are the same).
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable, Sequence, Tuple
+
+import torch
+from torch import Tensor
+
+from torchmetrics_lite._checks import check_probability
+from torchmetrics_lite.functional.auroc import _sweep as sw
+from torchmetrics_lite.functional.auroc._common import (
+    State,
+    _as_bool,
+    _binary_swept,
+    _columns,
+    _multiclass_positive,
+    _multiclass_scores,
+    shared_docs,
+)
+from torchmetrics_lite.functional.auroc.binary import _check_binary
+from torchmetrics_lite.functional.auroc.multiclass import _check_multiclass
+
+__all__ = ["binary_recall_at_fixed_precision", "binary_precision_at_fixed_recall",
+           "binary_sensitivity_at_specificity", "binary_specificity_at_sensitivity",
+           "multiclass_recall_at_fixed_precision", "multiclass_precision_at_fixed_recall",
+           "multiclass_sensitivity_at_specificity", "multiclass_specificity_at_sensitivity"]
+
+Point = Tuple[Tensor, Tensor]
+Chooser = Callable[[sw.Swept, float], Point]
+
+
+def _best(ok: Tensor, keys: Sequence[Tensor], value: Tensor, thresholds: Tensor, none_threshold: float,
+          zero_is_none: bool) -> Point:
+    """Per row, the candidate (``ok``) with the lexicographically largest ``keys``: ``(value, threshold)`` there;
+    rows without a candidate give ``(0, none_threshold)``, and so do rows whose best value is 0 when
+    ``zero_is_none``."""
+    chosen = ok
+    for key in keys:
+        best = torch.where(chosen, key, -math.inf).max(1, keepdim=True).values
+        chosen = chosen & (key == best)
+    index = chosen.to(torch.uint8).argmax(1, keepdim=True)
+    found = ok.any(1)
+    best_value = torch.where(found, value.gather(1, index).squeeze(1), 0.0)
+    missing = ~found | (best_value == 0) if zero_is_none else ~found
+    threshold = thresholds.gather(1, index).squeeze(1)
+    return best_value, torch.where(missing, torch.full_like(threshold, none_threshold), threshold)
+
+
+def _recall_at_precision(s: sw.Swept, min_precision: float) -> Point:
+    precision, recall, thresholds, valid = sw.pr_rates(s)
+    return _best(valid & (precision >= min_precision), (recall, precision, thresholds.double()), recall, thresholds,
+                 math.nan, True)
+
+
+def _precision_at_recall(s: sw.Swept, min_recall: float) -> Point:
+    precision, recall, thresholds, valid = sw.pr_rates(s)
+    return _best(valid & (recall >= min_recall), (precision, recall, thresholds.double()), precision, thresholds,
+                 math.nan, True)
+
+
+def _sensitivity_at_specificity(s: sw.Swept, min_specificity: float) -> Point:
+    fpr, tpr, thresholds, valid = sw.roc_rates(s)
+    return _best(valid & (1 - fpr >= min_specificity), (tpr, thresholds.double()), tpr, thresholds, 1e6, False)
+
+
+def _specificity_at_sensitivity(s: sw.Swept, min_sensitivity: float) -> Point:
+    fpr, tpr, thresholds, valid = sw.roc_rates(s)
+    specificity = 1 - fpr
+    return _best(valid & (tpr >= min_sensitivity), (specificity, thresholds.double()), specificity, thresholds,
+                 1e6, False)
+
+
+def _binary_point_from_stats(chooser: Chooser, state: State, minimum: float) -> Point:
+    value, threshold = chooser(_binary_swept(state["preds"], _as_bool(state["target"]), None), minimum)
+    return value[0], threshold[0]
+
+
+def _multiclass_point_from_stats(chooser: Chooser, state: State, num_classes: int, minimum: float,
+                                 from_logits: bool = False) -> Point:
+    scores = _multiclass_scores(state["preds"], from_logits)
+    return chooser(sw.sweep(*_columns(scores, _multiclass_positive(state["target"], num_classes))), minimum)
+
+
+_BINARY_DOC = """
+    Args:
+        preds: floating scores of any shape.
+        target: 0/1 labels of the same shape.
+        {name}: the constraint, a number in ``[0, 1]``.
+        {{validate_args}}
+
+    Returns:
+        ``(value, threshold)``: float64 scalars' pair, the threshold in the scores' dtype ({none} when no point
+        qualifies).
+
+    Raises:
+        ValueError: ``{name}`` outside ``[0, 1]``, or bad inputs as :func:`~torchmetrics_lite.functional.binary_auroc`.
+        TypeError: non-floating ``preds`` or non-integer ``target``.
+
+    References:
+        torchmetrics' ``{tm}`` (``thresholds=None``); the rule is in :mod:`{mod}`.
+"""
+_MULTICLASS_DOC = """
+    Args:
+        preds: ``(N, num_classes)`` probabilities (or logits with ``from_logits=True``).
+        target: ``(N,)`` class indices.
+        num_classes: the number of classes.
+        {name}: the constraint, a number in ``[0, 1]``.
+        {{from_logits_mc}}
+        {{validate_args}}
+
+    Returns:
+        ``(values, thresholds)``, each ``(num_classes,)``: class ``c``'s best point, as the binary form on
+        ``preds[:, c]`` with class ``c`` positive ({none} when no point qualifies).
+
+    Raises:
+        ValueError: ``{name}`` outside ``[0, 1]``, or bad inputs as
+            :func:`~torchmetrics_lite.functional.multiclass_auroc`.
+        TypeError: non-floating ``preds`` or non-integer ``target``.
+
+    References:
+        torchmetrics' ``{tm}`` (``thresholds=None``); the rule is in :mod:`{mod}`.
+"""
+
+
+def _doc(template: str, name: str, none: str, tm: str) -> Callable[[Callable[..., Point]], Callable[..., Point]]:
+    def wrap(fn: Callable[..., Point]) -> Callable[..., Point]:
+        summary, examples = (fn.__doc__ or "").split("\n\n    Examples:", 1)
+        fn.__doc__ = summary + "\n" + template.format(name=name, none=none, tm=tm, mod=__name__) + \
+            "\n    Examples:" + examples
+        return shared_docs(fn)
+    return wrap
+
+
+@_doc(_BINARY_DOC, "min_precision", "recall 0, threshold nan", "binary_recall_at_fixed_precision")
+def binary_recall_at_fixed_precision(preds: Tensor, target: Tensor, min_precision: float, *,
+                                     validate_args: bool = True) -> Point:
+    """The highest recall whose precision is at least ``min_precision``, and its threshold.
+
+    ``max {recall(t) : precision(t) >= min_precision}`` over the thresholds ``t`` of the precision-recall curve.
+
+    Examples:
+        >>> preds, target = torch.tensor([0.0, 0.5, 0.7, 0.8]), torch.tensor([0, 1, 1, 0])
+        >>> [v.item() for v in binary_recall_at_fixed_precision(preds, target, min_precision=0.5)]
+        [1.0, 0.5]
+    """
+    minimum = check_probability("min_precision", min_precision)
+    return _binary_point_from_stats(_recall_at_precision, _check_binary(preds, target, None, validate_args), minimum)
+
+
+@_doc(_BINARY_DOC, "min_recall", "precision 0, threshold nan", "binary_precision_at_fixed_recall")
+def binary_precision_at_fixed_recall(preds: Tensor, target: Tensor, min_recall: float, *,
+                                     validate_args: bool = True) -> Point:
+    """The highest precision whose recall is at least ``min_recall``, and its threshold.
+
+    ``max {precision(t) : recall(t) >= min_recall}`` over the thresholds ``t`` of the precision-recall curve.
+
+    Examples:
+        >>> preds, target = torch.tensor([0.0, 0.5, 0.7, 0.8]), torch.tensor([0, 1, 1, 0])
+        >>> [round(v.item(), 4) for v in binary_precision_at_fixed_recall(preds, target, min_recall=0.5)]
+        [0.6667, 0.5]
+    """
+    minimum = check_probability("min_recall", min_recall)
+    return _binary_point_from_stats(_precision_at_recall, _check_binary(preds, target, None, validate_args), minimum)
+
+
+@_doc(_BINARY_DOC, "min_specificity", "sensitivity 0, threshold 1e6", "binary_sensitivity_at_specificity")
+def binary_sensitivity_at_specificity(preds: Tensor, target: Tensor, min_specificity: float, *,
+                                      validate_args: bool = True) -> Point:
+    """The highest sensitivity (true-positive rate) whose specificity ``1 - fpr`` is at least
+    ``min_specificity``, and its threshold.
+
+    ``max {tpr(t) : 1 - fpr(t) >= min_specificity}`` over the thresholds ``t`` of the ROC curve.
+
+    Examples:
+        >>> preds, target = torch.tensor([0.0, 0.5, 0.7, 0.8]), torch.tensor([0, 1, 1, 0])
+        >>> [v.item() for v in binary_sensitivity_at_specificity(preds, target, min_specificity=0.5)]
+        [1.0, 0.5]
+    """
+    minimum = check_probability("min_specificity", min_specificity)
+    return _binary_point_from_stats(_sensitivity_at_specificity, _check_binary(preds, target, None, validate_args),
+                                    minimum)
+
+
+@_doc(_BINARY_DOC, "min_sensitivity", "specificity 0, threshold 1e6", "binary_specificity_at_sensitivity")
+def binary_specificity_at_sensitivity(preds: Tensor, target: Tensor, min_sensitivity: float, *,
+                                      validate_args: bool = True) -> Point:
+    """The highest specificity ``1 - fpr`` whose sensitivity (true-positive rate) is at least
+    ``min_sensitivity``, and its threshold.
+
+    ``max {1 - fpr(t) : tpr(t) >= min_sensitivity}`` over the thresholds ``t`` of the ROC curve.
+
+    Examples:
+        >>> preds, target = torch.tensor([0.0, 0.5, 0.7, 0.8]), torch.tensor([0, 1, 1, 0])
+        >>> [v.item() for v in binary_specificity_at_sensitivity(preds, target, min_sensitivity=0.5)]
+        [0.5, 0.699999988079071]
+    """
+    minimum = check_probability("min_sensitivity", min_sensitivity)
+    return _binary_point_from_stats(_specificity_at_sensitivity, _check_binary(preds, target, None, validate_args),
+                                    minimum)
+
+
+def _multiclass(chooser: Chooser, name: str, preds: Tensor, target: Tensor, num_classes: int, minimum: float,
+                from_logits: bool, validate_args: bool) -> Point:
+    minimum = check_probability(name, minimum)
+    state = _check_multiclass(preds, target, num_classes, None, from_logits, validate_args)
+    return _multiclass_point_from_stats(chooser, state, num_classes, minimum, from_logits)
+
+
+@_doc(_MULTICLASS_DOC, "min_precision", "recall 0, threshold nan", "multiclass_recall_at_fixed_precision")
+def multiclass_recall_at_fixed_precision(preds: Tensor, target: Tensor, num_classes: int, min_precision: float, *,
+                                         from_logits: bool = False, validate_args: bool = True) -> Point:
+    """Per class (one-vs-rest), the highest recall whose precision is at least ``min_precision``, and its
+    threshold (see :func:`binary_recall_at_fixed_precision`).
+
+    Examples:
+        >>> preds = torch.tensor([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7], [0.5, 0.4, 0.1]])
+        >>> recall, thresholds = multiclass_recall_at_fixed_precision(preds, torch.tensor([0, 1, 2, 1]), 3, 0.5)
+        >>> recall.tolist(), [round(t, 2) for t in thresholds.tolist()]
+        ([1.0, 1.0, 1.0], [0.6, 0.4, 0.7])
+    """
+    return _multiclass(_recall_at_precision, "min_precision", preds, target, num_classes, min_precision,
+                       from_logits, validate_args)
+
+
+@_doc(_MULTICLASS_DOC, "min_recall", "precision 0, threshold nan", "multiclass_precision_at_fixed_recall")
+def multiclass_precision_at_fixed_recall(preds: Tensor, target: Tensor, num_classes: int, min_recall: float, *,
+                                         from_logits: bool = False, validate_args: bool = True) -> Point:
+    """Per class (one-vs-rest), the highest precision whose recall is at least ``min_recall``, and its threshold
+    (see :func:`binary_precision_at_fixed_recall`).
+
+    Examples:
+        >>> preds = torch.tensor([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7], [0.5, 0.4, 0.1]])
+        >>> precision, thresholds = multiclass_precision_at_fixed_recall(preds, torch.tensor([0, 1, 2, 1]), 3, 1.0)
+        >>> precision.tolist()
+        [1.0, 1.0, 1.0]
+    """
+    return _multiclass(_precision_at_recall, "min_recall", preds, target, num_classes, min_recall, from_logits,
+                       validate_args)
+
+
+@_doc(_MULTICLASS_DOC, "min_specificity", "sensitivity 0, threshold 1e6", "multiclass_sensitivity_at_specificity")
+def multiclass_sensitivity_at_specificity(preds: Tensor, target: Tensor, num_classes: int, min_specificity: float,
+                                          *, from_logits: bool = False, validate_args: bool = True) -> Point:
+    """Per class (one-vs-rest), the highest sensitivity whose specificity is at least ``min_specificity``, and
+    its threshold (see :func:`binary_sensitivity_at_specificity`).
+
+    Examples:
+        >>> preds = torch.tensor([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7], [0.5, 0.4, 0.1]])
+        >>> sensitivity, _ = multiclass_sensitivity_at_specificity(preds, torch.tensor([0, 1, 2, 1]), 3, 0.9)
+        >>> sensitivity.tolist()
+        [1.0, 1.0, 1.0]
+    """
+    return _multiclass(_sensitivity_at_specificity, "min_specificity", preds, target, num_classes, min_specificity,
+                       from_logits, validate_args)
+
+
+@_doc(_MULTICLASS_DOC, "min_sensitivity", "specificity 0, threshold 1e6", "multiclass_specificity_at_sensitivity")
+def multiclass_specificity_at_sensitivity(preds: Tensor, target: Tensor, num_classes: int, min_sensitivity: float,
+                                          *, from_logits: bool = False, validate_args: bool = True) -> Point:
+    """Per class (one-vs-rest), the highest specificity whose sensitivity is at least ``min_sensitivity``, and
+    its threshold (see :func:`binary_specificity_at_sensitivity`).
+
+    Examples:
+        >>> preds = torch.tensor([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7], [0.5, 0.4, 0.1]])
+        >>> specificity, _ = multiclass_specificity_at_sensitivity(preds, torch.tensor([0, 1, 2, 1]), 3, 1.0)
+        >>> specificity.tolist()
+        [1.0, 1.0, 1.0]
+    """
+    return _multiclass(_specificity_at_sensitivity, "min_sensitivity", preds, target, num_classes, min_sensitivity,
+                       from_logits, validate_args)
