@@ -9,20 +9,22 @@ States are sums (float64, int64 counts), so streaming, merging and syncing are e
 """
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_binary_prob_inputs, check_multiclass_prob_inputs, check_positive_int
+from torchmetrics_lite._checks import check_positive_int
 from torchmetrics_lite.functional.calibration import (
     _binary_bin_stats,
     _binary_brier_stats,
+    _binary_checked,
     _brier_from_stats,
     _calibration_error_from_stats,
     _check_binning,
     _multiclass_bin_stats,
     _multiclass_brier_stats,
+    _multiclass_checked,
 )
 from torchmetrics_lite.metric import Metric
 
@@ -32,10 +34,12 @@ __all__ = ["BinaryBrierScore", "MulticlassBrierScore", "BinaryCalibrationError",
 def _add_brier_states(metric: Metric) -> None:
     metric.add_state("sum_score", torch.zeros((), dtype=torch.float64), reduce="sum")
     metric.add_state("total", torch.zeros((), dtype=torch.int64), reduce="sum")
+    metric.add_state("sum_weight", torch.zeros((), dtype=torch.float64), reduce="sum")
 
 
 def _add_bin_states(metric: Metric, n_bins: int) -> None:
     metric.add_state("bin_count", torch.zeros(n_bins, dtype=torch.int64), reduce="sum")
+    metric.add_state("bin_weight", torch.zeros(n_bins, dtype=torch.float64), reduce="sum")
     metric.add_state("bin_confidence", torch.zeros(n_bins, dtype=torch.float64), reduce="sum")
     metric.add_state("bin_accuracy", torch.zeros(n_bins, dtype=torch.float64), reduce="sum")
 
@@ -58,8 +62,9 @@ class BinaryBrierScore(Metric):
         super().__init__(**kwargs)
         _add_brier_states(self)
 
-    def batch_stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
-        return _binary_brier_stats(*check_binary_prob_inputs(preds, target, validate_args=self.validate_args))
+    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
+        """Checked statistics of one batch; ``weight`` ``(N,)`` optional non-negative sample weights."""
+        return _binary_brier_stats(*_binary_checked(preds, target, weight, self.validate_args))
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _brier_from_stats(state)
@@ -83,9 +88,10 @@ class MulticlassBrierScore(Metric):
         _add_brier_states(self)
         self.stats_key = ("multiclass_brier", num_classes)
 
-    def batch_stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
-        return _multiclass_brier_stats(*check_multiclass_prob_inputs(
-            preds, target, num_classes=self.num_classes, validate_args=self.validate_args))
+    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
+        """Checked statistics of one batch; ``weight`` ``(N,)`` optional non-negative sample weights."""
+        return _multiclass_brier_stats(*_multiclass_checked(preds, target, weight, self.num_classes,
+                                                            self.validate_args))
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _brier_from_stats(state)
@@ -113,9 +119,10 @@ class BinaryCalibrationError(Metric):
         _add_bin_states(self, n_bins)
         self.stats_key = ("binary_calibration_bins", n_bins)
 
-    def batch_stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
-        p, t = check_binary_prob_inputs(preds, target, validate_args=self.validate_args)
-        return _binary_bin_stats(p, t, self.n_bins)
+    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
+        """Checked bin statistics of one batch; ``weight`` ``(N,)`` optional non-negative sample weights."""
+        p, t, w = _binary_checked(preds, target, weight, self.validate_args)
+        return _binary_bin_stats(p, t, self.n_bins, w)
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _calibration_error_from_stats(state, self.norm)
@@ -143,10 +150,10 @@ class MulticlassCalibrationError(Metric):
         _add_bin_states(self, n_bins)
         self.stats_key = ("multiclass_calibration_bins", num_classes, n_bins)
 
-    def batch_stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
-        p, t = check_multiclass_prob_inputs(preds, target, num_classes=self.num_classes,
-                                            validate_args=self.validate_args)
-        return _multiclass_bin_stats(p, t, self.n_bins)
+    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
+        """Checked bin statistics of one batch; ``weight`` ``(N,)`` optional non-negative sample weights."""
+        p, t, w = _multiclass_checked(preds, target, weight, self.num_classes, self.validate_args)
+        return _multiclass_bin_stats(p, t, self.n_bins, w)
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _calibration_error_from_stats(state, self.norm)

@@ -21,7 +21,7 @@ Unlike torchmetrics (which returns per-output values when ``num_outputs > 1``), 
 """
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 import torch
 from torch import Tensor
@@ -31,7 +31,7 @@ from torchmetrics_lite.functional.regression.measures import (
     _error_stats,
     _explained_variance_from_stats,
     _mean_error_from_stats,
-    _moment_stats_checked,
+    _moment_stats,
     _r2_score_from_stats,
     fold_moments,
 )
@@ -61,10 +61,12 @@ class _ErrorSumMetric(Metric):
         _init_outputs(self, num_outputs, multioutput, weighted=False)
         self.add_state("sum_error", torch.zeros(num_outputs, dtype=torch.float64), reduce="sum")
         self.add_state("total", torch.zeros((), dtype=torch.int64), reduce="sum")
+        self.add_state("sum_weight", torch.zeros((), dtype=torch.float64), reduce="sum")
         self.stats_key = (f"regression_{self._kind}_error", num_outputs)
 
-    def batch_stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
-        return _error_stats(preds, target, self._kind, self.num_outputs, self.validate_args)
+    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
+        """Checked error sums of one batch; ``weight`` ``(N,)`` optional non-negative sample weights."""
+        return _error_stats(preds, target, self._kind, self.num_outputs, self.validate_args, weight)
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _mean_error_from_stats(state, self.multioutput, root=self._root)
@@ -140,11 +142,12 @@ class _MomentMetric(Metric):
     def __init__(self, *, num_outputs: int = 1, multioutput: str = "uniform_average", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         _init_outputs(self, num_outputs, multioutput, weighted=True)
-        self.add_state("moments", torch.zeros(3, 2 * num_outputs, dtype=torch.float64), reduce=fold_moments)
+        self.add_state("moments", torch.zeros(4, 2 * num_outputs, dtype=torch.float64), reduce=fold_moments)
         self.stats_key = ("regression_moments", num_outputs)
 
-    def batch_stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
-        return _moment_stats_checked(preds, target, self.num_outputs, self.validate_args)
+    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
+        """Checked moments of one batch; ``weight`` ``(N,)`` optional non-negative sample weights."""
+        return _moment_stats(preds, target, self.num_outputs, self.validate_args, weight)
 
     def _config(self) -> Dict[str, Any]:
         return {"num_outputs": self.num_outputs, "multioutput": self.multioutput}
@@ -169,7 +172,7 @@ class R2Score(_MomentMetric):
         self.adjusted = adjusted
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _r2_score_from_stats(state, self.multioutput, self.adjusted)
+        return _r2_score_from_stats(state, self.multioutput, self.adjusted, self.validate_args)
 
     def _config(self) -> Dict[str, Any]:
         return {"adjusted": self.adjusted, **super()._config()}

@@ -55,3 +55,23 @@ def check_adjusted(value: Any) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ValueError(f"Expected `adjusted` to be a non-negative int (number of regressors), got {value!r}")
 
+
+
+def check_sample_weight(weight: Any, n: int, *, validate_args: bool) -> Optional[Tensor]:
+    """``weight``: ``None`` or a real (non-bool) tensor of shape ``(n,)``, one value per sample (scikit-learn's
+    ``sample_weight``). With ``validate_args``, every value must be non-negative and not NaN (one host sync).
+    Returned as given; the statistics convert it to float64."""
+    if weight is None:
+        return None
+    if not isinstance(weight, Tensor):
+        check_tensor("weight", weight)
+    if weight.dtype == torch.bool or weight.is_complex():
+        raise TypeError(f"Expected `weight` to have a real, non-bool dtype, got {weight.dtype}")
+    if weight.shape != (n,):
+        raise ValueError(f"Expected `weight` to hold one value per sample, shape ({n},), got shape "
+                         f"{tuple(weight.shape)}")
+    if validate_args and n:
+        low = weight.min().item()
+        if math.isnan(low) or low < 0:
+            raise ValueError(f"Expected `weight` to be non-negative and not NaN, got minimum {low}")
+    return weight
