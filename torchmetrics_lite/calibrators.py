@@ -22,7 +22,6 @@ from __future__ import annotations
 from typing import List, Optional, Tuple
 
 import numpy as np
-
 import torch
 from torch import Tensor
 
