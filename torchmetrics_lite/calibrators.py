@@ -64,11 +64,18 @@ class PlattScaler:
     ``b`` are ``coef_`` and ``intercept_`` (float64 0-d tensors). The loop is over Newton iterations, never
     over samples.
 
-    >>> scores = torch.tensor([-2.0, -1.0, -0.5, 0.5, 1.0, 2.0])
-    >>> target = torch.tensor([0, 0, 1, 0, 1, 1])
-    >>> platt = PlattScaler(target_smoothing=False).fit(scores, target)
-    >>> [round(v, 4) for v in platt.predict_proba(torch.tensor([-1.0, 0.0, 1.0])).tolist()]
-    [0.2057, 0.5, 0.7943]
+    Raises:
+        RuntimeError: ``predict_proba`` before ``fit``.
+
+    References:
+        Platt (1999); Lin, Lin & Weng (2007); scikit-learn ``CalibratedClassifierCV(method="sigmoid")``.
+
+    Examples:
+        >>> scores = torch.tensor([-2.0, -1.0, -0.5, 0.5, 1.0, 2.0])
+        >>> target = torch.tensor([0, 0, 1, 0, 1, 1])
+        >>> platt = PlattScaler(target_smoothing=False).fit(scores, target)
+        >>> [round(v, 4) for v in platt.predict_proba(torch.tensor([-1.0, 0.0, 1.0])).tolist()]
+        [0.2057, 0.5, 0.7943]
     """
 
     def __init__(self, *, target_smoothing: bool = True, max_iter: int = 100, tol: float = 1e-10) -> None:
@@ -79,7 +86,19 @@ class PlattScaler:
         self.intercept_: Optional[Tensor] = None
 
     def fit(self, scores: Tensor, target: Tensor, *, validate_args: bool = True) -> "PlattScaler":
-        """Fit ``a`` and ``b`` on held-out ``scores`` and ``target``; returns ``self``."""
+        """Fit ``a`` and ``b`` on held-out ``scores`` and ``target``.
+
+        Args:
+            scores: real ``(N,)``, ``N >= 1``.
+            target: ``(N,)`` labels or frequencies in [0, 1].
+            validate_args: reject NaN and targets outside [0, 1] (host syncs).
+
+        Returns:
+            ``self``, with ``coef_`` and ``intercept_``.
+
+        Raises:
+            TypeError, ValueError: non-tensor, non-real, non-1-D, empty, mismatched, NaN or out-of-range input.
+        """
         s, t = check_calibrator_inputs(scores, target, unit_target=True, validate_args=validate_args)
         n_pos = t.sum()
         n_neg = t.shape[0] - n_pos
@@ -107,8 +126,18 @@ class PlattScaler:
         return self
 
     def predict_proba(self, scores: Tensor) -> Tensor:
-        """Calibrated probabilities ``sigmoid(a * scores + b)``, ``(N,)``."""
-        if self.coef_ is None:
+        """Calibrated probabilities ``sigmoid(a * scores + b)``.
+
+        Args:
+            scores: real ``(N,)`` scores.
+
+        Returns:
+            ``(N,)`` probabilities in the scores' floating dtype (float32 for half types, float64 for integers).
+
+        Raises:
+            RuntimeError: before ``fit``. TypeError, ValueError: non-tensor or non-1-D scores.
+        """
+        if self.coef_ is None or self.intercept_ is None:
             raise _not_fitted("PlattScaler")
         scores = _check_scores(scores)
         a, b = self.coef_.to(scores.device), self.intercept_.to(scores.device)
@@ -149,12 +178,20 @@ class IsotonicCalibrator:
     **Predict** (vectorised): scores are clipped to ``[X_min_, X_max_]`` and interpolated linearly between the
     fitted points (a single fitted point gives a constant).
 
-    >>> scores = torch.tensor([0.1, 0.2, 0.3, 0.4], dtype=torch.float64)
-    >>> iso = IsotonicCalibrator().fit(scores, torch.tensor([0, 1, 0, 1]))
-    >>> iso.y_thresholds_.tolist()  # the violating pair (1, 0) is pooled to 0.5
-    [0.0, 0.5, 0.5, 1.0]
-    >>> [round(v, 6) for v in iso.predict_proba(torch.tensor([0.0, 0.25, 0.35, 0.9], dtype=torch.float64)).tolist()]
-    [0.0, 0.5, 0.75, 1.0]
+    Raises:
+        TypeError: a non-bool ``increasing``. RuntimeError: ``predict_proba`` before ``fit``.
+
+    References:
+        Barlow et al. (1972), PAV; Zadrozny & Elkan (KDD 2002); scikit-learn
+        ``IsotonicRegression(out_of_bounds="clip")``.
+
+    Examples:
+        >>> scores = torch.tensor([0.1, 0.2, 0.3, 0.4], dtype=torch.float64)
+        >>> iso = IsotonicCalibrator().fit(scores, torch.tensor([0, 1, 0, 1]))
+        >>> iso.y_thresholds_.tolist()  # the violating pair (1, 0) is pooled to 0.5
+        [0.0, 0.5, 0.5, 1.0]
+        >>> [round(v, 6) for v in iso.predict_proba(torch.tensor([0.0, 0.25, 0.35, 0.9], dtype=torch.float64)).tolist()]
+        [0.0, 0.5, 0.75, 1.0]
     """
 
     #: vectorised pooling rounds before the sequential pass takes over the remaining blocks
@@ -209,8 +246,18 @@ class IsotonicCalibrator:
         return self
 
     def predict_proba(self, scores: Tensor) -> Tensor:
-        """The fitted map at ``scores`` (clipped to the fitted range, linear between fitted points), ``(N,)``."""
-        if self.X_thresholds_ is None:
+        """The fitted map at ``scores``: clipped to the fitted range, linear between fitted points.
+
+        Args:
+            scores: real ``(N,)`` scores.
+
+        Returns:
+            ``(N,)`` values in the scores' floating dtype (float32 for half types, float64 for integers).
+
+        Raises:
+            RuntimeError: before ``fit``. TypeError, ValueError: non-tensor or non-1-D scores.
+        """
+        if self.X_thresholds_ is None or self.y_thresholds_ is None:
             raise _not_fitted("IsotonicCalibrator")
         scores = _check_scores(scores)
         xs, ys = self.X_thresholds_.to(scores.device), self.y_thresholds_.to(scores.device)

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from typing import Any, Optional, Tuple
 
-import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import (
@@ -128,6 +127,7 @@ def plot_reliability_diagram(preds: Tensor, target: Tensor, *, n_bins: int = 15,
         scikit-learn ``CalibrationDisplay``.
 
     Examples:
+        >>> import torch
         >>> ax = plot_reliability_diagram(torch.tensor([0.1, 0.4, 0.8, 0.9]), torch.tensor([0, 1, 1, 1]), n_bins=5)
         >>> ax.get_xlabel(), ax.get_ylabel()
         ('mean predicted probability', 'fraction of positives')
@@ -184,6 +184,7 @@ def plot_roc_curve(fpr: Tensor, tpr: Tensor, *, auc: Optional[float] = None, lab
         ``RocCurveDisplay``.
 
     Examples:
+        >>> import torch
         >>> ax = plot_roc_curve(torch.tensor([0.0, 0.5, 1.0]), torch.tensor([0.0, 0.8, 1.0]), auc=0.65)
         >>> [t.get_text() for t in ax.get_legend().get_texts()]
         ['chance', 'ROC (AUC = 0.6500)']
@@ -226,6 +227,7 @@ def plot_precision_recall_curve(precision: Tensor, recall: Tensor, *, average_pr
         ``PrecisionRecallDisplay``.
 
     Examples:
+        >>> import torch
         >>> ax = plot_precision_recall_curve(torch.tensor([0.4, 0.5, 1.0]), torch.tensor([1.0, 0.5, 0.0]),
         ...                                  average_precision=0.75)
         >>> [t.get_text() for t in ax.get_legend().get_texts()]

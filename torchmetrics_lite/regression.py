@@ -4,9 +4,11 @@
 
 States (all float64, on the inputs' device):
 
-* MSE / RMSE / MAE / MAPE: per-output error sums (``sum`` states) and an int64 sample count. Memory O(d).
-* R² / explained variance: one *fold* state ``moments`` ``(3, 2d)`` holding ``[n, mean, M2]`` of the target
-  and residual columns, merged with Chan's parallel formula
+* MSE / RMSE / MAE / MAPE: per-output error sums (``sum`` states), an int64 count of the unweighted samples and
+  a float64 weight sum of the weighted ones (the mean's denominator is their sum). Memory O(d).
+* R² / explained variance: one *fold* state ``moments`` ``(4, 2d)`` holding ``[count, W, mean, M2]`` (sample
+  count, weight sum, weighted mean and centred sum of squares) of the target and residual columns, merged with
+  Chan's parallel formula (West's weighted form)
   (:func:`~torchmetrics_lite.functional.regression.fold_moments`)
   when batches are merged, when metrics are merged (``merge_state``) and across ranks (one all-gather of every
   rank's moments, then one fold). Memory O(d), whatever the number of batches or samples, and no raw sum of
@@ -43,7 +45,7 @@ __all__ = [
 ]
 
 
-def _init_outputs(metric: Metric, num_outputs: int, multioutput: str, *, weighted: bool) -> None:
+def _init_outputs(metric: Any, num_outputs: int, multioutput: str, *, weighted: bool) -> None:
     check_positive_int("num_outputs", num_outputs)
     check_multioutput(multioutput, weighted=weighted)
     metric.num_outputs = num_outputs
@@ -51,10 +53,13 @@ def _init_outputs(metric: Metric, num_outputs: int, multioutput: str, *, weighte
 
 
 class _ErrorSumMetric(Metric):
-    """Per-output float64 error sum plus an int64 count; ``_kind`` picks the error term, ``_root`` the RMSE."""
+    """Per-output float64 error sum plus an int64 count (and a float64 weight sum for weighted batches);
+    ``_kind`` picks the error term, ``_root`` the RMSE."""
 
     _kind = "squared"
     _root = False
+    higher_is_better = False
+    is_differentiable = False
 
     def __init__(self, *, num_outputs: int = 1, multioutput: str = "uniform_average", **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -76,15 +81,39 @@ class _ErrorSumMetric(Metric):
 
 
 class MeanSquaredError(_ErrorSumMetric):
-    """Mean squared error ``(1/N) sum (preds - target)²`` (see
-    :func:`~torchmetrics_lite.functional.mean_squared_error`); ``squared=False`` gives the RMSE (torchmetrics'
-    switch, same as :class:`RootMeanSquaredError`). ``nan`` before any sample.
+    """Mean squared error ``sum_i w_i (target_i - preds_i)² / sum_i w_i`` per output (``w_i = 1`` unless
+    ``update`` gets ``weight``), streamed; see :func:`~torchmetrics_lite.functional.mean_squared_error`.
 
-    >>> m = MeanSquaredError()
-    >>> m.update(torch.tensor([2.5, 0.0]), torch.tensor([3.0, -0.5]))
-    >>> m.update(torch.tensor([2.0, 8.0]), torch.tensor([2.0, 7.0]))
-    >>> m.compute().item()
-    0.375
+    ``update(preds, target, weight=None)``: ``preds`` and ``target`` ``(N,)`` or ``(N, num_outputs)``, any real
+    dtype; ``weight`` an optional ``(N,)`` non-negative tensor (scikit-learn's ``sample_weight``; weighted and
+    unweighted batches mix, an unweighted sample weighing 1).
+
+    Args:
+        squared: ``False`` gives the RMSE (torchmetrics' switch, same as :class:`RootMeanSquaredError`).
+        num_outputs: number of output columns ``d``.
+        multioutput: ``"uniform_average"`` (default, scikit-learn's) or ``"raw_values"`` (``(d,)``).
+        kwargs: :class:`~torchmetrics_lite.metric.Metric`'s ``validate_args``, ``process_group``,
+            ``sync_on_compute``.
+
+    Returns:
+        ``compute()``: a float64 0-d tensor (or ``(d,)``); ``nan`` before any sample or with zero weight.
+
+    Raises:
+        TypeError, ValueError: bad options here; bad batches in ``update`` as the functional form (the state
+            is left unchanged).
+
+    References:
+        scikit-learn ``mean_squared_error``; torchmetrics ``MeanSquaredError``.
+
+    Examples:
+        >>> m = MeanSquaredError()
+        >>> m.update(torch.tensor([2.5, 0.0]), torch.tensor([3.0, -0.5]))
+        >>> m.update(torch.tensor([2.0, 8.0]), torch.tensor([2.0, 7.0]))
+        >>> m.compute().item()
+        0.375
+        >>> m.update(torch.tensor([0.0]), torch.tensor([1.0]), weight=torch.tensor([4.0]))  # (1.5 + 4) / (4 + 4)
+        >>> m.compute().item()
+        0.6875
     """
 
     def __init__(self, *, squared: bool = True, **kwargs: Any) -> None:
@@ -98,22 +127,54 @@ class MeanSquaredError(_ErrorSumMetric):
 
 
 class RootMeanSquaredError(_ErrorSumMetric):
-    """Root mean squared error per output, averaged over outputs after the root (scikit-learn's
-    ``root_mean_squared_error``). ``nan`` before any sample.
+    """Root mean squared error ``sqrt(sum_i w_i (target_i - preds_i)² / sum_i w_i)`` per output, averaged over
+    outputs after the root (scikit-learn's ``root_mean_squared_error``); see
+    :func:`~torchmetrics_lite.functional.root_mean_squared_error`.
 
-    >>> m = RootMeanSquaredError()
-    >>> m.update(torch.tensor([0.0, 0.0]), torch.tensor([3.0, 4.0]))
-    >>> round(m.compute().item(), 4)
-    3.5355
+    ``update(preds, target, weight=None)`` as :class:`MeanSquaredError`.
+
+    Args:
+        num_outputs, multioutput, kwargs: as :class:`MeanSquaredError`.
+
+    Returns:
+        ``compute()``: a float64 0-d tensor (or ``(d,)``); ``nan`` before any sample.
+
+    Raises:
+        TypeError, ValueError: as :class:`MeanSquaredError`.
+
+    References:
+        scikit-learn ``root_mean_squared_error``.
+
+    Examples:
+        >>> m = RootMeanSquaredError()
+        >>> m.update(torch.tensor([0.0, 0.0]), torch.tensor([3.0, 4.0]))
+        >>> round(m.compute().item(), 4)
+        3.5355
     """
 
     _root = True
 
 
 class MeanAbsoluteError(_ErrorSumMetric):
-    """Mean absolute error ``(1/N) sum |preds - target|``. ``nan`` before any sample.
+    """Mean absolute error ``sum_i w_i |target_i - preds_i| / sum_i w_i`` per output; see
+    :func:`~torchmetrics_lite.functional.mean_absolute_error`.
 
-    >>> m = MeanAbsoluteError()
+    ``update(preds, target, weight=None)`` as :class:`MeanSquaredError`.
+
+    Args:
+        num_outputs, multioutput, kwargs: as :class:`MeanSquaredError`.
+
+    Returns:
+        ``compute()``: a float64 0-d tensor (or ``(d,)``); ``nan`` before any sample.
+
+    Raises:
+        TypeError, ValueError: as :class:`MeanSquaredError`.
+
+    References:
+        scikit-learn ``mean_absolute_error``.
+
+    Examples:
+        >>> m = MeanAbsoluteError()
     >>> m.update(torch.tensor([2.5, 0.0, 2.0, 8.0]), torch.tensor([3.0, -0.5, 2.0, 7.0]))
     >>> m.compute().item()
     0.5
@@ -123,11 +184,26 @@ class MeanAbsoluteError(_ErrorSumMetric):
 
 
 class MeanAbsolutePercentageError(_ErrorSumMetric):
-    """Mean absolute percentage error ``(1/N) sum |preds - target| / max(|target|, eps)`` with scikit-learn's
-    ``eps = finfo(float64).eps`` (see :func:`~torchmetrics_lite.functional.mean_absolute_percentage_error`).
-    A fraction, not a percent. ``nan`` before any sample.
+    """Mean absolute percentage error ``sum_i w_i |target_i - preds_i| / max(|target_i|, eps) / sum_i w_i``
+    with scikit-learn's ``eps = finfo(float64).eps``; a fraction, not a percent; see
+    :func:`~torchmetrics_lite.functional.mean_absolute_percentage_error`.
 
-    >>> m = MeanAbsolutePercentageError()
+    ``update(preds, target, weight=None)`` as :class:`MeanSquaredError`.
+
+    Args:
+        num_outputs, multioutput, kwargs: as :class:`MeanSquaredError`.
+
+    Returns:
+        ``compute()``: a float64 0-d tensor (or ``(d,)``); ``nan`` before any sample.
+
+    Raises:
+        TypeError, ValueError: as :class:`MeanSquaredError`.
+
+    References:
+        scikit-learn ``mean_absolute_percentage_error``.
+
+    Examples:
+        >>> m = MeanAbsolutePercentageError()
     >>> m.update(torch.tensor([0.5, 3.0], dtype=torch.float64), torch.tensor([1.0, 2.0], dtype=torch.float64))
     >>> m.compute().item()
     0.5
@@ -137,7 +213,11 @@ class MeanAbsolutePercentageError(_ErrorSumMetric):
 
 
 class _MomentMetric(Metric):
-    """The ``moments`` fold state ``(3, 2 * num_outputs)``: ``[n, mean, M2]`` of target and residual columns."""
+    """The ``moments`` fold state ``(4, 2 * num_outputs)``: ``[count, W, mean, M2]`` of target and residual
+    columns."""
+
+    higher_is_better = True
+    is_differentiable = False
 
     def __init__(self, *, num_outputs: int = 1, multioutput: str = "uniform_average", **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -154,12 +234,31 @@ class _MomentMetric(Metric):
 
 
 class R2Score(_MomentMetric):
-    """Coefficient of determination ``1 - SS_res / SS_tot``, optionally adjusted for ``adjusted = p``
-    regressors: ``1 - (1 - R²)(n - 1)/(n - p - 1)`` (``compute`` raises ``ValueError`` when
-    ``n - p - 1 <= 0``). Fewer than two samples give ``nan``. See
-    :func:`~torchmetrics_lite.functional.r2_score` for the constant-target and multioutput rules.
+    """Coefficient of determination ``1 - sum_i w_i (y_i - ŷ_i)² / sum_i w_i (y_i - ȳ)²`` per output, optionally
+    adjusted for ``adjusted = p`` regressors: ``1 - (1 - R²)(n - 1)/(n - p - 1)`` with ``n`` the sample count.
+    See :func:`~torchmetrics_lite.functional.r2_score` for the constant-target and multioutput rules.
 
-    >>> m = R2Score()
+    ``update(preds, target, weight=None)`` as :class:`MeanSquaredError`; the moments merge with the weighted
+    Chan formula, exact on long float32 streams of large-offset targets.
+
+    Args:
+        adjusted: number of regressors ``p`` (0: plain R²).
+        num_outputs: number of output columns ``d``.
+        multioutput: ``"uniform_average"`` (default), ``"raw_values"`` or ``"variance_weighted"``.
+        kwargs: :class:`~torchmetrics_lite.metric.Metric`'s options.
+
+    Returns:
+        ``compute()``: a float64 0-d tensor (or ``(d,)``); fewer than two samples give ``nan``.
+
+    Raises:
+        TypeError, ValueError: bad options or batches; ``compute`` raises ``ValueError`` when
+            ``n - p - 1 <= 0`` (``nan`` instead with ``validate_args=False``).
+
+    References:
+        scikit-learn ``r2_score``; torchmetrics ``R2Score``; Chan, Golub & LeVeque (1983).
+
+    Examples:
+        >>> m = R2Score()
     >>> m.update(torch.tensor([2.5, 0.0]), torch.tensor([3.0, -0.5]))
     >>> m.update(torch.tensor([2.0, 8.0]), torch.tensor([2.0, 7.0]))
     >>> round(m.compute().item(), 4)
@@ -179,10 +278,25 @@ class R2Score(_MomentMetric):
 
 
 class ExplainedVariance(_MomentMetric):
-    """Explained variance ``1 - Var(target - preds) / Var(target)`` per output (population variances).
-    ``nan`` before any sample. See :func:`~torchmetrics_lite.functional.explained_variance`.
+    """Explained variance ``1 - Var_w(target - preds) / Var_w(target)`` per output (weighted population
+    variances); see :func:`~torchmetrics_lite.functional.explained_variance`.
 
-    >>> m = ExplainedVariance()
+    ``update(preds, target, weight=None)`` as :class:`R2Score`.
+
+    Args:
+        num_outputs, multioutput, kwargs: as :class:`R2Score`.
+
+    Returns:
+        ``compute()``: a float64 0-d tensor (or ``(d,)``); ``nan`` before any sample.
+
+    Raises:
+        TypeError, ValueError: bad options or batches.
+
+    References:
+        scikit-learn ``explained_variance_score``; torchmetrics ``ExplainedVariance``.
+
+    Examples:
+        >>> m = ExplainedVariance()
     >>> m.update(torch.tensor([2.5, 0.0]), torch.tensor([3.0, -0.5]))
     >>> m.update(torch.tensor([2.0, 8.0]), torch.tensor([2.0, 7.0]))
     >>> round(m.compute().item(), 4)

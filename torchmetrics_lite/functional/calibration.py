@@ -40,7 +40,7 @@ from torchmetrics_lite._checks import (
     check_positive_int,
     check_sample_weight,
 )
-from torchmetrics_lite.functional.regression._kernels import TORCH, ops
+from torchmetrics_lite.functional.regression._kernels import TORCH, ops, present_sum
 
 __all__ = [
     "binary_brier_score", "multiclass_brier_score", "binary_calibration_error", "multiclass_calibration_error",
@@ -86,7 +86,7 @@ def _multiclass_brier_stats(preds: Tensor, target: Tensor, weight: Optional[Tens
 
 
 def _brier_from_stats(state: State) -> Tensor:
-    return state["sum_score"] / (state.get("total", 0) + state.get("sum_weight", 0))
+    return state["sum_score"] / present_sum(state, "total", "sum_weight")
 
 
 def _binary_checked(preds: Tensor, target: Tensor, weight: Optional[Tensor], validate_args: bool) -> Batch:
@@ -248,7 +248,7 @@ def _multiclass_bin_stats(preds: Tensor, target: Tensor, n_bins: int, weight: Op
 def _calibration_error_from_stats(state: State, norm: str) -> Tensor:
     """ECE / RMS / MCE from the bins; a state holds ``bin_count``, ``bin_weight`` or both (unweighted samples
     weigh 1), and ``bin_confidence``/``bin_accuracy`` sums."""
-    count = state.get("bin_count", 0) + state.get("bin_weight", 0)
+    count = present_sum(state, "bin_count", "bin_weight")
     total = count.sum()
     gap = (state["bin_accuracy"] - state["bin_confidence"]).abs()  # = count_b * gap_b
     safe = TORCH.nonzero(count)

@@ -18,7 +18,7 @@ operators both libraries share, plus the few calls of an :class:`ArrayOps` names
 """
 from __future__ import annotations
 
-from typing import Any, Callable, List, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 import torch
@@ -52,7 +52,7 @@ class ArrayOps(NamedTuple):
     nonzero: Callable[[Any], Any]  # ``w`` where ``w != 0``, else 1 (a safe denominator for a weight sum)
     empty64: Callable[[Tuple[int, ...], Any], Any]  # float64 scratch ``empty(shape, like)``
     arange: Callable[[int, Any], Any]  # ``arange(n, like)``: int64 ``0 .. n-1`` (on ``like``'s device)
-    count: Callable[[int, Any], Tensor]  # ``count(n, like)``: ``n`` as an int64 0-d *tensor* (``like``'s device)
+    count_tensor: Callable[[int, Any], Tensor]  # ``n`` as an int64 0-d *tensor* on ``like``'s device
 
 
 def _torch_vecdot(a: Tensor, b: Tensor, out: Optional[Tensor] = None) -> Tensor:
@@ -86,7 +86,7 @@ NUMPY = ArrayOps(
     nonzero=lambda w: np.where(w != 0, w, 1.0),
     empty64=lambda shape, like: np.empty(shape),
     arange=lambda n, like: np.arange(n),
-    count=lambda n, like: torch.from_numpy(np.array(n, dtype=np.int64)),
+    count_tensor=lambda n, like: torch.from_numpy(np.array(n, dtype=np.int64)),
 )
 TORCH = ArrayOps(
     asarray=lambda t: t.detach(),
@@ -100,7 +100,7 @@ TORCH = ArrayOps(
     nonzero=lambda w: torch.where(w != 0, w, 1.0),
     empty64=lambda shape, like: torch.empty(shape, dtype=torch.float64, device=like.device),
     arange=lambda n, like: torch.arange(n, device=like.device),
-    count=lambda n, like: torch.full((), n, dtype=torch.int64, device=like.device),
+    count_tensor=lambda n, like: torch.full((), n, dtype=torch.int64, device=like.device),
 )
 
 
@@ -123,7 +123,7 @@ def error_sums(preds: Tensor, target: Tensor, kind: str, weight: Optional[Tensor
     t = columns(xp.asarray(target))
     err = xp.sub64(t, columns(xp.asarray(preds)))  # exact conversions, then one rounding
     if weight is None:
-        w, denominator = None, xp.count(t.shape[1], t)
+        w, denominator = None, xp.count_tensor(t.shape[1], t)
     else:
         w = xp.float64(xp.asarray(weight))
         denominator = xp.result(w.sum())
@@ -135,6 +135,14 @@ def error_sums(preds: Tensor, target: Tensor, kind: str, weight: Optional[Tensor
     return xp.result(terms.sum(-1) if w is None else terms @ w), denominator
 
 
+def present_sum(state: Dict[str, Tensor], count: str, weight: str) -> Tensor:
+    """The denominator of a weighted mean, ``state[count] + state[weight]``: a module's state holds both (the
+    int64 count of unweighted samples, the float64 weight sum of weighted ones), one batch's statistics one."""
+    if count in state and weight in state:
+        return state[count] + state[weight]
+    return state[count] if count in state else state[weight]
+
+
 # ---------------------------------------------------------------------------------------------- moments
 def moments(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Tensor:
     """``(4, 2d)`` rows ``[count, weight, mean, M2]`` of the target columns, then of the residual
@@ -143,7 +151,7 @@ def moments(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> T
     t, p = xp.asarray(target), xp.asarray(preds)
     n, d = t.shape[0], 1 if t.ndim == 1 else t.shape[1]
     x = xp.empty64((2 * d, n), t)
-    if d == 1:  # the common case, without the (1, N) views
+    if t.ndim == 1:  # the common case, without the (1, N) views
         x[0] = t
         xp.sub64(x[0], p, out=x[1])
     else:
@@ -182,25 +190,25 @@ def fold_pair(state: Tensor, stats: Tensor) -> None:
     update, :func:`chan`). On CPU it runs on zero-copy numpy views (Python floats for narrow states: IEEE
     doubles, the same results), elsewhere in torch (no host sync)."""
     if not _backend.use_numpy(state):
-        state.copy_(torch.stack(chan(*state.unbind(0), *stats.unbind(0), TORCH.nonzero)))
+        state.copy_(torch.stack(chan(state.unbind(0), stats.unbind(0), TORCH.nonzero)))
         return
     a = state.numpy()
     if a.shape[1] > SCALAR_COLUMNS:
-        a[:] = chan(*a, *host(stats), NUMPY.nonzero)
+        a[:] = chan(a, host(stats), NUMPY.nonzero)
     else:
-        a.T[:] = [chan(*col, _nonzero) for col in zip(*a.tolist(), *stats.tolist())]
+        a.T[:] = [chan(col[:4], col[4:], _nonzero) for col in zip(*a.tolist(), *stats.tolist())]
 
 
 def _nonzero(w: float) -> float:
     return w or 1.0
 
 
-def chan(c_a: Any, w_a: Any, mean_a: Any, m2_a: Any, c_b: Any, w_b: Any, mean_b: Any, m2_b: Any,
-         nonzero: Callable[[Any], Any]) -> Tuple[Any, Any, Any, Any]:
+def chan(part_a: Iterable[Any], part_b: Iterable[Any], nonzero: Callable[[Any], Any]) -> Tuple[Any, Any, Any, Any]:
     """The weighted form of Chan, Golub & LeVeque's merge of two parts' ``(count, W, mean, M2)`` (floats, numpy
     rows or tensors alike): ``delta = mean_b - mean_a``, ``mean = mean_a + delta W_b / W``,
     ``M2 = M2_a + M2_b + delta² W_a W_b / W`` (West, 1979), counts added. An empty (or zero-weight) part b gives
     part a exactly; an empty part a with the default mean 0 gives part b exactly (``W_b / W`` is then 1)."""
+    (c_a, w_a, mean_a, m2_a), (c_b, w_b, mean_b, m2_b) = part_a, part_b
     w = w_a + w_b
     delta = mean_b - mean_a
     step = delta * (w_b / nonzero(w))  # 0 when both parts weigh nothing
@@ -219,5 +227,5 @@ def fold_stack(stack: Tensor) -> Tensor:
     return torch.stack([c_i.sum(0), w, mean, m2])
 
 
-__all__: List[str] = ["error_sums", "moments", "moment_rows", "fold_pair", "fold_stack", "chan", "ops", "NUMPY",
-                      "TORCH", "MAPE_EPS"]
+__all__: List[str] = ["error_sums", "present_sum", "moments", "moment_rows", "fold_pair", "fold_stack", "chan",
+                      "ops", "NUMPY", "TORCH", "MAPE_EPS"]

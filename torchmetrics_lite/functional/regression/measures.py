@@ -46,8 +46,7 @@ def _average_outputs(per_output: Tensor, multioutput: str) -> Tensor:
 def _mean_error_from_stats(state: State, multioutput: str, root: bool = False) -> Tensor:
     """``sum_error / (total + sum_weight)`` per output (``nan`` with no sample or no weight), square-rooted
     for RMSE, then averaged. A state holds either denominator or both (unweighted samples weigh 1)."""
-    denominator = state.get("total", 0) + state.get("sum_weight", 0)
-    per_output = state["sum_error"] / denominator
+    per_output = state["sum_error"] / _impl.present_sum(state, "total", "sum_weight")
     return _average_outputs(per_output.sqrt() if root else per_output, multioutput)
 
 
