@@ -196,7 +196,7 @@ def fold_pair(state: Tensor, stats: Tensor) -> None:
     if a.shape[1] > SCALAR_COLUMNS:
         a[:] = chan(a, host(stats), NUMPY.nonzero)
     else:
-        a.T[:] = [chan(col[:4], col[4:], _nonzero) for col in zip(*a.tolist(), *stats.tolist())]
+        a.T[:] = [chan(x, y, _nonzero) for x, y in zip(zip(*a.tolist()), zip(*stats.tolist()))]
 
 
 def _nonzero(w: float) -> float:
