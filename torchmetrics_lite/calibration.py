@@ -68,10 +68,10 @@ class BinaryBrierScore(Metric):
 
     Examples:
         >>> m = BinaryBrierScore()
-    >>> m.update(torch.tensor([0.1, 0.9], dtype=torch.float64), torch.tensor([0, 1]))
-    >>> m.update(torch.tensor([0.8, 0.3], dtype=torch.float64), torch.tensor([1, 0]))
-    >>> round(m.compute().item(), 6)
-    0.0375
+        >>> m.update(torch.tensor([0.1, 0.9], dtype=torch.float64), torch.tensor([0, 1]))
+        >>> m.update(torch.tensor([0.8, 0.3], dtype=torch.float64), torch.tensor([1, 0]))
+        >>> round(m.compute().item(), 6)
+        0.0375
     """
 
     higher_is_better = False
@@ -113,9 +113,9 @@ class MulticlassBrierScore(Metric):
 
     Examples:
         >>> m = MulticlassBrierScore(num_classes=3)
-    >>> m.update(torch.tensor([[0.8, 0.1, 0.1], [0.2, 0.7, 0.1]], dtype=torch.float64), torch.tensor([0, 1]))
-    >>> round(m.compute().item(), 6)  # (0.06 + 0.14) / 2
-    0.1
+        >>> m.update(torch.tensor([[0.8, 0.1, 0.1], [0.2, 0.7, 0.1]], dtype=torch.float64), torch.tensor([0, 1]))
+        >>> round(m.compute().item(), 6)  # (0.06 + 0.14) / 2
+        0.1
     """
 
     higher_is_better = False
@@ -163,10 +163,10 @@ class BinaryCalibrationError(Metric):
 
     Examples:
         >>> m = BinaryCalibrationError(n_bins=2)
-    >>> m.update(torch.tensor([0.25, 0.25], dtype=torch.float64), torch.tensor([0, 0]))
-    >>> m.update(torch.tensor([0.75, 0.75], dtype=torch.float64), torch.tensor([1, 0]))
-    >>> m.compute().item()
-    0.25
+        >>> m.update(torch.tensor([0.25, 0.25], dtype=torch.float64), torch.tensor([0, 0]))
+        >>> m.update(torch.tensor([0.75, 0.75], dtype=torch.float64), torch.tensor([1, 0]))
+        >>> m.compute().item()
+        0.25
     """
 
     higher_is_better = False
@@ -213,9 +213,9 @@ class MulticlassCalibrationError(Metric):
 
     Examples:
         >>> m = MulticlassCalibrationError(num_classes=2, n_bins=10, norm="max")
-    >>> m.update(torch.tensor([[0.9, 0.1], [0.6, 0.4], [0.3, 0.7]], dtype=torch.float64), torch.tensor([0, 1, 1]))
-    >>> round(m.compute().item(), 6)
-    0.6
+        >>> m.update(torch.tensor([[0.9, 0.1], [0.6, 0.4], [0.3, 0.7]], dtype=torch.float64), torch.tensor([0, 1, 1]))
+        >>> round(m.compute().item(), 6)
+        0.6
     """
 
     higher_is_better = False

@@ -246,17 +246,8 @@ class IsotonicCalibrator:
         return self
 
     def predict_proba(self, scores: Tensor) -> Tensor:
-        """The fitted map at ``scores``: clipped to the fitted range, linear between fitted points.
-
-        Args:
-            scores: real ``(N,)`` scores.
-
-        Returns:
-            ``(N,)`` values in the scores' floating dtype (float32 for half types, float64 for integers).
-
-        Raises:
-            RuntimeError: before ``fit``. TypeError, ValueError: non-tensor or non-1-D scores.
-        """
+        """The fitted map at ``scores`` ``(N,)``: clipped to the fitted range, linear between fitted points.
+        Dtypes and errors as :meth:`PlattScaler.predict_proba`."""
         if self.X_thresholds_ is None or self.y_thresholds_ is None:
             raise _not_fitted("IsotonicCalibrator")
         scores = _check_scores(scores)

@@ -29,6 +29,7 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_adjusted, check_multioutput, check_positive_int
+from torchmetrics_lite.functional.regression._docs import ERROR_MODULE, sections
 from torchmetrics_lite.functional.regression.measures import (
     _error_stats,
     _explained_variance_from_stats,
@@ -126,21 +127,11 @@ class MeanSquaredError(_ErrorSumMetric):
         return {"squared": not self._root, **super()._config()}
 
 
+@sections(ERROR_MODULE)
 class RootMeanSquaredError(_ErrorSumMetric):
     """Root mean squared error ``sqrt(sum_i w_i (target_i - preds_i)² / sum_i w_i)`` per output, averaged over
     outputs after the root (scikit-learn's ``root_mean_squared_error``); see
     :func:`~torchmetrics_lite.functional.root_mean_squared_error`.
-
-    ``update(preds, target, weight=None)`` as :class:`MeanSquaredError`.
-
-    Args:
-        num_outputs, multioutput, kwargs: as :class:`MeanSquaredError`.
-
-    Returns:
-        ``compute()``: a float64 0-d tensor (or ``(d,)``); ``nan`` before any sample.
-
-    Raises:
-        TypeError, ValueError: as :class:`MeanSquaredError`.
 
     References:
         scikit-learn ``root_mean_squared_error``.
@@ -155,58 +146,38 @@ class RootMeanSquaredError(_ErrorSumMetric):
     _root = True
 
 
+@sections(ERROR_MODULE)
 class MeanAbsoluteError(_ErrorSumMetric):
     """Mean absolute error ``sum_i w_i |target_i - preds_i| / sum_i w_i`` per output; see
     :func:`~torchmetrics_lite.functional.mean_absolute_error`.
-
-    ``update(preds, target, weight=None)`` as :class:`MeanSquaredError`.
-
-    Args:
-        num_outputs, multioutput, kwargs: as :class:`MeanSquaredError`.
-
-    Returns:
-        ``compute()``: a float64 0-d tensor (or ``(d,)``); ``nan`` before any sample.
-
-    Raises:
-        TypeError, ValueError: as :class:`MeanSquaredError`.
 
     References:
         scikit-learn ``mean_absolute_error``.
 
     Examples:
         >>> m = MeanAbsoluteError()
-    >>> m.update(torch.tensor([2.5, 0.0, 2.0, 8.0]), torch.tensor([3.0, -0.5, 2.0, 7.0]))
-    >>> m.compute().item()
-    0.5
+        >>> m.update(torch.tensor([2.5, 0.0, 2.0, 8.0]), torch.tensor([3.0, -0.5, 2.0, 7.0]))
+        >>> m.compute().item()
+        0.5
     """
 
     _kind = "absolute"
 
 
+@sections(ERROR_MODULE)
 class MeanAbsolutePercentageError(_ErrorSumMetric):
     """Mean absolute percentage error ``sum_i w_i |target_i - preds_i| / max(|target_i|, eps) / sum_i w_i``
     with scikit-learn's ``eps = finfo(float64).eps``; a fraction, not a percent; see
     :func:`~torchmetrics_lite.functional.mean_absolute_percentage_error`.
-
-    ``update(preds, target, weight=None)`` as :class:`MeanSquaredError`.
-
-    Args:
-        num_outputs, multioutput, kwargs: as :class:`MeanSquaredError`.
-
-    Returns:
-        ``compute()``: a float64 0-d tensor (or ``(d,)``); ``nan`` before any sample.
-
-    Raises:
-        TypeError, ValueError: as :class:`MeanSquaredError`.
 
     References:
         scikit-learn ``mean_absolute_percentage_error``.
 
     Examples:
         >>> m = MeanAbsolutePercentageError()
-    >>> m.update(torch.tensor([0.5, 3.0], dtype=torch.float64), torch.tensor([1.0, 2.0], dtype=torch.float64))
-    >>> m.compute().item()
-    0.5
+        >>> m.update(torch.tensor([0.5, 3.0], dtype=torch.float64), torch.tensor([1.0, 2.0], dtype=torch.float64))
+        >>> m.compute().item()
+        0.5
     """
 
     _kind = "percentage"
@@ -259,10 +230,10 @@ class R2Score(_MomentMetric):
 
     Examples:
         >>> m = R2Score()
-    >>> m.update(torch.tensor([2.5, 0.0]), torch.tensor([3.0, -0.5]))
-    >>> m.update(torch.tensor([2.0, 8.0]), torch.tensor([2.0, 7.0]))
-    >>> round(m.compute().item(), 4)
-    0.9486
+        >>> m.update(torch.tensor([2.5, 0.0]), torch.tensor([3.0, -0.5]))
+        >>> m.update(torch.tensor([2.0, 8.0]), torch.tensor([2.0, 7.0]))
+        >>> round(m.compute().item(), 4)
+        0.9486
     """
 
     def __init__(self, *, adjusted: int = 0, **kwargs: Any) -> None:
@@ -297,10 +268,10 @@ class ExplainedVariance(_MomentMetric):
 
     Examples:
         >>> m = ExplainedVariance()
-    >>> m.update(torch.tensor([2.5, 0.0]), torch.tensor([3.0, -0.5]))
-    >>> m.update(torch.tensor([2.0, 8.0]), torch.tensor([2.0, 7.0]))
-    >>> round(m.compute().item(), 4)
-    0.9572
+        >>> m.update(torch.tensor([2.5, 0.0]), torch.tensor([3.0, -0.5]))
+        >>> m.update(torch.tensor([2.0, 8.0]), torch.tensor([2.0, 7.0]))
+        >>> round(m.compute().item(), 4)
+        0.9572
     """
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:

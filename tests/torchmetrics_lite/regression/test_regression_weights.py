@@ -9,35 +9,21 @@ import sklearn.metrics as skm
 import torch
 
 from tests.helpers.metric_tester import assert_close, check_metric, check_rejects, concat
+from tests.torchmetrics_lite.regression.test_regression import FUNCTIONS, _multioutputs
 from torchmetrics_lite import (
     ExplainedVariance,
-    MeanAbsoluteError,
-    MeanAbsolutePercentageError,
     MeanSquaredError,
     R2Score,
-    RootMeanSquaredError,
 )
 from torchmetrics_lite.functional import (
     explained_variance,
     mean_absolute_error,
-    mean_absolute_percentage_error,
     mean_squared_error,
     r2_score,
-    root_mean_squared_error,
 )
 
 GEN = torch.Generator().manual_seed(80)
 SIZES = (9, 0, 23, 4, 1, 17)
-
-FUNCTIONS = {  # name: (ours, sklearn, module class, allows variance_weighted)
-    "mse": (mean_squared_error, skm.mean_squared_error, MeanSquaredError, False),
-    "rmse": (root_mean_squared_error, skm.root_mean_squared_error, RootMeanSquaredError, False),
-    "mae": (mean_absolute_error, skm.mean_absolute_error, MeanAbsoluteError, False),
-    "mape": (mean_absolute_percentage_error, skm.mean_absolute_percentage_error, MeanAbsolutePercentageError, False),
-    "r2": (r2_score, skm.r2_score, R2Score, True),
-    "ev": (explained_variance, skm.explained_variance_score, ExplainedVariance, True),
-}
-
 
 def _batches(d=None, dtype=torch.float32):
     out = []
@@ -62,10 +48,6 @@ def _sk(name, batches, multioutput="uniform_average"):
 
 def _weighted(fn, **options):
     return lambda preds, target, weight: fn(preds, target, weight=weight, **options)
-
-
-def _multioutputs(name):
-    return ["raw_values", "uniform_average"] + (["variance_weighted"] if FUNCTIONS[name][3] else [])
 
 
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))

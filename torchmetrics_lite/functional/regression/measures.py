@@ -14,6 +14,7 @@ from torchmetrics_lite._checks import (
     check_sample_weight,
 )
 from torchmetrics_lite.functional.regression import _kernels as _impl
+from torchmetrics_lite.functional.regression._docs import ERROR_FUNCTION, sections
 from torchmetrics_lite.functional.regression._kernels import COUNT, M2, MEAN, WEIGHT
 
 __all__ = [
@@ -89,21 +90,13 @@ def mean_squared_error(preds: Tensor, target: Tensor, *, weight: Optional[Tensor
     return _mean_error_from_stats(stats, multioutput, root=not squared)
 
 
+@sections(ERROR_FUNCTION)
 def root_mean_squared_error(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None,
                             multioutput: str = "uniform_average", validate_args: bool = True) -> Tensor:
     """Root mean squared error per output, float64.
 
     ``RMSE = sqrt(sum_i w_i (target_i - preds_i)² / sum_i w_i)`` per output; ``"uniform_average"`` averages
     the per-output roots, as scikit-learn's ``root_mean_squared_error``.
-
-    Args:
-        preds, target, weight, multioutput, validate_args: as :func:`mean_squared_error`.
-
-    Returns:
-        A float64 0-d tensor, or ``(d,)`` with ``multioutput="raw_values"``; ``nan`` for empty input.
-
-    Raises:
-        TypeError, ValueError: as :func:`mean_squared_error`.
 
     References:
         scikit-learn ``root_mean_squared_error``.
@@ -117,20 +110,12 @@ def root_mean_squared_error(preds: Tensor, target: Tensor, *, weight: Optional[T
                               validate_args=validate_args)
 
 
+@sections(ERROR_FUNCTION)
 def mean_absolute_error(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None,
                         multioutput: str = "uniform_average", validate_args: bool = True) -> Tensor:
     """Mean absolute error per output, float64.
 
     ``MAE = sum_i w_i |target_i - preds_i| / sum_i w_i`` per output column.
-
-    Args:
-        preds, target, weight, multioutput, validate_args: as :func:`mean_squared_error`.
-
-    Returns:
-        A float64 0-d tensor, or ``(d,)`` with ``multioutput="raw_values"``; ``nan`` for empty input.
-
-    Raises:
-        TypeError, ValueError: as :func:`mean_squared_error`.
 
     References:
         scikit-learn ``mean_absolute_error`` (with ``sample_weight``).
@@ -144,6 +129,7 @@ def mean_absolute_error(preds: Tensor, target: Tensor, *, weight: Optional[Tenso
     return _mean_error_from_stats(stats, multioutput)
 
 
+@sections(ERROR_FUNCTION)
 def mean_absolute_percentage_error(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None,
                                    multioutput: str = "uniform_average", validate_args: bool = True) -> Tensor:
     """Mean absolute percentage error per output, float64 (a fraction, not a percent: 0.1 means 10 %).
@@ -151,15 +137,6 @@ def mean_absolute_percentage_error(preds: Tensor, target: Tensor, *, weight: Opt
     ``MAPE = sum_i w_i |target_i - preds_i| / max(|target_i|, eps) / sum_i w_i`` with
     ``eps = numpy.finfo(numpy.float64).eps`` (scikit-learn's rule): a zero target with a non-zero error gives a
     huge but finite term, a zero target predicted exactly contributes 0.
-
-    Args:
-        preds, target, weight, multioutput, validate_args: as :func:`mean_squared_error`.
-
-    Returns:
-        A float64 0-d tensor, or ``(d,)`` with ``multioutput="raw_values"``; ``nan`` for empty input.
-
-    Raises:
-        TypeError, ValueError: as :func:`mean_squared_error`.
 
     References:
         scikit-learn ``mean_absolute_percentage_error`` (with ``sample_weight``).
