@@ -140,6 +140,7 @@ def test_zero_weight_sum_gives_nan():
     (torch.ones(2, 1), ValueError, r"`weight` to hold one value per sample, shape \(2,\), got shape \(2, 1\)"),
     (torch.ones(2, dtype=torch.bool), TypeError, r"`weight` to have a real, non-bool dtype, got torch.bool"),
     ([1.0, 1.0], TypeError, r"`weight` to be a torch.Tensor, got list"),
+    (torch.ones(2, device="meta"), ValueError, r"`weight` on the inputs' device cpu, got meta"),
 ])
 def test_rejects_bad_weights(cls, weight, exc, match):
     check_rejects(cls, W1[:2], (torch.ones(2), torch.ones(2), weight), exc, match)
