@@ -1,16 +1,21 @@
 """Regression and calibration: per-call update cost, one-shot functional cost, and isotonic fitting.
 
 Peers in the same run: torchmetrics (R2Score, MeanSquaredError, Binary/MulticlassCalibrationError), scikit-learn
-(r2_score, IsotonicRegression). Updates are timed in alternation with their peer (see ``per_call``).
+(r2_score, IsotonicRegression). Updates are timed in alternation with their peer (see ``per_call``), on one
+thread, as the CPU time of the calling thread (``time.thread_time``): on a shared, loaded machine wall time
+also counts the spells the process waits for a core, which swamp a 20 us call; CPU time does not. The
+weighted updates (``weight=``) are timed beside the unweighted ones.
 Run: python -m benchmarks.bench_regression
 """
+import statistics
+import time
 from functools import partial
-from typing import Callable, Dict
+from typing import Callable, Dict, List
 
 import numpy as np
 import torch
 
-from benchmarks._runner import header, interleaved_medians, median_time, optional, print_tables, table
+from benchmarks._runner import header, median_time, optional, print_tables, table
 from torchmetrics_lite import (
     BinaryCalibrationError,
     IsotonicCalibrator,
@@ -25,7 +30,18 @@ ROUNDS = 15
 
 
 def per_call(fns: Dict[str, Callable[[], object]]) -> Dict[str, float]:
-    return interleaved_medians(fns, rounds=ROUNDS, number=N_CALLS)
+    """Median CPU time per call of each function, ``ROUNDS`` rounds of ``N_CALLS`` calls each, in alternation."""
+    for fn in fns.values():
+        for _ in range(50):
+            fn()
+    times: Dict[str, List[float]] = {name: [] for name in fns}
+    for _ in range(ROUNDS):
+        for name, fn in fns.items():
+            start = time.thread_time()
+            for _ in range(N_CALLS):
+                fn()
+            times[name].append((time.thread_time() - start) / N_CALLS)
+    return {name: statistics.median(t) for name, t in times.items()}
 
 
 def main() -> None:
@@ -33,6 +49,7 @@ def main() -> None:
     g = torch.Generator().manual_seed(0)
     target = 1e4 + torch.randn(1024, generator=g)
     preds = target + 0.5 * torch.randn(1024, generator=g)
+    weight = torch.rand(1024, generator=g)
     probs = torch.rand(1024, generator=g)
     labels = (torch.rand(1024, generator=g) < probs).long()
     tm = optional("torchmetrics")
@@ -49,14 +66,16 @@ def main() -> None:
         ("MulticlassCalibrationError (5 classes)", MulticlassCalibrationError(5),
          tm and tm.classification.MulticlassCalibrationError(5), (mc_probs, mc_labels)),
     ):
-        fns = {"torchmetrics_lite": partial(ours.update, *args)}
+        fns = {"torchmetrics_lite": partial(ours.update, *args),
+               "torchmetrics_lite, weight=": partial(type(ours)(**ours._config()).update, *args, weight=weight)}
         if peer is not None:
             fns["torchmetrics"] = partial(peer.update, *args)
         t = per_call(fns)
-        rows = [("torchmetrics_lite", t["torchmetrics_lite"], "")]
+        rows = [("torchmetrics_lite", t["torchmetrics_lite"], ""),
+                ("torchmetrics_lite, weight=", t["torchmetrics_lite, weight="], "sample weights")]
         if peer is not None:
-            rows.append(("torchmetrics", t["torchmetrics"], tm.__version__))
-        updates.append(table(f"{name}.update, 1,024 samples, per call", rows, ours="torchmetrics_lite"))
+            rows.append(("torchmetrics", t["torchmetrics"], tm.__version__ + ", no weights"))
+        updates.append(table(f"{name}.update, 1,024 samples, per call (CPU time)", rows, ours="torchmetrics_lite"))
 
     big_t = 1e4 + torch.randn(1_000_000, generator=g, dtype=torch.float64)
     big_p = big_t + torch.randn(1_000_000, generator=g, dtype=torch.float64)

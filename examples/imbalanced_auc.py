@@ -3,8 +3,8 @@
 Data: scikit-learn's breast-cancer set with the malignant class subsampled to 5% positives. A linear model on
 standardised features is trained full-batch with each loss. Scores are mapped to probabilities with a
 :class:`~torchmetrics_lite.calibrators.PlattScaler` fitted on the training split (AUC losses only fix the order
-of the scores), then the exact held-out AUROC, average precision, F1 at 0.5 and ECE are reported. ROC, PR and
-reliability plots are written as PNG files.
+of the scores), then the exact held-out AUROC, average precision, F1 at 0.5 and ECE are reported. Three PNG
+figures, every model overlaid: ``roc.png``, ``precision_recall.png`` and ``reliability.png``.
 
 Run: python examples/imbalanced_auc.py [--out DIR] [--steps N]
 """
@@ -91,18 +91,28 @@ def evaluate(model: torch.nn.Module, train_data: Split, test_data: Split) -> Dic
     }
 
 
-def save_plots(name: str, result: Dict[str, object], out_dir: str) -> None:
+#: the demo's figures, one per kind, every model overlaid
+PLOT_FILES = ("roc.png", "precision_recall.png", "reliability.png")
+
+
+def save_plots(results: Dict[str, Dict[str, object]], out_dir: str) -> None:
+    """One figure per kind (ROC, precision-recall, reliability of the Platt-scaled probabilities), with every
+    model of ``results`` (name -> :func:`evaluate` output) overlaid."""
     from torchmetrics_lite import plot
 
-    scores, probs, target = result["scores"], result["probs"], result["target"]
-    fpr, tpr, _ = binary_roc(scores, target)
-    precision, recall, _ = binary_precision_recall_curve(scores, target)
-    plot.plot_roc_curve(fpr, tpr, auc=result["auroc"], path=os.path.join(out_dir, f"roc_{name}.png"),
-                        title=f"ROC, {name}")
-    plot.plot_precision_recall_curve(precision, recall, average_precision=result["ap"],
-                                     path=os.path.join(out_dir, f"pr_{name}.png"), title=f"Precision-recall, {name}")
-    plot.plot_reliability_diagram(probs, target, n_bins=10, path=os.path.join(out_dir, f"reliability_{name}.png"),
-                                  title=f"Reliability (Platt-scaled), {name}")
+    roc_ax = pr_ax = rel_ax = None
+    for name, result in results.items():
+        scores, probs, target = result["scores"], result["probs"], result["target"]
+        fpr, tpr, _ = binary_roc(scores, target)
+        precision, recall, _ = binary_precision_recall_curve(scores, target)
+        roc_ax = plot.plot_roc_curve(fpr, tpr, auc=result["auroc"], label=name, ax=roc_ax,
+                                     title="ROC, held-out split")
+        pr_ax = plot.plot_precision_recall_curve(precision, recall, average_precision=result["ap"], label=name,
+                                                 ax=pr_ax, title="Precision-recall, held-out split")
+        rel_ax = plot.plot_reliability_diagram(probs, target, n_bins=10, label=name, ax=rel_ax,
+                                               title="Reliability (Platt-scaled), held-out split")
+    for ax, file in zip((roc_ax, pr_ax, rel_ax), PLOT_FILES):
+        plot.save(ax, os.path.join(out_dir, file))
 
 
 def main(out_dir: str = "demo_output", steps: int = 300, verbose: bool = True) -> Dict[str, Dict[str, float]]:
@@ -115,11 +125,12 @@ def main(out_dir: str = "demo_output", steps: int = 300, verbose: bool = True) -
     if verbose:
         print(f"[imbalanced_auc] breast cancer, positives subsampled: train {len(train_data[1])} "
               f"({int(train_data[1].sum())} positive), test {len(test_data[1])} ({int(test_data[1].sum())} positive)")
-    results = {}
+    results, curves = {}, {}
     for name, loss in (("BCE", "bce"), ("soft-AUC", "soft_auc"), ("AUC-M", "aucm")):
         result = evaluate(train(loss, train_data, steps), train_data, test_data)
-        save_plots(name.lower().replace("-", "_"), result, out_dir)
+        curves[name] = result
         results[name] = {k: v for k, v in result.items() if isinstance(v, float)}
+    save_plots(curves, out_dir)
     if verbose:
         print(f"{'loss':10s} {'AUROC':>7s} {'AP':>7s} {'F1':>7s} {'ECE':>7s}   (held-out, exact; F1/ECE after Platt)")
         for name, r in results.items():

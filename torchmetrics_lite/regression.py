@@ -4,9 +4,11 @@
 
 States (all float64, on the inputs' device):
 
-* MSE / RMSE / MAE / MAPE: per-output error sums (``sum`` states) and an int64 sample count. Memory O(d).
-* R² / explained variance: one *fold* state ``moments`` ``(3, 2d)`` holding ``[n, mean, M2]`` of the target
-  and residual columns, merged with Chan's parallel formula
+* MSE / RMSE / MAE / MAPE: per-output error sums (``sum`` states), an int64 count of the unweighted samples and
+  a float64 weight sum of the weighted ones (the mean's denominator is their sum). Memory O(d).
+* R² / explained variance: one *fold* state ``moments`` ``(4, 2d)`` holding ``[count, W, mean, M2]`` (sample
+  count, weight sum, weighted mean and centred sum of squares) of the target and residual columns, merged with
+  Chan's parallel formula (West's weighted form)
   (:func:`~torchmetrics_lite.functional.regression.fold_moments`)
   when batches are merged, when metrics are merged (``merge_state``) and across ranks (one all-gather of every
   rank's moments, then one fold). Memory O(d), whatever the number of batches or samples, and no raw sum of
@@ -21,17 +23,18 @@ Unlike torchmetrics (which returns per-output values when ``num_outputs > 1``), 
 """
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_adjusted, check_multioutput, check_positive_int
+from torchmetrics_lite.functional.regression._docs import ERROR_MODULE, sections
 from torchmetrics_lite.functional.regression.measures import (
     _error_stats,
     _explained_variance_from_stats,
     _mean_error_from_stats,
-    _moment_stats_checked,
+    _moment_stats,
     _r2_score_from_stats,
     fold_moments,
 )
@@ -43,7 +46,7 @@ __all__ = [
 ]
 
 
-def _init_outputs(metric: Metric, num_outputs: int, multioutput: str, *, weighted: bool) -> None:
+def _init_outputs(metric: Any, num_outputs: int, multioutput: str, *, weighted: bool) -> None:
     check_positive_int("num_outputs", num_outputs)
     check_multioutput(multioutput, weighted=weighted)
     metric.num_outputs = num_outputs
@@ -51,20 +54,25 @@ def _init_outputs(metric: Metric, num_outputs: int, multioutput: str, *, weighte
 
 
 class _ErrorSumMetric(Metric):
-    """Per-output float64 error sum plus an int64 count; ``_kind`` picks the error term, ``_root`` the RMSE."""
+    """Per-output float64 error sum plus an int64 count (and a float64 weight sum for weighted batches);
+    ``_kind`` picks the error term, ``_root`` the RMSE."""
 
     _kind = "squared"
     _root = False
+    higher_is_better = False
+    is_differentiable = False
 
     def __init__(self, *, num_outputs: int = 1, multioutput: str = "uniform_average", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         _init_outputs(self, num_outputs, multioutput, weighted=False)
         self.add_state("sum_error", torch.zeros(num_outputs, dtype=torch.float64), reduce="sum")
         self.add_state("total", torch.zeros((), dtype=torch.int64), reduce="sum")
+        self.add_state("sum_weight", torch.zeros((), dtype=torch.float64), reduce="sum")
         self.stats_key = (f"regression_{self._kind}_error", num_outputs)
 
-    def batch_stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
-        return _error_stats(preds, target, self._kind, self.num_outputs, self.validate_args)
+    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
+        """Checked error sums of one batch; ``weight`` ``(N,)`` optional non-negative sample weights."""
+        return _error_stats(preds, target, self._kind, self.num_outputs, self.validate_args, weight)
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _mean_error_from_stats(state, self.multioutput, root=self._root)
@@ -74,15 +82,39 @@ class _ErrorSumMetric(Metric):
 
 
 class MeanSquaredError(_ErrorSumMetric):
-    """Mean squared error ``(1/N) sum (preds - target)²`` (see
-    :func:`~torchmetrics_lite.functional.mean_squared_error`); ``squared=False`` gives the RMSE (torchmetrics'
-    switch, same as :class:`RootMeanSquaredError`). ``nan`` before any sample.
+    """Mean squared error ``sum_i w_i (target_i - preds_i)² / sum_i w_i`` per output (``w_i = 1`` unless
+    ``update`` gets ``weight``), streamed; see :func:`~torchmetrics_lite.functional.mean_squared_error`.
 
-    >>> m = MeanSquaredError()
-    >>> m.update(torch.tensor([2.5, 0.0]), torch.tensor([3.0, -0.5]))
-    >>> m.update(torch.tensor([2.0, 8.0]), torch.tensor([2.0, 7.0]))
-    >>> m.compute().item()
-    0.375
+    ``update(preds, target, weight=None)``: ``preds`` and ``target`` ``(N,)`` or ``(N, num_outputs)``, any real
+    dtype; ``weight`` an optional ``(N,)`` non-negative tensor (scikit-learn's ``sample_weight``; weighted and
+    unweighted batches mix, an unweighted sample weighing 1).
+
+    Args:
+        squared: ``False`` gives the RMSE (torchmetrics' switch, same as :class:`RootMeanSquaredError`).
+        num_outputs: number of output columns ``d``.
+        multioutput: ``"uniform_average"`` (default, scikit-learn's) or ``"raw_values"`` (``(d,)``).
+        kwargs: :class:`~torchmetrics_lite.metric.Metric`'s ``validate_args``, ``process_group``,
+            ``sync_on_compute``.
+
+    Returns:
+        ``compute()``: a float64 0-d tensor (or ``(d,)``); ``nan`` before any sample or with zero weight.
+
+    Raises:
+        TypeError, ValueError: bad options here; bad batches in ``update`` as the functional form (the state
+            is left unchanged).
+
+    References:
+        scikit-learn ``mean_squared_error``; torchmetrics ``MeanSquaredError``.
+
+    Examples:
+        >>> m = MeanSquaredError()
+        >>> m.update(torch.tensor([2.5, 0.0]), torch.tensor([3.0, -0.5]))
+        >>> m.update(torch.tensor([2.0, 8.0]), torch.tensor([2.0, 7.0]))
+        >>> m.compute().item()
+        0.375
+        >>> m.update(torch.tensor([0.0]), torch.tensor([1.0]), weight=torch.tensor([4.0]))  # (1.5 + 4) / (4 + 4)
+        >>> m.compute().item()
+        0.6875
     """
 
     def __init__(self, *, squared: bool = True, **kwargs: Any) -> None:
@@ -95,72 +127,113 @@ class MeanSquaredError(_ErrorSumMetric):
         return {"squared": not self._root, **super()._config()}
 
 
+@sections(ERROR_MODULE)
 class RootMeanSquaredError(_ErrorSumMetric):
-    """Root mean squared error per output, averaged over outputs after the root (scikit-learn's
-    ``root_mean_squared_error``). ``nan`` before any sample.
+    """Root mean squared error ``sqrt(sum_i w_i (target_i - preds_i)² / sum_i w_i)`` per output, averaged over
+    outputs after the root (scikit-learn's ``root_mean_squared_error``); see
+    :func:`~torchmetrics_lite.functional.root_mean_squared_error`.
 
-    >>> m = RootMeanSquaredError()
-    >>> m.update(torch.tensor([0.0, 0.0]), torch.tensor([3.0, 4.0]))
-    >>> round(m.compute().item(), 4)
-    3.5355
+    References:
+        scikit-learn ``root_mean_squared_error``.
+
+    Examples:
+        >>> m = RootMeanSquaredError()
+        >>> m.update(torch.tensor([0.0, 0.0]), torch.tensor([3.0, 4.0]))
+        >>> round(m.compute().item(), 4)
+        3.5355
     """
 
     _root = True
 
 
+@sections(ERROR_MODULE)
 class MeanAbsoluteError(_ErrorSumMetric):
-    """Mean absolute error ``(1/N) sum |preds - target|``. ``nan`` before any sample.
+    """Mean absolute error ``sum_i w_i |target_i - preds_i| / sum_i w_i`` per output; see
+    :func:`~torchmetrics_lite.functional.mean_absolute_error`.
 
-    >>> m = MeanAbsoluteError()
-    >>> m.update(torch.tensor([2.5, 0.0, 2.0, 8.0]), torch.tensor([3.0, -0.5, 2.0, 7.0]))
-    >>> m.compute().item()
-    0.5
+    References:
+        scikit-learn ``mean_absolute_error``.
+
+    Examples:
+        >>> m = MeanAbsoluteError()
+        >>> m.update(torch.tensor([2.5, 0.0, 2.0, 8.0]), torch.tensor([3.0, -0.5, 2.0, 7.0]))
+        >>> m.compute().item()
+        0.5
     """
 
     _kind = "absolute"
 
 
+@sections(ERROR_MODULE)
 class MeanAbsolutePercentageError(_ErrorSumMetric):
-    """Mean absolute percentage error ``(1/N) sum |preds - target| / max(|target|, eps)`` with scikit-learn's
-    ``eps = finfo(float64).eps`` (see :func:`~torchmetrics_lite.functional.mean_absolute_percentage_error`).
-    A fraction, not a percent. ``nan`` before any sample.
+    """Mean absolute percentage error ``sum_i w_i |target_i - preds_i| / max(|target_i|, eps) / sum_i w_i``
+    with scikit-learn's ``eps = finfo(float64).eps``; a fraction, not a percent; see
+    :func:`~torchmetrics_lite.functional.mean_absolute_percentage_error`.
 
-    >>> m = MeanAbsolutePercentageError()
-    >>> m.update(torch.tensor([0.5, 3.0], dtype=torch.float64), torch.tensor([1.0, 2.0], dtype=torch.float64))
-    >>> m.compute().item()
-    0.5
+    References:
+        scikit-learn ``mean_absolute_percentage_error``.
+
+    Examples:
+        >>> m = MeanAbsolutePercentageError()
+        >>> m.update(torch.tensor([0.5, 3.0], dtype=torch.float64), torch.tensor([1.0, 2.0], dtype=torch.float64))
+        >>> m.compute().item()
+        0.5
     """
 
     _kind = "percentage"
 
 
 class _MomentMetric(Metric):
-    """The ``moments`` fold state ``(3, 2 * num_outputs)``: ``[n, mean, M2]`` of target and residual columns."""
+    """The ``moments`` fold state ``(4, 2 * num_outputs)``: ``[count, W, mean, M2]`` of target and residual
+    columns."""
+
+    higher_is_better = True
+    is_differentiable = False
 
     def __init__(self, *, num_outputs: int = 1, multioutput: str = "uniform_average", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         _init_outputs(self, num_outputs, multioutput, weighted=True)
-        self.add_state("moments", torch.zeros(3, 2 * num_outputs, dtype=torch.float64), reduce=fold_moments)
+        self.add_state("moments", torch.zeros(4, 2 * num_outputs, dtype=torch.float64), reduce=fold_moments)
         self.stats_key = ("regression_moments", num_outputs)
 
-    def batch_stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
-        return _moment_stats_checked(preds, target, self.num_outputs, self.validate_args)
+    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
+        """Checked moments of one batch; ``weight`` ``(N,)`` optional non-negative sample weights."""
+        return _moment_stats(preds, target, self.num_outputs, self.validate_args, weight)
 
     def _config(self) -> Dict[str, Any]:
         return {"num_outputs": self.num_outputs, "multioutput": self.multioutput}
 
 
 class R2Score(_MomentMetric):
-    """Coefficient of determination ``1 - SS_res / SS_tot``, optionally adjusted for ``adjusted = p``
-    regressors: ``1 - (1 - R²)(n - 1)/(n - p - 1)`` (``compute`` raises ``ValueError`` when
-    ``n - p - 1 <= 0``). Fewer than two samples give ``nan``. See
-    :func:`~torchmetrics_lite.functional.r2_score` for the constant-target and multioutput rules.
+    """Coefficient of determination ``1 - sum_i w_i (y_i - ŷ_i)² / sum_i w_i (y_i - ȳ)²`` per output, optionally
+    adjusted for ``adjusted = p`` regressors: ``1 - (1 - R²)(n - 1)/(n - p - 1)`` with ``n`` the sample count.
+    See :func:`~torchmetrics_lite.functional.r2_score` for the constant-target and multioutput rules.
 
-    >>> m = R2Score()
-    >>> m.update(torch.tensor([2.5, 0.0]), torch.tensor([3.0, -0.5]))
-    >>> m.update(torch.tensor([2.0, 8.0]), torch.tensor([2.0, 7.0]))
-    >>> round(m.compute().item(), 4)
-    0.9486
+    ``update(preds, target, weight=None)`` as :class:`MeanSquaredError`; the moments merge with the weighted
+    Chan formula, exact on long float32 streams of large-offset targets.
+
+    Args:
+        adjusted: number of regressors ``p`` (0: plain R²).
+        num_outputs: number of output columns ``d``.
+        multioutput: ``"uniform_average"`` (default), ``"raw_values"`` or ``"variance_weighted"``.
+        kwargs: :class:`~torchmetrics_lite.metric.Metric`'s options.
+
+    Returns:
+        ``compute()``: a float64 0-d tensor (or ``(d,)``); fewer than two samples give ``nan``.
+
+    Raises:
+        TypeError, ValueError: bad options or batches; ``compute`` raises ``ValueError`` when
+            ``n - p - 1 <= 0`` (``nan`` instead with ``validate_args=False``).
+
+    References:
+        scikit-learn ``r2_score``; torchmetrics ``R2Score``; Chan, Golub & LeVeque (1983).
+
+    Examples:
+        >>> m = R2Score()
+        >>> m.update(torch.tensor([2.5, 0.0]), torch.tensor([3.0, -0.5]))
+        >>> m.update(torch.tensor([2.0, 8.0]), torch.tensor([2.0, 7.0]))
+        >>> round(m.compute().item(), 4)
+        0.9486
     """
 
     def __init__(self, *, adjusted: int = 0, **kwargs: Any) -> None:
@@ -169,21 +242,36 @@ class R2Score(_MomentMetric):
         self.adjusted = adjusted
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _r2_score_from_stats(state, self.multioutput, self.adjusted)
+        return _r2_score_from_stats(state, self.multioutput, self.adjusted, self.validate_args)
 
     def _config(self) -> Dict[str, Any]:
         return {"adjusted": self.adjusted, **super()._config()}
 
 
 class ExplainedVariance(_MomentMetric):
-    """Explained variance ``1 - Var(target - preds) / Var(target)`` per output (population variances).
-    ``nan`` before any sample. See :func:`~torchmetrics_lite.functional.explained_variance`.
+    """Explained variance ``1 - Var_w(target - preds) / Var_w(target)`` per output (weighted population
+    variances); see :func:`~torchmetrics_lite.functional.explained_variance`.
 
-    >>> m = ExplainedVariance()
-    >>> m.update(torch.tensor([2.5, 0.0]), torch.tensor([3.0, -0.5]))
-    >>> m.update(torch.tensor([2.0, 8.0]), torch.tensor([2.0, 7.0]))
-    >>> round(m.compute().item(), 4)
-    0.9572
+    ``update(preds, target, weight=None)`` as :class:`R2Score`.
+
+    Args:
+        num_outputs, multioutput, kwargs: as :class:`R2Score`.
+
+    Returns:
+        ``compute()``: a float64 0-d tensor (or ``(d,)``); ``nan`` before any sample.
+
+    Raises:
+        TypeError, ValueError: bad options or batches.
+
+    References:
+        scikit-learn ``explained_variance_score``; torchmetrics ``ExplainedVariance``.
+
+    Examples:
+        >>> m = ExplainedVariance()
+        >>> m.update(torch.tensor([2.5, 0.0]), torch.tensor([3.0, -0.5]))
+        >>> m.update(torch.tensor([2.0, 8.0]), torch.tensor([2.0, 7.0]))
+        >>> round(m.compute().item(), 4)
+        0.9572
     """
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:

@@ -108,7 +108,7 @@ def test_imbalanced_auc_writes_plots(tmp_path):
     for r in results.values():
         assert 0.8 < r["auroc"] <= 1 and 0 <= r["ece"] <= 1
     pngs = sorted(p.name for p in tmp_path.iterdir())
-    assert len(pngs) == 9 and all(p.endswith(".png") for p in pngs)
+    assert pngs == sorted(mod.PLOT_FILES) == ["precision_recall.png", "reliability.png", "roc.png"]
 
 
 def test_demo_end_to_end(tmp_path, capsys):

@@ -67,6 +67,7 @@ from torchmetrics_lite._checks.regression import (  # noqa: F401
     check_multioutput,
     check_regression_inputs,
     check_regression_values,
+    check_sample_weight,
 )
 from torchmetrics_lite._checks.retrieval import (  # noqa: F401
     check_retrieval_inputs,

@@ -26,8 +26,8 @@ def _check_unit_interval(name: str, t: Tensor, hint: str) -> None:
     through it, so a NaN extreme sends us to the counting scan that names it)."""
     if t.numel() == 0:
         return
-    lo, hi = torch.aminmax(t)
-    lo, hi = lo.item(), hi.item()
+    extremes = torch.aminmax(t)
+    lo, hi = extremes.min.item(), extremes.max.item()
     if math.isnan(lo) or math.isnan(hi):
         check_no_nan(name, t)
     if lo < 0.0 or hi > 1.0:

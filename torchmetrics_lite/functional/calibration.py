@@ -6,7 +6,9 @@ positive class, multiclass ``preds`` ``(N, C)`` hold one probability per class (
 **Binning.** ``n_bins`` equal-width bins on [0, 1]: bin ``i`` (0-based) holds the confidences in
 ``(i/n_bins, (i+1)/n_bins]``; the first bin also holds 0. Boundaries are the correctly rounded float64 values
 ``i / n_bins`` and confidences are compared in float64. Per bin the statistics are the sample count, the sum
-of confidences and the sum of accuracies (``sum`` states in the modules). With ``p_b = count_b / N``,
+of confidences and the sum of accuracies (``sum`` states in the modules); with ``weight`` (one non-negative
+value per sample) each sample counts with its weight: the bin's weight sum replaces its count, and the sums are
+weighted. With ``p_b = count_b / N``,
 ``gap_b = |mean accuracy_b - mean confidence_b|`` over the non-empty bins:
 
 * ``norm="l1"``: expected calibration error ``ECE = sum_b p_b gap_b``;
@@ -24,19 +26,21 @@ forecasts expressed in terms of probability", Monthly Weather Review 78(1), 1950
 from __future__ import annotations
 
 import functools
-from typing import Dict, Optional
+from typing import Dict, Optional, Tuple
 
 import numpy as np
 import torch
 from torch import Tensor
 
+from torchmetrics_lite._backend import host, use_numpy
 from torchmetrics_lite._checks import (
     check_binary_prob_inputs,
     check_choice,
     check_multiclass_prob_inputs,
     check_positive_int,
+    check_sample_weight,
 )
-from torchmetrics_lite.functional.regression._kernels import host, use_numpy
+from torchmetrics_lite.functional.regression._kernels import TORCH, ops, present_sum
 
 __all__ = [
     "binary_brier_score", "multiclass_brier_score", "binary_calibration_error", "multiclass_calibration_error",
@@ -44,85 +48,126 @@ __all__ = [
 
 NORMS = ("l1", "l2", "max")
 State = Dict[str, Tensor]
+Batch = Tuple[Tensor, Tensor, Optional[Tensor]]
 
 
 # ------------------------------------------------------------------------------------------------- Brier
-# Each statistic runs in numpy on zero-copy views of CPU tensors and in torch elsewhere (see
-# :mod:`~torchmetrics_lite.functional.regression._kernels`: a torch call's dispatch costs more than the arithmetic
-# of a batch); ``backend="torch"`` forces the torch path (the tests compare the two on CPU).
-def _brier_stats(total: Tensor, n: int) -> State:
-    return {"sum_score": total, "total": torch.full((), n, dtype=torch.int64, device=total.device)}
+# The statistics run in numpy on zero-copy views of small CPU batches and in torch elsewhere (the choice and
+# the shared arithmetic: :mod:`~torchmetrics_lite.functional.regression._kernels`).
+def _brier_stats(total: Tensor, n: int, weight: Optional[Tensor]) -> State:
+    """``sum_score`` with the int64 count ``total``, or with the float64 weight sum ``sum_weight``."""
+    if weight is None:
+        return {"sum_score": total, "total": torch.full((), n, dtype=torch.int64, device=total.device)}
+    return {"sum_score": total, "sum_weight": weight.to(dtype=torch.float64, device=total.device).sum()}
 
 
-def _binary_brier_stats(preds: Tensor, target: Tensor, backend: Optional[str] = None) -> State:
-    """``sum (preds - target)²`` in float64 (the conversion of either input is exact) and the count."""
-    if use_numpy(preds, backend):
-        err = np.subtract(host(preds), host(target), dtype=np.float64)
-        return _brier_stats(torch.from_numpy(np.asarray(np.vecdot(err, err))), err.shape[0])
-    err = preds.to(torch.float64) - target.to(torch.float64)
-    return _brier_stats(torch.dot(err, err), err.shape[0])
+def _binary_brier_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> State:
+    """``sum_i w_i (preds_i - target_i)²`` in float64 (the conversion of either input is exact) and the count
+    or weight sum."""
+    xp = ops(preds)
+    err = xp.sub64(xp.asarray(preds), xp.asarray(target))
+    w = None if weight is None else xp.float64(xp.asarray(weight))
+    total = xp.vecdot(err, err) if w is None else xp.vecdot(err, err * w)
+    return _brier_stats(xp.result(total), err.shape[0], weight)
 
 
-def _multiclass_brier_stats(preds: Tensor, target: Tensor, backend: Optional[str] = None) -> State:
-    """``sum_i sum_c (preds_ic - [target_i = c])²`` in float64 (one float64 copy of ``preds``, minus one at
-    each target, then one dot product) and the count."""
-    n = preds.shape[0]
-    if use_numpy(preds, backend):
-        diff = host(preds).astype(np.float64)
-        diff[np.arange(n), host(target)] -= 1.0
+def _multiclass_brier_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> State:
+    """``sum_i w_i sum_c (preds_ic - [target_i = c])²`` in float64 (one float64 copy of ``preds`` minus the
+    one-hot target, then dot products) and the count or weight sum."""
+    xp = ops(preds)
+    p, t = xp.asarray(preds), xp.asarray(target)
+    diff = xp.sub64(p, t[:, None] == xp.arange(p.shape[1], p))
+    if weight is None:
         flat = diff.reshape(-1)
-        return _brier_stats(torch.from_numpy(np.asarray(np.vecdot(flat, flat))), n)
-    diff = preds.to(torch.float64, copy=True)
-    diff[torch.arange(n, device=preds.device), target] -= 1.0
-    flat = diff.view(-1)
-    return _brier_stats(torch.dot(flat, flat), n)
+        total = xp.vecdot(flat, flat)
+    else:
+        total = xp.vecdot(diff, diff) @ xp.float64(xp.asarray(weight))
+    return _brier_stats(xp.result(total), p.shape[0], weight)
 
 
 def _brier_from_stats(state: State) -> Tensor:
-    return state["sum_score"] / state["total"]
+    return state["sum_score"] / present_sum(state, "total", "sum_weight")
 
 
-def binary_brier_score(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> Tensor:
-    """Binary Brier score ``(1/N) sum_i (preds_i - target_i)²``, float64; in [0, 1], lower is better.
+def _binary_checked(preds: Tensor, target: Tensor, weight: Optional[Tensor], validate_args: bool) -> Batch:
+    p, t = check_binary_prob_inputs(preds, target, validate_args=validate_args)
+    return p, t, check_sample_weight(weight, p, validate_args=validate_args)
+
+
+def _multiclass_checked(preds: Tensor, target: Tensor, weight: Optional[Tensor], num_classes: Optional[int],
+                        validate_args: bool) -> Batch:
+    p, t = check_multiclass_prob_inputs(preds, target, num_classes=num_classes, validate_args=validate_args)
+    return p, t, check_sample_weight(weight, p, validate_args=validate_args)
+
+
+def binary_brier_score(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None,
+                       validate_args: bool = True) -> Tensor:
+    """Binary Brier score, float64; in [0, 1], lower is better.
+
+    ``BS = sum_i w_i (preds_i - target_i)² / sum_i w_i`` (``w_i = 1`` without weights).
 
     Args:
-        preds: ``(N,)`` floating probabilities of the positive class, in [0, 1].
+        preds: ``(N,)`` floating probabilities of the positive class, in [0, 1] (used as given).
         target: ``(N,)`` integer or bool labels in {0, 1}.
-        validate_args: check the value ranges and NaN (a host sync).
+        weight: optional ``(N,)`` non-negative sample weights (scikit-learn's ``sample_weight``).
+        validate_args: check the value ranges, NaN and the weights' signs (a host sync).
 
-    Equals scikit-learn's ``brier_score_loss(target, preds)`` (which halves the two-column sum for binary
-    input). No sample gives ``nan``.
+    Returns:
+        A float64 0-d tensor; ``nan`` for no sample (or a zero weight sum).
 
-    >>> preds = torch.tensor([0.1, 0.9, 0.8, 0.3], dtype=torch.float64)
-    >>> round(binary_brier_score(preds, torch.tensor([0, 1, 1, 0])).item(), 6)
-    0.0375
+    Raises:
+        TypeError: non-tensor input, non-floating ``preds`` or non-integer ``target``.
+        ValueError: wrong shapes, and (with ``validate_args``) ``preds`` outside [0, 1] or NaN, ``target``
+            outside {0, 1}, a negative weight.
+
+    References:
+        Brier, "Verification of forecasts expressed in terms of probability", Monthly Weather Review 78(1),
+        1950; scikit-learn ``brier_score_loss(target, preds, sample_weight=weight)`` (which halves the
+        two-column sum for binary input, giving this value).
+
+    Examples:
+        >>> preds = torch.tensor([0.1, 0.9, 0.8, 0.3], dtype=torch.float64)
+        >>> round(binary_brier_score(preds, torch.tensor([0, 1, 1, 0])).item(), 6)
+        0.0375
     """
-    p, t = check_binary_prob_inputs(preds, target, validate_args=validate_args)
-    return _brier_from_stats(_binary_brier_stats(p, t))
+    return _brier_from_stats(_binary_brier_stats(*_binary_checked(preds, target, weight, validate_args)))
 
 
 def multiclass_brier_score(preds: Tensor, target: Tensor, *, num_classes: Optional[int] = None,
-                           validate_args: bool = True) -> Tensor:
-    """Multiclass Brier score ``(1/N) sum_i sum_c (preds_ic - [target_i = c])²``, float64; in [0, 2].
+                           weight: Optional[Tensor] = None, validate_args: bool = True) -> Tensor:
+    """Multiclass Brier score, float64; in [0, 2], lower is better.
 
-    The squared error of each probability vector against the one-hot target, summed over classes and
-    averaged over samples: scikit-learn's ``brier_score_loss(target, preds, scale_by_half=False)``, which is
-    its default for three or more classes (scikit-learn halves it by default for two columns; we never do).
+    ``BS = sum_i w_i sum_c (preds_ic - [target_i = c])² / sum_i w_i``: the squared error of each probability
+    vector against the one-hot target, summed over classes, averaged over samples. This is scikit-learn's
+    ``brier_score_loss(target, preds, scale_by_half=False)``, its default for three or more classes
+    (scikit-learn halves it by default for two columns; we never do).
 
     Args:
-        preds: ``(N, C)`` floating probabilities in [0, 1].
+        preds: ``(N, C)`` floating probabilities in [0, 1] (rows used as given, not renormalised).
         target: ``(N,)`` integer class indices in [0, C).
         num_classes: optional; checked against ``C``.
-        validate_args: check the value ranges and NaN (a host sync).
+        weight: optional ``(N,)`` non-negative sample weights.
+        validate_args: check the value ranges, NaN and the weights' signs (a host sync).
 
-    >>> preds = torch.tensor([[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.2, 0.2, 0.6]], dtype=torch.float64)
-    >>> round(multiclass_brier_score(preds, torch.tensor([0, 1, 2])).item(), 6)  # (0.06 + 0.14 + 0.24) / 3
-    0.146667
+    Returns:
+        A float64 0-d tensor; ``nan`` for no sample.
+
+    Raises:
+        TypeError, ValueError: as :func:`binary_brier_score`; ``ValueError`` also when ``C`` differs from
+            ``num_classes`` or is below 2.
+
+    References:
+        Brier (1950); scikit-learn ``brier_score_loss``.
+
+    Examples:
+        >>> preds = torch.tensor([[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.2, 0.2, 0.6]], dtype=torch.float64)
+        >>> round(multiclass_brier_score(preds, torch.tensor([0, 1, 2])).item(), 6)  # (0.06 + 0.14 + 0.24) / 3
+        0.146667
     """
     if num_classes is not None:
         check_positive_int("num_classes", num_classes)
-    p, t = check_multiclass_prob_inputs(preds, target, num_classes=num_classes, validate_args=validate_args)
-    return _brier_from_stats(_multiclass_brier_stats(p, t))
+    checked = _multiclass_checked(preds, target, weight, num_classes, validate_args)
+    return _brier_from_stats(_multiclass_brier_stats(*checked))
 
 
 # ------------------------------------------------------------------------------------- calibration error
@@ -132,11 +177,6 @@ def _inner_edges(n_bins: int) -> np.ndarray:
     edges = np.arange(1, n_bins, dtype=np.float64) / n_bins
     edges.flags.writeable = False
     return edges
-
-
-@functools.lru_cache(maxsize=64)
-def _inner_edges_tensor(n_bins: int, device: torch.device) -> Tensor:
-    return torch.tensor(_inner_edges(n_bins), dtype=torch.float64, device=device)
 
 
 def _bin_index_numpy(confidence: np.ndarray, n_bins: int) -> np.ndarray:
@@ -153,48 +193,71 @@ def _bin_index_numpy(confidence: np.ndarray, n_bins: int) -> np.ndarray:
     return np.minimum(idx, n_bins - 1, out=idx)  # unchecked c > 1 or NaN -> the last bin, as the search
 
 
-def _bins_numpy(confidence: np.ndarray, accuracy: np.ndarray, n_bins: int) -> State:
+def _bins_numpy(confidence: np.ndarray, accuracy: np.ndarray, n_bins: int, weight: Optional[np.ndarray]) -> State:
     idx = _bin_index_numpy(confidence, n_bins)
+    if weight is None:
+        count = {"bin_count": torch.from_numpy(np.bincount(idx, minlength=n_bins))}
+    else:
+        weight = weight.astype(np.float64, copy=False)
+        count = {"bin_weight": torch.from_numpy(np.bincount(idx, weight, n_bins))}
+        confidence, accuracy = confidence * weight, accuracy * weight
     return {
-        "bin_count": torch.from_numpy(np.bincount(idx, minlength=n_bins)),
+        **count,
         "bin_confidence": torch.from_numpy(np.bincount(idx, confidence, n_bins)),  # float64 sums
         "bin_accuracy": torch.from_numpy(np.bincount(idx, accuracy, n_bins)),
     }
 
 
-def _bins_torch(confidence: Tensor, accuracy: Tensor, n_bins: int) -> State:
+def _bins_torch(confidence: Tensor, accuracy: Tensor, n_bins: int, weight: Optional[Tensor]) -> State:
+    """As :func:`_bins_numpy` with static shapes (``torch.compile``): the boundaries ``i / n_bins`` (the same
+    correctly rounded float64 values), a binary search, and ``index_add_`` into ``n_bins`` slots."""
     conf = confidence.to(torch.float64)
-    idx = torch.bucketize(conf, _inner_edges_tensor(n_bins, conf.device), right=False)
-    sums = conf.new_zeros(2, n_bins).index_add_(1, idx, torch.stack([conf, accuracy.to(torch.float64)]))
-    return {"bin_count": torch.bincount(idx, minlength=n_bins), "bin_confidence": sums[0], "bin_accuracy": sums[1]}
+    edges = torch.arange(1, n_bins, dtype=torch.float64, device=conf.device) / n_bins
+    idx = torch.bucketize(conf, edges, right=False)  # edges[i-1] < c <= edges[i]
+    columns = [conf, accuracy.to(torch.float64)]
+    if weight is None:
+        counts = torch.zeros(n_bins, dtype=torch.int64, device=conf.device).index_add_(0, idx, torch.ones_like(idx))
+        count = {"bin_count": counts}
+    else:
+        w = weight.to(torch.float64)
+        columns = [w, *(c * w for c in columns)]
+    sums = conf.new_zeros(len(columns), n_bins).index_add_(1, idx, torch.stack(columns))
+    if weight is not None:
+        count = {"bin_weight": sums[0]}
+    return {**count, "bin_confidence": sums[-2], "bin_accuracy": sums[-1]}
 
 
-def _binary_bin_stats(preds: Tensor, target: Tensor, n_bins: int, backend: Optional[str] = None) -> State:
-    """Per-bin count (int64), confidence sum and accuracy sum (float64) of one batch."""
-    if use_numpy(preds, backend, max_elements=None):  # numpy's search and bincount win at every size
-        return _bins_numpy(host(preds), host(target), n_bins)
-    return _bins_torch(preds, target, n_bins)
+def _bin_stats(confidence: Tensor, accuracy: Tensor, n_bins: int, weight: Optional[Tensor]) -> State:
+    if use_numpy(confidence):  # numpy's search and bincount win at every size
+        return _bins_numpy(host(confidence), host(accuracy), n_bins, None if weight is None else host(weight))
+    return _bins_torch(confidence, accuracy, n_bins, weight)
 
 
-def _multiclass_bin_stats(preds: Tensor, target: Tensor, n_bins: int, backend: Optional[str] = None) -> State:
+def _binary_bin_stats(preds: Tensor, target: Tensor, n_bins: int, weight: Optional[Tensor] = None) -> State:
+    """Per-bin count (int64; ``bin_weight``, the float64 weight sum, for a weighted batch), confidence sum and
+    accuracy sum (float64, weighted) of one batch."""
+    return _bin_stats(preds, target, n_bins, weight)
+
+
+def _multiclass_bin_stats(preds: Tensor, target: Tensor, n_bins: int, weight: Optional[Tensor] = None) -> State:
     """As :func:`_binary_bin_stats` with the top-1 probability (first maximal class) and its correctness."""
     confidence, predicted = preds.max(dim=1)  # one call for both (numpy's row-wise max is slow for small C)
-    correct = predicted == target
-    if use_numpy(preds, backend, max_elements=None):
-        return _bins_numpy(host(confidence), host(correct), n_bins)
-    return _bins_torch(confidence, correct, n_bins)
+    return _bin_stats(confidence, predicted == target, n_bins, weight)
 
 
 def _calibration_error_from_stats(state: State, norm: str) -> Tensor:
-    count = state["bin_count"]
+    """ECE / RMS / MCE from the bins; a state holds ``bin_count``, ``bin_weight`` or both (unweighted samples
+    weigh 1), and ``bin_confidence``/``bin_accuracy`` sums."""
+    count = present_sum(state, "bin_count", "bin_weight")
     total = count.sum()
     gap = (state["bin_accuracy"] - state["bin_confidence"]).abs()  # = count_b * gap_b
+    safe = TORCH.nonzero(count)
     if norm == "l1":
         value = gap.sum() / total
     elif norm == "l2":
-        value = (gap.square() / count.clamp_min(1)).sum().div(total).sqrt()
+        value = (gap.square() / safe).sum().div(total).sqrt()
     else:
-        value = (gap / count.clamp_min(1)).max()
+        value = (gap / safe).max()
     return torch.where(total > 0, value, float("nan"))
 
 
@@ -204,41 +267,74 @@ def _check_binning(n_bins: int, norm: str) -> None:
 
 
 def binary_calibration_error(preds: Tensor, target: Tensor, *, n_bins: int = 15, norm: str = "l1",
-                             validate_args: bool = True) -> Tensor:
-    """Binned calibration error of binary probabilities (the module docstring has the bins and norms).
+                             weight: Optional[Tensor] = None, validate_args: bool = True) -> Tensor:
+    """Binned calibration error of binary probabilities, float64 (the module docstring has the bins and norms).
+
+    ``ECE = sum_b (W_b / W) |acc_b - conf_b|`` (``norm="l1"``), ``sqrt(sum_b (W_b / W) |acc_b - conf_b|²)``
+    (``"l2"``) or ``max_b |acc_b - conf_b|`` (``"max"``), over the non-empty bins, with ``W_b`` the bin's
+    count (or weight sum), ``acc_b`` its (weighted) fraction of positives and ``conf_b`` its mean predicted
+    probability.
 
     Args:
         preds: ``(N,)`` floating probabilities of the positive class, in [0, 1].
         target: ``(N,)`` integer or bool labels in {0, 1}.
         n_bins: number of equal-width bins (default 15, as torchmetrics).
         norm: ``"l1"`` (ECE), ``"l2"`` (RMS calibration error) or ``"max"`` (MCE).
-        validate_args: check the value ranges and NaN (a host sync).
+        weight: optional ``(N,)`` non-negative sample weights (weighted bin counts and sums).
+        validate_args: check the value ranges, NaN and the weights' signs (a host sync).
 
-    >>> preds = torch.tensor([0.25, 0.25, 0.75, 0.75], dtype=torch.float64)
-    >>> binary_calibration_error(preds, torch.tensor([0, 0, 1, 0]), n_bins=2).item()  # |0 - .25|/2 + |.5 - .75|/2
-    0.25
+    Returns:
+        A float64 0-d tensor; ``nan`` for no sample (or a zero weight sum).
+
+    Raises:
+        TypeError, ValueError: as :func:`binary_brier_score`; ``ValueError`` also for a bad ``n_bins`` or
+            ``norm``.
+
+    References:
+        Naeini, Cooper & Hauskrecht, AAAI 2015 (ECE, MCE); torchmetrics ``binary_calibration_error``.
+
+    Examples:
+        >>> preds = torch.tensor([0.25, 0.25, 0.75, 0.75], dtype=torch.float64)
+        >>> binary_calibration_error(preds, torch.tensor([0, 0, 1, 0]), n_bins=2).item()  # |0 - .25|/2 + |.5 - .75|/2
+        0.25
     """
     _check_binning(n_bins, norm)
-    p, t = check_binary_prob_inputs(preds, target, validate_args=validate_args)
-    return _calibration_error_from_stats(_binary_bin_stats(p, t, n_bins), norm)
+    p, t, w = _binary_checked(preds, target, weight, validate_args)
+    return _calibration_error_from_stats(_binary_bin_stats(p, t, n_bins, w), norm)
 
 
 def multiclass_calibration_error(preds: Tensor, target: Tensor, *, num_classes: Optional[int] = None, n_bins: int = 15,
-                                 norm: str = "l1", validate_args: bool = True) -> Tensor:
-    """Binned top-1 calibration error of multiclass probabilities (the module docstring has the rules).
+                                 norm: str = "l1", weight: Optional[Tensor] = None,
+                                 validate_args: bool = True) -> Tensor:
+    """Binned top-1 calibration error of multiclass probabilities, float64 (the module docstring has the rules).
+
+    As :func:`binary_calibration_error` with the confidence the top-1 probability and the accuracy whether the
+    top-1 class (the first among tied maxima) is the target.
 
     Args:
         preds: ``(N, C)`` floating probabilities in [0, 1].
         target: ``(N,)`` integer class indices in [0, C).
         num_classes: optional; checked against ``C``.
-        n_bins, norm, validate_args: as :func:`binary_calibration_error`.
+        n_bins, norm, weight, validate_args: as :func:`binary_calibration_error`.
 
-    >>> preds = torch.tensor([[0.9, 0.1], [0.6, 0.4], [0.3, 0.7]], dtype=torch.float64)
-    >>> round(multiclass_calibration_error(preds, torch.tensor([0, 1, 1]), n_bins=10, norm="max").item(), 6)
-    0.6
+    Returns:
+        A float64 0-d tensor; ``nan`` for no sample.
+
+    Raises:
+        TypeError, ValueError: as :func:`multiclass_brier_score`; ``ValueError`` also for a bad ``n_bins`` or
+            ``norm``.
+
+    References:
+        Guo et al., "On calibration of modern neural networks", ICML 2017; torchmetrics
+        ``multiclass_calibration_error``.
+
+    Examples:
+        >>> preds = torch.tensor([[0.9, 0.1], [0.6, 0.4], [0.3, 0.7]], dtype=torch.float64)
+        >>> round(multiclass_calibration_error(preds, torch.tensor([0, 1, 1]), n_bins=10, norm="max").item(), 6)
+        0.6
     """
     _check_binning(n_bins, norm)
     if num_classes is not None:
         check_positive_int("num_classes", num_classes)
-    p, t = check_multiclass_prob_inputs(preds, target, num_classes=num_classes, validate_args=validate_args)
-    return _calibration_error_from_stats(_multiclass_bin_stats(p, t, n_bins), norm)
+    p, t, w = _multiclass_checked(preds, target, weight, num_classes, validate_args)
+    return _calibration_error_from_stats(_multiclass_bin_stats(p, t, n_bins, w), norm)

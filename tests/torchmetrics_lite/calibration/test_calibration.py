@@ -14,6 +14,7 @@ from torchmetrics_lite import (
     MetricCollection,
     MulticlassBrierScore,
     MulticlassCalibrationError,
+    _backend,
 )
 from torchmetrics_lite.functional import (
     binary_brier_score,
@@ -174,22 +175,34 @@ def test_validate_args_false_skips_value_checks():
     assert m.compute().isfinite()
 
 
+def _both_paths(fn, *args):
+    """``fn(*args)`` on the torch path and on the numpy path (the default one on CPU)."""
+    with _backend.force("torch"):
+        want = fn(*args)
+    with _backend.force("numpy"):
+        got = fn(*args)
+    return got, want
+
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
-def test_numpy_and_torch_statistics_agree(dtype):
+@pytest.mark.parametrize("weighted", [False, True])
+def test_numpy_and_torch_statistics_agree(dtype, weighted):
     """The CPU path (numpy on zero-copy views) and the path of other devices (torch) give the same bins and
-    Brier sums; the oracle tests above exercise the numpy path, this pins the torch one to it."""
+    Brier sums, with the same keys and dtypes; the oracle tests exercise the numpy path, this pins torch to it."""
     preds, target = concat(BIN)
     preds = preds.to(dtype)
+    w = torch.rand(preds.shape[0], generator=torch.Generator().manual_seed(3)) if weighted else None
     for bools in (False, True):
         y = target.bool() if bools else target
-        assert_close(C._binary_bin_stats(preds, y, 7, backend="torch"), C._binary_bin_stats(preds, y, 7), rtol=1e-13)
-        assert_close(C._binary_brier_stats(preds, y, backend="torch"), C._binary_brier_stats(preds, y), rtol=1e-13)
+        for fn, args in ((C._binary_bin_stats, (preds, y, 7, w)), (C._binary_brier_stats, (preds, y, w))):
+            got, want = _both_paths(fn, *args)
+            assert {k: v.dtype for k, v in got.items()} == {k: v.dtype for k, v in want.items()}
+            assert_close(got, want, rtol=1e-13)
     probs, labels = concat(MC3)
     probs = probs.to(dtype)
-    assert_close(C._multiclass_bin_stats(probs, labels, 7, backend="torch"), C._multiclass_bin_stats(probs, labels, 7),
-                 rtol=1e-13)
-    assert_close(C._multiclass_brier_stats(probs, labels, backend="torch"), C._multiclass_brier_stats(probs, labels),
-                 rtol=1e-13)
+    w = w[: probs.shape[0]] if weighted else None
+    assert_close(*_both_paths(C._multiclass_bin_stats, probs, labels, 7, w), rtol=1e-13)
+    assert_close(*_both_paths(C._multiclass_brier_stats, probs, labels, w), rtol=1e-13)
 
 
 def test_float32_bins_by_arithmetic_equal_the_float64_search():

@@ -1,5 +1,6 @@
 """Regression and calibration metrics across real gloo ranks (uneven shards, an empty rank): one spawn per
-world size for both families. The R² / explained-variance cases exercise the fold (Chan) state sync."""
+world size for both families. The R² / explained-variance cases exercise the fold (Chan) state sync; the
+weighted cases the weight-sum states beside the int64 counts."""
 from functools import partial
 
 import pytest
@@ -42,6 +43,11 @@ def _multiclass(c):
              torch.randint(0, c, (n,), generator=GEN)) for n in SIZES]
 
 
+def _weighted(batches):
+    """The same batches with a third, weight column (zeros included)."""
+    return [(*b, torch.rand(b[0].shape[0], generator=GEN, dtype=torch.float64).round(decimals=1)) for b in batches]
+
+
 R1, R3, BIN, MC = _regression(1), _regression(2), _binary(), _multiclass(4)
 TIGHT = {"atol": 1e-9, "rtol": 1e-9}
 
@@ -63,6 +69,11 @@ CASES = [
     Case("mce_binary", partial(BinaryCalibrationError, norm="max"), BIN),
     Case("rms_multiclass", partial(MulticlassCalibrationError, num_classes=4, n_bins=5, norm="l2"), MC),
     Case("r2_no_data", R2Score, []),
+    Case("r2_weighted", R2Score, _weighted(R1), TIGHT),
+    Case("mse_weighted_2_outputs", partial(MeanSquaredError, num_outputs=2, multioutput="raw_values"),
+         _weighted(R3)),
+    Case("ece_weighted", partial(BinaryCalibrationError, n_bins=7), _weighted(BIN)),
+    Case("brier_multiclass_weighted", partial(MulticlassBrierScore, num_classes=4), _weighted(MC)),
 ]
 
 

@@ -16,6 +16,7 @@ from torchmetrics_lite import (
     MetricCollection,
     R2Score,
     RootMeanSquaredError,
+    _backend,
 )
 from torchmetrics_lite.functional import (
     explained_variance,
@@ -26,8 +27,11 @@ from torchmetrics_lite.functional import (
     root_mean_squared_error,
 )
 from torchmetrics_lite.functional.regression import _kernels as impl
-from torchmetrics_lite.functional.regression._kernels import moment_rows as _moment_rows
 from torchmetrics_lite.functional.regression.measures import fold_moments
+
+
+def _moment_rows(x, w=None):
+    return impl.moment_rows(impl.TORCH, x, w)
 
 GEN = torch.Generator().manual_seed(6)
 SIZES = (9, 0, 23, 4, 1, 17)
@@ -180,7 +184,7 @@ def test_fold_moments_is_chan_associative_with_identity():
     left = fold_moments(torch.stack([fold_moments(torch.stack(rows[:2])), fold_moments(torch.stack(rows[2:]))]))
     assert_close(fold_moments(torch.stack(rows)), whole, rtol=1e-12)
     assert_close(left, whole, rtol=1e-12)
-    empty = torch.zeros(3, 2, dtype=torch.float64)
+    empty = torch.zeros(4, 2, dtype=torch.float64)
     assert torch.equal(fold_moments(torch.stack([rows[2], empty])), rows[2])
     assert torch.equal(fold_moments(torch.stack([empty, rows[2]])), rows[2])
     assert torch.equal(fold_moments(torch.stack([empty, empty])), empty)
@@ -205,26 +209,38 @@ def test_numpy_and_torch_statistics_agree(case):
     """The CPU path (numpy on zero-copy views) and the path of other devices (torch) compute the same
     float64 statistics; the oracle tests above exercise the numpy path, this pins the torch one to it."""
     _, preds, target = case
-    for kind in ("squared", "absolute", "percentage"):
-        assert_close(impl.error_sums(preds, target, kind, backend="torch"),
-                     impl.error_sums(preds, target, kind, backend="numpy"), rtol=1e-13, path=kind)
-    assert_close(impl.moments(preds, target, backend="torch"), impl.moments(preds, target, backend="numpy"),
-                 rtol=1e-12, atol=1e-9)
+    weights = (None, torch.rand(preds.shape[0], generator=torch.Generator().manual_seed(5), dtype=torch.float64))
+    for weight in weights:
+        for kind in ("squared", "absolute", "percentage"):
+            with _backend.force("torch"):
+                want = impl.error_sums(preds, target, kind, weight)
+            with _backend.force("numpy"):
+                got = impl.error_sums(preds, target, kind, weight)
+            assert [g.dtype for g in got] == [w.dtype for w in want]
+            assert_close(got, want, rtol=1e-13, path=kind)
+        with _backend.force("torch"):
+            want = impl.moments(preds, target, weight)
+        with _backend.force("numpy"):
+            got = impl.moments(preds, target, weight)
+        assert_close(got, want, rtol=1e-12, atol=1e-9)
 
 
 @pytest.mark.parametrize("backend", ["numpy", "torch"])
-@pytest.mark.parametrize("width", [2, 2 * impl._SCALAR_COLUMNS + 2], ids=["scalar columns", "numpy rows"])
+@pytest.mark.parametrize("width", [2, 2 * impl.SCALAR_COLUMNS + 2], ids=["scalar columns", "numpy rows"])
 def test_fold_pair_in_place_equals_the_stack_fold(backend, width):
     g = torch.Generator().manual_seed(63)
-    a, b = (_moment_rows(torch.randn(width, n, generator=g, dtype=torch.float64) + 1e6) for n in (7, 12))
+    a, b = (_moment_rows(torch.randn(width, n, generator=g, dtype=torch.float64) + 1e6,
+                         torch.rand(n, generator=g, dtype=torch.float64)) for n in (7, 12))
     state = a.clone()
-    impl.fold_pair(state, b, backend=backend)
+    with _backend.force(backend):
+        impl.fold_pair(state, b)
     assert_close(state, fold_moments(torch.stack([a, b])), rtol=1e-12)
-    empty = torch.zeros(3, width, dtype=torch.float64)
+    empty = torch.zeros(4, width, dtype=torch.float64)
     state = empty.clone()
-    impl.fold_pair(state, b, backend=backend)  # the default state is an exact identity on the left
-    assert torch.equal(state, b)
-    impl.fold_pair(state, empty, backend=backend)  # and an empty batch on the right
+    with _backend.force(backend):
+        impl.fold_pair(state, b)  # the default state is an exact identity on the left
+        assert torch.equal(state, b)
+        impl.fold_pair(state, empty)  # and an empty batch on the right
     assert torch.equal(state, b)
 
 

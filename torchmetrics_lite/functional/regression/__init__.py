@@ -4,14 +4,22 @@ Inputs are ``preds`` and ``target`` of the same shape, ``(N,)`` (one output) or 
 scored column by column), any real dtype; all statistics are computed in float64 (the conversion from
 float32/float16/int is exact), so a long float32 stream does not drift.
 
+**Sample weights.** Every function and module ``update`` takes ``weight=``: ``None`` or a non-negative ``(N,)``
+tensor, one value per sample (row), with scikit-learn's ``sample_weight`` semantics: a sample of weight ``k``
+counts as ``k`` copies of it, weight 0 as absent. A weighted mean divides by the weight sum; unweighted samples
+weigh 1, so weighted and unweighted batches mix in one stream. Unweighted batches keep their int64 counts.
+
 Two kinds of sufficient statistics, both exact under streaming and across ranks:
 
-* **Error sums** (MSE, RMSE, MAE, MAPE): per-output sums of non-negative terms (``e²``, ``|e|``,
-  ``|e| / max(|y|, eps)``) and a sample count. Adding non-negative float64 terms has no cancellation.
-* **Moments** (R², explained variance): per column, the count ``n``, the mean and the centred second moment
-  ``M2 = sum (x - mean)²`` of the target and of the residual ``target - preds``. Batches and ranks merge
-  with Chan et al.'s parallel formula (:func:`fold_moments`), never through raw sums of squares, which lose
-  every significant digit when the values sit far from zero (targets around 1e4 with unit noise).
+* **Error sums** (MSE, RMSE, MAE, MAPE): per-output sums of non-negative terms (``w e²``, ``w |e|``,
+  ``w |e| / max(|y|, eps)``), the int64 count of unweighted samples and the float64 weight sum of weighted
+  ones. Adding non-negative float64 terms has no cancellation.
+* **Moments** (R², explained variance): per column, the sample count, the weight sum ``W``, the weighted mean
+  and the centred second moment ``M2 = sum w (x - mean)²`` of the target and of the residual
+  ``target - preds``. Batches and ranks merge with Chan et al.'s parallel formula in West's weighted form
+  (:func:`fold_moments`), never through raw sums of squares, which lose every significant digit when the
+  values sit far from zero (targets around 1e4 with unit noise). The sample count (not ``W``) decides R²'s
+  "fewer than two samples" rule and the adjusted score's ``n``.
 
 ``multioutput`` (scikit-learn's): ``"raw_values"`` returns the ``(d,)`` per-output scores,
 ``"uniform_average"`` (default) their mean, ``"variance_weighted"`` (R², explained variance) their mean
@@ -19,8 +27,9 @@ weighted by each target column's variance. Constant targets follow scikit-learn 
 a score whose numerator is 0 is 1.0, one with a zero denominator and a non-zero numerator is 0.0; when every
 column is constant, ``"variance_weighted"`` falls back to the uniform mean.
 
-Reference: Chan, Golub & LeVeque, "Algorithms for computing the sample variance: analysis and
-recommendations", The American Statistician 37(3), 1983.
+References: Chan, Golub & LeVeque, "Algorithms for computing the sample variance: analysis and
+recommendations", The American Statistician 37(3), 1983; West, "Updating mean and variance estimates: an
+improved method", Communications of the ACM 22(9), 1979.
 """
 from torchmetrics_lite.functional.regression.measures import (
     explained_variance,

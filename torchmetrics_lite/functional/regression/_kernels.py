@@ -1,21 +1,24 @@
-"""Batch statistics of the regression metrics, twice: numpy on CPU, torch elsewhere.
+"""Batch statistics of the regression metrics, written once for numpy and torch.
 
 At a training loop's batch size (a thousand samples) the statistics are a dozen small reductions, and each
 torch call costs microseconds of dispatch, more than its arithmetic; numpy's calls cost a fraction of that.
-So small CPU batches (:data:`NUMPY_MAX_ELEMENTS`) run in numpy on zero-copy views of the tensors (results
-come back as CPU tensors, sharing memory); larger ones and other devices run in torch, without any host
-sync. Both paths compute the same float64 quantities with the same operations (the tests compare them on
-CPU with ``backend="torch"``).
+So small CPU batches (:data:`NUMPY_MAX_ELEMENTS`) run in numpy on zero-copy views of the tensors (results come
+back as CPU tensors, sharing memory); larger ones, other devices and ``torch.compile`` run in torch, without any
+host sync. :func:`torchmetrics_lite._backend.use_numpy` chooses; the arithmetic below is written once, on
+operators both libraries share, plus the few calls of an :class:`ArrayOps` namespace (:data:`NUMPY`,
+:data:`TORCH`) where their spelling differs. The tests run both paths on CPU with ``_backend.force``.
 
-* :func:`error_sums`: per-output ``sum e²``, ``sum |e|`` or ``sum |e| / max(|y|, eps)`` of the residual
-  ``e = target - preds`` formed in float64 (every input dtype converts exactly, int64 beyond 2**53 aside).
-* :func:`moments`: per column ``[n, mean, M2]`` of the target and of the residual, two-pass (mean, then the
+* :func:`error_sums`: per-output ``sum w e²``, ``sum w |e|`` or ``sum w |e| / max(|y|, eps)`` of the residual
+  ``e = target - preds`` formed in float64 (every input dtype converts exactly, int64 beyond 2**53 aside);
+  ``w = 1`` without weights.
+* :func:`moments`: per column ``[count, weight, mean, M2]`` of the target and of the residual: the sample count,
+  the weight sum ``W = sum w``, the weighted mean and ``M2 = sum w (x - mean)²``, two-pass (mean, then the
   centred sum of squares), so no digit is lost to a large offset.
-* :func:`fold_pair`: Chan's pairwise merge (:func:`chan`) of two such moment states, in place.
+* :func:`fold_pair`: the weighted Chan merge (:func:`chan`) of two such moment states, in place.
 """
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 import torch
@@ -27,125 +30,202 @@ from torchmetrics_lite._backend import host
 #: scikit-learn's floor on ``|target|`` in MAPE: ``numpy.finfo(numpy.float64).eps``.
 MAPE_EPS = float(np.finfo(np.float64).eps)
 
-
 #: the numpy path takes CPU batches up to this many elements: where dispatch dominates, and below the size
 #: from which OpenBLAS (numpy's dot products) spawns threads, which on a loaded machine costs milliseconds.
 NUMPY_MAX_ELEMENTS = 8192
 
-
-def use_numpy(t: Tensor, backend: Optional[str] = None, max_elements: Optional[int] = NUMPY_MAX_ELEMENTS) -> bool:
-    """:func:`torchmetrics_lite._backend.use_numpy` with this family's size limit; ``backend`` forces a path."""
-    if backend is not None:
-        return backend == "numpy" and t.device.type == "cpu"
-    return _backend.use_numpy(t, max_elements)
+#: moment-state rows: sample count, weight sum, weighted mean, weighted centred sum of squares
+COUNT, WEIGHT, MEAN, M2 = range(4)
 
 
-def _columns(a: Any) -> Any:
+class ArrayOps(NamedTuple):
+    """The calls whose spelling differs between numpy and torch; everything else is shared operators."""
+
+    asarray: Callable[[Tensor], Any]  # a tensor as this library's array (numpy: zero-copy view)
+    result: Callable[[Any], Tensor]  # an array back as a tensor (numpy: zero-copy)
+    float64: Callable[[Any], Any]  # exact conversion to float64 (a no-op when it already is)
+    sub64: Callable[..., Any]  # ``a - b`` in float64, ``out=`` optional
+    vecdot: Callable[..., Any]  # row-wise dot products of two ``(m, N)`` arrays (``out`` optional)
+    row_sums: Callable[[Any, Any], Any]  # ``row_sums(x, out)``: ``x.sum(1)`` written into ``out``, returned
+    matvec: Callable[[Any, Any, Any], Any]  # ``matvec(x, w, out)``: ``x @ w`` written into ``out``, returned
+    maximum: Callable[[Any, float], Any]  # element-wise maximum with a number
+    nonzero: Callable[[Any], Any]  # ``w`` where ``w != 0``, else 1 (a safe denominator for a weight sum)
+    empty64: Callable[[Tuple[int, ...], Any], Any]  # float64 scratch ``empty(shape, like)``
+    arange: Callable[[int, Any], Any]  # ``arange(n, like)``: int64 ``0 .. n-1`` (on ``like``'s device)
+    count_tensor: Callable[[int, Any], Tensor]  # ``n`` as an int64 0-d *tensor* on ``like``'s device
+
+
+def _torch_vecdot(a: Tensor, b: Tensor, out: Optional[Tensor] = None) -> Tensor:
+    # a few long rows: one BLAS product streams them once (3x faster than vecdot's product-then-sum on 1e6
+    # samples; its O(m²) extra work is nothing then); short or many rows: one vecdot call
+    m, n = a.shape[-2:] if a.dim() > 1 else (1, a.shape[0])
+    long_rows = a.dim() == 2 and n >= 8192 and m <= 8 and not torch.compiler.is_compiling()
+    value = torch.mm(a, b.T).diagonal() if long_rows else torch.linalg.vecdot(a, b)
+    return value if out is None else out.copy_(value)
+
+
+def _host(t: Tensor) -> np.ndarray:
+    """:func:`~torchmetrics_lite._backend.host`, with the common case (a float32/float64 tensor that needs no
+    autograd) first: a plain zero-copy ``numpy()``."""
+    if t.dtype in _PLAIN and not t.requires_grad:
+        return t.numpy()
+    return host(t)
+
+
+_PLAIN = frozenset((torch.float32, torch.float64))
+
+NUMPY = ArrayOps(
+    asarray=_host,
+    result=lambda a: torch.from_numpy(np.asarray(a)),
+    float64=lambda a: a.astype(np.float64, copy=False),
+    sub64=lambda a, b, out=None: np.subtract(a, b, out=out, dtype=np.float64),
+    vecdot=np.vecdot,
+    row_sums=lambda x, out: np.add.reduce(x, 1, out=out),
+    matvec=lambda x, w, out: np.matmul(x, w, out=out),
+    maximum=np.maximum,
+    nonzero=lambda w: np.where(w != 0, w, 1.0),
+    empty64=lambda shape, like: np.empty(shape),
+    arange=lambda n, like: np.arange(n),
+    count_tensor=lambda n, like: torch.from_numpy(np.array(n, dtype=np.int64)),
+)
+TORCH = ArrayOps(
+    asarray=lambda t: t.detach(),
+    result=lambda t: t,
+    float64=lambda t: t.to(torch.float64),
+    sub64=lambda a, b, out=None: torch.sub(a.to(torch.float64), b.to(torch.float64), out=out),
+    vecdot=_torch_vecdot,
+    row_sums=lambda x, out: out.copy_(x.sum(1)),
+    matvec=lambda x, w, out: out.copy_(x @ w),
+    maximum=torch.clamp_min,
+    nonzero=lambda w: torch.where(w != 0, w, 1.0),
+    empty64=lambda shape, like: torch.empty(shape, dtype=torch.float64, device=like.device),
+    arange=lambda n, like: torch.arange(n, device=like.device),
+    count_tensor=lambda n, like: torch.full((), n, dtype=torch.int64, device=like.device),
+)
+
+
+def ops(t: Tensor, max_elements: Optional[int] = NUMPY_MAX_ELEMENTS) -> ArrayOps:
+    """:data:`NUMPY` when :func:`torchmetrics_lite._backend.use_numpy` says so for ``t``, else :data:`TORCH`."""
+    return NUMPY if _backend.use_numpy(t, max_elements) else TORCH
+
+
+def columns(a: Any) -> Any:
     """``(N,)`` or ``(N, d)`` (numpy array or tensor) as a ``(d, N)`` view."""
     return a[None] if a.ndim == 1 else a.T
 
 
 # ------------------------------------------------------------------------------------------- error sums
-def error_sums(preds: Tensor, target: Tensor, kind: str, backend: Optional[str] = None) -> Tensor:
-    """Per-output float64 sums ``(d,)`` of ``e²`` (``kind="squared"``), ``|e|`` (``"absolute"``) or
-    ``|e| / max(|target|, eps)`` (``"percentage"``), ``e = target - preds`` in float64."""
-    if not use_numpy(target, backend):
-        return _error_sums_torch(preds, target, kind)
-    t = _columns(host(target))
-    err = np.subtract(t, _columns(host(preds)), dtype=np.float64)  # exact conversion, then one rounding
-    if kind == "squared":
-        total = np.vecdot(err, err)
+def error_sums(preds: Tensor, target: Tensor, kind: str, weight: Optional[Tensor] = None) -> Tuple[Tensor, Tensor]:
+    """Per-output float64 sums ``(d,)`` of ``w e²`` (``kind="squared"``), ``w |e|`` (``"absolute"``) or
+    ``w |e| / max(|target|, eps)`` (``"percentage"``), ``e = target - preds`` in float64, ``w`` the
+    ``(N,)`` weights; and their denominator: the int64 count ``N`` without weights, else the float64 ``sum w``."""
+    xp = ops(target)
+    t = columns(xp.asarray(target))
+    err = xp.sub64(t, columns(xp.asarray(preds)))  # exact conversions, then one rounding
+    if weight is None:
+        w, denominator = None, xp.count_tensor(t.shape[1], t)
     else:
-        np.abs(err, out=err)
-        if kind == "percentage":
-            err /= np.maximum(np.abs(t, dtype=np.float64), MAPE_EPS)
-        total = err.sum(1)
-    return torch.from_numpy(total)
-
-
-def _error_sums_torch(preds: Tensor, target: Tensor, kind: str) -> Tensor:
-    t = _columns(target).to(torch.float64)
-    err = torch.sub(t, _columns(preds))  # type promotion converts `preds` exactly
+        w = xp.float64(xp.asarray(weight))
+        denominator = xp.result(w.sum())
     if kind == "squared":
-        return torch.linalg.vecdot(err, err)
-    err.abs_()
+        return xp.result(xp.vecdot(err, err) if w is None else xp.vecdot(err, err * w)), denominator
+    terms = abs(err)
     if kind == "percentage":
-        err.div_(t.abs().clamp_min_(MAPE_EPS))
-    return err.sum(1)
+        terms = terms / xp.maximum(abs(xp.float64(t)), MAPE_EPS)
+    return xp.result(terms.sum(-1) if w is None else terms @ w), denominator
+
+
+def present_sum(state: Dict[str, Tensor], count: str, weight: str) -> Tensor:
+    """The denominator of a weighted mean, ``state[count] + state[weight]``: a module's state holds both (the
+    int64 count of unweighted samples, the float64 weight sum of weighted ones), one batch's statistics one."""
+    if count in state and weight in state:
+        return state[count] + state[weight]
+    return state[count] if count in state else state[weight]
 
 
 # ---------------------------------------------------------------------------------------------- moments
-def moments(preds: Tensor, target: Tensor, backend: Optional[str] = None) -> Tensor:
-    """``(3, 2d)`` rows ``[n, mean, M2]`` of the target columns, then of the residual ``target - preds``
-    columns (float64; a scratch ``(2d, N)`` holds both, the residual formed in float64)."""
-    if not use_numpy(target, backend):
-        t = _columns(target).to(torch.float64)
-        return moment_rows(torch.cat([t, torch.sub(t, _columns(preds))]))
-    t, p = host(target), host(preds)
-    if t.ndim == 1:  # the common case, on 1-D arrays with scalar means: half the numpy calls
-        return torch.from_numpy(_moments_1d(t, p))
-    d, n = t.shape[1], t.shape[0]
-    x = np.empty((2 * d, n))
-    x[:d] = t.T
-    np.subtract(x[:d], p.T, out=x[d:])
-    return torch.from_numpy(moment_rows(x))
+def moments(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Tensor:
+    """``(4, 2d)`` rows ``[count, weight, mean, M2]`` of the target columns, then of the residual
+    ``target - preds`` columns (float64; a scratch ``(2d, N)`` holds both, the residual formed in float64)."""
+    xp = ops(target)
+    t, p = xp.asarray(target), xp.asarray(preds)
+    n, d = t.shape[0], 1 if t.ndim == 1 else t.shape[1]
+    x = xp.empty64((2 * d, n), t)
+    if t.ndim == 1:  # the common case, without the (1, N) views
+        x[0] = t
+        xp.sub64(x[0], p, out=x[1])
+    else:
+        x[:d] = t.T
+        xp.sub64(x[:d], p.T, out=x[d:])
+    return xp.result(moment_rows(xp, x, None if weight is None else xp.float64(xp.asarray(weight))))
 
 
-def _moments_1d(t: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """:func:`moments` of one output on numpy arrays, the same operations as :func:`moment_rows`."""
-    n = t.shape[0]
-    t64 = t.astype(np.float64)
-    e = np.subtract(t64, p)  # float64: `p` converts exactly, then one rounding
-    mean_t, mean_e = float(np.add.reduce(t64)) / max(n, 1), float(np.add.reduce(e)) / max(n, 1)
-    t64 -= mean_t
-    e -= mean_e
-    return np.array([[n, n], [mean_t, mean_e], [float(np.vecdot(t64, t64)), float(np.vecdot(e, e))]], dtype=np.float64)
-
-
-def moment_rows(x: Any) -> Any:
-    """``(3, m)`` rows ``[n, mean, M2]`` of the rows of ``x`` ``(m, N)`` (a float64 numpy array or tensor,
-    one variable per contiguous row), two-pass; zeros if N = 0. ``x`` is scratch: it is centred in place."""
+def moment_rows(xp: ArrayOps, x: Any, w: Any = None) -> Any:
+    """``(4, m)`` rows ``[count, weight, mean, M2]`` of the rows of ``x`` ``(m, N)`` (float64, one variable
+    per contiguous row; ``xp``'s array type), weighted by ``w`` ``(N,)`` when given, two-pass; a zero weight
+    sum gives mean 0 and M2 0. ``x`` is scratch: it is centred in place."""
     m, n = x.shape
-    if isinstance(x, np.ndarray):
-        out = np.empty((3, m))
-        out[0] = n
-        np.divide(np.add.reduce(x, 1), max(n, 1), out=out[1])
-        x -= out[1][:, None]
-        np.vecdot(x, x, out=out[2])
-        return out
-    mean = x.sum(1).div_(float(max(n, 1)))
-    x.sub_(mean.unsqueeze(1))
-    # a few long rows: one BLAS Gram product streams them once (3x faster than vecdot's product-then-sum on
-    # 1e6 samples; its O(m²) extra work is nothing then); short or many rows: one vecdot call
-    m2 = torch.mm(x, x.T).diagonal() if n >= 8192 and m <= 8 else torch.linalg.vecdot(x, x)
-    return torch.stack([torch.full_like(mean, n), mean, m2])
+    out = xp.empty64((4, m), x)
+    if w is None:
+        out[COUNT : WEIGHT + 1] = n
+        mean = xp.row_sums(x, out[MEAN])
+        mean /= max(n, 1)
+    else:
+        out[COUNT] = n
+        out[WEIGHT] = total = w.sum()
+        mean = xp.matvec(x, w, out[MEAN])
+        mean /= xp.nonzero(total)
+    x -= mean[:, None]
+    xp.vecdot(x, x if w is None else x * w, out[M2])
+    return out
 
 
 #: up to this many columns, the CPU merge runs on Python floats (a dozen float operations per column cost less
 #: than one numpy call each); wider states use numpy rows.
-_SCALAR_COLUMNS = 16
+SCALAR_COLUMNS = 16
 
 
-def fold_pair(state: Tensor, stats: Tensor, backend: Optional[str] = None) -> None:
-    """In place, ``state <- fold(stack([state, stats]))`` for two ``(3, m)`` moment states (Chan's update,
-    :func:`chan`). On CPU it runs on zero-copy numpy views (Python floats for narrow states: IEEE doubles,
-    the same results), elsewhere in torch (no host sync)."""
-    if not use_numpy(state, backend):
-        state.copy_(torch.stack(chan(*state.unbind(0), *stats.unbind(0), torch.clamp_min)))
+def fold_pair(state: Tensor, stats: Tensor) -> None:
+    """In place, ``state <- fold(stack([state, stats]))`` for two ``(4, m)`` moment states (the weighted Chan
+    update, :func:`chan`). On CPU it runs on zero-copy numpy views (Python floats for narrow states: IEEE
+    doubles, the same results), elsewhere in torch (no host sync)."""
+    if not _backend.use_numpy(state):
+        state.copy_(torch.stack(chan(state.unbind(0), stats.unbind(0), TORCH.nonzero)))
         return
     a = state.numpy()
-    if a.shape[1] > _SCALAR_COLUMNS:
-        a[:] = chan(*a, *host(stats), np.maximum)
+    if a.shape[1] > SCALAR_COLUMNS:
+        a[:] = chan(a, host(stats), NUMPY.nonzero)
     else:
-        a.T[:] = [chan(*col, max) for col in zip(*a.tolist(), *stats.tolist())]
+        a.T[:] = [chan(x, y, _nonzero) for x, y in zip(zip(*a.tolist()), zip(*stats.tolist()))]
 
 
-def chan(n_a: Any, mean_a: Any, m2_a: Any, n_b: Any, mean_b: Any, m2_b: Any, at_least: Any) -> Tuple[Any, Any, Any]:
-    """Chan, Golub & LeVeque's merge of two parts' ``(n, mean, M2)`` (floats, numpy rows or tensors alike):
-    ``delta = mean_b - mean_a``, ``mean = mean_a + delta n_b / n``, ``M2 = M2_a + M2_b + delta² n_a n_b / n``.
-    An empty part b gives part a exactly; an empty part a with the default mean 0 gives part b exactly
-    (``n_b / n`` is then 1)."""
-    n = n_a + n_b
+def _nonzero(w: float) -> float:
+    return w or 1.0
+
+
+def chan(part_a: Iterable[Any], part_b: Iterable[Any], nonzero: Callable[[Any], Any]) -> Tuple[Any, Any, Any, Any]:
+    """The weighted form of Chan, Golub & LeVeque's merge of two parts' ``(count, W, mean, M2)`` (floats, numpy
+    rows or tensors alike): ``delta = mean_b - mean_a``, ``mean = mean_a + delta W_b / W``,
+    ``M2 = M2_a + M2_b + delta² W_a W_b / W`` (West, 1979), counts added. An empty (or zero-weight) part b gives
+    part a exactly; an empty part a with the default mean 0 gives part b exactly (``W_b / W`` is then 1)."""
+    (c_a, w_a, mean_a, m2_a), (c_b, w_b, mean_b, m2_b) = part_a, part_b
+    w = w_a + w_b
     delta = mean_b - mean_a
-    step = delta * (n_b / at_least(n, 1.0))  # 0 when both parts are empty
-    return n, mean_a + step, m2_a + m2_b + n_a * delta * step
+    step = delta * (w_b / nonzero(w))  # 0 when both parts weigh nothing
+    return c_a + c_b, w, mean_a + step, m2_a + m2_b + w_a * delta * step
+
+
+def fold_stack(stack: Tensor) -> Tensor:
+    """Merge a stack ``(k, 4, m)`` of moment states into one ``(4, m)`` (see
+    :func:`~torchmetrics_lite.functional.regression.fold_moments`)."""
+    c_i, w_i, mean_i, m2_i = stack.unbind(1)
+    w = w_i.sum(0)
+    first = (w_i > 0).to(torch.uint8).argmax(0, keepdim=True)  # first part of each column with weight
+    ref = mean_i.gather(0, first)[0]
+    mean = ref + (w_i * (mean_i - ref)).sum(0) / TORCH.nonzero(w)
+    m2 = m2_i.sum(0) + (w_i * (mean_i - mean).square()).sum(0)
+    return torch.stack([c_i.sum(0), w, mean, m2])
+
+
+__all__: List[str] = ["error_sums", "present_sum", "moments", "moment_rows", "fold_pair", "fold_stack", "chan",
+                      "ops", "NUMPY", "TORCH", "MAPE_EPS"]

@@ -11,8 +11,11 @@ from torchmetrics_lite._checks import (
     check_multioutput,
     check_regression_inputs,
     check_regression_values,
+    check_sample_weight,
 )
 from torchmetrics_lite.functional.regression import _kernels as _impl
+from torchmetrics_lite.functional.regression._docs import ERROR_FUNCTION, sections
+from torchmetrics_lite.functional.regression._kernels import COUNT, M2, MEAN, WEIGHT
 
 __all__ = [
     "mean_squared_error", "root_mean_squared_error", "mean_absolute_error", "mean_absolute_percentage_error",
@@ -24,21 +27,17 @@ State = Dict[str, Tensor]
 
 
 # ------------------------------------------------------------------------------------------- error sums
-def _error_sum_stats(preds: Tensor, target: Tensor, kind: str, backend: Optional[str] = None) -> State:
-    """Per-output float64 sums ``(d,)`` of one error term over a ``(N,)`` or ``(N, d)`` batch of any real dtypes
-    (:func:`~torchmetrics_lite.functional.regression._kernels.error_sums`), and the int64 count."""
-    return {"sum_error": _impl.error_sums(preds, target, kind, backend),
-            "total": torch.full((), target.shape[0], dtype=torch.int64, device=target.device)}
-
-
-def _error_stats(preds: Tensor, target: Tensor, kind: str, num_outputs: Optional[int], validate_args: bool) -> State:
-    """Checked error sums of one batch (the module's ``batch_stats``); the NaN check reads the sums (NaN in,
-    NaN out)."""
+def _error_stats(preds: Tensor, target: Tensor, kind: str, num_outputs: Optional[int], validate_args: bool,
+                 weight: Optional[Tensor] = None) -> State:
+    """Checked error sums of one batch (the module's ``batch_stats``): ``sum_error`` ``(d,)`` float64 and the
+    int64 sample count ``total``, or, for a weighted batch, the float64 weight sum ``sum_weight`` instead. The
+    NaN check reads the sums (NaN in, NaN out)."""
     p, t = check_regression_inputs(preds, target, num_outputs=num_outputs)
-    stats = _error_sum_stats(p, t, kind)
+    w = check_sample_weight(weight, t, validate_args=validate_args)
+    sums, denominator = _impl.error_sums(p, t, kind, w)
     if validate_args:
-        check_regression_values(p, t, stats["sum_error"])
-    return stats
+        check_regression_values(p, t, sums)
+    return {"sum_error": sums, "total" if w is None else "sum_weight": denominator}
 
 
 def _average_outputs(per_output: Tensor, multioutput: str) -> Tensor:
@@ -46,108 +45,156 @@ def _average_outputs(per_output: Tensor, multioutput: str) -> Tensor:
 
 
 def _mean_error_from_stats(state: State, multioutput: str, root: bool = False) -> Tensor:
-    """``sum_error / total`` per output (``nan`` with no sample), square-rooted for RMSE, then averaged."""
-    per_output = state["sum_error"] / state["total"]
+    """``sum_error / (total + sum_weight)`` per output (``nan`` with no sample or no weight), square-rooted
+    for RMSE, then averaged. A state holds either denominator or both (unweighted samples weigh 1)."""
+    per_output = state["sum_error"] / _impl.present_sum(state, "total", "sum_weight")
     return _average_outputs(per_output.sqrt() if root else per_output, multioutput)
 
 
-def mean_squared_error(preds: Tensor, target: Tensor, *, squared: bool = True,
+def mean_squared_error(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None, squared: bool = True,
                        multioutput: str = "uniform_average", validate_args: bool = True) -> Tensor:
-    """Mean squared error ``(1/N) sum_i (preds_i - target_i)²`` per output, float64.
+    """Mean squared error per output, float64.
+
+    ``MSE = sum_i w_i (target_i - preds_i)² / sum_i w_i`` (``w_i = 1`` without weights), per output column.
 
     Args:
-        preds, target: real tensors of the same shape ``(N,)`` or ``(N, d)``.
+        preds: real tensor ``(N,)`` or ``(N, d)``, any real dtype (converted exactly to float64).
+        target: real tensor of the same shape.
+        weight: optional ``(N,)`` non-negative sample weights, one per row (scikit-learn's ``sample_weight``).
         squared: ``False`` returns the root mean squared error (torchmetrics' switch; same as
             :func:`root_mean_squared_error`).
-        multioutput: ``"raw_values"`` (``(d,)``) or ``"uniform_average"`` (scalar).
-        validate_args: reject NaN (a host sync).
+        multioutput: ``"raw_values"`` (``(d,)``) or ``"uniform_average"`` (scalar, the mean over outputs).
+        validate_args: check for NaN in the inputs and negative or NaN weights (a host sync).
 
-    Empty input gives ``nan``. Reference: scikit-learn ``mean_squared_error``.
+    Returns:
+        A float64 0-d tensor, or ``(d,)`` with ``multioutput="raw_values"``. Empty input (or a zero weight
+        sum) gives ``nan``.
 
-    >>> mean_squared_error(torch.tensor([2.5, 0.0, 2.0, 8.0]), torch.tensor([3.0, -0.5, 2.0, 7.0])).item()
-    0.375
+    Raises:
+        TypeError: an input is not a tensor or has a bool or complex dtype.
+        ValueError: shapes differ or are not 1-D/2-D, ``weight`` is not ``(N,)``, a bad ``multioutput``, or
+            (with ``validate_args``) NaN input or a negative weight.
+
+    References:
+        scikit-learn ``mean_squared_error`` (with ``sample_weight``); torchmetrics ``mean_squared_error``.
+
+    Examples:
+        >>> mean_squared_error(torch.tensor([2.5, 0.0, 2.0, 8.0]), torch.tensor([3.0, -0.5, 2.0, 7.0])).item()
+        0.375
+        >>> mean_squared_error(torch.tensor([2.5, 0.0, 2.0, 8.0]), torch.tensor([3.0, -0.5, 2.0, 7.0]),
+        ...                    weight=torch.tensor([1.0, 1.0, 1.0, 0.0])).item()  # the last sample weighs 0
+        0.16666666666666666
     """
     check_multioutput(multioutput, weighted=False)
-    stats = _error_stats(preds, target, "squared", None, validate_args)
+    stats = _error_stats(preds, target, "squared", None, validate_args, weight)
     return _mean_error_from_stats(stats, multioutput, root=not squared)
 
 
-def root_mean_squared_error(preds: Tensor, target: Tensor, *, multioutput: str = "uniform_average",
-                            validate_args: bool = True) -> Tensor:
-    """Root mean squared error ``sqrt((1/N) sum_i (preds_i - target_i)²)`` per output; ``"uniform_average"``
-    averages the per-output roots (scikit-learn's ``root_mean_squared_error``). Empty input gives ``nan``.
+@sections(ERROR_FUNCTION)
+def root_mean_squared_error(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None,
+                            multioutput: str = "uniform_average", validate_args: bool = True) -> Tensor:
+    """Root mean squared error per output, float64.
 
-    >>> root_mean_squared_error(torch.tensor([[0.0, 1.0], [0.0, 1.0]]), torch.tensor([[3.0, 1.0], [4.0, 1.0]]),
-    ...                         multioutput="raw_values")
-    tensor([3.5355, 0.0000], dtype=torch.float64)
+    ``RMSE = sqrt(sum_i w_i (target_i - preds_i)² / sum_i w_i)`` per output; ``"uniform_average"`` averages
+    the per-output roots, as scikit-learn's ``root_mean_squared_error``.
+
+    References:
+        scikit-learn ``root_mean_squared_error``.
+
+    Examples:
+        >>> root_mean_squared_error(torch.tensor([[0.0, 1.0], [0.0, 1.0]]), torch.tensor([[3.0, 1.0], [4.0, 1.0]]),
+        ...                         multioutput="raw_values")
+        tensor([3.5355, 0.0000], dtype=torch.float64)
     """
-    return mean_squared_error(preds, target, squared=False, multioutput=multioutput, validate_args=validate_args)
+    return mean_squared_error(preds, target, weight=weight, squared=False, multioutput=multioutput,
+                              validate_args=validate_args)
 
 
-def mean_absolute_error(preds: Tensor, target: Tensor, *, multioutput: str = "uniform_average",
-                        validate_args: bool = True) -> Tensor:
-    """Mean absolute error ``(1/N) sum_i |preds_i - target_i|`` per output, float64; empty input gives ``nan``.
+@sections(ERROR_FUNCTION)
+def mean_absolute_error(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None,
+                        multioutput: str = "uniform_average", validate_args: bool = True) -> Tensor:
+    """Mean absolute error per output, float64.
 
-    >>> mean_absolute_error(torch.tensor([2.5, 0.0, 2.0, 8.0]), torch.tensor([3.0, -0.5, 2.0, 7.0])).item()
-    0.5
+    ``MAE = sum_i w_i |target_i - preds_i| / sum_i w_i`` per output column.
+
+    References:
+        scikit-learn ``mean_absolute_error`` (with ``sample_weight``).
+
+    Examples:
+        >>> mean_absolute_error(torch.tensor([2.5, 0.0, 2.0, 8.0]), torch.tensor([3.0, -0.5, 2.0, 7.0])).item()
+        0.5
     """
     check_multioutput(multioutput, weighted=False)
-    return _mean_error_from_stats(_error_stats(preds, target, "absolute", None, validate_args), multioutput)
+    stats = _error_stats(preds, target, "absolute", None, validate_args, weight)
+    return _mean_error_from_stats(stats, multioutput)
 
 
-def mean_absolute_percentage_error(preds: Tensor, target: Tensor, *, multioutput: str = "uniform_average",
-                                   validate_args: bool = True) -> Tensor:
-    """Mean absolute percentage error ``(1/N) sum_i |preds_i - target_i| / max(|target_i|, eps)`` per output.
+@sections(ERROR_FUNCTION)
+def mean_absolute_percentage_error(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None,
+                                   multioutput: str = "uniform_average", validate_args: bool = True) -> Tensor:
+    """Mean absolute percentage error per output, float64 (a fraction, not a percent: 0.1 means 10 %).
 
-    ``eps = numpy.finfo(numpy.float64).eps`` (scikit-learn's rule), so a zero target with a non-zero error gives
-    a huge but finite term, and a zero target predicted exactly contributes 0. A fraction, not a percent
-    (0.1 means 10 %). Empty input gives ``nan``.
+    ``MAPE = sum_i w_i |target_i - preds_i| / max(|target_i|, eps) / sum_i w_i`` with
+    ``eps = numpy.finfo(numpy.float64).eps`` (scikit-learn's rule): a zero target with a non-zero error gives a
+    huge but finite term, a zero target predicted exactly contributes 0.
 
-    >>> round(mean_absolute_percentage_error(torch.tensor([0.9, 2.4]), torch.tensor([1.0, 2.0])).item(), 6)
-    0.15
+    References:
+        scikit-learn ``mean_absolute_percentage_error`` (with ``sample_weight``).
+
+    Examples:
+        >>> round(mean_absolute_percentage_error(torch.tensor([0.9, 2.4]), torch.tensor([1.0, 2.0])).item(), 6)
+        0.15
     """
     check_multioutput(multioutput, weighted=False)
-    return _mean_error_from_stats(_error_stats(preds, target, "percentage", None, validate_args), multioutput)
+    stats = _error_stats(preds, target, "percentage", None, validate_args, weight)
+    return _mean_error_from_stats(stats, multioutput)
 
 
 # ---------------------------------------------------------------------------------------------- moments
 def fold_moments(stack: Tensor) -> Tensor:
-    """Merge a stack ``(k, 3, m)`` of ``[n, mean, M2]`` rows into one ``(3, m)`` (Chan et al.'s formula).
+    """Merge a stack ``(k, 4, m)`` of moment states into one ``(4, m)`` (the weighted Chan formula).
 
-    ``n = sum n_i``, ``mean = r + sum n_i (mean_i - r) / n`` with ``r`` the first non-empty part's mean (so an
-    empty part is an exact identity on either side), ``M2 = sum M2_i + sum n_i (mean_i - mean)²``. For k = 2
-    this is the pairwise update of Chan, Golub & LeVeque; it is associative up to rounding. Counts travel as
-    float64 (exact below 2**53 samples). This is the ``reduce`` of the R² / explained-variance fold state.
+    A moment state holds, per column, the rows ``[count, W, mean, M2]``: the sample count, the weight sum
+    ``W = sum w`` (the count without weights), the weighted mean and ``M2 = sum w (x - mean)²``. The fold:
+    ``count = sum count_i``, ``W = sum W_i``, ``mean = r + sum W_i (mean_i - r) / W`` with ``r`` the first part's
+    mean with weight (so an empty part is an exact identity on either side), ``M2 = sum M2_i + sum W_i (mean_i -
+    mean)²``. For k = 2 this is the pairwise update of Chan, Golub & LeVeque (weighted: West); it is
+    associative up to rounding. Counts travel as float64 (exact below 2**53 samples). This is the ``reduce`` of
+    the R² / explained-variance fold state.
 
-    >>> a, b = _impl.moment_rows(torch.tensor([[1.0, 2.0]], dtype=torch.float64)), _impl.moment_rows(
-    ...     torch.tensor([[6.0]], dtype=torch.float64))
-    >>> fold_moments(torch.stack([a, b])).flatten().tolist()  # n, mean, M2 of [1, 2, 6]
-    [3.0, 3.0, 14.0]
+    Args:
+        stack: float64 ``(k, 4, m)``, ``k >= 1``.
+
+    Returns:
+        The merged float64 ``(4, m)`` state.
+
+    References:
+        Chan, Golub & LeVeque, "Algorithms for computing the sample variance: analysis and recommendations",
+        The American Statistician 37(3), 1983; West, "Updating mean and variance estimates: an improved
+        method", Communications of the ACM 22(9), 1979.
+
+    Examples:
+        >>> from torchmetrics_lite.functional.regression import _kernels
+        >>> a = _kernels.moment_rows(_kernels.TORCH, torch.tensor([[1.0, 2.0]], dtype=torch.float64))
+        >>> b = _kernels.moment_rows(_kernels.TORCH, torch.tensor([[6.0]], dtype=torch.float64))
+        >>> fold_moments(torch.stack([a, b])).flatten().tolist()  # count, W, mean, M2 of [1, 2, 6]
+        [3.0, 3.0, 3.0, 14.0]
     """
-    n_i, mean_i, m2_i = stack.unbind(1)
-    n = n_i.sum(0)
-    first = (n_i > 0).to(torch.uint8).argmax(0, keepdim=True)  # first non-empty part of each column
-    ref = mean_i.gather(0, first)[0]
-    mean = ref + (n_i * (mean_i - ref)).sum(0) / n.clamp_min(1)
-    m2 = m2_i.sum(0) + (n_i * (mean_i - mean).square()).sum(0)
-    return torch.stack([n, mean, m2])
+    return _impl.fold_stack(stack)
 
 
 fold_moments.pair = _impl.fold_pair  # type: ignore[attr-defined]  # the in-place two-part merge of Metric
 
 
-def _moment_stats(preds: Tensor, target: Tensor, backend: Optional[str] = None) -> State:
-    """``moments`` ``(3, 2d)``: ``[n, mean, M2]`` of the target columns, then of the residual columns
-    (:func:`~torchmetrics_lite.functional.regression._kernels.moments`)."""
-    return {"moments": _impl.moments(preds, target, backend)}
-
-
-def _moment_stats_checked(preds: Tensor, target: Tensor, num_outputs: Optional[int], validate_args: bool) -> State:
-    """Checked moments of one batch (the module's ``batch_stats``); the NaN check reads the means (NaN in, NaN out)."""
+def _moment_stats(preds: Tensor, target: Tensor, num_outputs: Optional[int], validate_args: bool,
+                  weight: Optional[Tensor] = None) -> State:
+    """Checked moments of one batch (the module's ``batch_stats``): ``moments`` ``(4, 2d)``, rows ``[count, W,
+    mean, M2]`` of the target columns, then of the residual columns. The NaN check reads the means."""
     p, t = check_regression_inputs(preds, target, num_outputs=num_outputs)
-    stats = _moment_stats(p, t)
+    w = check_sample_weight(weight, t, validate_args=validate_args)
+    stats = {"moments": _impl.moments(p, t, w)}
     if validate_args:
-        check_regression_values(p, t, stats["moments"])
+        check_regression_values(p, t, stats["moments"])  # NaN in, NaN means and M2 out
     return stats
 
 
@@ -162,67 +209,100 @@ def _explained_fraction(num: Tensor, den: Tensor, multioutput: str) -> Tensor:
     return scores.mean()
 
 
-def _r2_score_from_stats(state: State, multioutput: str, adjusted: int = 0) -> Tensor:
+def _r2_score_from_stats(state: State, multioutput: str, adjusted: int = 0, validate_args: bool = True) -> Tensor:
     mom = state["moments"]
     d = mom.shape[1] // 2
-    n = mom[0, 0]
-    ss_res = mom[2, d:] + n * mom[1, d:].square()  # sum e² = M2(e) + n mean(e)²
-    score = torch.where(n >= 2, _explained_fraction(ss_res, mom[2, :d], multioutput), float("nan"))
-    if adjusted:
-        n_int = int(n)  # host sync, only for the adjusted score
-        if n_int < 2:
-            return score  # already nan
-        if n_int - adjusted - 1 <= 0:
+    n = mom[COUNT, 0]
+    ss_res = mom[M2, d:] + mom[WEIGHT, d:] * mom[MEAN, d:].square()  # sum w e² = M2(e) + W mean(e)²
+    score = torch.where(n >= 2, _explained_fraction(ss_res, mom[M2, :d], multioutput), float("nan"))
+    if not adjusted:
+        return score
+    if validate_args:
+        n_int = int(n)  # host sync, only for the adjusted score's check
+        if n_int >= 2 and n_int - adjusted - 1 <= 0:
             raise ValueError(f"Expected `adjusted` to be less than n - 1 = {n_int - 1} (n - adjusted - 1 > 0), "
                              f"got adjusted={adjusted} with n={n_int}")
-        score = 1 - (1 - score) * (n_int - 1) / (n_int - adjusted - 1)
-    return score
+    dof = n - adjusted - 1
+    return torch.where(dof > 0, 1 - (1 - score) * (n - 1) / dof, float("nan"))
 
 
-def r2_score(preds: Tensor, target: Tensor, *, adjusted: int = 0, multioutput: str = "uniform_average",
-             validate_args: bool = True) -> Tensor:
-    """Coefficient of determination ``R² = 1 - sum (y - ŷ)² / sum (y - mean(y))²`` per output, float64.
+def r2_score(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None, adjusted: int = 0,
+             multioutput: str = "uniform_average", validate_args: bool = True) -> Tensor:
+    """Coefficient of determination per output, float64.
+
+    ``R² = 1 - sum_i w_i (y_i - ŷ_i)² / sum_i w_i (y_i - ȳ)²`` with ``ȳ`` the weighted mean of the target
+    (``w_i = 1`` without weights), per output column; the adjusted score is ``1 - (1 - R²)(n - 1)/(n - p - 1)``
+    with ``n`` the number of samples, applied to the averaged score (or to each raw score). Worked example:
+    n = 100, R² = 0.8, p = 2 gives ``1 - 0.2 * 99 / 97 = 0.7959``.
 
     Args:
-        preds, target: real tensors of the same shape ``(N,)`` or ``(N, d)``.
-        adjusted: number of regressors ``p``; non-zero gives the adjusted R²
-            ``1 - (1 - R²)(n - 1)/(n - p - 1)``, applied to the averaged score (or to each raw score). It raises
-            ``ValueError`` when ``n - p - 1 <= 0`` (with ``n >= 2``; fewer samples give ``nan`` as for R²).
-        multioutput: ``"raw_values" | "uniform_average" | "variance_weighted"``.
-        validate_args: reject NaN (a host sync).
+        preds: real tensor ``(N,)`` or ``(N, d)``.
+        target: real tensor of the same shape.
+        weight: optional ``(N,)`` non-negative sample weights (scikit-learn's ``sample_weight``).
+        adjusted: number of regressors ``p``; non-zero gives the adjusted R².
+        multioutput: ``"raw_values" | "uniform_average" | "variance_weighted"`` (the last weights each output
+            by its target's variance).
+        validate_args: check for NaN input and negative weights, and that ``n - p - 1 > 0`` (host syncs).
 
-    Fewer than two samples give ``nan`` (scikit-learn's rule); constant targets follow the module rules above.
-    Reference: scikit-learn ``r2_score``. Worked example: n = 100, R² = 0.8, p = 2 gives
-    ``1 - 0.2 * 99 / 97 = 0.7959``.
+    Returns:
+        A float64 0-d tensor, or ``(d,)`` with ``multioutput="raw_values"``. Fewer than two samples give
+        ``nan`` (scikit-learn's rule). Constant targets follow scikit-learn's ``force_finite=True``: a perfect
+        prediction scores 1.0, an imperfect one 0.0. With ``validate_args=False`` an adjusted score with
+        ``n - p - 1 <= 0`` is ``nan`` instead of an error.
 
-    >>> target = torch.arange(100, dtype=torch.float64)
-    >>> preds = target + torch.tensor([1.0, -1.0]).repeat(50) * (0.2 * 83325 / 100) ** 0.5  # SS_tot = 83325
-    >>> round(r2_score(preds, target).item(), 4)
-    0.8
-    >>> round(r2_score(preds, target, adjusted=2).item(), 4)
-    0.7959
+    Raises:
+        TypeError, ValueError: as :func:`mean_squared_error`; ``ValueError`` also for ``n - p - 1 <= 0`` with
+            ``n >= 2`` (``validate_args``) and for a negative ``adjusted``.
+
+    References:
+        scikit-learn ``r2_score`` (with ``sample_weight``); torchmetrics ``r2_score`` (``adjusted``).
+
+    Examples:
+        >>> target = torch.arange(100, dtype=torch.float64)
+        >>> preds = target + torch.tensor([1.0, -1.0]).repeat(50) * (0.2 * 83325 / 100) ** 0.5  # SS_tot = 83325
+        >>> round(r2_score(preds, target).item(), 4)
+        0.8
+        >>> round(r2_score(preds, target, adjusted=2).item(), 4)
+        0.7959
     """
     check_multioutput(multioutput, weighted=True)
     check_adjusted(adjusted)
-    return _r2_score_from_stats(_moment_stats_checked(preds, target, None, validate_args), multioutput, adjusted)
+    stats = _moment_stats(preds, target, None, validate_args, weight)
+    return _r2_score_from_stats(stats, multioutput, adjusted, validate_args)
 
 
 def _explained_variance_from_stats(state: State, multioutput: str) -> Tensor:
     mom = state["moments"]
     d = mom.shape[1] // 2
-    score = _explained_fraction(mom[2, d:], mom[2, :d], multioutput)
-    return torch.where(mom[0, 0] > 0, score, float("nan"))
+    score = _explained_fraction(mom[M2, d:], mom[M2, :d], multioutput)
+    return torch.where(mom[WEIGHT, 0] > 0, score, float("nan"))
 
 
-def explained_variance(preds: Tensor, target: Tensor, *, multioutput: str = "uniform_average",
-                       validate_args: bool = True) -> Tensor:
-    """Explained variance ``1 - Var(y - ŷ) / Var(y)`` per output (population variances), float64.
+def explained_variance(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None,
+                       multioutput: str = "uniform_average", validate_args: bool = True) -> Tensor:
+    """Explained variance per output, float64.
 
-    Unlike R² it ignores a constant bias of the predictions. Empty input gives ``nan``; a single sample
-    gives 1.0 (0/0 counts as perfect, as in scikit-learn). Reference: scikit-learn ``explained_variance_score``.
+    ``EV = 1 - Var_w(y - ŷ) / Var_w(y)`` with weighted population variances (``w_i = 1`` without weights).
+    Unlike R² it ignores a constant bias of the predictions.
 
-    >>> explained_variance(torch.tensor([2.5, 0.0, 2.0, 8.0]), torch.tensor([3.0, -0.5, 2.0, 7.0])).item()
-    0.9571734475374732
+    Args:
+        preds, target, weight, validate_args: as :func:`r2_score`.
+        multioutput: ``"raw_values" | "uniform_average" | "variance_weighted"``.
+
+    Returns:
+        A float64 0-d tensor, or ``(d,)`` with ``multioutput="raw_values"``. Empty input (or a zero weight sum)
+        gives ``nan``; a single sample gives 1.0 (0/0 counts as perfect, as in scikit-learn); constant targets
+        follow the rules of :func:`r2_score`.
+
+    Raises:
+        TypeError, ValueError: as :func:`mean_squared_error`.
+
+    References:
+        scikit-learn ``explained_variance_score`` (with ``sample_weight``).
+
+    Examples:
+        >>> explained_variance(torch.tensor([2.5, 0.0, 2.0, 8.0]), torch.tensor([3.0, -0.5, 2.0, 7.0])).item()
+        0.9571734475374732
     """
     check_multioutput(multioutput, weighted=True)
-    return _explained_variance_from_stats(_moment_stats_checked(preds, target, None, validate_args), multioutput)
+    return _explained_variance_from_stats(_moment_stats(preds, target, None, validate_args, weight), multioutput)
