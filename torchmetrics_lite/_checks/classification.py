@@ -133,6 +133,11 @@ def check_binary_inputs(preds: Any, target: Any, *, from_logits: bool, ignore_in
     return preds.reshape(-1), target.reshape(-1), None if weight is None else weight.reshape(-1)
 
 
+def fused_multiclass_checks(top_k: int, ignore_index: Optional[int], target: Tensor, weight: Any) -> bool:
+    """Whether the unweighted top-1 count on CPU checks the values itself (see :func:`check_multiclass_inputs`)."""
+    return top_k == 1 and ignore_index is None and target.is_cpu and weight is None
+
+
 def _check_multiclass_scores(preds: Tensor, target: Tensor, num_classes: int, validate_args: bool) -> Tensor:
     if preds.shape[1] != num_classes or (preds.shape[0] != target.shape[0] if preds.dim() == 2
                                          else preds.shape[:1] + preds.shape[2:] != target.shape):
@@ -154,8 +159,9 @@ def check_multiclass_inputs(preds: Any, target: Any, *, num_classes: int, top_k:
     (M, C), target (M,) and weight (M,)."""
     preds, target = _check_pair(preds, target)
     weight = check_sample_weight(weight, tuple(target.shape), validate_args)
+    fused = validate_args and fused_multiclass_checks(top_k, ignore_index, target, weight)
     if preds.dim() == target.dim() + 1 and preds.dim() >= 2:
-        preds = _check_multiclass_scores(preds, target, num_classes, validate_args)
+        preds = _check_multiclass_scores(preds, target, num_classes, validate_args and not fused)
     elif preds.dim() == target.dim():
         check_same_shape("preds", preds, "target", target)
         check_integer("preds", preds)
@@ -168,11 +174,12 @@ def check_multiclass_inputs(preds: Any, target: Any, *, num_classes: int, top_k:
     else:
         raise ValueError(f"Expected `preds` to have shape (N, ...) like `target` or (N, {num_classes}, ...), got "
                          f"{tuple(preds.shape)} and `target` {tuple(target.shape)}")
-    # The unweighted top-1 count on CPU rejects an out-of-range target by itself, almost for free: labels are in
-    # [0, C), so a target < 0 gives a negative bin (bincount raises) and a target >= C a bin >= C * C (clamped
-    # into one extra bin that is read back); functional.multiclass turns either into check_labels' message.
-    # Elsewhere the target is checked here.
-    if validate_args and not (top_k == 1 and ignore_index is None and target.is_cpu and weight is None):
+    # The unweighted top-1 count on CPU checks the values by itself, almost for free, with one host read: labels
+    # are in [0, C), so a target < 0 gives a negative bin (bincount raises) and a target >= C a bin >= C * C
+    # (clamped into one extra bin); a NaN score is the row maximum, so the sum of the row maxima is NaN. The extra
+    # bin and that sum are read back together, and functional.multiclass turns a failure into check_labels' or
+    # check_no_nan's message. Elsewhere the values are checked here.
+    if validate_args and not fused:
         check_labels("target", target, num_classes, ignore_index)
     flat = target.reshape(-1) if target.dim() != 1 else target
     return preds, flat, None if weight is None else weight.reshape(-1)

@@ -189,6 +189,14 @@ def test_weight_errors():
         tmc.MultilabelExactMatch(L, weighted="yes")
 
 
+def test_infinite_scores_are_valid():  # +inf and -inf row maxima sum to NaN: not a NaN score
+    scores = torch.tensor([[float("-inf"), float("-inf")], [0.0, float("inf")], [1.0, 0.0]])
+    target = torch.tensor([0, 1, 0])
+    assert F.multiclass_confusion_matrix(scores, target, 2).tolist() == [[2, 0], [0, 1]]
+    with pytest.raises(ValueError, match=r"`preds` to contain no NaN, got 1 NaN value"):
+        F.multiclass_recall(scores.masked_fill(scores == 1.0, float("nan")), target, 2)
+
+
 # ------------------------------------------------------------------------------------- floating 0/1 targets
 def test_float_targets_equal_integer_targets_and_torchmetrics():
     tmf = pytest.importorskip("torchmetrics.functional.classification")

@@ -15,6 +15,7 @@ Counting is one bincount (on CUDA a scatter-add, ``index_add_``, into a fixed nu
 from __future__ import annotations
 
 import functools
+import math
 from typing import Callable, Optional, Tuple
 
 import torch
@@ -95,17 +96,19 @@ def _multilabel_confmat(preds: Tensor, target: Tensor, cut: float, ignore_index:
     return _count(index, 4 * num_labels + 1, weight)[:-1].view(num_labels, 2, 2)
 
 
-def _multiclass_labels(preds: Tensor, target: Tensor, top_k: int) -> Tensor:
-    """One predicted label per sample. Labels are used as given; scores predict their first maximum
-    (``argmax``), or with ``top_k=k`` the target when it is among the k highest scores (``torch.topk``, whose
-    order among tied scores is torchmetrics' too), else the highest one (torchmetrics' rule)."""
+def _multiclass_labels(preds: Tensor, target: Tensor, top_k: int) -> Tuple[Tensor, Optional[Tensor]]:
+    """One predicted label per sample, and for scores with ``top_k=1`` the row maxima. Labels are used as
+    given; scores predict their first maximum (``argmax``), or with ``top_k=k`` the target when it is among
+    the k highest scores (``torch.topk``, whose order among tied scores is torchmetrics' too), else the highest
+    one (torchmetrics' rule)."""
     if preds.dim() == 1:
-        return _long(preds)
+        return _long(preds), None
     if top_k == 1:
-        return preds.argmax(dim=1)
+        best = preds.max(dim=1)  # the first maximum, as argmax (and no slower on small rows)
+        return best.indices, best.values
     top = torch.topk(preds, top_k, dim=1).indices
     hit = (top == target[:, None]).any(dim=1)
-    return torch.where(hit, target, top[:, 0])
+    return torch.where(hit, target, top[:, 0]), None
 
 
 def _multiclass_confmat(preds: Tensor, target: Tensor, num_classes: int, top_k: int, ignore_index: Optional[int],
@@ -113,15 +116,19 @@ def _multiclass_confmat(preds: Tensor, target: Tensor, num_classes: int, top_k: 
     """(C, C) confusion matrix (rows: target, columns: the predicted label) of checked multiclass inputs."""
     c = num_classes
     target = _long(target)
-    index = torch.add(_multiclass_labels(preds, target, top_k), target, alpha=c)
+    labels, maxima = _multiclass_labels(preds, target, top_k)
+    index = torch.add(labels, target, alpha=c)
     if ignore_index is None:
         if weight is not None:
             return _count(index, c * c, weight).view(c, c)
         # a target >= C lands in one extra bin (clamped: a huge target must not size a huge bincount); with
-        # validate_args on CPU that bin is read back (a scalar) and raises for the caller to report the label
+        # validate_args on CPU that bin and the sum of the row maxima (NaN if a score is) are read back (two
+        # scalar reads, cheaper there than fusing them) and a failure raises for the caller to report
+        # (check_multiclass_inputs)
         counts = _count(index.clamp(max=c * c), c * c + 1)
-        if validate_args and index.is_cpu and not torch.compiler.is_compiling() and counts[-1]:
-            raise IndexError("target out of range")
+        if validate_args and index.is_cpu and not torch.compiler.is_compiling():
+            if counts[-1].item() or (maxima is not None and math.isnan(maxima.sum().item())):
+                raise IndexError("target out of range or NaN score")
         return counts[:-1].view(c, c)
     index = index.masked_fill(target == ignore_index, c * c)
     return _count(index, c * c + 1, weight)[:-1].view(c, c)

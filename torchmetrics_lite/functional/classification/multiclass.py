@@ -23,6 +23,7 @@ from torchmetrics_lite._checks import (
     check_ignore_index,
     check_labels,
     check_multiclass_inputs,
+    check_no_nan,
     check_positive_int,
     check_top_k,
     check_zero_division,
@@ -60,9 +61,11 @@ def _multiclass_stat_scores_stats(preds: Tensor, target: Tensor, num_classes: in
                                                     weight=weight)
     try:
         return _multiclass_confmat(preds, target, num_classes, top_k, ignore_index, validate_args, weight)
-    except (RuntimeError, IndexError):  # a target out of range (see check_multiclass_inputs) says so clearly
+    except (RuntimeError, IndexError):  # a value check fused into the count (see check_multiclass_inputs)
         check_labels("target", target, num_classes, ignore_index)
-        raise
+        check_no_nan("preds", preds)
+        # a false alarm: row maxima of +inf and -inf sum to NaN; the inputs are valid, count them unchecked
+        return _multiclass_confmat(preds, target, num_classes, top_k, ignore_index, False, weight)
 
 
 def _multiclass_stat_scores_from_stats(confmat: Tensor, average: str) -> Tensor:
