@@ -1,9 +1,10 @@
 """Shared docstring text: an argument described once, used by every function that takes it.
 
 A docstring names a shared entry as a placeholder on a line of its own, ``{name}`` inside ``Args:`` (or any
-section); :func:`fill_doc` replaces it with ``DOCS[name]``, indenting continuation lines to match. Only names in
-:data:`DOCS` are replaced, so other braces (dict literals in doctests, ``{0, 1}``) are left alone. A family adds
-its entries with :func:`register` at import time.
+section); :func:`fill_doc` replaces it with ``DOCS[name]``, indenting continuation lines to match. A *group*
+(:data:`GROUPS`, e.g. the arguments every binary metric takes) expands to its members, one per line. Only known
+names are replaced, so other braces (dict literals in doctests, ``{0, 1}``) are left alone. A family adds its
+entries with :func:`register` and its groups with :func:`register_group` at import time.
 
 >>> @fill_doc
 ... def f(validate_args=True):
@@ -18,9 +19,9 @@ True
 from __future__ import annotations
 
 import re
-from typing import Callable, Dict, TypeVar
+from typing import Callable, Dict, Tuple, TypeVar
 
-__all__ = ["DOCS", "register", "fill_doc"]
+__all__ = ["DOCS", "GROUPS", "register", "register_group", "fill_doc"]
 
 F = TypeVar("F", bound=Callable)
 
@@ -33,6 +34,9 @@ DOCS: Dict[str, str] = {
     ),
 }
 
+#: Named lists of entries, expanded in order (``{binary_args}`` -> ``{preds_binary}``, ``{target_binary}``, ...).
+GROUPS: Dict[str, Tuple[str, ...]] = {}
+
 _PLACEHOLDER = re.compile(r"^(?P<indent>[ \t]*)\{(?P<name>\w+)\}[ \t]*$", re.MULTILINE)
 
 
@@ -44,14 +48,25 @@ def register(**entries: str) -> None:
         DOCS[name] = text
 
 
+def register_group(**groups: Tuple[str, ...]) -> None:
+    """Add groups (``name=(entry, ...)``) to :data:`GROUPS`; every member must be a registered entry or group."""
+    for name, members in groups.items():
+        unknown = [m for m in members if m not in DOCS and m not in GROUPS]
+        if unknown or (name in GROUPS and GROUPS[name] != tuple(members)):
+            raise ValueError(f"Expected a new group of known entries, got {name!r} with {unknown or members!r}")
+        GROUPS[name] = tuple(members)
+
+
+def _expand(name: str, indent: str) -> str:
+    if name in GROUPS:
+        return "\n".join(_expand(member, indent) for member in GROUPS[name])
+    return indent + DOCS[name].replace("\n", "\n" + indent + "    ")
+
+
 def fill_doc(fn: F) -> F:
-    """Replace each ``{name}`` line of ``fn.__doc__`` by ``DOCS[name]``; unknown names raise ``KeyError`` (a
-    typo in a placeholder must fail at import, not ship a broken docstring)."""
+    """Replace each ``{name}`` line of ``fn.__doc__`` by ``DOCS[name]`` (or a group's entries); an unknown name
+    raises ``KeyError`` (a typo in a placeholder must fail at import, not ship a broken docstring)."""
     doc = fn.__doc__
     if doc:
-        def expand(match: "re.Match[str]") -> str:
-            indent, text = match.group("indent"), DOCS[match.group("name")]
-            return indent + text.replace("\n", "\n" + indent + "    ")
-
-        fn.__doc__ = _PLACEHOLDER.sub(expand, doc)
+        fn.__doc__ = _PLACEHOLDER.sub(lambda m: _expand(m.group("name"), m.group("indent")), doc)
     return fn

@@ -11,7 +11,7 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_average, check_weighted_update, check_zero_division
-from torchmetrics_lite._docs import register
+from torchmetrics_lite._docs import register, register_group
 from torchmetrics_lite.functional.classification._stat_scores import Terms
 from torchmetrics_lite.functional.classification.binary import (
     _binary_config,
@@ -33,6 +33,7 @@ from torchmetrics_lite.metric import Metric
 register(weighted=("weighted: keep float64 sums of sample weights and accept ``update(preds, target, weight=...)`` "
                    "(default ``False``: exact int64 counts, and a ``weight`` raises)."),
          module_kwargs="kwargs: ``validate_args``, ``process_group``, ``sync_on_compute`` (see :class:`Metric`).")
+register_group(module_tail=("weighted", "module_kwargs"))
 
 
 def _counts_dtype(weighted: bool) -> torch.dtype:

@@ -24,11 +24,8 @@ class BinaryMatthewsCorrCoef(_BinaryMetric):
     """Streaming :func:`~torchmetrics_lite.functional.binary_matthews_corrcoef`.
 
     Args:
-        {threshold}
-        {from_logits}
-        {ignore_index}
-        {weighted}
-        {module_kwargs}
+        {binary_options}
+        {module_tail}
 
     Examples:
         >>> m = BinaryMatthewsCorrCoef()
@@ -50,8 +47,7 @@ class MulticlassMatthewsCorrCoef(_MulticlassMetric):
     Args:
         {num_classes}
         {ignore_index}
-        {weighted}
-        {module_kwargs}
+        {module_tail}
 
     Examples:
         >>> m = MulticlassMatthewsCorrCoef(3)
@@ -75,11 +71,8 @@ class MultilabelMatthewsCorrCoef(_MultilabelMetric):
 
     Args:
         {num_labels}
-        {threshold}
-        {from_logits}
-        {ignore_index}
-        {weighted}
-        {module_kwargs}
+        {binary_options}
+        {module_tail}
 
     Examples:
         >>> m = MultilabelMatthewsCorrCoef(2)
@@ -99,12 +92,9 @@ class BinaryCohenKappa(_BinaryMetric):
     """Streaming :func:`~torchmetrics_lite.functional.binary_cohen_kappa`.
 
     Args:
-        {threshold}
+        {binary_options}
         {kappa_weights}
-        {from_logits}
-        {ignore_index}
-        {weighted}
-        {module_kwargs}
+        {module_tail}
 
     Examples:
         >>> m = BinaryCohenKappa()
@@ -131,8 +121,7 @@ class MulticlassCohenKappa(_MulticlassMetric):
         {num_classes}
         {kappa_weights}
         {ignore_index}
-        {weighted}
-        {module_kwargs}
+        {module_tail}
 
     Examples:
         >>> m = MulticlassCohenKappa(3, weights="quadratic")

@@ -35,11 +35,8 @@ class BinaryStatScores(_BinaryMetric):
     """Streaming :func:`~torchmetrics_lite.functional.binary_stat_scores`: ``[tp, fp, tn, fn, support]``.
 
     Args:
-        {threshold}
-        {from_logits}
-        {ignore_index}
-        {weighted}
-        {module_kwargs}
+        {binary_options}
+        {module_tail}
 
     Examples:
         >>> m = BinaryStatScores()
@@ -57,12 +54,9 @@ class BinaryAccuracy(_BinaryScore):
     """Streaming :func:`~torchmetrics_lite.functional.binary_accuracy`: ``(tp + tn) / n``.
 
     Args:
-        {threshold}
+        {binary_options}
         {zero_division}
-        {from_logits}
-        {ignore_index}
-        {weighted}
-        {module_kwargs}
+        {module_tail}
 
     Examples:
         >>> m = BinaryAccuracy()
@@ -80,12 +74,9 @@ class BinaryPrecision(_BinaryScore):
     """Streaming :func:`~torchmetrics_lite.functional.binary_precision`: ``tp / (tp + fp)``.
 
     Args:
-        {threshold}
+        {binary_options}
         {zero_division}
-        {from_logits}
-        {ignore_index}
-        {weighted}
-        {module_kwargs}
+        {module_tail}
 
     Examples:
         >>> m = BinaryPrecision(weighted=True)
@@ -102,12 +93,9 @@ class BinaryRecall(_BinaryScore):
     """Streaming :func:`~torchmetrics_lite.functional.binary_recall`: ``tp / (tp + fn)``.
 
     Args:
-        {threshold}
+        {binary_options}
         {zero_division}
-        {from_logits}
-        {ignore_index}
-        {weighted}
-        {module_kwargs}
+        {module_tail}
 
     Examples:
         >>> m = BinaryRecall()
@@ -125,12 +113,9 @@ class BinaryFBetaScore(_BinaryScore):
 
     Args:
         beta: the weight of recall, a number > 0.
-        {threshold}
+        {binary_options}
         {zero_division}
-        {from_logits}
-        {ignore_index}
-        {weighted}
-        {module_kwargs}
+        {module_tail}
 
     Examples:
         >>> m = BinaryFBetaScore(beta=2.0)
@@ -153,12 +138,9 @@ class BinaryF1Score(_BinaryScore):
     """Streaming :func:`~torchmetrics_lite.functional.binary_f1_score`: ``2 tp / (2 tp + fn + fp)``.
 
     Args:
-        {threshold}
+        {binary_options}
         {zero_division}
-        {from_logits}
-        {ignore_index}
-        {weighted}
-        {module_kwargs}
+        {module_tail}
 
     Examples:
         >>> m = BinaryF1Score(from_logits=True)
@@ -175,12 +157,9 @@ class BinaryConfusionMatrix(_BinaryMetric):
     """Streaming :func:`~torchmetrics_lite.functional.binary_confusion_matrix`: ``[[tn, fp], [fn, tp]]``.
 
     Args:
-        {threshold}
+        {binary_options}
         {normalize}
-        {from_logits}
-        {ignore_index}
-        {weighted}
-        {module_kwargs}
+        {module_tail}
 
     Examples:
         >>> m = BinaryConfusionMatrix(normalize="true")

@@ -32,8 +32,7 @@ class MultilabelExactMatch(Metric):
         {from_logits}
         ignore_index: label entries whose target equals it count as right.
         {zero_division}
-        {weighted}
-        {module_kwargs}
+        {module_tail}
 
     Examples:
         >>> m = MultilabelExactMatch(2)

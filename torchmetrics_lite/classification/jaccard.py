@@ -22,12 +22,9 @@ class BinaryJaccardIndex(_BinaryScore):
     """Streaming :func:`~torchmetrics_lite.functional.binary_jaccard_index`: ``tp / (tp + fp + fn)``.
 
     Args:
-        {threshold}
+        {binary_options}
         {zero_division}
-        {from_logits}
-        {ignore_index}
-        {weighted}
-        {module_kwargs}
+        {module_tail}
 
     Examples:
         >>> m = BinaryJaccardIndex()
@@ -48,8 +45,7 @@ class MulticlassJaccardIndex(_MulticlassScore):
         {average}
         {ignore_index}
         {zero_division}
-        {weighted}
-        {module_kwargs}
+        {module_tail}
 
     Examples:
         >>> m = MulticlassJaccardIndex(3)
@@ -68,14 +64,8 @@ class MultilabelJaccardIndex(_MultilabelScore):
     """Streaming :func:`~torchmetrics_lite.functional.multilabel_jaccard_index`.
 
     Args:
-        {num_labels}
-        {threshold}
-        {average_multilabel}
-        {from_logits}
-        {ignore_index}
-        {zero_division}
-        {weighted}
-        {module_kwargs}
+        {multilabel_options}
+        {module_tail}
 
     Examples:
         >>> m = MultilabelJaccardIndex(2)

@@ -39,8 +39,7 @@ class MulticlassStatScores(_MulticlassMetric):
         average: ``"none"``/``None`` (per class), ``"micro"``, ``"macro"`` or ``"weighted"`` (see the function).
         {top_k}
         {ignore_index}
-        {weighted}
-        {module_kwargs}
+        {module_tail}
 
     Examples:
         >>> m = MulticlassStatScores(3, average="micro")
@@ -63,13 +62,8 @@ class MulticlassAccuracy(_MulticlassScore):
     ``"macro"``: mean per-class recall).
 
     Args:
-        {num_classes}
-        {average}
-        {top_k}
-        {ignore_index}
-        {zero_division}
-        {weighted}
-        {module_kwargs}
+        {multiclass_options}
+        {module_tail}
 
     Examples:
         >>> m = MulticlassAccuracy(3, average="micro", top_k=2)
@@ -87,13 +81,8 @@ class MulticlassPrecision(_MulticlassScore):
     """Streaming :func:`~torchmetrics_lite.functional.multiclass_precision`.
 
     Args:
-        {num_classes}
-        {average}
-        {top_k}
-        {ignore_index}
-        {zero_division}
-        {weighted}
-        {module_kwargs}
+        {multiclass_options}
+        {module_tail}
 
     Examples:
         >>> m = MulticlassPrecision(3)
@@ -112,13 +101,8 @@ class MulticlassRecall(_MulticlassScore):
     """Streaming :func:`~torchmetrics_lite.functional.multiclass_recall`.
 
     Args:
-        {num_classes}
-        {average}
-        {top_k}
-        {ignore_index}
-        {zero_division}
-        {weighted}
-        {module_kwargs}
+        {multiclass_options}
+        {module_tail}
 
     Examples:
         >>> m = MulticlassRecall(3, average="weighted")
@@ -137,13 +121,8 @@ class MulticlassFBetaScore(_MulticlassScore):
 
     Args:
         beta: the weight of recall, a number > 0.
-        {num_classes}
-        {average}
-        {top_k}
-        {ignore_index}
-        {zero_division}
-        {weighted}
-        {module_kwargs}
+        {multiclass_options}
+        {module_tail}
 
     Examples:
         >>> m = MulticlassFBetaScore(0.5, 3, average=None)
@@ -167,13 +146,8 @@ class MulticlassF1Score(_MulticlassScore):
     """Streaming :func:`~torchmetrics_lite.functional.multiclass_f1_score` (macro: mean of per-class F1).
 
     Args:
-        {num_classes}
-        {average}
-        {top_k}
-        {ignore_index}
-        {zero_division}
-        {weighted}
-        {module_kwargs}
+        {multiclass_options}
+        {module_tail}
 
     Examples:
         >>> m = MulticlassF1Score(3)
@@ -193,8 +167,7 @@ class MulticlassConfusionMatrix(_MulticlassMetric):
         {num_classes}
         {normalize}
         {ignore_index}
-        {weighted}
-        {module_kwargs}
+        {module_tail}
 
     Examples:
         >>> m = MulticlassConfusionMatrix(3)

@@ -40,12 +40,9 @@ class MultilabelStatScores(_MultilabelMetric):
 
     Args:
         {num_labels}
-        {threshold}
+        {binary_options}
         {average_multilabel}
-        {from_logits}
-        {ignore_index}
-        {weighted}
-        {module_kwargs}
+        {module_tail}
 
     Examples:
         >>> m = MultilabelStatScores(2, average=None)
@@ -70,12 +67,9 @@ class MultilabelConfusionMatrix(_MultilabelMetric):
 
     Args:
         {num_labels}
-        {threshold}
+        {binary_options}
         {normalize}
-        {from_logits}
-        {ignore_index}
-        {weighted}
-        {module_kwargs}
+        {module_tail}
 
     Examples:
         >>> m = MultilabelConfusionMatrix(2)
@@ -100,14 +94,8 @@ class MultilabelAccuracy(_MultilabelScore):
     """Streaming :func:`~torchmetrics_lite.functional.multilabel_accuracy` (per-label accuracy).
 
     Args:
-        {num_labels}
-        {threshold}
-        {average_multilabel}
-        {from_logits}
-        {ignore_index}
-        {zero_division}
-        {weighted}
-        {module_kwargs}
+        {multilabel_options}
+        {module_tail}
 
     Examples:
         >>> m = MultilabelAccuracy(2, average="micro")
@@ -124,14 +112,8 @@ class MultilabelPrecision(_MultilabelScore):
     """Streaming :func:`~torchmetrics_lite.functional.multilabel_precision`.
 
     Args:
-        {num_labels}
-        {threshold}
-        {average_multilabel}
-        {from_logits}
-        {ignore_index}
-        {zero_division}
-        {weighted}
-        {module_kwargs}
+        {multilabel_options}
+        {module_tail}
 
     Examples:
         >>> m = MultilabelPrecision(2, average=None)
@@ -148,14 +130,8 @@ class MultilabelRecall(_MultilabelScore):
     """Streaming :func:`~torchmetrics_lite.functional.multilabel_recall`.
 
     Args:
-        {num_labels}
-        {threshold}
-        {average_multilabel}
-        {from_logits}
-        {ignore_index}
-        {zero_division}
-        {weighted}
-        {module_kwargs}
+        {multilabel_options}
+        {module_tail}
 
     Examples:
         >>> m = MultilabelRecall(2, average="micro")
@@ -172,14 +148,8 @@ class MultilabelF1Score(_MultilabelScore):
     """Streaming :func:`~torchmetrics_lite.functional.multilabel_f1_score` (macro: mean of per-label F1).
 
     Args:
-        {num_labels}
-        {threshold}
-        {average_multilabel}
-        {from_logits}
-        {ignore_index}
-        {zero_division}
-        {weighted}
-        {module_kwargs}
+        {multilabel_options}
+        {module_tail}
 
     Examples:
         >>> m = MultilabelF1Score(2, from_logits=True)
@@ -197,14 +167,8 @@ class MultilabelFBetaScore(_MultilabelScore):
 
     Args:
         beta: the weight of recall, a number > 0.
-        {num_labels}
-        {threshold}
-        {average_multilabel}
-        {from_logits}
-        {ignore_index}
-        {zero_division}
-        {weighted}
-        {module_kwargs}
+        {multilabel_options}
+        {module_tail}
 
     Examples:
         >>> m = MultilabelFBetaScore(2.0, 2, average="micro")
@@ -230,14 +194,8 @@ class MultilabelHammingDistance(_MultilabelScore):
     ``hamming_loss``).
 
     Args:
-        {num_labels}
-        {threshold}
-        {average_multilabel}
-        {from_logits}
-        {ignore_index}
-        {zero_division}
-        {weighted}
-        {module_kwargs}
+        {multilabel_options}
+        {module_tail}
 
     Examples:
         >>> m = MultilabelHammingDistance(2, average="micro")

@@ -18,12 +18,9 @@ class BinarySpecificity(_BinaryScore):
     """Streaming :func:`~torchmetrics_lite.functional.binary_specificity`: ``tn / (tn + fp)``.
 
     Args:
-        {threshold}
+        {binary_options}
         {zero_division}
-        {from_logits}
-        {ignore_index}
-        {weighted}
-        {module_kwargs}
+        {module_tail}
 
     Examples:
         >>> m = BinarySpecificity()
@@ -40,13 +37,8 @@ class MulticlassSpecificity(_MulticlassScore):
     """Streaming :func:`~torchmetrics_lite.functional.multiclass_specificity` (one-vs-rest).
 
     Args:
-        {num_classes}
-        {average}
-        {top_k}
-        {ignore_index}
-        {zero_division}
-        {weighted}
-        {module_kwargs}
+        {multiclass_options}
+        {module_tail}
 
     Examples:
         >>> m = MulticlassSpecificity(3, average=None)
@@ -63,14 +55,8 @@ class MultilabelSpecificity(_MultilabelScore):
     """Streaming :func:`~torchmetrics_lite.functional.multilabel_specificity`.
 
     Args:
-        {num_labels}
-        {threshold}
-        {average_multilabel}
-        {from_logits}
-        {ignore_index}
-        {zero_division}
-        {weighted}
-        {module_kwargs}
+        {multilabel_options}
+        {module_tail}
 
     Examples:
         >>> m = MultilabelSpecificity(2, average="micro")

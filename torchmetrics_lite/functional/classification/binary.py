@@ -89,11 +89,7 @@ def binary_stat_scores(preds: Tensor, target: Tensor, threshold: float = 0.5, *,
     """``[tp, fp, tn, fn, support]`` of binary decisions, ``support = tp + fn``.
 
     Args:
-        {preds_binary}
-        {target_binary}
-        {threshold}
-        {from_logits}
-        {ignore_index}
+        {binary_args}
         {validate_args}
         {weight}
 
@@ -101,8 +97,7 @@ def binary_stat_scores(preds: Tensor, target: Tensor, threshold: float = 0.5, *,
         Shape (5,), int64 (float64 when weighted). Empty input gives zeros.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         torchmetrics' ``binary_stat_scores`` (same layout).
@@ -123,21 +118,13 @@ def binary_accuracy(preds: Tensor, target: Tensor, threshold: float = 0.5, *, fr
     """Accuracy ``(tp + tn) / (tp + fp + tn + fn)``.
 
     Args:
-        {preds_binary}
-        {target_binary}
-        {threshold}
-        {from_logits}
-        {ignore_index}
-        {zero_division}
-        {validate_args}
-        {weight}
+        {binary_score_args}
 
     Returns:
         A float64 scalar; no sample counted gives ``zero_division``.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         scikit-learn's ``accuracy_score``.
@@ -162,21 +149,13 @@ def binary_precision(preds: Tensor, target: Tensor, threshold: float = 0.5, *, f
     """Precision ``tp / (tp + fp)``.
 
     Args:
-        {preds_binary}
-        {target_binary}
-        {threshold}
-        {from_logits}
-        {ignore_index}
-        {zero_division}
-        {validate_args}
-        {weight}
+        {binary_score_args}
 
     Returns:
         A float64 scalar; no predicted positive gives ``zero_division``.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         scikit-learn's ``precision_score``.
@@ -198,21 +177,13 @@ def binary_recall(preds: Tensor, target: Tensor, threshold: float = 0.5, *, from
     """Recall (sensitivity) ``tp / (tp + fn)``.
 
     Args:
-        {preds_binary}
-        {target_binary}
-        {threshold}
-        {from_logits}
-        {ignore_index}
-        {zero_division}
-        {validate_args}
-        {weight}
+        {binary_score_args}
 
     Returns:
         A float64 scalar; no positive target gives ``zero_division``.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         scikit-learn's ``recall_score``.
@@ -235,22 +206,15 @@ def binary_fbeta_score(preds: Tensor, target: Tensor, beta: float, threshold: fl
     recall (recall counts ``beta`` times as much).
 
     Args:
-        {preds_binary}
-        {target_binary}
+        {binary_args}
         beta: the weight of recall, a number > 0.
-        {threshold}
-        {from_logits}
-        {ignore_index}
-        {zero_division}
-        {validate_args}
-        {weight}
+        {score_tail}
 
     Returns:
         A float64 scalar; ``tp = fp = fn = 0`` gives ``zero_division``.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         van Rijsbergen, C. J. (1979), Information Retrieval, ch. 7; scikit-learn's ``fbeta_score``.
@@ -273,21 +237,13 @@ def binary_f1_score(preds: Tensor, target: Tensor, threshold: float = 0.5, *, fr
     """F1 ``2 tp / (2 tp + fn + fp)``, the harmonic mean of precision and recall.
 
     Args:
-        {preds_binary}
-        {target_binary}
-        {threshold}
-        {from_logits}
-        {ignore_index}
-        {zero_division}
-        {validate_args}
-        {weight}
+        {binary_score_args}
 
     Returns:
         A float64 scalar; ``tp = fp = fn = 0`` gives ``zero_division``.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         scikit-learn's ``f1_score``.
@@ -309,12 +265,8 @@ def binary_confusion_matrix(preds: Tensor, target: Tensor, threshold: float = 0.
     """The (2, 2) confusion matrix ``[[tn, fp], [fn, tp]]`` (rows: target, columns: prediction).
 
     Args:
-        {preds_binary}
-        {target_binary}
-        {threshold}
+        {binary_args}
         {normalize}
-        {from_logits}
-        {ignore_index}
         {validate_args}
         {weight}
 
@@ -322,8 +274,7 @@ def binary_confusion_matrix(preds: Tensor, target: Tensor, threshold: float = 0.
         int64 counts, or float64 when normalized or weighted.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         scikit-learn's ``confusion_matrix`` (same orientation).

@@ -48,12 +48,8 @@ def binary_cohen_kappa(preds: Tensor, target: Tensor, threshold: float = 0.5, *,
     """Cohen's kappa of binary decisions against the targets (agreement beyond chance).
 
     Args:
-        {preds_binary}
-        {target_binary}
-        {threshold}
+        {binary_args}
         {kappa_weights}
-        {from_logits}
-        {ignore_index}
         {validate_args}
         {weight}
 
@@ -61,8 +57,7 @@ def binary_cohen_kappa(preds: Tensor, target: Tensor, threshold: float = 0.5, *,
         A float64 scalar (at most 1); undefined gives NaN.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         Cohen, J. (1960), Educational and Psychological Measurement 20(1); scikit-learn's ``cohen_kappa_score``.
@@ -84,9 +79,7 @@ def multiclass_cohen_kappa(preds: Tensor, target: Tensor, num_classes: int, *, w
     """Cohen's kappa of the predicted classes against the targets, optionally weighted by class distance.
 
     Args:
-        {preds_multiclass}
-        {target_multiclass}
-        {num_classes}
+        {multiclass_args}
         {kappa_weights}
         {ignore_index}
         {validate_args}
@@ -96,8 +89,7 @@ def multiclass_cohen_kappa(preds: Tensor, target: Tensor, num_classes: int, *, w
         A float64 scalar (at most 1); undefined gives NaN.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         Cohen, J. (1968), "Weighted kappa", Psychological Bulletin 70(4); scikit-learn's ``cohen_kappa_score``.

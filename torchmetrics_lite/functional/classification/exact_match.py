@@ -49,10 +49,7 @@ def multilabel_exact_match(preds: Tensor, target: Tensor, num_labels: int, thres
     ``accuracy_score``).
 
     Args:
-        {preds_multilabel}
-        {target_multilabel}
-        {num_labels}
-        {threshold}
+        {multilabel_args}
         {from_logits}
         ignore_index: label entries whose target equals it count as right (torchmetrics' rule); the sample
             still counts.
@@ -64,8 +61,7 @@ def multilabel_exact_match(preds: Tensor, target: Tensor, num_labels: int, thres
         A float64 scalar; no sample gives ``zero_division``.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         scikit-learn's ``accuracy_score`` on label indicators (subset accuracy).

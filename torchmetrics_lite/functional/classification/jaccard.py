@@ -48,21 +48,13 @@ def binary_jaccard_index(preds: Tensor, target: Tensor, threshold: float = 0.5, 
     """Jaccard index ``tp / (tp + fp + fn)`` of the positive class.
 
     Args:
-        {preds_binary}
-        {target_binary}
-        {threshold}
-        {from_logits}
-        {ignore_index}
-        {zero_division}
-        {validate_args}
-        {weight}
+        {binary_score_args}
 
     Returns:
         A float64 scalar; ``tp = fp = fn = 0`` gives ``zero_division``.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         Jaccard, P. (1912), "The distribution of the flora in the alpine zone"; scikit-learn's ``jaccard_score``.
@@ -83,21 +75,16 @@ def multiclass_jaccard_index(preds: Tensor, target: Tensor, num_classes: int, av
     """One-vs-rest Jaccard index ``tp / (tp + fp + fn)`` per class (intersection over union), averaged.
 
     Args:
-        {preds_multiclass}
-        {target_multiclass}
-        {num_classes}
+        {multiclass_args}
         {average}
         {ignore_index}
-        {zero_division}
-        {validate_args}
-        {weight}
+        {score_tail}
 
     Returns:
         float64, a scalar or (C,) for ``average="none"``.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         scikit-learn's ``jaccard_score``; torchmetrics' ``multiclass_jaccard_index`` (its ``ignore_index`` rule).
@@ -120,23 +107,13 @@ def multilabel_jaccard_index(preds: Tensor, target: Tensor, num_labels: int, thr
     """Jaccard index ``tp / (tp + fp + fn)`` per label, averaged.
 
     Args:
-        {preds_multilabel}
-        {target_multilabel}
-        {num_labels}
-        {threshold}
-        {average_multilabel}
-        {from_logits}
-        {ignore_index}
-        {zero_division}
-        {validate_args}
-        {weight_multilabel}
+        {multilabel_score_args}
 
     Returns:
         float64, a scalar or (L,) for ``average="none"``.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         scikit-learn's ``jaccard_score`` on multilabel indicators.

@@ -38,11 +38,7 @@ def binary_matthews_corrcoef(preds: Tensor, target: Tensor, threshold: float = 0
     """Matthews correlation coefficient ``(tp tn - fp fn) / sqrt((tp + fp)(tp + fn)(tn + fp)(tn + fn))``.
 
     Args:
-        {preds_binary}
-        {target_binary}
-        {threshold}
-        {from_logits}
-        {ignore_index}
+        {binary_args}
         {validate_args}
         {weight}
 
@@ -51,8 +47,7 @@ def binary_matthews_corrcoef(preds: Tensor, target: Tensor, threshold: float = 0
         for some such degenerate matrices, see the README).
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         Matthews, B. W. (1975), Biochimica et Biophysica Acta 405(2); scikit-learn's ``matthews_corrcoef``.
@@ -73,9 +68,7 @@ def multiclass_matthews_corrcoef(preds: Tensor, target: Tensor, num_classes: int
     """Multiclass Matthews correlation coefficient (Gorodkin's R_K) of the confusion matrix.
 
     Args:
-        {preds_multiclass}
-        {target_multiclass}
-        {num_classes}
+        {multiclass_args}
         {ignore_index}
         {validate_args}
         {weight}
@@ -84,8 +77,7 @@ def multiclass_matthews_corrcoef(preds: Tensor, target: Tensor, num_classes: int
         A float64 scalar in [-1, 1]; a zero denominator gives 0.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         Gorodkin, J. (2004), "Comparing two K-category assignments by a K-category correlation coefficient",
@@ -107,10 +99,7 @@ def multilabel_matthews_corrcoef(preds: Tensor, target: Tensor, num_labels: int,
     """Matthews correlation coefficient of the per-label 2x2 confusion matrices summed over labels.
 
     Args:
-        {preds_multilabel}
-        {target_multilabel}
-        {num_labels}
-        {threshold}
+        {multilabel_args}
         {from_logits}
         {ignore_index}
         {validate_args}
@@ -120,8 +109,7 @@ def multilabel_matthews_corrcoef(preds: Tensor, target: Tensor, num_labels: int,
         A float64 scalar in [-1, 1]; a zero denominator gives 0.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         torchmetrics' ``multilabel_matthews_corrcoef`` (same pooling); equal to scikit-learn's

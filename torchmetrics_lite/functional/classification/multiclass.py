@@ -108,9 +108,7 @@ def multiclass_stat_scores(preds: Tensor, target: Tensor, num_classes: int, aver
     """One-vs-rest ``[tp, fp, tn, fn, support]`` per class.
 
     Args:
-        {preds_multiclass}
-        {target_multiclass}
-        {num_classes}
+        {multiclass_args}
         average: ``"none"`` (or ``None``): per class, (C, 5); ``"micro"``: summed over classes, (5,);
             ``"macro"``: their mean over all classes; ``"weighted"``: their support-weighted mean.
         {top_k}
@@ -122,8 +120,7 @@ def multiclass_stat_scores(preds: Tensor, target: Tensor, num_classes: int, aver
         int64 counts (float64 for macro/weighted means or when weighted).
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         torchmetrics' ``multiclass_stat_scores`` (same layout and averages).
@@ -148,15 +145,7 @@ def multiclass_accuracy(preds: Tensor, target: Tensor, num_classes: int, average
     is predicted (top-k accuracy), ``"macro"`` the balanced accuracy.
 
     Args:
-        {preds_multiclass}
-        {target_multiclass}
-        {num_classes}
-        {average}
-        {top_k}
-        {ignore_index}
-        {zero_division}
-        {validate_args}
-        {weight}
+        {multiclass_score_args}
 
     Returns:
         float64, a scalar or (C,) for ``average="none"``. With ``zero_division=nan`` classes predicted but absent
@@ -164,8 +153,7 @@ def multiclass_accuracy(preds: Tensor, target: Tensor, num_classes: int, average
         default 0.0 they count as 0 (torchmetrics).
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         scikit-learn's ``accuracy_score``, ``balanced_accuracy_score``, ``top_k_accuracy_score``.
@@ -188,22 +176,13 @@ def multiclass_precision(preds: Tensor, target: Tensor, num_classes: int, averag
     """Precision ``tp / (tp + fp)`` per class, averaged.
 
     Args:
-        {preds_multiclass}
-        {target_multiclass}
-        {num_classes}
-        {average}
-        {top_k}
-        {ignore_index}
-        {zero_division}
-        {validate_args}
-        {weight}
+        {multiclass_score_args}
 
     Returns:
         float64, a scalar or (C,) for ``average="none"``; a class never predicted has ``zero_division``.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         scikit-learn's ``precision_score``; Sokolova & Lapalme (2009).
@@ -232,22 +211,13 @@ def multiclass_recall(preds: Tensor, target: Tensor, num_classes: int, average: 
     """Recall ``tp / (tp + fn)`` per class, averaged.
 
     Args:
-        {preds_multiclass}
-        {target_multiclass}
-        {num_classes}
-        {average}
-        {top_k}
-        {ignore_index}
-        {zero_division}
-        {validate_args}
-        {weight}
+        {multiclass_score_args}
 
     Returns:
         float64, a scalar or (C,) for ``average="none"``; a class absent from the targets has ``zero_division``.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         scikit-learn's ``recall_score``.
@@ -272,23 +242,18 @@ def multiclass_fbeta_score(preds: Tensor, target: Tensor, beta: float, num_class
     the per-class scores (not the F-beta of macro precision and macro recall).
 
     Args:
-        {preds_multiclass}
-        {target_multiclass}
+        {multiclass_args}
         beta: the weight of recall, a number > 0.
-        {num_classes}
         {average}
         {top_k}
         {ignore_index}
-        {zero_division}
-        {validate_args}
-        {weight}
+        {score_tail}
 
     Returns:
         float64, a scalar or (C,) for ``average="none"``.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         scikit-learn's ``fbeta_score``; Sokolova & Lapalme (2009) for the other macro F definition.
@@ -312,22 +277,13 @@ def multiclass_f1_score(preds: Tensor, target: Tensor, num_classes: int, average
     """F1 ``2 tp / (2 tp + fn + fp)`` per class, averaged; macro F1 is the mean of the per-class F1 scores.
 
     Args:
-        {preds_multiclass}
-        {target_multiclass}
-        {num_classes}
-        {average}
-        {top_k}
-        {ignore_index}
-        {zero_division}
-        {validate_args}
-        {weight}
+        {multiclass_score_args}
 
     Returns:
         float64, a scalar or (C,) for ``average="none"``.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         scikit-learn's ``f1_score``.
@@ -350,9 +306,7 @@ def multiclass_confusion_matrix(preds: Tensor, target: Tensor, num_classes: int,
     """The (C, C) confusion matrix, rows the target and columns the predicted class (``argmax`` of scores).
 
     Args:
-        {preds_multiclass}
-        {target_multiclass}
-        {num_classes}
+        {multiclass_args}
         {normalize}
         {ignore_index}
         {validate_args}
@@ -362,8 +316,7 @@ def multiclass_confusion_matrix(preds: Tensor, target: Tensor, num_classes: int,
         int64 counts, or float64 when normalized or weighted.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         scikit-learn's ``confusion_matrix`` (same orientation).

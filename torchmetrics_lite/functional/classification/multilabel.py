@@ -95,10 +95,7 @@ def multilabel_stat_scores(preds: Tensor, target: Tensor, num_labels: int, thres
     ``"macro"`` their mean and ``"weighted"`` their support-weighted mean (float64).
 
     Args:
-        {preds_multilabel}
-        {target_multilabel}
-        {num_labels}
-        {threshold}
+        {multilabel_args}
         {average_multilabel}
         {from_logits}
         {ignore_index}
@@ -109,8 +106,7 @@ def multilabel_stat_scores(preds: Tensor, target: Tensor, num_labels: int, thres
         int64 counts (float64 for means, normalized or weighted).
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         scikit-learn's multilabel metrics (same definitions); torchmetrics' ``multilabel_stat_scores``.
@@ -136,23 +132,13 @@ def multilabel_accuracy(preds: Tensor, target: Tensor, num_labels: int, threshol
     Hamming loss.
 
     Args:
-        {preds_multilabel}
-        {target_multilabel}
-        {num_labels}
-        {threshold}
-        {average_multilabel}
-        {from_logits}
-        {ignore_index}
-        {zero_division}
-        {validate_args}
-        {weight_multilabel}
+        {multilabel_score_args}
 
     Returns:
         float64, a scalar or (L,) for ``average="none"``.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         scikit-learn's multilabel metrics (same definitions); torchmetrics' ``multilabel_accuracy``.
@@ -175,23 +161,13 @@ def multilabel_precision(preds: Tensor, target: Tensor, num_labels: int, thresho
     """Precision ``tp / (tp + fp)`` per label, averaged (``"macro"`` over all labels).
 
     Args:
-        {preds_multilabel}
-        {target_multilabel}
-        {num_labels}
-        {threshold}
-        {average_multilabel}
-        {from_logits}
-        {ignore_index}
-        {zero_division}
-        {validate_args}
-        {weight_multilabel}
+        {multilabel_score_args}
 
     Returns:
         float64, a scalar or (L,) for ``average="none"``.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         scikit-learn's multilabel metrics (same definitions); torchmetrics' ``multilabel_precision``.
@@ -214,23 +190,13 @@ def multilabel_recall(preds: Tensor, target: Tensor, num_labels: int, threshold:
     """Recall ``tp / (tp + fn)`` per label, averaged (``"macro"`` over all labels).
 
     Args:
-        {preds_multilabel}
-        {target_multilabel}
-        {num_labels}
-        {threshold}
-        {average_multilabel}
-        {from_logits}
-        {ignore_index}
-        {zero_division}
-        {validate_args}
-        {weight_multilabel}
+        {multilabel_score_args}
 
     Returns:
         float64, a scalar or (L,) for ``average="none"``.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         scikit-learn's multilabel metrics (same definitions); torchmetrics' ``multilabel_recall``.
@@ -253,11 +219,8 @@ def multilabel_fbeta_score(preds: Tensor, target: Tensor, beta: float, num_label
     """F-beta ``(1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp)`` per label, averaged.
 
     Args:
-        {preds_multilabel}
-        {target_multilabel}
+        {multilabel_args}
         beta: the weight of recall, a number > 0.
-        {num_labels}
-        {threshold}
         {average_multilabel}
         {from_logits}
         {ignore_index}
@@ -269,8 +232,7 @@ def multilabel_fbeta_score(preds: Tensor, target: Tensor, beta: float, num_label
         float64, a scalar or (L,) for ``average="none"``.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         scikit-learn's multilabel metrics (same definitions); torchmetrics' ``multilabel_fbeta_score``.
@@ -294,23 +256,13 @@ def multilabel_f1_score(preds: Tensor, target: Tensor, num_labels: int, threshol
     """F1 ``2 tp / (2 tp + fn + fp)`` per label, averaged; macro F1 is the mean of the per-label F1 scores.
 
     Args:
-        {preds_multilabel}
-        {target_multilabel}
-        {num_labels}
-        {threshold}
-        {average_multilabel}
-        {from_logits}
-        {ignore_index}
-        {zero_division}
-        {validate_args}
-        {weight_multilabel}
+        {multilabel_score_args}
 
     Returns:
         float64, a scalar or (L,) for ``average="none"``.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         scikit-learn's multilabel metrics (same definitions); torchmetrics' ``multilabel_f1_score``.
@@ -334,23 +286,13 @@ def multilabel_hamming_distance(preds: Tensor, target: Tensor, num_labels: int, 
     is scikit-learn's ``hamming_loss``.
 
     Args:
-        {preds_multilabel}
-        {target_multilabel}
-        {num_labels}
-        {threshold}
-        {average_multilabel}
-        {from_logits}
-        {ignore_index}
-        {zero_division}
-        {validate_args}
-        {weight_multilabel}
+        {multilabel_score_args}
 
     Returns:
         float64, a scalar or (L,) for ``average="none"``.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         scikit-learn's multilabel metrics (same definitions); torchmetrics' ``multilabel_hamming_distance``.
@@ -374,10 +316,7 @@ def multilabel_confusion_matrix(preds: Tensor, target: Tensor, num_labels: int, 
     ``multilabel_confusion_matrix``), int64; ``normalize`` works per label (float64, 0/0 = 0).
 
     Args:
-        {preds_multilabel}
-        {target_multilabel}
-        {num_labels}
-        {threshold}
+        {multilabel_args}
         {normalize}
         {from_logits}
         {ignore_index}
@@ -388,8 +327,7 @@ def multilabel_confusion_matrix(preds: Tensor, target: Tensor, num_labels: int, 
         int64 counts (float64 for means, normalized or weighted).
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         scikit-learn's multilabel metrics (same definitions); torchmetrics' ``multilabel_confusion_matrix``.

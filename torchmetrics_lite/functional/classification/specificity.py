@@ -22,21 +22,13 @@ def binary_specificity(preds: Tensor, target: Tensor, threshold: float = 0.5, *,
     """Specificity ``tn / (tn + fp)``: the recall of the negative class.
 
     Args:
-        {preds_binary}
-        {target_binary}
-        {threshold}
-        {from_logits}
-        {ignore_index}
-        {zero_division}
-        {validate_args}
-        {weight}
+        {binary_score_args}
 
     Returns:
         A float64 scalar; no negative target gives ``zero_division``.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         scikit-learn: ``recall_score(..., pos_label=0)``; torchmetrics' ``binary_specificity``.
@@ -57,23 +49,14 @@ def multiclass_specificity(preds: Tensor, target: Tensor, num_classes: int, aver
     """One-vs-rest specificity ``tn / (tn + fp)`` per class, averaged.
 
     Args:
-        {preds_multiclass}
-        {target_multiclass}
-        {num_classes}
-        {average}
-        {top_k}
-        {ignore_index}
-        {zero_division}
-        {validate_args}
-        {weight}
+        {multiclass_score_args}
 
     Returns:
         float64, a scalar or (C,) for ``average="none"``. The macro mean runs over the classes present in the
         targets or predictions, at every ``top_k`` (torchmetrics).
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         torchmetrics' ``multiclass_specificity``; per class, scikit-learn's recall of "not c".
@@ -95,23 +78,13 @@ def multilabel_specificity(preds: Tensor, target: Tensor, num_labels: int, thres
     """Specificity ``tn / (tn + fp)`` per label, averaged.
 
     Args:
-        {preds_multilabel}
-        {target_multilabel}
-        {num_labels}
-        {threshold}
-        {average_multilabel}
-        {from_logits}
-        {ignore_index}
-        {zero_division}
-        {validate_args}
-        {weight_multilabel}
+        {multilabel_score_args}
 
     Returns:
         float64, a scalar or (L,) for ``average="none"``.
 
     Raises:
-        {raises_value}
-        {raises_type}
+        {raises}
 
     References:
         torchmetrics' ``multilabel_specificity``.
