@@ -4,10 +4,11 @@ Each module keeps count states on the inputs' device (binary: a 2x2 confusion ma
 confusion matrix; multilabel: (L, 2, 2) matrices; exact match: per-sample counts), int64, or float64 sums of
 ``weight`` when built with ``weighted=True`` (the dtype is fixed at construction so merge and sync always
 agree), adds one batch's counts per ``update`` (one counting pass, no host sync with ``validate_args=False``),
-and computes the value with the same function as the functional form. Options, formulas and edge rules are documented on the
-functions. Modules with the same input options (task, classes, ``top_k``/``threshold``, ``ignore_index``)
-share a ``stats_key``: in a :class:`~torchmetrics_lite.MetricCollection`, precision, recall and F1 over the
-same inputs count each batch once.
+and computes the value with the same function as the functional form. Options, formulas and edge rules are
+documented on the functions. Modules with the same input options (task, classes, ``top_k``/``threshold``,
+``ignore_index``, ``weighted``) share a ``stats_key``: in a :class:`~torchmetrics_lite.MetricCollection`,
+precision, recall, F1, specificity, Jaccard, Matthews correlation and kappa over the same inputs count each
+batch once (exact match keeps per-sample counts of its own).
 """
 from torchmetrics_lite.classification.agreement import (
     BinaryCohenKappa,
