@@ -341,3 +341,44 @@ def test_module_update_compiles(name, factory, batch):
 def test_f1_update_compiles_with_inductor():
     check_compiles(partial(F.multiclass_f1_score, num_classes=C, validate_args=False), MC_SCORES, MC_TARGET,
                    backends=("eager", "inductor"))
+
+
+# ------------------------------------------------------------------------------------- options, no sync
+@pytest.mark.parametrize("call,exc,match", [
+    (lambda: F.multiclass_cohen_kappa(MC_SCORES, MC_TARGET, C, weights="cubic"), ValueError,
+     r"`weights` to be one of \(None, 'none', 'linear', 'quadratic'\), got 'cubic'"),
+    (lambda: tmc.BinaryCohenKappa(weights="cubic"), ValueError, r"`weights` to be one of"),
+    (lambda: F.multilabel_exact_match(ML_PREDS, ML_TARGET, L, zero_division="one"), ValueError,
+     r"`zero_division` to be a number or float\('nan'\), got 'one'"),
+    (lambda: tmc.MulticlassJaccardIndex(C, average="samples"), ValueError, r"`average` to be one of"),
+    (lambda: F.binary_specificity(BIN_PREDS, BIN_TARGET, threshold=1.5), ValueError, r"`threshold` to be a number"),
+])
+def test_new_option_errors(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()
+
+
+def test_class_attributes():
+    assert tmc.MulticlassF1Score.higher_is_better is True and tmc.MultilabelHammingDistance.higher_is_better is False
+    assert tmc.BinaryMatthewsCorrCoef.higher_is_better is True and tmc.MultilabelExactMatch.higher_is_better is True
+    assert all(getattr(tmc, n).is_differentiable is False for n in tmc.__all__)
+
+
+def test_weighted_and_new_updates_need_no_host_sync(monkeypatch):
+    def boom(*args, **kwargs):
+        raise AssertionError("host sync")
+
+    metrics = [(tmc.MulticlassF1Score(C, weighted=True, validate_args=False), (MC_SCORES, MC_TARGET, W)),
+               (tmc.BinaryCohenKappa(validate_args=False), (BIN_PREDS, BIN_TARGET.float())),
+               (tmc.MultilabelExactMatch(L, weighted=True, validate_args=False), (ML_PREDS, ML_TARGET, ML_W)),
+               (tmc.MulticlassJaccardIndex(C, top_k=1, ignore_index=1, validate_args=False), (MC_SCORES, MC_TARGET))]
+    for m, args in metrics:  # warm the per-(dtype, threshold) cut cache (computed once on the host, not a sync)
+        m.update(*args)
+    for name in ("item", "tolist", "__bool__", "__int__", "__float__", "__index__"):
+        monkeypatch.setattr(torch.Tensor, name, boom)
+    for m, args in metrics:
+        m.update(*args)
+    with pytest.raises(AssertionError, match="host sync"):  # the patch is effective: validation does sync
+        tmc.MultilabelExactMatch(L, weighted=True).update(ML_PREDS, ML_TARGET, ML_W)
+    monkeypatch.undo()
+    assert_close(metrics[0][0].compute(), F.multiclass_f1_score(MC_SCORES, MC_TARGET, C, weight=2 * W))
