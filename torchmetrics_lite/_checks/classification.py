@@ -134,8 +134,10 @@ def check_binary_inputs(preds: Any, target: Any, *, from_logits: bool, ignore_in
 
 
 def fused_multiclass_checks(top_k: int, ignore_index: Optional[int], target: Tensor, weight: Any) -> bool:
-    """Whether the unweighted top-1 count on CPU checks the values itself (see :func:`check_multiclass_inputs`)."""
-    return top_k == 1 and ignore_index is None and target.is_cpu and weight is None
+    """Whether the unweighted top-1 count on CPU checks the values itself (see :func:`check_multiclass_inputs`);
+    never under ``torch.compile``, where the checks run here."""
+    return (top_k == 1 and ignore_index is None and target.is_cpu and weight is None
+            and not torch.compiler.is_compiling())
 
 
 def _check_multiclass_scores(preds: Tensor, target: Tensor, num_classes: int, validate_args: bool) -> Tensor:

@@ -61,7 +61,7 @@ class _BinaryMetric(Metric):
         check_weighted_update(self.weighted, weight)
         cm = _binary_stat_scores_stats(preds, target, self._cut, self.from_logits, self.ignore_index,
                                        self.validate_args, weight)
-        return {"confmat": cm.to(self._state["confmat"].dtype)}
+        return {"confmat": cm.to(torch.float64) if self.weighted else cm}
 
 
 class _BinaryScore(_BinaryMetric):
@@ -96,7 +96,7 @@ class _MulticlassMetric(Metric):
         check_weighted_update(self.weighted, weight)
         cm = _multiclass_stat_scores_stats(preds, target, self.num_classes, self.top_k, self.ignore_index,
                                            self.validate_args, weight)
-        return {"confmat": cm.to(self._state["confmat"].dtype)}
+        return {"confmat": cm.to(torch.float64) if self.weighted else cm}
 
 
 class _MulticlassScore(_MulticlassMetric):
@@ -137,7 +137,7 @@ class _MultilabelMetric(Metric):
         check_weighted_update(self.weighted, weight)
         cm = _multilabel_stat_scores_stats(preds, target, self.num_labels, self._cut, self.from_logits,
                                            self.ignore_index, self.validate_args, weight)
-        return {"confmat": cm.to(self._state["confmat"].dtype)}
+        return {"confmat": cm.to(torch.float64) if self.weighted else cm}
 
 
 class _MultilabelScore(_MultilabelMetric):

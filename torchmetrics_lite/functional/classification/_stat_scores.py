@@ -21,6 +21,8 @@ from typing import Callable, Optional, Tuple
 import torch
 from torch import Tensor
 
+from torchmetrics_lite._checks import fused_multiclass_checks
+
 Counts = Tuple[Tensor, Tensor, Tensor, Tensor]  # tp, fp, tn, fn: int64, per class (C,) or scalars
 NORMALIZE = (None, "true", "pred", "all")  # confusion-matrix normalisations
 Terms = Callable[[Tensor, Tensor, Tensor, Tensor], Tuple[Tensor, Tensor]]  # counts -> (numerator, denominator)
@@ -96,15 +98,17 @@ def _multilabel_confmat(preds: Tensor, target: Tensor, cut: float, ignore_index:
     return _count(index, 4 * num_labels + 1, weight)[:-1].view(num_labels, 2, 2)
 
 
-def _multiclass_labels(preds: Tensor, target: Tensor, top_k: int) -> Tuple[Tensor, Optional[Tensor]]:
-    """One predicted label per sample, and for scores with ``top_k=1`` the row maxima. Labels are used as
-    given; scores predict their first maximum (``argmax``), or with ``top_k=k`` the target when it is among
-    the k highest scores (``torch.topk``, whose order among tied scores is torchmetrics' too), else the highest
-    one (torchmetrics' rule)."""
+def _multiclass_labels(preds: Tensor, target: Tensor, top_k: int, maxima: bool) -> Tuple[Tensor, Optional[Tensor]]:
+    """One predicted label per sample, and with ``maxima`` (scores, ``top_k=1``) the row maxima too. Labels are
+    used as given; scores predict their first maximum (``argmax``), or with ``top_k=k`` the target when it is
+    among the k highest scores (``torch.topk``, whose order among tied scores is torchmetrics' too), else the
+    highest one (torchmetrics' rule)."""
     if preds.dim() == 1:
         return _long(preds), None
     if top_k == 1:
-        best = preds.max(dim=1)  # the first maximum, as argmax (and no slower on small rows)
+        if not maxima:
+            return preds.argmax(dim=1), None
+        best = preds.max(dim=1)  # the first maximum, as argmax
         return best.indices, best.values
     top = torch.topk(preds, top_k, dim=1).indices
     hit = (top == target[:, None]).any(dim=1)
@@ -116,7 +120,8 @@ def _multiclass_confmat(preds: Tensor, target: Tensor, num_classes: int, top_k: 
     """(C, C) confusion matrix (rows: target, columns: the predicted label) of checked multiclass inputs."""
     c = num_classes
     target = _long(target)
-    labels, maxima = _multiclass_labels(preds, target, top_k)
+    fused = validate_args and fused_multiclass_checks(top_k, ignore_index, target, weight)
+    labels, maxima = _multiclass_labels(preds, target, top_k, fused)
     index = torch.add(labels, target, alpha=c)
     if ignore_index is None:
         if weight is not None:
@@ -126,7 +131,7 @@ def _multiclass_confmat(preds: Tensor, target: Tensor, num_classes: int, top_k: 
         # scalar reads, cheaper there than fusing them) and a failure raises for the caller to report
         # (check_multiclass_inputs)
         counts = _count(index.clamp(max=c * c), c * c + 1)
-        if validate_args and index.is_cpu and not torch.compiler.is_compiling():
+        if fused:
             if counts[-1].item() or (maxima is not None and math.isnan(maxima.sum().item())):
                 raise IndexError("target out of range or NaN score")
         return counts[:-1].view(c, c)
