@@ -38,12 +38,16 @@ from torchmetrics_lite._checks.classification import (  # noqa: F401
     check_multiclass_inputs,
     check_multilabel_inputs,
     check_probabilities,
+    check_sample_weight,
     check_threshold,
     check_top_k,
+    check_weighted_update,
+    fused_multiclass_checks,
 )
 from torchmetrics_lite._checks.multiple_choice import _check_multiple_choice  # noqa: F401
 from torchmetrics_lite._checks.primitives import (  # noqa: F401
     check_aggregation_input,
+    check_binary_target,
     check_binary_values,
     check_choice,
     check_floating,

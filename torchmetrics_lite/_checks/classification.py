@@ -8,6 +8,7 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks.primitives import (
+    check_binary_target,
     check_choice,
     check_integer,
     check_no_nan,
@@ -79,44 +80,90 @@ def check_probabilities(name: str, t: Tensor, from_logits: bool) -> None:
                          "pass from_logits=True for scores")
 
 
-def _check_pair(preds: Any, target: Any) -> Tuple[Tensor, Tensor]:
+def check_sample_weight(weight: Any, shape: Tuple[int, ...], validate_args: bool) -> Optional[Tensor]:
+    """``weight``: ``None`` or a real tensor of one non-negative, finite value per sample (``shape``);
+    scikit-learn's ``sample_weight``. Values are checked (one host sync) when ``validate_args``."""
+    if weight is None:
+        return None
+    weight = check_tensor("weight", weight)
+    if weight.is_complex() or weight.dtype == torch.bool:
+        raise TypeError(f"Expected `weight` to have a real (integer or floating) dtype, got {weight.dtype}")
+    if tuple(weight.shape) != tuple(shape):
+        raise ValueError(f"Expected `weight` to hold one value per sample, shape {tuple(shape)}, got "
+                         f"{tuple(weight.shape)}")
+    if validate_args and weight.numel():
+        lo, hi = (float(v) for v in torch.aminmax(weight.to(torch.float64)))
+        if not (lo >= 0.0 and math.isfinite(hi)):
+            raise ValueError(f"Expected `weight` to be non-negative and finite, got values in [{lo}, {hi}]")
+    return weight
+
+
+def check_weighted_update(weighted: bool, weight: Any) -> None:
+    """A module built without ``weighted=True`` keeps exact int64 counts and takes no ``weight``."""
+    if weight is not None and not weighted:
+        raise ValueError("Expected no `weight` on a metric built with weighted=False (int64 counts), got a "
+                         "`weight`; build the metric with weighted=True (float64 weighted counts)")
+
+
+def _check_pair(preds: Any, target: Any, *, integer_target: bool = True) -> Tuple[Tensor, Tensor]:
     preds, target = check_tensor("preds", preds), check_tensor("target", target)
     check_real("preds", preds)
-    check_integer("target", target)
+    if integer_target:
+        check_integer("target", target)
     return preds, target
 
 
-def check_binary_inputs(preds: Any, target: Any, *, from_logits: bool, ignore_index: Optional[int],
-                        validate_args: bool) -> Tuple[Tensor, Tensor]:
-    """Binary inputs of any equal shapes: ``preds`` probabilities/scores (float) or 0/1 labels (int, bool),
-    ``target`` 0/1 labels. Returns both flattened."""
-    preds, target = _check_pair(preds, target)
-    check_same_shape("preds", preds, "target", target)
+def _check_binary_preds(preds: Tensor, from_logits: bool, validate_args: bool) -> None:
     if validate_args:
-        check_labels("target", target, 2, ignore_index)
         if preds.is_floating_point():
             check_probabilities("preds", preds, from_logits)
         else:
             check_labels("preds", preds, 2)
-    return preds.reshape(-1), target.reshape(-1)
+
+
+def check_binary_inputs(preds: Any, target: Any, *, from_logits: bool, ignore_index: Optional[int],
+                        validate_args: bool, weight: Any = None) -> Tuple[Tensor, Tensor, Optional[Tensor]]:
+    """Binary inputs of any equal shapes: ``preds`` probabilities/scores (float) or 0/1 labels (int, bool),
+    ``target`` 0/1 labels (bool, integer or floating), ``weight`` one value per element. Returns all flattened."""
+    preds, target = _check_pair(preds, target, integer_target=False)
+    check_same_shape("preds", preds, "target", target)
+    weight = check_sample_weight(weight, tuple(target.shape), validate_args)
+    check_binary_target(target, validate_args=validate_args, ignore_index=ignore_index)
+    _check_binary_preds(preds, from_logits, validate_args)
+    return preds.reshape(-1), target.reshape(-1), None if weight is None else weight.reshape(-1)
+
+
+def fused_multiclass_checks(top_k: int, ignore_index: Optional[int], target: Tensor, weight: Any) -> bool:
+    """Whether the unweighted top-1 count on CPU checks the values itself (see :func:`check_multiclass_inputs`);
+    never under ``torch.compile``, where the checks run here."""
+    return (top_k == 1 and ignore_index is None and target.is_cpu and weight is None
+            and not torch.compiler.is_compiling())
+
+
+def _check_multiclass_scores(preds: Tensor, target: Tensor, num_classes: int, validate_args: bool) -> Tensor:
+    if preds.shape[1] != num_classes or (preds.shape[0] != target.shape[0] if preds.dim() == 2
+                                         else preds.shape[:1] + preds.shape[2:] != target.shape):
+        raise ValueError(f"Expected `preds` of shape (N, {num_classes}, ...) with `target` (N, ...), got "
+                         f"{tuple(preds.shape)} and {tuple(target.shape)}")
+    if not preds.is_floating_point():
+        raise TypeError(f"Expected `preds` with a class axis to have a floating dtype (scores), got {preds.dtype}")
+    if preds.dim() > 2:
+        preds = preds.movedim(1, -1).reshape(-1, num_classes)
+    if validate_args and preds.numel() and math.isnan(float(preds.sum())):  # one reduction in the clean case
+        check_no_nan("preds", preds)
+    return preds
 
 
 def check_multiclass_inputs(preds: Any, target: Any, *, num_classes: int, top_k: int, ignore_index: Optional[int],
-                            validate_args: bool) -> Tuple[Tensor, Tensor]:
+                            validate_args: bool, weight: Any = None) -> Tuple[Tensor, Tensor, Optional[Tensor]]:
     """Multiclass inputs: ``target`` (N, ...) labels; ``preds`` the same shape (int labels) or (N, C, ...) scores
-    (float, any real values; the class axis is 1). Returns preds (M,) or (M, C) and target (M,)."""
+    (float, any real values; the class axis is 1); ``weight`` the shape of ``target``. Returns preds (M,) or
+    (M, C), target (M,) and weight (M,)."""
     preds, target = _check_pair(preds, target)
+    weight = check_sample_weight(weight, tuple(target.shape), validate_args)
+    fused = validate_args and fused_multiclass_checks(top_k, ignore_index, target, weight)
     if preds.dim() == target.dim() + 1 and preds.dim() >= 2:
-        if preds.shape[1] != num_classes or (preds.shape[0] != target.shape[0] if preds.dim() == 2
-                                             else preds.shape[:1] + preds.shape[2:] != target.shape):
-            raise ValueError(f"Expected `preds` of shape (N, {num_classes}, ...) with `target` (N, ...), got "
-                             f"{tuple(preds.shape)} and {tuple(target.shape)}")
-        if not preds.is_floating_point():
-            raise TypeError(f"Expected `preds` with a class axis to have a floating dtype (scores), got {preds.dtype}")
-        if preds.dim() > 2:
-            preds = preds.movedim(1, -1).reshape(-1, num_classes)
-        if validate_args and preds.numel() and math.isnan(float(preds.sum())):  # one reduction in the clean case
-            check_no_nan("preds", preds)
+        preds = _check_multiclass_scores(preds, target, num_classes, validate_args and not fused)
     elif preds.dim() == target.dim():
         check_same_shape("preds", preds, "target", target)
         check_integer("preds", preds)
@@ -129,28 +176,30 @@ def check_multiclass_inputs(preds: Any, target: Any, *, num_classes: int, top_k:
     else:
         raise ValueError(f"Expected `preds` to have shape (N, ...) like `target` or (N, {num_classes}, ...), got "
                          f"{tuple(preds.shape)} and `target` {tuple(target.shape)}")
-    # The top-1 count on CPU rejects an out-of-range target by itself, almost for free: labels are in [0, C), so a
-    # target < 0 gives a negative bin (bincount raises) and a target >= C a bin >= C * C (clamped into one extra
-    # bin that is read back); functional._multiclass turns either into check_labels' message. Elsewhere the
-    # target is checked here.
-    if validate_args and not (top_k == 1 and ignore_index is None and target.is_cpu):
+    # The unweighted top-1 count on CPU checks the values by itself, almost for free, with one host read: labels
+    # are in [0, C), so a target < 0 gives a negative bin (bincount raises) and a target >= C a bin >= C * C
+    # (clamped into one extra bin); a NaN score is the row maximum, so the sum of the row maxima is NaN. The extra
+    # bin and that sum are read back together, and functional.multiclass turns a failure into check_labels' or
+    # check_no_nan's message. Elsewhere the values are checked here.
+    if validate_args and not fused:
         check_labels("target", target, num_classes, ignore_index)
-    return preds, target.reshape(-1) if target.dim() != 1 else target
+    flat = target.reshape(-1) if target.dim() != 1 else target
+    return preds, flat, None if weight is None else weight.reshape(-1)
 
 
 def check_multilabel_inputs(preds: Any, target: Any, *, num_labels: int, from_logits: bool,
-                            ignore_index: Optional[int], validate_args: bool) -> Tuple[Tensor, Tensor]:
-    """Multilabel inputs (N, L, ...) of equal shapes, the label axis 1. Returns both as (M, L)."""
-    preds, target = _check_pair(preds, target)
+                            ignore_index: Optional[int], validate_args: bool,
+                            weight: Any = None) -> Tuple[Tensor, Tensor, Optional[Tensor]]:
+    """Multilabel inputs (N, L, ...) of equal shapes, the label axis 1; ``weight`` one value per sample, the
+    shape without the label axis, (N, ...). Returns preds and target as (M, L), weight as (M,)."""
+    preds, target = _check_pair(preds, target, integer_target=False)
     check_same_shape("preds", preds, "target", target)
     if preds.dim() < 2 or preds.shape[1] != num_labels:
         raise ValueError(f"Expected `preds` and `target` of shape (N, {num_labels}, ...), got {tuple(preds.shape)}")
-    if validate_args:
-        check_labels("target", target, 2, ignore_index)
-        if preds.is_floating_point():
-            check_probabilities("preds", preds, from_logits)
-        else:
-            check_labels("preds", preds, 2)
+    weight = check_sample_weight(weight, tuple(target.shape[:1] + target.shape[2:]), validate_args)
+    check_binary_target(target, validate_args=validate_args, ignore_index=ignore_index)
+    _check_binary_preds(preds, from_logits, validate_args)
     if preds.dim() > 2:
         preds, target = preds.movedim(1, -1), target.movedim(1, -1)
-    return preds.reshape(-1, num_labels), target.reshape(-1, num_labels)
+    flat_weight = None if weight is None else weight.reshape(-1)
+    return preds.reshape(-1, num_labels), target.reshape(-1, num_labels), flat_weight

@@ -106,6 +106,24 @@ def check_binary_values(name: str, t: Tensor) -> None:
         raise ValueError(f"Expected `{name}` to hold only 0 and 1, got value {t[bad][0].item()!r}")
 
 
+def check_binary_target(target: Any, *, validate_args: bool, ignore_index: Optional[int] = None) -> Tensor:
+    """Binary labels: a bool, integer or floating tensor (``BCEWithLogitsLoss`` targets) holding only 0 and 1
+    (and ``ignore_index``). Values are checked (one fused min/max pass, a host sync) when ``validate_args``;
+    floating targets always get the exact check, which names the first value that is neither 0 nor 1."""
+    target = check_tensor("target", target)
+    check_real("target", target)
+    if not validate_args or target.dtype == torch.bool or target.numel() == 0:
+        return target
+    t = target if ignore_index is None else target.masked_fill(target == ignore_index, 0)
+    lo, hi = torch.aminmax(t)
+    if lo.item() < 0 or hi.item() > 1 or (t.is_floating_point() and not bool(((t == 0) | (t == 1)).all())):
+        bad = (t != 0) & (t != 1)
+        also = f" or ignore_index={ignore_index}" if ignore_index is not None else ""
+        raise ValueError(f"Expected `target` to hold only 0 and 1{also} (bool, integer or floating), "
+                         f"got value {t[bad][0].item()!r}")
+    return target
+
+
 def upcast(t: Tensor) -> Tensor:
     """float16 / bfloat16 go to float32 for statistics; other dtypes are kept as they are."""
     if t.dtype in (torch.float16, torch.bfloat16):

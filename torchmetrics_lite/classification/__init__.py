@@ -1,13 +1,22 @@
 """Stateful classification metrics: thin modules over :mod:`torchmetrics_lite.functional.classification`.
 
-Each module keeps int64 count states on the inputs' device (binary: a 2x2 confusion matrix; multiclass: the
-(C, C) confusion matrix, or a (3, C) count table for ``top_k > 1``; multilabel: (L, 2, 2) matrices), adds one
-batch's counts per ``update`` (one counting pass, no host sync with ``validate_args=False``), and computes the
-value with the same function as the functional form. Options, formulas and edge rules are documented on the
-functions. Modules with the same input options (task, classes, ``top_k``/``threshold``, ``ignore_index``)
-share a ``stats_key``: in a :class:`~torchmetrics_lite.MetricCollection`, precision, recall and F1 over the
-same inputs count each batch once.
+Each module keeps count states on the inputs' device (binary: a 2x2 confusion matrix; multiclass: the (C, C)
+confusion matrix; multilabel: (L, 2, 2) matrices; exact match: per-sample counts), int64, or float64 sums of
+``weight`` when built with ``weighted=True`` (the dtype is fixed at construction so merge and sync always
+agree), adds one batch's counts per ``update`` (one counting pass, no host sync with ``validate_args=False``),
+and computes the value with the same function as the functional form. Options, formulas and edge rules are
+documented on the functions. Modules with the same input options (task, classes, ``top_k``/``threshold``,
+``ignore_index``, ``weighted``) share a ``stats_key``: in a :class:`~torchmetrics_lite.MetricCollection`,
+precision, recall, F1, specificity, Jaccard, Matthews correlation and kappa over the same inputs count each
+batch once (exact match keeps per-sample counts of its own).
 """
+from torchmetrics_lite.classification.agreement import (
+    BinaryCohenKappa,
+    BinaryMatthewsCorrCoef,
+    MulticlassCohenKappa,
+    MulticlassMatthewsCorrCoef,
+    MultilabelMatthewsCorrCoef,
+)
 from torchmetrics_lite.classification.binary import (
     BinaryAccuracy,
     BinaryConfusionMatrix,
@@ -16,6 +25,14 @@ from torchmetrics_lite.classification.binary import (
     BinaryPrecision,
     BinaryRecall,
     BinaryStatScores,
+)
+from torchmetrics_lite.classification.exact_match import (
+    MultilabelExactMatch,
+)
+from torchmetrics_lite.classification.jaccard import (
+    BinaryJaccardIndex,
+    MulticlassJaccardIndex,
+    MultilabelJaccardIndex,
 )
 from torchmetrics_lite.classification.multiclass import (
     MulticlassAccuracy,
@@ -36,12 +53,19 @@ from torchmetrics_lite.classification.multilabel import (
     MultilabelRecall,
     MultilabelStatScores,
 )
+from torchmetrics_lite.classification.specificity import (
+    BinarySpecificity,
+    MulticlassSpecificity,
+    MultilabelSpecificity,
+)
 
 __all__ = [
     "BinaryStatScores", "BinaryAccuracy", "BinaryPrecision", "BinaryRecall", "BinaryF1Score", "BinaryFBetaScore",
-    "BinaryConfusionMatrix",
-    "MulticlassStatScores", "MulticlassAccuracy", "MulticlassPrecision", "MulticlassRecall", "MulticlassF1Score",
-    "MulticlassFBetaScore", "MulticlassConfusionMatrix",
-    "MultilabelStatScores", "MultilabelAccuracy", "MultilabelPrecision", "MultilabelRecall", "MultilabelF1Score",
-    "MultilabelFBetaScore", "MultilabelConfusionMatrix", "MultilabelHammingDistance",
+    "BinaryConfusionMatrix", "MulticlassStatScores", "MulticlassAccuracy", "MulticlassPrecision", "MulticlassRecall",
+    "MulticlassF1Score", "MulticlassFBetaScore", "MulticlassConfusionMatrix", "MultilabelStatScores",
+    "MultilabelAccuracy", "MultilabelPrecision", "MultilabelRecall", "MultilabelF1Score", "MultilabelFBetaScore",
+    "MultilabelConfusionMatrix", "MultilabelHammingDistance", "BinarySpecificity", "MulticlassSpecificity",
+    "MultilabelSpecificity", "BinaryMatthewsCorrCoef", "MulticlassMatthewsCorrCoef", "MultilabelMatthewsCorrCoef",
+    "BinaryCohenKappa", "MulticlassCohenKappa", "BinaryJaccardIndex", "MulticlassJaccardIndex",
+    "MultilabelJaccardIndex", "MultilabelExactMatch",
 ]

@@ -14,6 +14,7 @@ import torchmetrics_lite.classification as tmc
 import torchmetrics_lite.functional as F
 from tests.helpers.distributed import Case, check_distributed, run_cases
 from tests.helpers.metric_tester import assert_close, check_metric, concat
+from tests.torchmetrics_lite.classification.test_classification_new import DIST_NAMES, NEW_MODULES
 from torchmetrics_lite import MetricCollection
 
 GEN = torch.Generator().manual_seed(3)
@@ -147,30 +148,20 @@ def test_multiclass_extra_dimensions_flatten():
 
 
 def _brute_topk(scores, target, k, ignore_index=None):
-    """Per-class tp, fp, tn, fn of the top-k multi-hot predictions, one sample at a time."""
+    """Per-class tp, fp, tn, fn under torchmetrics' top-k rule, one sample at a time: the sample predicts its
+    target if the target is among its k highest scores, else its highest-scoring class (no ties here)."""
     tp, fp, fn, tn = (np.zeros(C, dtype=np.int64) for _ in range(4))
     for s, t in zip(scores.tolist(), target.tolist()):
         if t == ignore_index:
             continue
-        top = set(sorted(range(C), key=lambda c: (-s[c], c))[:k])
+        order = sorted(range(C), key=lambda c: -s[c])
+        pred = t if t in order[:k] else order[0]
         for c in range(C):
-            tp[c] += c in top and c == t
-            fp[c] += c in top and c != t
-            fn[c] += c not in top and c == t
-            tn[c] += c not in top and c != t
+            tp[c] += pred == c and c == t
+            fp[c] += pred == c and c != t
+            fn[c] += pred != c and c == t
+            tn[c] += pred != c and c != t
     return tp, fp, tn, fn
-
-
-def _oracle_average(num, den, tp, fp, fn, average, zd):
-    """The averaging rule, written out independently (scikit-learn's, nan classes excluded)."""
-    if average == "micro":
-        return num.sum() / den.sum() if den.sum() else zd
-    scores = np.array([n / d if d else zd for n, d in zip(num, den)], dtype=np.float64)
-    if average == "none":
-        return scores
-    w = (tp + fn).astype(np.float64) if average == "weighted" else ((tp + fp + fn) > 0).astype(np.float64)
-    ok = (w > 0) & ~np.isnan(scores)
-    return float(np.sum(w[ok] * scores[ok]) / np.sum(w[ok])) if ok.any() else zd
 
 
 @pytest.mark.parametrize("k", [1, 2, 3])
@@ -179,25 +170,57 @@ def test_multiclass_top_k_against_brute_force_and_sklearn(k, ignore_index):
     tp, fp, tn, fn = _brute_topk(MC_SCORES, MC_TARGET, k, ignore_index)
     ss = F.multiclass_stat_scores(MC_SCORES, MC_TARGET, C, average="none", top_k=k, ignore_index=ignore_index)
     assert ss.tolist() == np.stack([tp, fp, tn, fn, tp + fn], axis=1).tolist()
-    for average in AVERAGES:
-        for zd in (0.0, float("nan")):
-            kw = {"average": average, "top_k": k, "ignore_index": ignore_index, "zero_division": zd}
-            assert_close(F.multiclass_precision(MC_SCORES, MC_TARGET, C, **kw),
-                         _oracle_average(tp, tp + fp, tp, fp, fn, average, zd))
-            assert_close(F.multiclass_recall(MC_SCORES, MC_TARGET, C, **kw),
-                         _oracle_average(tp, tp + fn, tp, fp, fn, average, zd))
-            assert_close(F.multiclass_f1_score(MC_SCORES, MC_TARGET, C, **kw),
-                         _oracle_average(2 * tp, 2 * tp + fp + fn, tp, fp, fn, average, zd))
     keep = MC_TARGET != (-1 if ignore_index is None else ignore_index)
-    assert_close(F.multiclass_accuracy(MC_SCORES, MC_TARGET, C, average="micro", top_k=k, ignore_index=ignore_index),
-                 skm.top_k_accuracy_score(MC_TARGET[keep].numpy(), MC_SCORES[keep].numpy(), k=k, labels=range(C)))
+    top_k_acc = skm.top_k_accuracy_score(MC_TARGET[keep].numpy(), MC_SCORES[keep].numpy(), k=k, labels=range(C))
+    for fn_ in (F.multiclass_accuracy, F.multiclass_precision, F.multiclass_recall, F.multiclass_f1_score):
+        assert_close(fn_(MC_SCORES, MC_TARGET, C, average="micro", top_k=k, ignore_index=ignore_index), top_k_acc)
 
 
-def test_top_k_ties_go_to_the_lower_class_index():
-    scores = torch.tensor([[0.2, 0.4, 0.4, 0.4], [0.5, 0.5, 0.1, 0.5]])
-    ss = F.multiclass_stat_scores(scores, torch.tensor([3, 3]), 4, average="none", top_k=2)
-    assert ss[:, 0].tolist() == [0, 0, 0, 0] and ss[:, 1].tolist() == [1, 2, 1, 0]  # predicted: {1,2}, {0,1}
-    assert F.multiclass_confusion_matrix(scores, torch.tensor([0, 0]), 4)[0].tolist() == [1, 1, 0, 0]
+def _tied_scores(n=150, levels=3):
+    """Scores on a few levels: many ties, at the k-th place too."""
+    scores = torch.randint(0, levels, (n, C), generator=GEN).float() / levels
+    target = torch.randint(0, C - 1, (n,), generator=GEN)  # class C - 1 is never a target
+    return scores, target
+
+
+TM_TOPK = {"accuracy": "multiclass_accuracy", "precision": "multiclass_precision", "recall": "multiclass_recall",
+           "f1": "multiclass_f1_score", "specificity": "multiclass_specificity",
+           "stat_scores": "multiclass_stat_scores"}
+
+
+@pytest.mark.parametrize("name", sorted(TM_TOPK))
+@pytest.mark.parametrize("k", [2, 3])
+@pytest.mark.parametrize("data", ["continuous", "ties", "ignore"])
+def test_multiclass_top_k_equals_torchmetrics(name, k, data):
+    tmf = pytest.importorskip("torchmetrics.functional.classification")
+    scores, target = (MC_SCORES, MC_TARGET) if data == "continuous" else _tied_scores()
+    ignore = 2 if data == "ignore" else None
+    ours, theirs = getattr(F, TM_TOPK[name]), getattr(tmf, TM_TOPK[name])
+    for average in AVERAGES:
+        assert_close(ours(scores, target, C, average=average, top_k=k, ignore_index=ignore),
+                     theirs(scores, target, C, average=average, top_k=k, ignore_index=ignore), atol=1e-6, rtol=1e-5,
+                     path=f"{name} {average}")
+
+
+def test_issue_reproduction_top_k_precision():
+    tmf = pytest.importorskip("torchmetrics.functional.classification")
+    gen = torch.Generator().manual_seed(0)
+    scores, target = torch.rand(200, 5, generator=gen), torch.randint(0, 5, (200,), generator=gen)
+    for fn in ("multiclass_precision", "multiclass_f1_score"):
+        assert_close(getattr(F, fn)(scores, target, 5, top_k=2), getattr(tmf, fn)(scores, target, 5, top_k=2),
+                     atol=1e-6)
+    m = tmc.MulticlassPrecision(5, top_k=2)
+    m.update(scores, target)
+    assert_close(m.compute(), tmf.multiclass_precision(scores, target, 5, top_k=2), atol=1e-6)
+
+
+def test_top_k_worked_example():
+    scores = torch.tensor([[.5, .3, .2], [.6, .1, .3], [.1, .5, .4]])
+    target = torch.tensor([0, 1, 2])
+    assert F.multiclass_stat_scores(scores, target, 3, average="none", top_k=2)[:, :4].tolist() == [
+        [1, 1, 1, 0], [0, 0, 2, 1], [1, 0, 2, 0]]
+    for fn in (F.multiclass_precision, F.multiclass_recall, F.multiclass_accuracy):
+        assert fn(scores, target, 3, average="micro", top_k=2).item() == pytest.approx(2 / 3)
 
 
 # --------------------------------------------------------------------------------------- edge behaviour
@@ -239,7 +262,7 @@ def test_validate_args_false_needs_no_host_sync(monkeypatch):
 
 def test_collection_counts_once_per_batch(monkeypatch):
     calls = []
-    import torchmetrics_lite.classification.multiclass as tmc_multiclass
+    import torchmetrics_lite.classification._base as tmc_multiclass
 
     original = tmc_multiclass._multiclass_stat_scores_stats
 
@@ -250,15 +273,19 @@ def test_collection_counts_once_per_batch(monkeypatch):
     monkeypatch.setattr(tmc_multiclass, "_multiclass_stat_scores_stats", counting)
     mc = MetricCollection({"p": tmc.MulticlassPrecision(C), "r": tmc.MulticlassRecall(C, average="micro"),
                            "f1": tmc.MulticlassF1Score(C, zero_division=1.0), "cm": tmc.MulticlassConfusionMatrix(C),
-                           "top2": tmc.MulticlassAccuracy(C, top_k=2)})
+                           "top2": tmc.MulticlassAccuracy(C, top_k=2), "spec": tmc.MulticlassSpecificity(C),
+                           "mcc": tmc.MulticlassMatthewsCorrCoef(C), "kappa": tmc.MulticlassCohenKappa(C),
+                           "iou": tmc.MulticlassJaccardIndex(C)})
     mc.update(MC_SCORES, MC_TARGET)
-    assert len(calls) == 2  # one count for the four top-1 members, one for top-2
+    assert len(calls) == 2  # one count for the eight top-1 members, one for top-2
     values = mc.compute()
     assert_close(values["p"], F.multiclass_precision(MC_SCORES, MC_TARGET, C))
     assert_close(values["r"], F.multiclass_recall(MC_SCORES, MC_TARGET, C, average="micro"))
     assert_close(values["f1"], F.multiclass_f1_score(MC_SCORES, MC_TARGET, C, zero_division=1.0))
     assert_close(values["cm"], F.multiclass_confusion_matrix(MC_SCORES, MC_TARGET, C))
     assert_close(values["top2"], F.multiclass_accuracy(MC_SCORES, MC_TARGET, C, top_k=2))
+    assert_close(values["mcc"], F.multiclass_matthews_corrcoef(MC_SCORES, MC_TARGET, C))
+    assert_close(values["iou"], F.multiclass_jaccard_index(MC_SCORES, MC_TARGET, C))
 
 
 # ---------------------------------------------------------------------------------------------- harness
@@ -329,12 +356,13 @@ def test_module_harness_against_sklearn_directly():
 
 
 def test_every_public_class_is_checked():
-    assert {m[0] for m in MODULES} == set(tmc.__all__)
+    assert {m[0] for m in MODULES} | {m[0] for m in NEW_MODULES} == set(tmc.__all__)
 
 
 CASES = [Case(name, factory, batches) for name, factory, _, batches in MODULES
          if name in {"BinaryF1Score", "BinaryConfusionMatrix", "MulticlassAccuracy", "MulticlassPrecision",
                      "MulticlassF1Score", "MultilabelHammingDistance", "MultilabelStatScores"}]
+CASES += [Case(name, factory, batches) for name, factory, _, batches in NEW_MODULES if name in DIST_NAMES]
 
 
 @pytest.fixture(scope="module")

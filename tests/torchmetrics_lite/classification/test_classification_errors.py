@@ -71,11 +71,14 @@ BINARY_BAD = [
     ((torch.tensor([0.2, 1.3, 0.5]), T), ValueError,
      r"`preds` to lie in \[0, 1\] \(probabilities\), got values in \[0.2, 1.3\].*from_logits=True"),
     ((torch.tensor([0.2, float("nan"), 0.5]), T), ValueError, r"`preds` to contain no NaN, got 1 NaN value"),
-    ((P, torch.tensor([0, 2, 1])), ValueError, r"`target` to hold labels in \[0, 1\], got values in \[0, 2\]"),
-    ((P, torch.tensor([0, -1, 1])), ValueError, r"`target` to hold labels in \[0, 1\], got values in \[-1, 1\]"),
+    ((P, torch.tensor([0, 2, 1])), ValueError, r"`target` to hold only 0 and 1 .*, got value 2"),
+    ((P, torch.tensor([0, -1, 1])), ValueError, r"`target` to hold only 0 and 1 .*, got value -1"),
+    ((P, torch.tensor([0.0, 0.5, 1.0])), ValueError,
+     r"`target` to hold only 0 and 1 \(bool, integer or floating\), got value 0.5"),
+    ((P, torch.tensor([0.0, float("nan"), 1.0])), ValueError, r"`target` to hold only 0 and 1 .*, got value nan"),
     ((torch.tensor([0, 3, 1]), T), ValueError, r"`preds` to hold labels in \[0, 1\], got values in \[0, 3\]"),
     ((P, T[:2]), ValueError, r"`preds` and `target` to have the same shape, got \(3,\) and \(2,\)"),
-    ((P, T.float()), TypeError, r"`target` to have an integer or bool dtype, got torch.float32"),
+    ((P, T.to(torch.complex64)), TypeError, r"`target` to have a real dtype, got torch.complex64"),
     ((P.tolist(), T), TypeError, r"`preds` to be a torch.Tensor, got list"),
     ((P, None), TypeError, r"`target` to be a torch.Tensor, got NoneType"),
     ((P.to(torch.complex64), T), TypeError, r"`preds` to have a real dtype, got torch.complex64"),
@@ -94,7 +97,7 @@ def test_binary_logits_allowed_but_not_nan():
     with pytest.raises(ValueError, match=r"`preds` to contain no NaN, got 1 NaN value"):
         F.binary_recall(torch.tensor([3.0, float("nan"), 0.1]), T, from_logits=True)
     check_rejects(partial(tmc.BinaryRecall, ignore_index=-1), BIN_OK, (P, torch.tensor([0, -2, 1])), ValueError,
-                  r"`target` to hold labels in \[0, 1\] or ignore_index=-1, got values in \[-2, 1\]")
+                  r"`target` to hold only 0 and 1 or ignore_index=-1 .*, got value -2")
 
 
 MULTICLASS_BAD = [
@@ -132,13 +135,13 @@ def test_multiclass_top_k_needs_scores_and_ignore_index_range():
 
 
 MULTILABEL_BAD = [
-    ((MP, torch.tensor([[1, 0], [0, 2]])), ValueError, r"`target` to hold labels in \[0, 1\], got values in \[0, 2\]"),
+    ((MP, torch.tensor([[1, 0], [0, 2]])), ValueError, r"`target` to hold only 0 and 1 .*, got value 2"),
+    ((MP, torch.tensor([[1.0, 0.0], [0.0, 0.3]])), ValueError, r"`target` to hold only 0 and 1 .*, got value 0.3"),
     ((MP * 2, MT), ValueError, r"`preds` to lie in \[0, 1\] \(probabilities\), got values in \[0.2, 1.8\]"),
     ((torch.tensor([[1, 0], [0, -1]]), MT), ValueError, r"`preds` to hold labels in \[0, 1\], got values in \[-1, 1\]"),
     ((MP[:, :1], MT[:, :1]), ValueError, r"`preds` and `target` of shape \(N, 2, ...\), got \(2, 1\)"),
     ((MP[0], MT[0]), ValueError, r"`preds` and `target` of shape \(N, 2, ...\), got \(2,\)"),
     ((MP, MT[:1]), ValueError, r"`preds` and `target` to have the same shape, got \(2, 2\) and \(1, 2\)"),
-    ((MP, MT.double()), TypeError, r"`target` to have an integer or bool dtype, got torch.float64"),
 ]
 
 

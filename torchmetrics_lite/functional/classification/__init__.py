@@ -3,16 +3,22 @@ Hamming distance; binary, multiclass and multilabel, with torchmetrics' names an
 
 Conventions (all functions):
 
-* **Inputs.** ``target`` holds integer (or bool) labels. Binary/multilabel ``preds`` are probabilities in
+* **Inputs.** ``target`` holds integer (or bool) labels; binary and multilabel targets may also be floating
+  tensors holding exactly 0.0/1.0 (``BCEWithLogitsLoss`` targets). Binary/multilabel ``preds`` are probabilities in
   [0, 1] (float), or 0/1 labels (int/bool). A float prediction is positive when ``preds > threshold``
   (torchmetrics' rule); with ``from_logits=True`` ``preds`` are real scores and positive when
   ``sigmoid(preds) > threshold``, computed without a sigmoid as ``preds > log(t / (1 - t))`` (0 for the
   default 0.5). Float ``preds`` outside [0, 1] without ``from_logits`` raise ``ValueError``: nothing is
   squashed silently. Multiclass ``preds`` are labels (N, ...) or real scores (N, C, ...); a score row predicts
-  its first maximum (``argmax``), or with ``top_k=k`` its k highest classes, ties going to the lower index.
-* **Counts.** One counting pass per batch into int64 counts (see ``_stat_scores``); samples whose target is
+  its first maximum (``argmax``); with ``top_k=k`` a sample predicts its target when the target is among its k
+  highest scores (``torch.topk``), else its highest-scoring class (torchmetrics' rule; worked example in
+  :mod:`~torchmetrics_lite.functional.classification.multiclass`).
+* **Counts.** One counting pass per batch into int64 counts (see ``_stat_scores``), or float64 sums of
+  ``weight=`` (one non-negative value per sample, scikit-learn's ``sample_weight``); samples whose target is
   ``ignore_index`` are left out of every count. Multiclass classes are one-vs-rest: for class c, tp counts
-  target c predicted (in the top k), fp other targets with c predicted, fn target c not predicted.
+  target c predicted, fp other targets with c predicted, fn target c not predicted. Every metric of a task
+  reads the same statistics (the 2x2, (C, C) or (L, 2, 2) confusion matrices), except exact match, which
+  needs per-sample statistics.
 * **average.** ``"micro"``: the score of the counts summed over classes; ``"macro"``: the mean of the per-class
   scores (multiclass: over the classes that occur in targets or predictions, scikit-learn's default; multilabel:
   over all labels); ``"weighted"``: that mean weighted by each class's support; ``"none"`` (or ``None``): the
@@ -39,6 +45,23 @@ from torchmetrics_lite.functional.classification.binary import (
     binary_recall,
     binary_stat_scores,
 )
+from torchmetrics_lite.functional.classification.cohen_kappa import (
+    binary_cohen_kappa,
+    multiclass_cohen_kappa,
+)
+from torchmetrics_lite.functional.classification.exact_match import (
+    multilabel_exact_match,
+)
+from torchmetrics_lite.functional.classification.jaccard import (
+    binary_jaccard_index,
+    multiclass_jaccard_index,
+    multilabel_jaccard_index,
+)
+from torchmetrics_lite.functional.classification.matthews_corrcoef import (
+    binary_matthews_corrcoef,
+    multiclass_matthews_corrcoef,
+    multilabel_matthews_corrcoef,
+)
 from torchmetrics_lite.functional.classification.multiclass import (
     multiclass_accuracy,
     multiclass_confusion_matrix,
@@ -58,12 +81,20 @@ from torchmetrics_lite.functional.classification.multilabel import (
     multilabel_recall,
     multilabel_stat_scores,
 )
+from torchmetrics_lite.functional.classification.specificity import (
+    binary_specificity,
+    multiclass_specificity,
+    multilabel_specificity,
+)
 
 __all__ = [
     "binary_stat_scores", "binary_accuracy", "binary_precision", "binary_recall", "binary_f1_score",
-    "binary_fbeta_score", "binary_confusion_matrix",
+    "binary_fbeta_score", "binary_confusion_matrix", "binary_cohen_kappa", "multiclass_cohen_kappa",
+    "multilabel_exact_match", "binary_jaccard_index", "multiclass_jaccard_index", "multilabel_jaccard_index",
+    "binary_matthews_corrcoef", "multiclass_matthews_corrcoef", "multilabel_matthews_corrcoef",
     "multiclass_stat_scores", "multiclass_accuracy", "multiclass_precision", "multiclass_recall",
-    "multiclass_f1_score", "multiclass_fbeta_score", "multiclass_confusion_matrix",
-    "multilabel_stat_scores", "multilabel_accuracy", "multilabel_precision", "multilabel_recall",
-    "multilabel_f1_score", "multilabel_fbeta_score", "multilabel_confusion_matrix", "multilabel_hamming_distance",
+    "multiclass_f1_score", "multiclass_fbeta_score", "multiclass_confusion_matrix", "multilabel_stat_scores",
+    "multilabel_accuracy", "multilabel_precision", "multilabel_recall", "multilabel_f1_score",
+    "multilabel_fbeta_score", "multilabel_confusion_matrix", "multilabel_hamming_distance", "binary_specificity",
+    "multiclass_specificity", "multilabel_specificity",
 ]

@@ -1,24 +1,27 @@
 """The counting core of the classification metrics: batch statistics, per-class counts, and averaging.
 
-Statistics of one batch (all int64, all summed over batches, all produced by ONE counting pass):
+Statistics of one batch (int64 counts, or float64 sums of ``weight`` when samples are weighted; all summed over
+batches, all produced by ONE counting pass):
 
 * binary: a 2x2 confusion matrix ``[[tn, fp], [fn, tp]]`` (rows: target, columns: prediction);
 * multilabel: one 2x2 matrix per label, shape (L, 2, 2);
-* multiclass, ``top_k=1``: the (C, C) confusion matrix;
-* multiclass, ``top_k>1``: a (3, C) table: how often each class is among the top k predictions, how often it
-  is the target (support), and how often it is the target AND in the top k (true positives).
+* multiclass: the (C, C) confusion matrix of one predicted label per sample (with ``top_k=k``: the target when
+  it is among the k highest scores, else the highest; torchmetrics' rule).
 
-Counting is one bincount (on CUDA a scatter-add of ones, ``index_add_``, into a fixed number of bins: unlike
+Counting is one bincount (on CUDA a scatter-add, ``index_add_``, into a fixed number of bins: unlike
 ``torch.bincount`` there it needs no device-to-host sync to size its output). Samples whose target equals
 ``ignore_index`` go to one extra bin that is dropped, so ignoring costs no boolean indexing (no sync either).
 """
 from __future__ import annotations
 
 import functools
+import math
 from typing import Callable, Optional, Tuple
 
 import torch
 from torch import Tensor
+
+from torchmetrics_lite._checks import fused_multiclass_checks
 
 Counts = Tuple[Tensor, Tensor, Tensor, Tensor]  # tp, fp, tn, fn: int64, per class (C,) or scalars
 NORMALIZE = (None, "true", "pred", "all")  # confusion-matrix normalisations
@@ -26,11 +29,18 @@ Terms = Callable[[Tensor, Tensor, Tensor, Tensor], Tuple[Tensor, Tensor]]  # cou
 
 
 # ----------------------------------------------------------------------------------------------- counting
-def _count(index: Tensor, size: int) -> Tensor:
-    """``bincount(index, minlength=size)`` for indices known to lie in [0, size), without a host sync: on CPU
-    ``torch.bincount`` itself (one op, no sync to speak of), elsewhere a scatter-add of ones into ``size`` bins
-    (CUDA's bincount reads the maximum back to the host to size its output)."""
-    if index.device.type == "cpu":
+def _count(index: Tensor, size: int, weight: Optional[Tensor] = None) -> Tensor:
+    """``bincount(index, weight, minlength=size)`` for indices known to lie in [0, size), without a host sync.
+
+    Unweighted: int64 counts; weighted: float64 sums of ``weight``. On CPU ``torch.bincount`` itself (one op),
+    elsewhere (and under ``torch.compile``, whose bincount needs a data-dependent size) a scatter-add into
+    ``size`` bins (CUDA's bincount reads the maximum back to the host to size its output)."""
+    if weight is not None:
+        weight = weight.reshape(-1).to(torch.float64)
+        if index.device.type == "cpu" and not torch.compiler.is_compiling():
+            return torch.bincount(index, weights=weight, minlength=size)
+        return torch.zeros(size, dtype=torch.float64, device=index.device).index_add_(0, index, weight)
+    if index.device.type == "cpu" and not torch.compiler.is_compiling():
         return torch.bincount(index, minlength=size)
     ones = torch.ones((), dtype=torch.int64, device=index.device).expand(index.shape[0])
     return torch.zeros(size, dtype=torch.int64, device=index.device).index_add_(0, index, ones)
@@ -58,60 +68,75 @@ def _positive(preds: Tensor, cut: float) -> Tensor:
         return _long(preds)
     if preds.dtype == torch.float64:
         return preds > cut
+    if torch.compiler.is_compiling():  # exact too (float64 holds every narrower value); no host-side helper
+        return preds.to(torch.float64) > cut
     c, inclusive = _cut_in(preds.dtype, cut)
     return preds >= c if inclusive else preds > c
 
 
-def _binary_confmat(preds: Tensor, target: Tensor, cut: float, ignore_index: Optional[int]) -> Tensor:
-    """(2, 2) confusion matrix of flat, checked binary inputs."""
+def _binary_confmat(preds: Tensor, target: Tensor, cut: float, ignore_index: Optional[int],
+                    weight: Optional[Tensor] = None) -> Tensor:
+    """(2, 2) confusion matrix of flat, checked binary inputs (float64 sums of ``weight`` if given)."""
     index = torch.add(_positive(preds, cut), _long(target), alpha=2)
     if ignore_index is None:
-        return _count(index, 4).view(2, 2)
+        return _count(index, 4, weight).view(2, 2)
     index = index.masked_fill(target == ignore_index, 4)
-    return _count(index, 5)[:4].view(2, 2)
+    return _count(index, 5, weight)[:4].view(2, 2)
 
 
-def _multilabel_confmat(preds: Tensor, target: Tensor, cut: float, ignore_index: Optional[int]) -> Tensor:
-    """(L, 2, 2) per-label confusion matrices of checked (M, L) inputs."""
+def _multilabel_confmat(preds: Tensor, target: Tensor, cut: float, ignore_index: Optional[int],
+                        weight: Optional[Tensor] = None) -> Tensor:
+    """(L, 2, 2) per-label confusion matrices of checked (M, L) inputs; ``weight`` (M,) weighs each row."""
     num_labels = preds.shape[1]
     offset = torch.arange(0, 4 * num_labels, 4, device=preds.device)
     index = (torch.add(_positive(preds, cut), _long(target), alpha=2) + offset).reshape(-1)
+    if weight is not None:
+        weight = weight.reshape(-1, 1).expand(-1, num_labels)
     if ignore_index is None:
-        return _count(index, 4 * num_labels).view(num_labels, 2, 2)
+        return _count(index, 4 * num_labels, weight).view(num_labels, 2, 2)
     index = index.masked_fill(target.reshape(-1) == ignore_index, 4 * num_labels)
-    return _count(index, 4 * num_labels + 1)[:-1].view(num_labels, 2, 2)
+    return _count(index, 4 * num_labels + 1, weight)[:-1].view(num_labels, 2, 2)
 
 
-def _multiclass_table(preds: Tensor, target: Tensor, num_classes: int, top_k: int,
-                      ignore_index: Optional[int], validate_args: bool = True) -> Tensor:
-    """(C, C) confusion matrix (``top_k=1``) or (3, C) top-k table of checked multiclass inputs."""
+def _multiclass_labels(preds: Tensor, target: Tensor, top_k: int, maxima: bool) -> Tuple[Tensor, Optional[Tensor]]:
+    """One predicted label per sample, and with ``maxima`` (scores, ``top_k=1``) the row maxima too. Labels are
+    used as given; scores predict their first maximum (``argmax``), or with ``top_k=k`` the target when it is
+    among the k highest scores (``torch.topk``, whose order among tied scores is torchmetrics' too), else the
+    highest one (torchmetrics' rule)."""
+    if preds.dim() == 1:
+        return _long(preds), None
+    if top_k == 1:
+        if not maxima:
+            return preds.argmax(dim=1), None
+        best = preds.max(dim=1)  # the first maximum, as argmax
+        return best.indices, best.values
+    top = torch.topk(preds, top_k, dim=1).indices
+    hit = (top == target[:, None]).any(dim=1)
+    return torch.where(hit, target, top[:, 0]), None
+
+
+def _multiclass_confmat(preds: Tensor, target: Tensor, num_classes: int, top_k: int, ignore_index: Optional[int],
+                        validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
+    """(C, C) confusion matrix (rows: target, columns: the predicted label) of checked multiclass inputs."""
     c = num_classes
     target = _long(target)
-    if top_k > 1:
-        return _topk_table(preds, target, c, top_k, ignore_index)
-    labels = preds.max(dim=1).indices if preds.dim() == 2 else _long(preds)  # first maximum, as argmax
+    fused = validate_args and fused_multiclass_checks(top_k, ignore_index, target, weight)
+    labels, maxima = _multiclass_labels(preds, target, top_k, fused)
     index = torch.add(labels, target, alpha=c)
     if ignore_index is None:
+        if weight is not None:
+            return _count(index, c * c, weight).view(c, c)
         # a target >= C lands in one extra bin (clamped: a huge target must not size a huge bincount); with
-        # validate_args on CPU that bin is read back (a scalar) and raises for the caller to report the label
+        # validate_args on CPU that bin and the sum of the row maxima (NaN if a score is) are read back (two
+        # scalar reads, cheaper there than fusing them) and a failure raises for the caller to report
+        # (check_multiclass_inputs)
         counts = _count(index.clamp(max=c * c), c * c + 1)
-        if validate_args and index.is_cpu and counts[-1]:
-            raise IndexError("target out of range")
+        if fused:
+            if counts[-1].item() or (maxima is not None and math.isnan(maxima.sum().item())):
+                raise IndexError("target out of range or NaN score")
         return counts[:-1].view(c, c)
     index = index.masked_fill(target == ignore_index, c * c)
-    return _count(index, c * c + 1)[:-1].view(c, c)
-
-
-def _topk_table(scores: Tensor, target: Tensor, c: int, k: int, ignore_index: Optional[int]) -> Tensor:
-    # a stable descending sort: among tied scores the lower class index ranks first (argmax's rule)
-    top = torch.sort(scores, dim=1, descending=True, stable=True).indices[:, :k]
-    hit = (top == target[:, None]).any(dim=1)
-    predicted, support, tp = top.reshape(-1), target + c, torch.where(hit, target + 2 * c, 3 * c)
-    if ignore_index is not None:
-        drop = target == ignore_index
-        predicted = top.masked_fill(drop[:, None], 3 * c).reshape(-1)
-        support, tp = support.masked_fill(drop, 3 * c), tp.masked_fill(drop, 3 * c)
-    return _count(torch.cat([predicted, support, tp]), 3 * c + 1)[:-1].view(3, c)
+    return _count(index, c * c + 1, weight)[:-1].view(c, c)
 
 
 # ------------------------------------------------------------------------------------------------- counts
@@ -120,12 +145,9 @@ def _counts_2x2(confmat: Tensor) -> Counts:
     return confmat[..., 1, 1], confmat[..., 0, 1], confmat[..., 0, 0], confmat[..., 1, 0]
 
 
-def _multiclass_counts(state: Tensor, top_k: int) -> Counts:
-    """Per-class tp, fp, tn, fn (one-vs-rest) from the (C, C) confusion matrix or the (3, C) top-k table."""
-    if top_k == 1:
-        tp, predicted, support = state.diagonal(), state.sum(dim=0), state.sum(dim=1)
-    else:
-        predicted, support, tp = state.unbind(0)
+def _multiclass_counts(confmat: Tensor) -> Counts:
+    """Per-class one-vs-rest tp, fp, tn, fn from the (C, C) confusion matrix."""
+    tp, predicted, support = confmat.diagonal(), confmat.sum(dim=0), confmat.sum(dim=1)
     fp, fn = predicted - tp, support - tp
     return tp, fp, support.sum() - tp - fp - fn, fn
 
@@ -160,20 +182,28 @@ def _accuracy_terms(tp: Tensor, fp: Tensor, tn: Tensor, fn: Tensor) -> Tuple[Ten
     return tp + tn, tp + fp + tn + fn
 
 
+def _specificity_terms(tp: Tensor, fp: Tensor, tn: Tensor, fn: Tensor) -> Tuple[Tensor, Tensor]:
+    return tn, tn + fp
+
+
+def _jaccard_terms(tp: Tensor, fp: Tensor, tn: Tensor, fn: Tensor) -> Tuple[Tensor, Tensor]:
+    return tp, tp + fp + fn
+
+
 def _hamming_terms(tp: Tensor, fp: Tensor, tn: Tensor, fn: Tensor) -> Tuple[Tensor, Tensor]:
     return fp + fn, tp + fp + tn + fn
 
 
+def _fbeta_terms_of(tp: Tensor, fp: Tensor, tn: Tensor, fn: Tensor, *, beta2: float) -> Tuple[Tensor, Tensor]:
+    num = (1.0 + beta2) * tp.to(torch.float64)
+    return num, num + beta2 * fn.to(torch.float64) + fp.to(torch.float64)
+
+
 def _fbeta_terms(beta: float) -> Terms:
     """F-beta from the counts, ``(1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp)``: equal to the harmonic mean of
-    precision and recall, and defined (0) when only one of them is 0/0, as scikit-learn."""
-    b2 = float(beta) ** 2
-
-    def terms(tp: Tensor, fp: Tensor, tn: Tensor, fn: Tensor) -> Tuple[Tensor, Tensor]:
-        num = (1.0 + b2) * tp.to(torch.float64)
-        return num, num + b2 * fn.to(torch.float64) + fp.to(torch.float64)
-
-    return terms
+    precision and recall, and defined (0) when only one of them is 0/0, as scikit-learn. (A partial of a
+    module-level function, so that a module holding it pickles.)"""
+    return functools.partial(_fbeta_terms_of, beta2=float(beta) ** 2)
 
 
 # -------------------------------------------------------------------------------------------- averaging
@@ -182,17 +212,17 @@ def _safe_divide(num: Tensor, den: Tensor, zero_division: float) -> Tensor:
     return torch.where(den == 0, torch.full_like(num, zero_division), num / torch.where(den == 0, 1.0, den))
 
 
-def _average(counts: Counts, terms: Terms, average: str, zero_division: float, *, multilabel: bool) -> Tensor:
+def _average(counts: Counts, terms: Terms, average: str, zero_division: float,
+             present: Optional[Tensor] = None) -> Tensor:
     """Reduce per-class counts to a score (float64).
 
     * ``micro``: ``sum(num) / sum(den)`` over classes;
     * ``none``: the per-class scores ``num / den``;
-    * ``macro``: their mean; for multiclass over the classes that occur (tp + fp + fn > 0, i.e. in the targets
-      or the predictions: scikit-learn's default labels), for multilabel over all labels;
+    * ``macro``: their mean over the classes where ``present`` is true (all classes when it is ``None``);
     * ``weighted``: their mean weighted by support (tp + fn).
 
     A 0/0 score is ``zero_division``; if that is NaN the class is left out of the macro/weighted mean (as
-    scikit-learn). A mean over nothing (no class occurred, or zero total support) is ``zero_division``.
+    scikit-learn). A mean over nothing (no class present, or zero total support) is ``zero_division``.
     """
     num, den = terms(*counts)
     if average == "micro" or num.dim() == 0:
@@ -203,10 +233,10 @@ def _average(counts: Counts, terms: Terms, average: str, zero_division: float, *
     tp, fp, _, fn = counts
     if average == "weighted":
         weights = (tp + fn).to(torch.float64)
-    elif multilabel:
+    elif present is None:
         weights = torch.ones_like(scores)
     else:
-        weights = (tp + fp + fn > 0).to(torch.float64)
+        weights = present.to(torch.float64)
     weights = weights.masked_fill(torch.isnan(scores), 0.0)
     total = weights.sum()
     mean = (weights * scores.nan_to_num(0.0)).sum() / torch.where(total == 0, 1.0, total)

@@ -1,7 +1,7 @@
 """Binary classification metrics (conventions: :mod:`torchmetrics_lite.functional.classification`).
 
 ``preds`` and ``target`` have any equal shapes; the state of a batch is the 2x2 confusion matrix
-``[[tn, fp], [fn, tp]]`` (rows: target, columns: prediction).
+``[[tn, fp], [fn, tp]]`` (rows: target, columns: prediction), int64 counts or float64 sums of ``weight``.
 """
 from __future__ import annotations
 
@@ -17,8 +17,10 @@ from torchmetrics_lite._checks import (
     check_threshold,
     check_zero_division,
 )
+from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification._stat_scores import (
     NORMALIZE,
+    Terms,
     _accuracy_terms,
     _average,
     _binary_confmat,
@@ -44,145 +46,245 @@ def _binary_config(threshold: float, from_logits: bool, ignore_index: Optional[i
 
 
 def _binary_stat_scores_stats(preds: Tensor, target: Tensor, cut: float, from_logits: bool,
-                              ignore_index: Optional[int], validate_args: bool) -> Tensor:
+                              ignore_index: Optional[int], validate_args: bool,
+                              weight: Optional[Tensor] = None) -> Tensor:
     """The (2, 2) confusion matrix ``[[tn, fp], [fn, tp]]`` of one batch: the state of every binary metric."""
-    preds, target = check_binary_inputs(preds, target, from_logits=from_logits, ignore_index=ignore_index,
-                                        validate_args=validate_args)
-    return _binary_confmat(preds, target, cut, ignore_index)
+    preds, target, weight = check_binary_inputs(preds, target, from_logits=from_logits, ignore_index=ignore_index,
+                                                validate_args=validate_args, weight=weight)
+    return _binary_confmat(preds, target, cut, ignore_index, weight)
 
 
 def _binary_stat_scores_from_stats(confmat: Tensor) -> Tensor:
     return _stat_scores(_counts_2x2(confmat), "micro")
 
 
-def _binary_accuracy_from_stats(confmat: Tensor, zero_division: float = 0.0) -> Tensor:
-    return _average(_counts_2x2(confmat), _accuracy_terms, "micro", zero_division, multilabel=False)
-
-
-def _binary_precision_from_stats(confmat: Tensor, zero_division: float = 0.0) -> Tensor:
-    return _average(_counts_2x2(confmat), _precision_terms, "micro", zero_division, multilabel=False)
-
-
-def _binary_recall_from_stats(confmat: Tensor, zero_division: float = 0.0) -> Tensor:
-    return _average(_counts_2x2(confmat), _recall_terms, "micro", zero_division, multilabel=False)
-
-
-def _binary_fbeta_score_from_stats(confmat: Tensor, beta: float, zero_division: float = 0.0) -> Tensor:
-    return _average(_counts_2x2(confmat), _fbeta_terms(beta), "micro", zero_division, multilabel=False)
+def _binary_score_from_stats(confmat: Tensor, terms: Terms, zero_division: float = 0.0) -> Tensor:
+    """Any binary score (accuracy, precision, recall, F-beta, specificity, Jaccard) by its ``terms``."""
+    return _average(_counts_2x2(confmat), terms, "micro", zero_division)
 
 
 def _binary_confusion_matrix_from_stats(confmat: Tensor, normalize: Optional[str] = None) -> Tensor:
     return _normalize(confmat, normalize)
 
 
-def _stats(preds: Tensor, target: Tensor, threshold: float, from_logits: bool, ignore_index: Optional[int],
-           validate_args: bool) -> Tensor:
+def _binary_stats(preds: Tensor, target: Tensor, threshold: float, from_logits: bool, ignore_index: Optional[int],
+                  validate_args: bool, weight: Optional[Tensor]) -> Tensor:
     cut = _binary_config(threshold, from_logits, ignore_index)
-    return _binary_stat_scores_stats(preds, target, cut, from_logits, ignore_index, validate_args)
+    return _binary_stat_scores_stats(preds, target, cut, from_logits, ignore_index, validate_args, weight)
+
+
+def _binary_score(preds: Tensor, target: Tensor, terms: Terms, threshold: float, from_logits: bool,
+                  ignore_index: Optional[int], zero_division: float, validate_args: bool,
+                  weight: Optional[Tensor]) -> Tensor:
+    zd = check_zero_division(zero_division)
+    stats = _binary_stats(preds, target, threshold, from_logits, ignore_index, validate_args, weight)
+    return _binary_score_from_stats(stats, terms, zd)
 
 
 # ------------------------------------------------------------------------------------------------ binary
+@fill_doc
 def binary_stat_scores(preds: Tensor, target: Tensor, threshold: float = 0.5, *, from_logits: bool = False,
-                       ignore_index: Optional[int] = None, validate_args: bool = True) -> Tensor:
-    """``[tp, fp, tn, fn, support]`` (int64, shape (5,)) of binary inputs of any equal shapes.
+                       ignore_index: Optional[int] = None, validate_args: bool = True,
+                       weight: Optional[Tensor] = None) -> Tensor:
+    """``[tp, fp, tn, fn, support]`` of binary decisions, ``support = tp + fn``.
 
-    >>> import torch
-    >>> binary_stat_scores(torch.tensor([0.9, 0.2, 0.6, 0.4]), torch.tensor([1, 0, 0, 1]))
-    tensor([1, 1, 1, 1, 2])
+    Args:
+        {binary_args}
+        {validate_args}
+        {weight}
+
+    Returns:
+        Shape (5,), int64 (float64 when weighted). Empty input gives zeros.
+
+    Raises:
+        {raises}
+
+    References:
+        torchmetrics' ``binary_stat_scores`` (same layout).
+
+    Examples:
+        >>> import torch
+        >>> binary_stat_scores(torch.tensor([0.9, 0.2, 0.6, 0.4]), torch.tensor([1, 0, 0, 1]))
+        tensor([1, 1, 1, 1, 2])
     """
-    return _binary_stat_scores_from_stats(_stats(preds, target, threshold, from_logits, ignore_index, validate_args))
+    stats = _binary_stats(preds, target, threshold, from_logits, ignore_index, validate_args, weight)
+    return _binary_stat_scores_from_stats(stats)
 
 
+@fill_doc
 def binary_accuracy(preds: Tensor, target: Tensor, threshold: float = 0.5, *, from_logits: bool = False,
-                    ignore_index: Optional[int] = None, zero_division: float = 0.0,
-                    validate_args: bool = True) -> Tensor:
-    """``(tp + tn) / (tp + fp + tn + fn)`` (float64 scalar); no sample counted gives ``zero_division``.
+                    ignore_index: Optional[int] = None, zero_division: float = 0.0, validate_args: bool = True,
+                    weight: Optional[Tensor] = None) -> Tensor:
+    """Accuracy ``(tp + tn) / (tp + fp + tn + fn)``.
 
-    An always-negative model on 1,000 examples with 10 positives is 99% accurate and finds nothing:
+    Args:
+        {binary_score_args}
 
-    >>> import torch
-    >>> target = torch.zeros(1000, dtype=torch.long); target[:10] = 1
-    >>> never = torch.zeros(1000)
-    >>> binary_accuracy(never, target).item(), binary_recall(never, target).item()
-    (0.99, 0.0)
-    >>> binary_accuracy(torch.tensor([1, 1, 1, 0, 1, 1, 0, 0, 0, 0]), torch.tensor([1, 1, 1, 1, 0, 0, 0, 0, 0, 0]))
-    tensor(0.7000, dtype=torch.float64)
+    Returns:
+        A float64 scalar; no sample counted gives ``zero_division``.
+
+    Raises:
+        {raises}
+
+    References:
+        scikit-learn's ``accuracy_score``.
+
+    Examples:
+        An always-negative model on 1,000 examples with 10 positives is 99% accurate and finds nothing:
+
+        >>> import torch
+        >>> target = torch.zeros(1000, dtype=torch.long); target[:10] = 1
+        >>> never = torch.zeros(1000)
+        >>> binary_accuracy(never, target).item(), binary_recall(never, target).item()
+        (0.99, 0.0)
     """
-    zd = check_zero_division(zero_division)
-    return _binary_accuracy_from_stats(_stats(preds, target, threshold, from_logits, ignore_index, validate_args), zd)
+    return _binary_score(preds, target, _accuracy_terms, threshold, from_logits, ignore_index, zero_division,
+                         validate_args, weight)
 
 
+@fill_doc
 def binary_precision(preds: Tensor, target: Tensor, threshold: float = 0.5, *, from_logits: bool = False,
-                     ignore_index: Optional[int] = None, zero_division: float = 0.0,
-                     validate_args: bool = True) -> Tensor:
-    """Precision ``tp / (tp + fp)`` (float64 scalar); no predicted positive gives ``zero_division``.
+                     ignore_index: Optional[int] = None, zero_division: float = 0.0, validate_args: bool = True,
+                     weight: Optional[Tensor] = None) -> Tensor:
+    """Precision ``tp / (tp + fp)``.
 
-    >>> import torch
-    >>> target, calls = torch.tensor([1, 1, 1, 1, 0, 0, 0, 0, 0, 0]), torch.tensor([1, 1, 1, 0, 1, 1, 0, 0, 0, 0])
-    >>> binary_precision(calls, target)
-    tensor(0.6000, dtype=torch.float64)
+    Args:
+        {binary_score_args}
+
+    Returns:
+        A float64 scalar; no predicted positive gives ``zero_division``.
+
+    Raises:
+        {raises}
+
+    References:
+        scikit-learn's ``precision_score``.
+
+    Examples:
+        >>> import torch
+        >>> target, calls = torch.tensor([1, 1, 1, 1, 0, 0, 0, 0, 0, 0]), torch.tensor([1, 1, 1, 0, 1, 1, 0, 0, 0, 0])
+        >>> binary_precision(calls, target)
+        tensor(0.6000, dtype=torch.float64)
     """
-    zd = check_zero_division(zero_division)
-    return _binary_precision_from_stats(_stats(preds, target, threshold, from_logits, ignore_index, validate_args), zd)
+    return _binary_score(preds, target, _precision_terms, threshold, from_logits, ignore_index, zero_division,
+                         validate_args, weight)
 
 
+@fill_doc
 def binary_recall(preds: Tensor, target: Tensor, threshold: float = 0.5, *, from_logits: bool = False,
-                  ignore_index: Optional[int] = None, zero_division: float = 0.0, validate_args: bool = True) -> Tensor:
-    """Recall (sensitivity) ``tp / (tp + fn)`` (float64 scalar); no positive target gives ``zero_division``.
+                  ignore_index: Optional[int] = None, zero_division: float = 0.0, validate_args: bool = True,
+                  weight: Optional[Tensor] = None) -> Tensor:
+    """Recall (sensitivity) ``tp / (tp + fn)``.
 
-    >>> import torch
-    >>> target, calls = torch.tensor([1, 1, 1, 1, 0, 0, 0, 0, 0, 0]), torch.tensor([1, 1, 1, 0, 1, 1, 0, 0, 0, 0])
-    >>> binary_recall(calls, target)
-    tensor(0.7500, dtype=torch.float64)
+    Args:
+        {binary_score_args}
+
+    Returns:
+        A float64 scalar; no positive target gives ``zero_division``.
+
+    Raises:
+        {raises}
+
+    References:
+        scikit-learn's ``recall_score``.
+
+    Examples:
+        >>> import torch
+        >>> target, calls = torch.tensor([1, 1, 1, 1, 0, 0, 0, 0, 0, 0]), torch.tensor([1, 1, 1, 0, 1, 1, 0, 0, 0, 0])
+        >>> binary_recall(calls, target)
+        tensor(0.7500, dtype=torch.float64)
     """
-    zd = check_zero_division(zero_division)
-    return _binary_recall_from_stats(_stats(preds, target, threshold, from_logits, ignore_index, validate_args), zd)
+    return _binary_score(preds, target, _recall_terms, threshold, from_logits, ignore_index, zero_division,
+                         validate_args, weight)
 
 
+@fill_doc
 def binary_fbeta_score(preds: Tensor, target: Tensor, beta: float, threshold: float = 0.5, *,
                        from_logits: bool = False, ignore_index: Optional[int] = None, zero_division: float = 0.0,
-                       validate_args: bool = True) -> Tensor:
-    """F-beta ``(1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp)`` (float64 scalar), the weighted harmonic mean of
-    precision and recall (recall counts ``beta`` times as much); ``tp = fp = fn = 0`` gives ``zero_division``.
+                       validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
+    """F-beta ``(1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp)``, the weighted harmonic mean of precision and
+    recall (recall counts ``beta`` times as much).
 
-    >>> import torch
-    >>> target, calls = torch.tensor([1, 1, 1, 1, 0, 0, 0, 0, 0, 0]), torch.tensor([1, 1, 1, 0, 1, 1, 0, 0, 0, 0])
-    >>> round(binary_fbeta_score(calls, target, beta=2.0).item(), 4)  # 5 * 3 / (5 * 3 + 4 * 1 + 2)
-    0.7143
+    Args:
+        {binary_args}
+        beta: the weight of recall, a number > 0.
+        {score_tail}
+
+    Returns:
+        A float64 scalar; ``tp = fp = fn = 0`` gives ``zero_division``.
+
+    Raises:
+        {raises}
+
+    References:
+        van Rijsbergen, C. J. (1979), Information Retrieval, ch. 7; scikit-learn's ``fbeta_score``.
+
+    Examples:
+        >>> import torch
+        >>> target, calls = torch.tensor([1, 1, 1, 1, 0, 0, 0, 0, 0, 0]), torch.tensor([1, 1, 1, 0, 1, 1, 0, 0, 0, 0])
+        >>> round(binary_fbeta_score(calls, target, beta=2.0).item(), 4)  # 5 * 3 / (5 * 3 + 4 * 1 + 2)
+        0.7143
     """
     check_beta(beta)
-    zd = check_zero_division(zero_division)
-    stats = _stats(preds, target, threshold, from_logits, ignore_index, validate_args)
-    return _binary_fbeta_score_from_stats(stats, beta, zd)
+    return _binary_score(preds, target, _fbeta_terms(beta), threshold, from_logits, ignore_index, zero_division,
+                         validate_args, weight)
 
 
+@fill_doc
 def binary_f1_score(preds: Tensor, target: Tensor, threshold: float = 0.5, *, from_logits: bool = False,
-                    ignore_index: Optional[int] = None, zero_division: float = 0.0,
-                    validate_args: bool = True) -> Tensor:
-    """F1 ``2 tp / (2 tp + fn + fp)``, the harmonic mean of precision and recall (``binary_fbeta_score`` with
-    ``beta=1``).
+                    ignore_index: Optional[int] = None, zero_division: float = 0.0, validate_args: bool = True,
+                    weight: Optional[Tensor] = None) -> Tensor:
+    """F1 ``2 tp / (2 tp + fn + fp)``, the harmonic mean of precision and recall.
 
-    >>> import torch
-    >>> target, calls = torch.tensor([1, 1, 1, 1, 0, 0, 0, 0, 0, 0]), torch.tensor([1, 1, 1, 0, 1, 1, 0, 0, 0, 0])
-    >>> binary_f1_score(calls, target).item() == 2 / 3
-    True
+    Args:
+        {binary_score_args}
+
+    Returns:
+        A float64 scalar; ``tp = fp = fn = 0`` gives ``zero_division``.
+
+    Raises:
+        {raises}
+
+    References:
+        scikit-learn's ``f1_score``.
+
+    Examples:
+        >>> import torch
+        >>> target, calls = torch.tensor([1, 1, 1, 1, 0, 0, 0, 0, 0, 0]), torch.tensor([1, 1, 1, 0, 1, 1, 0, 0, 0, 0])
+        >>> binary_f1_score(calls, target).item() == 2 / 3
+        True
     """
-    zd = check_zero_division(zero_division)
-    stats = _stats(preds, target, threshold, from_logits, ignore_index, validate_args)
-    return _binary_fbeta_score_from_stats(stats, 1.0, zd)
+    return _binary_score(preds, target, _fbeta_terms(1.0), threshold, from_logits, ignore_index, zero_division,
+                         validate_args, weight)
 
 
+@fill_doc
 def binary_confusion_matrix(preds: Tensor, target: Tensor, threshold: float = 0.5, *, normalize: Optional[str] = None,
                             from_logits: bool = False, ignore_index: Optional[int] = None,
-                            validate_args: bool = True) -> Tensor:
-    """The (2, 2) confusion matrix ``[[tn, fp], [fn, tp]]`` (rows: target, columns: prediction), int64;
-    ``normalize="true" | "pred" | "all"`` divides by row sums, column sums or the total (float64, 0/0 = 0).
+                            validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
+    """The (2, 2) confusion matrix ``[[tn, fp], [fn, tp]]`` (rows: target, columns: prediction).
 
-    >>> import torch
-    >>> binary_confusion_matrix(torch.tensor([0.9, 0.2, 0.6, 0.4, 0.1]), torch.tensor([1, 0, 0, 1, 0]))
-    tensor([[2, 1],
-            [1, 1]])
+    Args:
+        {binary_args}
+        {normalize}
+        {validate_args}
+        {weight}
+
+    Returns:
+        int64 counts, or float64 when normalized or weighted.
+
+    Raises:
+        {raises}
+
+    References:
+        scikit-learn's ``confusion_matrix`` (same orientation).
+
+    Examples:
+        >>> import torch
+        >>> binary_confusion_matrix(torch.tensor([0.9, 0.2, 0.6, 0.4, 0.1]), torch.tensor([1, 0, 0, 1, 0]))
+        tensor([[2, 1],
+                [1, 1]])
     """
     check_choice("normalize", normalize, NORMALIZE)
-    stats = _stats(preds, target, threshold, from_logits, ignore_index, validate_args)
+    stats = _binary_stats(preds, target, threshold, from_logits, ignore_index, validate_args, weight)
     return _binary_confusion_matrix_from_stats(stats, normalize)

@@ -1,9 +1,14 @@
-"""Multiclass classification metrics. The conventions (inputs, ``average``, ``zero_division``, ``ignore_index``,
-``top_k``) are stated once, in :mod:`torchmetrics_lite.functional.classification`.
+"""Multiclass classification metrics (conventions: :mod:`torchmetrics_lite.functional.classification`).
 
 ``preds`` are labels (N, ...) or scores (N, C, ...), ``target`` labels (N, ...) in [0, C - 1]. The state of a
-batch is the (C, C) confusion matrix (rows: target, columns: prediction), or for ``top_k > 1`` the (3, C) table
-of per-class predicted / support / true-positive counts.
+batch is the (C, C) confusion matrix (rows: target, columns: the predicted label), int64 counts or float64 sums of
+``weight``. With ``top_k=k`` a sample's predicted label is its target when the target is among its k highest
+scores, else its highest-scoring class (torchmetrics' rule), so every metric reads the same matrix.
+
+A worked top-k example: three samples with targets 0, 1, 2 and scores ``[.5, .3, .2]``, ``[.6, .1, .3]``,
+``[.1, .5, .4]``. With ``top_k=2`` the first sample predicts 0 (its top-1, and its target), the second 0 (its
+target 1 is not in its top 2, {0, 2}), the third 2 (its target, in its top 2 {1, 2}). Per class, tp = (1, 0, 1),
+fp = (1, 0, 0), fn = (0, 1, 0): micro precision = micro recall = accuracy = 2/3, the top-2 accuracy.
 """
 from __future__ import annotations
 
@@ -18,17 +23,19 @@ from torchmetrics_lite._checks import (
     check_ignore_index,
     check_labels,
     check_multiclass_inputs,
+    check_no_nan,
     check_positive_int,
     check_top_k,
     check_zero_division,
 )
+from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification._stat_scores import (
     NORMALIZE,
     Terms,
     _average,
     _fbeta_terms,
+    _multiclass_confmat,
     _multiclass_counts,
-    _multiclass_table,
     _normalize,
     _precision_terms,
     _recall_terms,
@@ -46,176 +53,281 @@ def _multiclass_config(num_classes: int, top_k: int, ignore_index: Optional[int]
 
 
 def _multiclass_stat_scores_stats(preds: Tensor, target: Tensor, num_classes: int, top_k: int,
-                                  ignore_index: Optional[int], validate_args: bool) -> Tensor:
-    """One batch's state: the (C, C) confusion matrix (``top_k=1``) or the (3, C) top-k table."""
-    preds, target = check_multiclass_inputs(preds, target, num_classes=num_classes, top_k=top_k,
-                                            ignore_index=ignore_index, validate_args=validate_args)
+                                  ignore_index: Optional[int], validate_args: bool,
+                                  weight: Optional[Tensor] = None) -> Tensor:
+    """One batch's state: the (C, C) confusion matrix of the predicted labels (see the module docstring)."""
+    preds, target, weight = check_multiclass_inputs(preds, target, num_classes=num_classes, top_k=top_k,
+                                                    ignore_index=ignore_index, validate_args=validate_args,
+                                                    weight=weight)
     try:
-        state = _multiclass_table(preds, target, num_classes, top_k, ignore_index, validate_args)
-    except (RuntimeError, IndexError):  # a target out of range (see check_multiclass_inputs) says so clearly
+        return _multiclass_confmat(preds, target, num_classes, top_k, ignore_index, validate_args, weight)
+    except (RuntimeError, IndexError):  # a value check fused into the count (see check_multiclass_inputs)
         check_labels("target", target, num_classes, ignore_index)
-        raise
-    return state
+        check_no_nan("preds", preds)
+        # a false alarm: row maxima of +inf and -inf sum to NaN; the inputs are valid, count them unchecked
+        return _multiclass_confmat(preds, target, num_classes, top_k, ignore_index, False, weight)
 
 
-def _multiclass_stat_scores_from_stats(state: Tensor, top_k: int, average: str) -> Tensor:
-    return _stat_scores(_multiclass_counts(state, top_k), average)
+def _multiclass_stat_scores_from_stats(confmat: Tensor, average: str) -> Tensor:
+    return _stat_scores(_multiclass_counts(confmat), average)
 
 
-def _multiclass_score_from_stats(state: Tensor, terms: Terms, top_k: int, average: str,
-                                 zero_division: float) -> Tensor:
-    return _average(_multiclass_counts(state, top_k), terms, average, zero_division, multilabel=False)
-
-
-def _multiclass_accuracy_from_stats(state: Tensor, top_k: int, average: str, zero_division: float = 0.0) -> Tensor:
-    # per class, accuracy is recall (torchmetrics); micro recall is the fraction of samples whose target is hit
-    return _multiclass_score_from_stats(state, _recall_terms, top_k, average, zero_division)
-
-
-def _multiclass_precision_from_stats(state: Tensor, top_k: int, average: str, zero_division: float = 0.0) -> Tensor:
-    return _multiclass_score_from_stats(state, _precision_terms, top_k, average, zero_division)
-
-
-def _multiclass_recall_from_stats(state: Tensor, top_k: int, average: str, zero_division: float = 0.0) -> Tensor:
-    return _multiclass_score_from_stats(state, _recall_terms, top_k, average, zero_division)
-
-
-def _multiclass_fbeta_score_from_stats(state: Tensor, beta: float, top_k: int, average: str,
-                                       zero_division: float = 0.0) -> Tensor:
-    return _multiclass_score_from_stats(state, _fbeta_terms(beta), top_k, average, zero_division)
+def _multiclass_score_from_stats(confmat: Tensor, terms: Terms, average: str, zero_division: float = 0.0, *,
+                                 by_support: bool = False) -> Tensor:
+    """Any one-vs-rest multiclass score by its ``terms``. The macro mean runs over the classes present in the
+    targets or predictions (``tp + fp + fn > 0``), or with ``by_support`` over those present in the targets
+    (``tp + fn > 0``): torchmetrics' rule for accuracy, precision and recall at ``top_k > 1``."""
+    counts = _multiclass_counts(confmat)
+    tp, fp, _, fn = counts
+    present = tp + fn > 0 if by_support else tp + fp + fn > 0
+    return _average(counts, terms, average, zero_division, present)
 
 
 def _multiclass_confusion_matrix_from_stats(confmat: Tensor, normalize: Optional[str] = None) -> Tensor:
     return _normalize(confmat, normalize)
 
 
-def _stats(preds: Tensor, target: Tensor, num_classes: int, top_k: int, ignore_index: Optional[int],
-           validate_args: bool) -> Tensor:
+def _multiclass_stats(preds: Tensor, target: Tensor, num_classes: int, top_k: int, ignore_index: Optional[int],
+                      validate_args: bool, weight: Optional[Tensor]) -> Tensor:
     _multiclass_config(num_classes, top_k, ignore_index)
-    return _multiclass_stat_scores_stats(preds, target, num_classes, top_k, ignore_index, validate_args)
+    return _multiclass_stat_scores_stats(preds, target, num_classes, top_k, ignore_index, validate_args, weight)
 
 
+def _multiclass_score(preds: Tensor, target: Tensor, terms: Terms, num_classes: int, average: Optional[str],
+                      top_k: int, ignore_index: Optional[int], zero_division: float, validate_args: bool,
+                      weight: Optional[Tensor], by_support: bool) -> Tensor:
+    avg, zd = check_average(average), check_zero_division(zero_division)
+    stats = _multiclass_stats(preds, target, num_classes, top_k, ignore_index, validate_args, weight)
+    return _multiclass_score_from_stats(stats, terms, avg, zd, by_support=by_support and top_k > 1)
+
+
+@fill_doc
 def multiclass_stat_scores(preds: Tensor, target: Tensor, num_classes: int, average: Optional[str] = "macro", *,
-                           top_k: int = 1, ignore_index: Optional[int] = None, validate_args: bool = True) -> Tensor:
-    """One-vs-rest ``[tp, fp, tn, fn, support]`` per class: ``average="none"`` gives (C, 5) int64, ``"micro"``
-    their sum (5,) int64, ``"macro"`` their mean and ``"weighted"`` their support-weighted mean (float64).
+                           top_k: int = 1, ignore_index: Optional[int] = None, validate_args: bool = True,
+                           weight: Optional[Tensor] = None) -> Tensor:
+    """One-vs-rest ``[tp, fp, tn, fn, support]`` per class.
 
-    >>> import torch
-    >>> multiclass_stat_scores(torch.tensor([0, 2, 1, 1]), torch.tensor([0, 1, 1, 2]), 3, average="none")
-    tensor([[1, 0, 3, 0, 1],
-            [1, 1, 1, 1, 2],
-            [0, 1, 2, 1, 1]])
+    Args:
+        {multiclass_args}
+        average: ``"none"`` (or ``None``): per class, (C, 5); ``"micro"``: summed over classes, (5,);
+            ``"macro"``: their mean over all classes; ``"weighted"``: their support-weighted mean.
+        {top_k}
+        {ignore_index}
+        {validate_args}
+        {weight}
+
+    Returns:
+        int64 counts (float64 for macro/weighted means or when weighted).
+
+    Raises:
+        {raises}
+
+    References:
+        torchmetrics' ``multiclass_stat_scores`` (same layout and averages).
+
+    Examples:
+        >>> import torch
+        >>> multiclass_stat_scores(torch.tensor([0, 2, 1, 1]), torch.tensor([0, 1, 1, 2]), 3, average="none")
+        tensor([[1, 0, 3, 0, 1],
+                [1, 1, 1, 1, 2],
+                [0, 1, 2, 1, 1]])
     """
     average = check_average(average)
-    state = _stats(preds, target, num_classes, top_k, ignore_index, validate_args)
-    return _multiclass_stat_scores_from_stats(state, top_k, average)
+    stats = _multiclass_stats(preds, target, num_classes, top_k, ignore_index, validate_args, weight)
+    return _multiclass_stat_scores_from_stats(stats, average)
 
 
+@fill_doc
 def multiclass_accuracy(preds: Tensor, target: Tensor, num_classes: int, average: Optional[str] = "macro", *,
                         top_k: int = 1, ignore_index: Optional[int] = None, zero_division: float = 0.0,
-                        validate_args: bool = True) -> Tensor:
-    """Accuracy. ``"micro"``: the fraction of samples whose target is predicted (is among the top k): top-k
-    accuracy. Per class it is the recall ``tp / (tp + fn)``, so ``"macro"`` is the balanced accuracy (with
-    ``zero_division=nan``, classes predicted but absent from the targets are left out, as scikit-learn's
-    ``balanced_accuracy_score``; with the default 0.0 they count as 0, as torchmetrics).
+                        validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
+    """Accuracy: per class the recall ``tp / (tp + fn)``; ``"micro"`` is the fraction of samples whose target
+    is predicted (top-k accuracy), ``"macro"`` the balanced accuracy.
 
-    >>> import torch
-    >>> target = torch.tensor([0] * 6 + [1] * 3 + [2] * 3)
-    >>> preds = torch.tensor([0, 0, 0, 0, 1, 2, 0, 1, 1, 1, 2, 2])
-    >>> round(multiclass_accuracy(preds, target, 3, average="micro").item(), 4)
-    0.6667
+    Args:
+        {multiclass_score_args}
+
+    Returns:
+        float64, a scalar or (C,) for ``average="none"``. With ``zero_division=nan`` classes predicted but absent
+        from the targets are left out of the macro mean (scikit-learn's ``balanced_accuracy_score``); with the
+        default 0.0 they count as 0 (torchmetrics).
+
+    Raises:
+        {raises}
+
+    References:
+        scikit-learn's ``accuracy_score``, ``balanced_accuracy_score``, ``top_k_accuracy_score``.
+
+    Examples:
+        >>> import torch
+        >>> target = torch.tensor([0] * 6 + [1] * 3 + [2] * 3)
+        >>> preds = torch.tensor([0, 0, 0, 0, 1, 2, 0, 1, 1, 1, 2, 2])
+        >>> round(multiclass_accuracy(preds, target, 3, average="micro").item(), 4)
+        0.6667
     """
-    average, zd = check_average(average), check_zero_division(zero_division)
-    state = _stats(preds, target, num_classes, top_k, ignore_index, validate_args)
-    return _multiclass_accuracy_from_stats(state, top_k, average, zd)
+    return _multiclass_score(preds, target, _recall_terms, num_classes, average, top_k, ignore_index, zero_division,
+                             validate_args, weight, by_support=True)
 
 
+@fill_doc
 def multiclass_precision(preds: Tensor, target: Tensor, num_classes: int, average: Optional[str] = "macro", *,
                          top_k: int = 1, ignore_index: Optional[int] = None, zero_division: float = 0.0,
-                         validate_args: bool = True) -> Tensor:
-    """Precision ``tp / (tp + fp)`` per class, averaged. ``"micro"`` equals accuracy for ``top_k=1``; with
-    ``top_k=k`` every sample makes k predictions, so micro precision is (hits) / (k N).
+                         validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
+    """Precision ``tp / (tp + fp)`` per class, averaged.
 
-    The 3-class confusion matrix with rows (targets) [4, 1, 1], [1, 2, 0], [0, 1, 2] has column sums 5, 4, 3,
-    per-class precision 4/5, 2/4, 2/3, macro precision 0.6556 and micro precision 8/12:
+    Args:
+        {multiclass_score_args}
 
-    >>> import torch
-    >>> target = torch.tensor([0] * 6 + [1] * 3 + [2] * 3)
-    >>> preds = torch.tensor([0, 0, 0, 0, 1, 2, 0, 1, 1, 1, 2, 2])
-    >>> multiclass_confusion_matrix(preds, target, 3)
-    tensor([[4, 1, 1],
-            [1, 2, 0],
-            [0, 1, 2]])
-    >>> round(multiclass_precision(preds, target, 3).item(), 4), round(multiclass_precision(preds, target, 3,
-    ...     average="micro").item(), 4)
-    (0.6556, 0.6667)
+    Returns:
+        float64, a scalar or (C,) for ``average="none"``; a class never predicted has ``zero_division``.
+
+    Raises:
+        {raises}
+
+    References:
+        scikit-learn's ``precision_score``; Sokolova & Lapalme (2009).
+
+    Examples:
+        The confusion matrix with rows (targets) [4, 1, 1], [1, 2, 0], [0, 1, 2] has column sums 5, 4, 3,
+        per-class precision 4/5, 2/4, 2/3, macro precision 0.6556 and micro precision 8/12:
+
+        >>> import torch
+        >>> target = torch.tensor([0] * 6 + [1] * 3 + [2] * 3)
+        >>> preds = torch.tensor([0, 0, 0, 0, 1, 2, 0, 1, 1, 1, 2, 2])
+        >>> round(multiclass_precision(preds, target, 3).item(), 4)
+        0.6556
+        >>> scores = torch.tensor([[.5, .3, .2], [.6, .1, .3], [.1, .5, .4]])  # top_k: the module docstring
+        >>> round(multiclass_precision(scores, torch.tensor([0, 1, 2]), 3, "micro", top_k=2).item(), 4)
+        0.6667
     """
-    average, zd = check_average(average), check_zero_division(zero_division)
-    state = _stats(preds, target, num_classes, top_k, ignore_index, validate_args)
-    return _multiclass_precision_from_stats(state, top_k, average, zd)
+    return _multiclass_score(preds, target, _precision_terms, num_classes, average, top_k, ignore_index,
+                             zero_division, validate_args, weight, by_support=True)
 
 
+@fill_doc
 def multiclass_recall(preds: Tensor, target: Tensor, num_classes: int, average: Optional[str] = "macro", *,
                       top_k: int = 1, ignore_index: Optional[int] = None, zero_division: float = 0.0,
-                      validate_args: bool = True) -> Tensor:
-    """Recall ``tp / (tp + fn)`` per class, averaged (``"macro"`` over classes in targets or predictions).
+                      validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
+    """Recall ``tp / (tp + fn)`` per class, averaged.
 
-    >>> import torch
-    >>> target = torch.tensor([0] * 6 + [1] * 3 + [2] * 3)
-    >>> preds = torch.tensor([0, 0, 0, 0, 1, 2, 0, 1, 1, 1, 2, 2])
-    >>> multiclass_recall(preds, target, 3, average=None)
-    tensor([0.6667, 0.6667, 0.6667], dtype=torch.float64)
+    Args:
+        {multiclass_score_args}
+
+    Returns:
+        float64, a scalar or (C,) for ``average="none"``; a class absent from the targets has ``zero_division``.
+
+    Raises:
+        {raises}
+
+    References:
+        scikit-learn's ``recall_score``.
+
+    Examples:
+        >>> import torch
+        >>> target = torch.tensor([0] * 6 + [1] * 3 + [2] * 3)
+        >>> preds = torch.tensor([0, 0, 0, 0, 1, 2, 0, 1, 1, 1, 2, 2])
+        >>> multiclass_recall(preds, target, 3, average=None)
+        tensor([0.6667, 0.6667, 0.6667], dtype=torch.float64)
     """
-    average, zd = check_average(average), check_zero_division(zero_division)
-    state = _stats(preds, target, num_classes, top_k, ignore_index, validate_args)
-    return _multiclass_recall_from_stats(state, top_k, average, zd)
+    return _multiclass_score(preds, target, _recall_terms, num_classes, average, top_k, ignore_index, zero_division,
+                             validate_args, weight, by_support=True)
 
 
+@fill_doc
 def multiclass_fbeta_score(preds: Tensor, target: Tensor, beta: float, num_classes: int,
                            average: Optional[str] = "macro", *, top_k: int = 1, ignore_index: Optional[int] = None,
-                           zero_division: float = 0.0, validate_args: bool = True) -> Tensor:
+                           zero_division: float = 0.0, validate_args: bool = True,
+                           weight: Optional[Tensor] = None) -> Tensor:
     """F-beta ``(1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp)`` per class, averaged; ``"macro"`` is the mean of
     the per-class scores (not the F-beta of macro precision and macro recall).
 
-    >>> import torch
-    >>> target = torch.tensor([0] * 6 + [1] * 3 + [2] * 3)
-    >>> preds = torch.tensor([0, 0, 0, 0, 1, 2, 0, 1, 1, 1, 2, 2])
-    >>> multiclass_fbeta_score(preds, target, 0.5, 3, average=None)
-    tensor([0.7692, 0.5263, 0.6667], dtype=torch.float64)
+    Args:
+        {multiclass_args}
+        beta: the weight of recall, a number > 0.
+        {average}
+        {top_k}
+        {ignore_index}
+        {score_tail}
+
+    Returns:
+        float64, a scalar or (C,) for ``average="none"``.
+
+    Raises:
+        {raises}
+
+    References:
+        scikit-learn's ``fbeta_score``; Sokolova & Lapalme (2009) for the other macro F definition.
+
+    Examples:
+        >>> import torch
+        >>> target = torch.tensor([0] * 6 + [1] * 3 + [2] * 3)
+        >>> preds = torch.tensor([0, 0, 0, 0, 1, 2, 0, 1, 1, 1, 2, 2])
+        >>> multiclass_fbeta_score(preds, target, 0.5, 3, average=None)
+        tensor([0.7692, 0.5263, 0.6667], dtype=torch.float64)
     """
     check_beta(beta)
-    average, zd = check_average(average), check_zero_division(zero_division)
-    state = _stats(preds, target, num_classes, top_k, ignore_index, validate_args)
-    return _multiclass_fbeta_score_from_stats(state, beta, top_k, average, zd)
+    return _multiclass_score(preds, target, _fbeta_terms(beta), num_classes, average, top_k, ignore_index,
+                             zero_division, validate_args, weight, by_support=False)
 
 
+@fill_doc
 def multiclass_f1_score(preds: Tensor, target: Tensor, num_classes: int, average: Optional[str] = "macro", *,
                         top_k: int = 1, ignore_index: Optional[int] = None, zero_division: float = 0.0,
-                        validate_args: bool = True) -> Tensor:
+                        validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """F1 ``2 tp / (2 tp + fn + fp)`` per class, averaged; macro F1 is the mean of the per-class F1 scores.
 
-    >>> import torch
-    >>> target = torch.tensor([0] * 6 + [1] * 3 + [2] * 3)
-    >>> preds = torch.tensor([0, 0, 0, 0, 1, 2, 0, 1, 1, 1, 2, 2])
-    >>> round(multiclass_f1_score(preds, target, 3).item(), 4)  # mean of 8/11, 4/7, 2/3
-    0.6551
+    Args:
+        {multiclass_score_args}
+
+    Returns:
+        float64, a scalar or (C,) for ``average="none"``.
+
+    Raises:
+        {raises}
+
+    References:
+        scikit-learn's ``f1_score``.
+
+    Examples:
+        >>> import torch
+        >>> target = torch.tensor([0] * 6 + [1] * 3 + [2] * 3)
+        >>> preds = torch.tensor([0, 0, 0, 0, 1, 2, 0, 1, 1, 1, 2, 2])
+        >>> round(multiclass_f1_score(preds, target, 3).item(), 4)  # mean of 8/11, 4/7, 2/3
+        0.6551
     """
-    average, zd = check_average(average), check_zero_division(zero_division)
-    state = _stats(preds, target, num_classes, top_k, ignore_index, validate_args)
-    return _multiclass_fbeta_score_from_stats(state, 1.0, top_k, average, zd)
+    return _multiclass_score(preds, target, _fbeta_terms(1.0), num_classes, average, top_k, ignore_index,
+                             zero_division, validate_args, weight, by_support=False)
 
 
+@fill_doc
 def multiclass_confusion_matrix(preds: Tensor, target: Tensor, num_classes: int, normalize: Optional[str] = None, *,
-                                ignore_index: Optional[int] = None, validate_args: bool = True) -> Tensor:
-    """The (C, C) confusion matrix, rows the target and columns the predicted class (int64);
-    ``normalize="true" | "pred" | "all"`` divides by row sums, column sums or the total (float64, 0/0 = 0).
+                                ignore_index: Optional[int] = None, validate_args: bool = True,
+                                weight: Optional[Tensor] = None) -> Tensor:
+    """The (C, C) confusion matrix, rows the target and columns the predicted class (``argmax`` of scores).
 
-    >>> import torch
-    >>> multiclass_confusion_matrix(torch.tensor([0, 2, 1, 1]), torch.tensor([0, 1, 1, 2]), 3, normalize="true")
-    tensor([[1.0000, 0.0000, 0.0000],
-            [0.0000, 0.5000, 0.5000],
-            [0.0000, 1.0000, 0.0000]], dtype=torch.float64)
+    Args:
+        {multiclass_args}
+        {normalize}
+        {ignore_index}
+        {validate_args}
+        {weight}
+
+    Returns:
+        int64 counts, or float64 when normalized or weighted.
+
+    Raises:
+        {raises}
+
+    References:
+        scikit-learn's ``confusion_matrix`` (same orientation).
+
+    Examples:
+        >>> import torch
+        >>> multiclass_confusion_matrix(torch.tensor([0, 2, 1, 1]), torch.tensor([0, 1, 1, 2]), 3, normalize="true")
+        tensor([[1.0000, 0.0000, 0.0000],
+                [0.0000, 0.5000, 0.5000],
+                [0.0000, 1.0000, 0.0000]], dtype=torch.float64)
     """
     check_choice("normalize", normalize, NORMALIZE)
-    state = _stats(preds, target, num_classes, 1, ignore_index, validate_args)
-    return _multiclass_confusion_matrix_from_stats(state, normalize)
+    stats = _multiclass_stats(preds, target, num_classes, 1, ignore_index, validate_args, weight)
+    return _multiclass_confusion_matrix_from_stats(stats, normalize)

@@ -21,6 +21,7 @@ from torchmetrics_lite._checks import (
     check_threshold,
     check_zero_division,
 )
+from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification._stat_scores import (
     NORMALIZE,
     Terms,
@@ -48,11 +49,13 @@ def _multilabel_config(num_labels: int, threshold: float, from_logits: bool, ign
 
 
 def _multilabel_stat_scores_stats(preds: Tensor, target: Tensor, num_labels: int, cut: float, from_logits: bool,
-                                  ignore_index: Optional[int], validate_args: bool) -> Tensor:
+                                  ignore_index: Optional[int], validate_args: bool,
+                                  weight: Optional[Tensor] = None) -> Tensor:
     """One batch's state: (L, 2, 2) per-label confusion matrices ``[[tn, fp], [fn, tp]]``."""
-    preds, target = check_multilabel_inputs(preds, target, num_labels=num_labels, from_logits=from_logits,
-                                            ignore_index=ignore_index, validate_args=validate_args)
-    return _multilabel_confmat(preds, target, cut, ignore_index)
+    preds, target, weight = check_multilabel_inputs(preds, target, num_labels=num_labels, from_logits=from_logits,
+                                                    ignore_index=ignore_index, validate_args=validate_args,
+                                                    weight=weight)
+    return _multilabel_confmat(preds, target, cut, ignore_index, weight)
 
 
 def _multilabel_stat_scores_from_stats(confmat: Tensor, average: str) -> Tensor:
@@ -61,148 +64,281 @@ def _multilabel_stat_scores_from_stats(confmat: Tensor, average: str) -> Tensor:
 
 def _multilabel_score_from_stats(confmat: Tensor, terms: Terms, average: str, zero_division: float = 0.0) -> Tensor:
     """Any multilabel score: accuracy, precision, recall, F-beta or Hamming distance, by its ``terms``."""
-    return _average(_counts_2x2(confmat), terms, average, zero_division, multilabel=True)
+    return _average(_counts_2x2(confmat), terms, average, zero_division)
 
 
 def _multilabel_confusion_matrix_from_stats(confmat: Tensor, normalize: Optional[str] = None) -> Tensor:
     return _normalize(confmat, normalize)
 
 
-def _stats(preds: Tensor, target: Tensor, num_labels: int, threshold: float, from_logits: bool,
-           ignore_index: Optional[int], validate_args: bool) -> Tensor:
+def _multilabel_stats(preds: Tensor, target: Tensor, num_labels: int, threshold: float, from_logits: bool,
+                      ignore_index: Optional[int], validate_args: bool, weight: Optional[Tensor]) -> Tensor:
     cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
-    return _multilabel_stat_scores_stats(preds, target, num_labels, cut, from_logits, ignore_index, validate_args)
+    return _multilabel_stat_scores_stats(preds, target, num_labels, cut, from_logits, ignore_index, validate_args,
+                                         weight)
 
 
 def _score(preds: Tensor, target: Tensor, terms: Terms, num_labels: int, threshold: float, average: Optional[str],
-           from_logits: bool, ignore_index: Optional[int], zero_division: float, validate_args: bool) -> Tensor:
+           from_logits: bool, ignore_index: Optional[int], zero_division: float, validate_args: bool,
+           weight: Optional[Tensor]) -> Tensor:
     average, zd = check_average(average), check_zero_division(zero_division)
-    state = _stats(preds, target, num_labels, threshold, from_logits, ignore_index, validate_args)
+    state = _multilabel_stats(preds, target, num_labels, threshold, from_logits, ignore_index, validate_args, weight)
     return _multilabel_score_from_stats(state, terms, average, zd)
 
 
+@fill_doc
 def multilabel_stat_scores(preds: Tensor, target: Tensor, num_labels: int, threshold: float = 0.5,
                            average: Optional[str] = "macro", *, from_logits: bool = False,
-                           ignore_index: Optional[int] = None, validate_args: bool = True) -> Tensor:
+                           ignore_index: Optional[int] = None, validate_args: bool = True,
+                           weight: Optional[Tensor] = None) -> Tensor:
     """``[tp, fp, tn, fn, support]`` per label: ``average="none"`` gives (L, 5) int64, ``"micro"`` their sum,
     ``"macro"`` their mean and ``"weighted"`` their support-weighted mean (float64).
 
-    >>> import torch
-    >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
-    >>> multilabel_stat_scores(preds, target, 2, average=None)
-    tensor([[1, 1, 1, 0, 1],
-            [1, 1, 1, 0, 1]])
+    Args:
+        {multilabel_args}
+        {average_multilabel}
+        {from_logits}
+        {ignore_index}
+        {validate_args}
+        {weight_multilabel}
+
+    Returns:
+        int64 counts (float64 for means, normalized or weighted).
+
+    Raises:
+        {raises}
+
+    References:
+        scikit-learn's multilabel metrics (same definitions); torchmetrics' ``multilabel_stat_scores``.
+
+    Examples:
+        >>> import torch
+        >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
+        >>> multilabel_stat_scores(preds, target, 2, average=None)
+        tensor([[1, 1, 1, 0, 1],
+                [1, 1, 1, 0, 1]])
     """
     average = check_average(average)
-    state = _stats(preds, target, num_labels, threshold, from_logits, ignore_index, validate_args)
+    state = _multilabel_stats(preds, target, num_labels, threshold, from_logits, ignore_index, validate_args, weight)
     return _multilabel_stat_scores_from_stats(state, average)
 
 
+@fill_doc
 def multilabel_accuracy(preds: Tensor, target: Tensor, num_labels: int, threshold: float = 0.5,
                         average: Optional[str] = "macro", *, from_logits: bool = False,
                         ignore_index: Optional[int] = None, zero_division: float = 0.0,
-                        validate_args: bool = True) -> Tensor:
+                        validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """Per-label accuracy ``(tp + tn) / (tp + fp + tn + fn)``, averaged; ``"micro"`` is one minus scikit-learn's
     Hamming loss.
 
-    >>> import torch
-    >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
-    >>> round(multilabel_accuracy(preds, target, 2).item(), 4)
-    0.6667
+    Args:
+        {multilabel_score_args}
+
+    Returns:
+        float64, a scalar or (L,) for ``average="none"``.
+
+    Raises:
+        {raises}
+
+    References:
+        scikit-learn's multilabel metrics (same definitions); torchmetrics' ``multilabel_accuracy``.
+
+    Examples:
+        >>> import torch
+        >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
+        >>> round(multilabel_accuracy(preds, target, 2).item(), 4)
+        0.6667
     """
     return _score(preds, target, _accuracy_terms, num_labels, threshold, average, from_logits, ignore_index,
-                  zero_division, validate_args)
+                  zero_division, validate_args, weight)
 
 
+@fill_doc
 def multilabel_precision(preds: Tensor, target: Tensor, num_labels: int, threshold: float = 0.5,
                          average: Optional[str] = "macro", *, from_logits: bool = False,
                          ignore_index: Optional[int] = None, zero_division: float = 0.0,
-                         validate_args: bool = True) -> Tensor:
+                         validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """Precision ``tp / (tp + fp)`` per label, averaged (``"macro"`` over all labels).
 
-    >>> import torch
-    >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
-    >>> multilabel_precision(preds, target, 2, average=None)
-    tensor([0.5000, 0.5000], dtype=torch.float64)
+    Args:
+        {multilabel_score_args}
+
+    Returns:
+        float64, a scalar or (L,) for ``average="none"``.
+
+    Raises:
+        {raises}
+
+    References:
+        scikit-learn's multilabel metrics (same definitions); torchmetrics' ``multilabel_precision``.
+
+    Examples:
+        >>> import torch
+        >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
+        >>> multilabel_precision(preds, target, 2, average=None)
+        tensor([0.5000, 0.5000], dtype=torch.float64)
     """
     return _score(preds, target, _precision_terms, num_labels, threshold, average, from_logits, ignore_index,
-                  zero_division, validate_args)
+                  zero_division, validate_args, weight)
 
 
+@fill_doc
 def multilabel_recall(preds: Tensor, target: Tensor, num_labels: int, threshold: float = 0.5,
                       average: Optional[str] = "macro", *, from_logits: bool = False,
                       ignore_index: Optional[int] = None, zero_division: float = 0.0,
-                      validate_args: bool = True) -> Tensor:
+                      validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """Recall ``tp / (tp + fn)`` per label, averaged (``"macro"`` over all labels).
 
-    >>> import torch
-    >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
-    >>> multilabel_recall(preds, target, 2)
-    tensor(1., dtype=torch.float64)
+    Args:
+        {multilabel_score_args}
+
+    Returns:
+        float64, a scalar or (L,) for ``average="none"``.
+
+    Raises:
+        {raises}
+
+    References:
+        scikit-learn's multilabel metrics (same definitions); torchmetrics' ``multilabel_recall``.
+
+    Examples:
+        >>> import torch
+        >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
+        >>> multilabel_recall(preds, target, 2)
+        tensor(1., dtype=torch.float64)
     """
     return _score(preds, target, _recall_terms, num_labels, threshold, average, from_logits, ignore_index,
-                  zero_division, validate_args)
+                  zero_division, validate_args, weight)
 
 
+@fill_doc
 def multilabel_fbeta_score(preds: Tensor, target: Tensor, beta: float, num_labels: int, threshold: float = 0.5,
                            average: Optional[str] = "macro", *, from_logits: bool = False,
                            ignore_index: Optional[int] = None, zero_division: float = 0.0,
-                           validate_args: bool = True) -> Tensor:
+                           validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """F-beta ``(1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp)`` per label, averaged.
 
-    >>> import torch
-    >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
-    >>> round(multilabel_fbeta_score(preds, target, 2.0, 2).item(), 4)  # 5 / (5 + 1) per label
-    0.8333
+    Args:
+        {multilabel_args}
+        beta: the weight of recall, a number > 0.
+        {average_multilabel}
+        {from_logits}
+        {ignore_index}
+        {zero_division}
+        {validate_args}
+        {weight_multilabel}
+
+    Returns:
+        float64, a scalar or (L,) for ``average="none"``.
+
+    Raises:
+        {raises}
+
+    References:
+        scikit-learn's multilabel metrics (same definitions); torchmetrics' ``multilabel_fbeta_score``.
+
+    Examples:
+        >>> import torch
+        >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
+        >>> round(multilabel_fbeta_score(preds, target, 2.0, 2).item(), 4)  # 5 / (5 + 1) per label
+        0.8333
     """
     check_beta(beta)
     return _score(preds, target, _fbeta_terms(beta), num_labels, threshold, average, from_logits, ignore_index,
-                  zero_division, validate_args)
+                  zero_division, validate_args, weight)
 
 
+@fill_doc
 def multilabel_f1_score(preds: Tensor, target: Tensor, num_labels: int, threshold: float = 0.5,
                         average: Optional[str] = "macro", *, from_logits: bool = False,
                         ignore_index: Optional[int] = None, zero_division: float = 0.0,
-                        validate_args: bool = True) -> Tensor:
+                        validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """F1 ``2 tp / (2 tp + fn + fp)`` per label, averaged; macro F1 is the mean of the per-label F1 scores.
 
-    >>> import torch
-    >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
-    >>> round(multilabel_f1_score(preds, target, 2).item(), 4)
-    0.6667
+    Args:
+        {multilabel_score_args}
+
+    Returns:
+        float64, a scalar or (L,) for ``average="none"``.
+
+    Raises:
+        {raises}
+
+    References:
+        scikit-learn's multilabel metrics (same definitions); torchmetrics' ``multilabel_f1_score``.
+
+    Examples:
+        >>> import torch
+        >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
+        >>> round(multilabel_f1_score(preds, target, 2).item(), 4)
+        0.6667
     """
     return _score(preds, target, _fbeta_terms(1.0), num_labels, threshold, average, from_logits, ignore_index,
-                  zero_division, validate_args)
+                  zero_division, validate_args, weight)
 
 
+@fill_doc
 def multilabel_hamming_distance(preds: Tensor, target: Tensor, num_labels: int, threshold: float = 0.5,
                                 average: Optional[str] = "macro", *, from_logits: bool = False,
                                 ignore_index: Optional[int] = None, zero_division: float = 0.0,
-                                validate_args: bool = True) -> Tensor:
+                                validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """Fraction of wrong label decisions ``(fp + fn) / (tp + fp + tn + fn)`` per label, averaged; ``"micro"``
     is scikit-learn's ``hamming_loss``.
 
-    >>> import torch
-    >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
-    >>> round(multilabel_hamming_distance(preds, target, 2, average="micro").item(), 4)
-    0.3333
+    Args:
+        {multilabel_score_args}
+
+    Returns:
+        float64, a scalar or (L,) for ``average="none"``.
+
+    Raises:
+        {raises}
+
+    References:
+        scikit-learn's multilabel metrics (same definitions); torchmetrics' ``multilabel_hamming_distance``.
+
+    Examples:
+        >>> import torch
+        >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
+        >>> round(multilabel_hamming_distance(preds, target, 2, average="micro").item(), 4)
+        0.3333
     """
     return _score(preds, target, _hamming_terms, num_labels, threshold, average, from_logits, ignore_index,
-                  zero_division, validate_args)
+                  zero_division, validate_args, weight)
 
 
+@fill_doc
 def multilabel_confusion_matrix(preds: Tensor, target: Tensor, num_labels: int, threshold: float = 0.5,
                                 normalize: Optional[str] = None, *, from_logits: bool = False,
-                                ignore_index: Optional[int] = None, validate_args: bool = True) -> Tensor:
+                                ignore_index: Optional[int] = None, validate_args: bool = True,
+                                weight: Optional[Tensor] = None) -> Tensor:
     """(L, 2, 2) per-label confusion matrices ``[[tn, fp], [fn, tp]]`` (scikit-learn's
     ``multilabel_confusion_matrix``), int64; ``normalize`` works per label (float64, 0/0 = 0).
 
-    >>> import torch
-    >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
-    >>> multilabel_confusion_matrix(preds, target, 2)[0]
-    tensor([[1, 1],
-            [0, 1]])
+    Args:
+        {multilabel_args}
+        {normalize}
+        {from_logits}
+        {ignore_index}
+        {validate_args}
+        {weight_multilabel}
+
+    Returns:
+        int64 counts (float64 for means, normalized or weighted).
+
+    Raises:
+        {raises}
+
+    References:
+        scikit-learn's multilabel metrics (same definitions); torchmetrics' ``multilabel_confusion_matrix``.
+
+    Examples:
+        >>> import torch
+        >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
+        >>> multilabel_confusion_matrix(preds, target, 2)[0]
+        tensor([[1, 1],
+                [0, 1]])
     """
     check_choice("normalize", normalize, NORMALIZE)
-    state = _stats(preds, target, num_labels, threshold, from_logits, ignore_index, validate_args)
+    state = _multilabel_stats(preds, target, num_labels, threshold, from_logits, ignore_index, validate_args, weight)
     return _multilabel_confusion_matrix_from_stats(state, normalize)

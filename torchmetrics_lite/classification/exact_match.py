@@ -1,0 +1,69 @@
+"""Multilabel exact match module: the streaming form of :func:`~torchmetrics_lite.functional.multilabel_exact_match`.
+
+Its state is per-sample: ``correct`` and ``total`` sample counts (float64 sums of weights with ``weighted=True``);
+it cannot share the per-label confusion matrices of the other multilabel metrics (see the functional module)."""
+from __future__ import annotations
+
+from typing import Any, Dict, Optional
+
+import torch
+from torch import Tensor
+
+from torchmetrics_lite._checks import check_weighted_update, check_zero_division
+from torchmetrics_lite.classification._base import _counts_dtype
+from torchmetrics_lite.functional.classification._doc_args import fill_doc
+from torchmetrics_lite.functional.classification.exact_match import (
+    _multilabel_exact_match_from_stats,
+    _multilabel_exact_match_stats,
+)
+from torchmetrics_lite.functional.classification.multilabel import _multilabel_config
+from torchmetrics_lite.metric import Metric
+
+__all__ = ["MultilabelExactMatch"]
+
+
+@fill_doc
+class MultilabelExactMatch(Metric):
+    """Streaming :func:`~torchmetrics_lite.functional.multilabel_exact_match` (subset accuracy).
+
+    Args:
+        {num_labels}
+        {threshold}
+        {from_logits}
+        ignore_index: label entries whose target equals it count as right.
+        {zero_division}
+        {module_tail}
+
+    Examples:
+        >>> m = MultilabelExactMatch(2)
+        >>> m.update(torch.tensor([[1, 0], [1, 1]]), torch.tensor([[1, 0], [0, 1]]))
+        >>> m.update(torch.tensor([[0, 1]]), torch.tensor([[0, 1]]))
+        >>> round(m.compute().item(), 4)
+        0.6667
+    """
+
+    higher_is_better = True
+    is_differentiable = False
+
+    def __init__(self, num_labels: int, threshold: float = 0.5, *, from_logits: bool = False,
+                 ignore_index: Optional[int] = None, zero_division: float = 0.0, weighted: bool = False,
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
+        self.num_labels, self.threshold, self.from_logits = num_labels, threshold, from_logits
+        self.ignore_index, self.weighted = ignore_index, weighted
+        self.zero_division = check_zero_division(zero_division)
+        dtype = _counts_dtype(weighted)
+        self.add_state("correct", torch.zeros((), dtype=dtype), reduce="sum")
+        self.add_state("total", torch.zeros((), dtype=dtype), reduce="sum")
+        self.stats_key = ("multilabel_exact_match", num_labels, self._cut, from_logits, ignore_index,
+                          self.validate_args, weighted)
+
+    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
+        check_weighted_update(self.weighted, weight)
+        stats = _multilabel_exact_match_stats(preds, target, self.num_labels, self._cut, self.from_logits,
+                                              self.ignore_index, self.validate_args, weight)
+        return {k: v.to(self._state[k].dtype) for k, v in stats.items()}
+
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+        return _multilabel_exact_match_from_stats(state, self.zero_division)

@@ -1,0 +1,77 @@
+"""Jaccard index modules: streaming forms of :mod:`torchmetrics_lite.functional.classification.jaccard`, on the
+shared confusion-matrix state."""
+from __future__ import annotations
+
+from typing import Dict
+
+import torch
+from torch import Tensor
+
+from torchmetrics_lite.classification._base import _BinaryScore, _MulticlassScore, _MultilabelScore
+from torchmetrics_lite.functional.classification._doc_args import fill_doc
+from torchmetrics_lite.functional.classification._stat_scores import _jaccard_terms
+from torchmetrics_lite.functional.classification.jaccard import _multiclass_jaccard_index_from_stats
+
+__all__ = ["BinaryJaccardIndex", "MulticlassJaccardIndex", "MultilabelJaccardIndex"]
+
+_ = torch  # doctests use torch
+
+
+@fill_doc
+class BinaryJaccardIndex(_BinaryScore):
+    """Streaming :func:`~torchmetrics_lite.functional.binary_jaccard_index`: ``tp / (tp + fp + fn)``.
+
+    Args:
+        {binary_options}
+        {zero_division}
+        {module_tail}
+
+    Examples:
+        >>> m = BinaryJaccardIndex()
+        >>> m.update(torch.tensor([1, 0, 1, 0, 1]), torch.tensor([1, 0, 0, 1, 1]))
+        >>> m.compute()
+        tensor(0.5000, dtype=torch.float64)
+    """
+
+    _terms = staticmethod(_jaccard_terms)
+
+
+@fill_doc
+class MulticlassJaccardIndex(_MulticlassScore):
+    """Streaming :func:`~torchmetrics_lite.functional.multiclass_jaccard_index` (mean IoU for ``"macro"``).
+
+    Args:
+        {num_classes}
+        {average}
+        {ignore_index}
+        {zero_division}
+        {module_tail}
+
+    Examples:
+        >>> m = MulticlassJaccardIndex(3)
+        >>> m.update(torch.tensor([0, 2, 1, 1]), torch.tensor([0, 1, 1, 2]))
+        >>> round(m.compute().item(), 4)  # (1 + 1/3 + 0) / 3
+        0.4444
+    """
+
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+        return _multiclass_jaccard_index_from_stats(state["confmat"], self.average, self.zero_division,
+                                                    self.ignore_index)
+
+
+@fill_doc
+class MultilabelJaccardIndex(_MultilabelScore):
+    """Streaming :func:`~torchmetrics_lite.functional.multilabel_jaccard_index`.
+
+    Args:
+        {multilabel_options}
+        {module_tail}
+
+    Examples:
+        >>> m = MultilabelJaccardIndex(2)
+        >>> m.update(torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]]))
+        >>> m.compute()
+        tensor(0.5000, dtype=torch.float64)
+    """
+
+    _terms = staticmethod(_jaccard_terms)

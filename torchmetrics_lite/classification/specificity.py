@@ -1,0 +1,68 @@
+"""Specificity modules: streaming forms of :mod:`torchmetrics_lite.functional.classification.specificity`, on the
+shared confusion-matrix state (a collection with F1 over the same inputs counts each batch once)."""
+from __future__ import annotations
+
+import torch
+
+from torchmetrics_lite.classification._base import _BinaryScore, _MulticlassScore, _MultilabelScore
+from torchmetrics_lite.functional.classification._doc_args import fill_doc
+from torchmetrics_lite.functional.classification._stat_scores import _specificity_terms
+
+__all__ = ["BinarySpecificity", "MulticlassSpecificity", "MultilabelSpecificity"]
+
+_ = torch  # doctests use torch
+
+
+@fill_doc
+class BinarySpecificity(_BinaryScore):
+    """Streaming :func:`~torchmetrics_lite.functional.binary_specificity`: ``tn / (tn + fp)``.
+
+    Args:
+        {binary_options}
+        {zero_division}
+        {module_tail}
+
+    Examples:
+        >>> m = BinarySpecificity()
+        >>> m.update(torch.tensor([1, 0, 1, 0, 1]), torch.tensor([1, 0, 0, 0, 1]))
+        >>> m.compute()
+        tensor(0.6667, dtype=torch.float64)
+    """
+
+    _terms = staticmethod(_specificity_terms)
+
+
+@fill_doc
+class MulticlassSpecificity(_MulticlassScore):
+    """Streaming :func:`~torchmetrics_lite.functional.multiclass_specificity` (one-vs-rest).
+
+    Args:
+        {multiclass_options}
+        {module_tail}
+
+    Examples:
+        >>> m = MulticlassSpecificity(3, average=None)
+        >>> m.update(torch.tensor([0, 2, 1, 1]), torch.tensor([0, 1, 1, 2]))
+        >>> m.compute()
+        tensor([1.0000, 0.5000, 0.6667], dtype=torch.float64)
+    """
+
+    _terms = staticmethod(_specificity_terms)
+
+
+@fill_doc
+class MultilabelSpecificity(_MultilabelScore):
+    """Streaming :func:`~torchmetrics_lite.functional.multilabel_specificity`.
+
+    Args:
+        {multilabel_options}
+        {module_tail}
+
+    Examples:
+        >>> m = MultilabelSpecificity(2, average="micro")
+        >>> m.update(torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]]))
+        >>> m.compute()
+        tensor(0.5000, dtype=torch.float64)
+    """
+
+    _terms = staticmethod(_specificity_terms)
