@@ -38,7 +38,6 @@ from torchmetrics_lite._checks.classification import (  # noqa: F401
     check_multiclass_inputs,
     check_multilabel_inputs,
     check_probabilities,
-    check_sample_weight,
     check_threshold,
     check_top_k,
     check_weighted_update,
@@ -60,8 +59,8 @@ from torchmetrics_lite._checks.primitives import (  # noqa: F401
     check_range,
     check_real,
     check_same_shape,
+    check_sample_weight,
     check_tensor,
-    check_weight,
     check_zero_division,
     shape_str,
     upcast,
@@ -71,7 +70,6 @@ from torchmetrics_lite._checks.regression import (  # noqa: F401
     check_multioutput,
     check_regression_inputs,
     check_regression_values,
-    check_sample_weight,
 )
 from torchmetrics_lite._checks.retrieval import (  # noqa: F401
     check_retrieval_inputs,

@@ -8,7 +8,7 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks.primitives import (
-    check_binary_values,
+    check_binary_target,
     check_choice,
     check_floating,
     check_integer,
@@ -18,6 +18,7 @@ from torchmetrics_lite._checks.primitives import (
     check_positive_int,
     check_range,
     check_same_shape,
+    check_sample_weight,
     check_tensor,
     upcast,
 )
@@ -60,36 +61,12 @@ def _rank_scores(preds: Any, validate_args: bool) -> Tensor:
 
 
 def _rank_labels(target: Any, validate_args: bool) -> Tensor:
-    target = check_tensor("target", target)
-    check_integer("target", target)
-    if validate_args and target.dtype != torch.bool and target.numel():
-        lo, hi = torch.aminmax(target)  # one pass; the full check runs only on failure
-        if lo.item() < 0 or hi.item() > 1:
-            check_binary_values("target", target)
-    return target
+    """0/1 labels, bool, integer or floating (``BCEWithLogitsLoss`` targets); floating ones come back as uint8."""
+    target = check_binary_target(target, validate_args=validate_args)
+    return target.to(torch.uint8) if target.is_floating_point() else target
 
 
 
-def check_rank_weight(weight: Any, shape: Tuple[int, ...], validate_args: bool) -> Optional[Tensor]:
-    """``weight``: None, or a real tensor of ``shape`` (one weight per sample), finite and non-negative (value check,
-    skipped with ``validate_args=False``); returned flattened, integers as float64 and float16/bfloat16 as
-    float32."""
-    if weight is None:
-        return None
-    weight = check_tensor("weight", weight)
-    if weight.dtype == torch.bool or weight.is_complex():
-        raise TypeError(f"Expected `weight` to be a real (floating or integer) tensor, got dtype {weight.dtype}")
-    if tuple(weight.shape) != tuple(shape):
-        raise ValueError(f"Expected `weight` to have shape {tuple(shape)} (one weight per sample), "
-                         f"got {tuple(weight.shape)}")
-    weight = upcast(weight) if weight.is_floating_point() else weight.double()
-    if validate_args and weight.numel():
-        lo, hi = torch.aminmax(weight)  # one pass and one host sync; NaN propagates into both
-        lo_value, hi_value = torch.stack([lo, hi]).tolist()
-        if not (lo_value >= 0 and hi_value < math.inf):
-            bad = weight[~torch.isfinite(weight) | (weight < 0)][0].item()
-            raise ValueError(f"Expected `weight` to be finite and non-negative, got value {bad!r}")
-    return weight.reshape(-1)
 
 
 
@@ -154,3 +131,12 @@ def check_multilabel_rank_inputs(preds: Any, target: Any, num_labels: int,
     preds, target = _rank_scores(preds, validate_args), _rank_labels(target, validate_args)
     return preds, target.to(torch.uint8)
 
+
+
+def check_rank_weight(weight: Any, shape: Tuple[int, ...], validate_args: bool) -> Optional[Tensor]:
+    """:func:`~torchmetrics_lite._checks.primitives.check_sample_weight`, returned flattened in the dtype the rank
+    statistics use: integers as float64, float16/bfloat16 as float32."""
+    weight = check_sample_weight(weight, shape, validate_args=validate_args)
+    if weight is None:
+        return None
+    return (upcast(weight) if weight.is_floating_point() else weight.double()).reshape(-1)

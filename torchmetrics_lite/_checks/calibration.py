@@ -8,7 +8,7 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks.primitives import (
-    check_binary_values,
+    check_binary_target,
     check_floating,
     check_integer,
     check_ndim,
@@ -45,19 +45,14 @@ def _check_probabilities(preds: Tensor, validate_args: bool) -> Tensor:
 
 
 def check_binary_prob_inputs(preds: Any, target: Any, *, validate_args: bool = True) -> Tuple[Tensor, Tensor]:
-    """Binary probabilities: floating ``preds`` ``(N,)`` in [0, 1] and integer/bool ``target`` ``(N,)`` in
+    """Binary probabilities: floating ``preds`` ``(N,)`` in [0, 1] and bool, integer or floating ``target`` ``(N,)`` in
     {0, 1}. Returned as given (float16/bfloat16 ``preds`` as float32); the statistics convert to float64."""
     check_tensor("preds", preds)
     check_tensor("target", target)
     check_ndim("preds", preds, (1,))
     check_same_shape("preds", preds, "target", target)
-    check_integer("target", target)
     p = _check_probabilities(preds, validate_args)
-    if validate_args and target.dtype != torch.bool and target.numel():
-        lo, hi = torch.aminmax(target)
-        if lo.item() < 0 or hi.item() > 1:
-            check_binary_values("target", target)  # names the first offending value
-    return p, target
+    return p, check_binary_target(target, validate_args=validate_args)
 
 
 

@@ -15,6 +15,7 @@ from torchmetrics_lite._checks.primitives import (
     check_number,
     check_real,
     check_same_shape,
+    check_sample_weight,
     check_tensor,
 )
 
@@ -80,22 +81,6 @@ def check_probabilities(name: str, t: Tensor, from_logits: bool) -> None:
                          "pass from_logits=True for scores")
 
 
-def check_sample_weight(weight: Any, shape: Tuple[int, ...], validate_args: bool) -> Optional[Tensor]:
-    """``weight``: ``None`` or a real tensor of one non-negative, finite value per sample (``shape``);
-    scikit-learn's ``sample_weight``. Values are checked (one host sync) when ``validate_args``."""
-    if weight is None:
-        return None
-    weight = check_tensor("weight", weight)
-    if weight.is_complex() or weight.dtype == torch.bool:
-        raise TypeError(f"Expected `weight` to have a real (integer or floating) dtype, got {weight.dtype}")
-    if tuple(weight.shape) != tuple(shape):
-        raise ValueError(f"Expected `weight` to hold one value per sample, shape {tuple(shape)}, got "
-                         f"{tuple(weight.shape)}")
-    if validate_args and weight.numel():
-        lo, hi = (float(v) for v in torch.aminmax(weight.to(torch.float64)))
-        if not (lo >= 0.0 and math.isfinite(hi)):
-            raise ValueError(f"Expected `weight` to be non-negative and finite, got values in [{lo}, {hi}]")
-    return weight
 
 
 def check_weighted_update(weighted: bool, weight: Any) -> None:
@@ -127,7 +112,7 @@ def check_binary_inputs(preds: Any, target: Any, *, from_logits: bool, ignore_in
     ``target`` 0/1 labels (bool, integer or floating), ``weight`` one value per element. Returns all flattened."""
     preds, target = _check_pair(preds, target, integer_target=False)
     check_same_shape("preds", preds, "target", target)
-    weight = check_sample_weight(weight, tuple(target.shape), validate_args)
+    weight = check_sample_weight(weight, tuple(target.shape), validate_args=validate_args)
     check_binary_target(target, validate_args=validate_args, ignore_index=ignore_index)
     _check_binary_preds(preds, from_logits, validate_args)
     return preds.reshape(-1), target.reshape(-1), None if weight is None else weight.reshape(-1)
@@ -160,7 +145,7 @@ def check_multiclass_inputs(preds: Any, target: Any, *, num_classes: int, top_k:
     (float, any real values; the class axis is 1); ``weight`` the shape of ``target``. Returns preds (M,) or
     (M, C), target (M,) and weight (M,)."""
     preds, target = _check_pair(preds, target)
-    weight = check_sample_weight(weight, tuple(target.shape), validate_args)
+    weight = check_sample_weight(weight, tuple(target.shape), validate_args=validate_args)
     fused = validate_args and fused_multiclass_checks(top_k, ignore_index, target, weight)
     if preds.dim() == target.dim() + 1 and preds.dim() >= 2:
         preds = _check_multiclass_scores(preds, target, num_classes, validate_args and not fused)
@@ -196,7 +181,7 @@ def check_multilabel_inputs(preds: Any, target: Any, *, num_labels: int, from_lo
     check_same_shape("preds", preds, "target", target)
     if preds.dim() < 2 or preds.shape[1] != num_labels:
         raise ValueError(f"Expected `preds` and `target` of shape (N, {num_labels}, ...), got {tuple(preds.shape)}")
-    weight = check_sample_weight(weight, tuple(target.shape[:1] + target.shape[2:]), validate_args)
+    weight = check_sample_weight(weight, tuple(target.shape[:1] + target.shape[2:]), validate_args=validate_args)
     check_binary_target(target, validate_args=validate_args, ignore_index=ignore_index)
     _check_binary_preds(preds, from_logits, validate_args)
     if preds.dim() > 2:

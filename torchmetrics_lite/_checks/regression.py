@@ -56,25 +56,3 @@ def check_adjusted(value: Any) -> None:
         raise ValueError(f"Expected `adjusted` to be a non-negative int (number of regressors), got {value!r}")
 
 
-
-def check_sample_weight(weight: Any, like: Tensor, *, validate_args: bool) -> Optional[Tensor]:
-    """``weight``: ``None`` or a real (non-bool) tensor of shape ``(n,)`` on ``like``'s device, ``n`` the rows of
-    ``like``: one value per sample (scikit-learn's ``sample_weight``). With ``validate_args``, every value must be
-    non-negative and not NaN (one host sync). Returned as given; the statistics convert it to float64."""
-    if weight is None:
-        return None
-    if not isinstance(weight, Tensor):
-        check_tensor("weight", weight)
-    if weight.dtype == torch.bool or weight.is_complex():
-        raise TypeError(f"Expected `weight` to have a real, non-bool dtype, got {weight.dtype}")
-    n = like.shape[0]
-    if weight.shape != (n,):
-        raise ValueError(f"Expected `weight` to hold one value per sample, shape ({n},), got shape "
-                         f"{tuple(weight.shape)}")
-    if weight.device != like.device:
-        raise ValueError(f"Expected `weight` on the inputs' device {like.device}, got {weight.device}")
-    if validate_args and n:
-        low = weight.min().item()
-        if math.isnan(low) or low < 0:
-            raise ValueError(f"Expected `weight` to be non-negative and not NaN, got minimum {low}")
-    return weight

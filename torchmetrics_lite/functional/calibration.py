@@ -91,13 +91,15 @@ def _brier_from_stats(state: State) -> Tensor:
 
 def _binary_checked(preds: Tensor, target: Tensor, weight: Optional[Tensor], validate_args: bool) -> Batch:
     p, t = check_binary_prob_inputs(preds, target, validate_args=validate_args)
-    return p, t, check_sample_weight(weight, p, validate_args=validate_args)
+    return p, t, check_sample_weight(weight, tuple(p.shape[:1]), validate_args=validate_args,
+                            device=p.device)
 
 
 def _multiclass_checked(preds: Tensor, target: Tensor, weight: Optional[Tensor], num_classes: Optional[int],
                         validate_args: bool) -> Batch:
     p, t = check_multiclass_prob_inputs(preds, target, num_classes=num_classes, validate_args=validate_args)
-    return p, t, check_sample_weight(weight, p, validate_args=validate_args)
+    return p, t, check_sample_weight(weight, tuple(p.shape[:1]), validate_args=validate_args,
+                            device=p.device)
 
 
 def binary_brier_score(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None,

@@ -233,12 +233,12 @@ def test_weighted_state_is_float_rows_beside_the_scores():
 
 BAD_WEIGHTS = [
     ((_P[:4], _T[:4], torch.ones(3)), ValueError,
-     r"Expected `weight` to have shape \(4,\) \(one weight per sample\), got \(3,\)"),
+     r"Expected `weight` to hold one value per sample, shape \(4,\), got shape \(3,\)"),
     ((_P[:2], _T[:2], torch.tensor([1.0, -0.5])), ValueError,
-     r"Expected `weight` to be finite and non-negative, got value -0.5"),
-    ((_P[:2], _T[:2], torch.tensor([1.0, float("nan")])), ValueError, r"finite and non-negative, got value nan"),
+     r"Expected `weight` to be non-negative and finite, got value -0.5"),
+    ((_P[:2], _T[:2], torch.tensor([1.0, float("nan")])), ValueError, r"non-negative and finite, got value nan"),
     ((_P[:2], _T[:2], torch.tensor([True, False])), TypeError,
-     r"Expected `weight` to be a real .* got dtype torch.bool"),
+     r"Expected `weight` to have a real \(integer or floating\), non-bool dtype, got torch.bool"),
     ((_P[:2], _T[:2]), ValueError, r"Expected `weight` in every update or in none, got none after 160 weighted"),
 ]
 

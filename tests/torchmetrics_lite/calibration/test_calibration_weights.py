@@ -128,9 +128,9 @@ def test_integer_weights_equal_repeated_rows_and_mixed_streams():
 
 @pytest.mark.parametrize("cls", [BinaryBrierScore, BinaryCalibrationError])
 @pytest.mark.parametrize("weight, exc, match", [
-    (torch.tensor([1.0, -2.0]), ValueError, r"`weight` to be non-negative and not NaN, got minimum -2.0"),
+    (torch.tensor([1.0, -2.0]), ValueError, r"`weight` to be non-negative and finite, got value -2.0"),
     (torch.ones(5), ValueError, r"`weight` to hold one value per sample, shape \(2,\), got shape \(5,\)"),
-    (torch.ones(2, dtype=torch.complex64), TypeError, r"`weight` to have a real, non-bool dtype"),
+    (torch.ones(2, dtype=torch.complex64), TypeError, r"`weight` to have a real \(integer or floating\), non-bool"),
 ])
 def test_rejects_bad_weights(cls, weight, exc, match):
     check_rejects(cls, BIN[:2], (torch.tensor([0.2, 0.7], dtype=torch.float64), torch.tensor([0, 1]), weight), exc,

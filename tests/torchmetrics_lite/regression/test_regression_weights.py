@@ -134,11 +134,11 @@ def test_zero_weight_sum_gives_nan():
 
 @pytest.mark.parametrize("cls", [MeanSquaredError, R2Score])
 @pytest.mark.parametrize("weight, exc, match", [
-    (torch.tensor([1.0, -0.5]), ValueError, r"`weight` to be non-negative and not NaN, got minimum -0.5"),
-    (torch.tensor([1.0, float("nan")]), ValueError, r"`weight` to be non-negative and not NaN, got minimum nan"),
+    (torch.tensor([1.0, -0.5]), ValueError, r"`weight` to be non-negative and finite, got value -0.5"),
+    (torch.tensor([1.0, float("nan")]), ValueError, r"`weight` to be non-negative and finite, got value nan"),
     (torch.ones(3), ValueError, r"`weight` to hold one value per sample, shape \(2,\), got shape \(3,\)"),
     (torch.ones(2, 1), ValueError, r"`weight` to hold one value per sample, shape \(2,\), got shape \(2, 1\)"),
-    (torch.ones(2, dtype=torch.bool), TypeError, r"`weight` to have a real, non-bool dtype, got torch.bool"),
+    (torch.ones(2, dtype=torch.bool), TypeError, r"`weight` to have a real \(integer.*non-bool dtype, got torch.bool"),
     ([1.0, 1.0], TypeError, r"`weight` to be a torch.Tensor, got list"),
     (torch.ones(2, device="meta"), ValueError, r"`weight` on the inputs' device cpu, got meta"),
 ])

@@ -33,7 +33,8 @@ def _error_stats(preds: Tensor, target: Tensor, kind: str, num_outputs: Optional
     int64 sample count ``total``, or, for a weighted batch, the float64 weight sum ``sum_weight`` instead. The
     NaN check reads the sums (NaN in, NaN out)."""
     p, t = check_regression_inputs(preds, target, num_outputs=num_outputs)
-    w = check_sample_weight(weight, t, validate_args=validate_args)
+    w = check_sample_weight(weight, tuple(t.shape[:1]), validate_args=validate_args,
+                            device=t.device)
     sums, denominator = _impl.error_sums(p, t, kind, w)
     if validate_args:
         check_regression_values(p, t, sums)
@@ -191,7 +192,8 @@ def _moment_stats(preds: Tensor, target: Tensor, num_outputs: Optional[int], val
     """Checked moments of one batch (the module's ``batch_stats``): ``moments`` ``(4, 2d)``, rows ``[count, W,
     mean, M2]`` of the target columns, then of the residual columns. The NaN check reads the means."""
     p, t = check_regression_inputs(preds, target, num_outputs=num_outputs)
-    w = check_sample_weight(weight, t, validate_args=validate_args)
+    w = check_sample_weight(weight, tuple(t.shape[:1]), validate_args=validate_args,
+                            device=t.device)
     stats = {"moments": _impl.moments(p, t, w)}
     if validate_args:
         check_regression_values(p, t, stats["moments"])  # NaN in, NaN means and M2 out
