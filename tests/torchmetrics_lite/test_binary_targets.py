@@ -7,8 +7,8 @@ import pytest
 import torch
 
 import torchmetrics_lite as tml
-from torchmetrics_lite import functional as F
 from tests.helpers.metric_tester import assert_close, check_rejects
+from torchmetrics_lite import functional as F
 
 GEN = torch.Generator().manual_seed(3)
 PREDS = torch.rand(64, generator=GEN)

@@ -189,7 +189,7 @@ BAD = [
     ((torch.tensor([0.1, 0.2]), torch.tensor([0, 1, 1])), ValueError,
      r"`preds` and `target` to have the same shape, got \(2,\) and \(3,\)"),
     ((torch.tensor([1, 2]), torch.tensor([0, 1])), TypeError, r"`preds` to have a floating dtype, got torch.int64"),
-    ((torch.tensor([0.1, 0.2]), torch.tensor([0.0, 0.5])), ValueError, r"`target` to hold only 0 and 1 .*got value 0.5"),
+    ((torch.tensor([0.1, 0.2]), torch.tensor([0.0, 0.5])), ValueError, r"`target` to hold only 0 and 1 .*0.5"),
     (([0.1, 0.2], torch.tensor([0, 1])), TypeError, r"`preds` to be a torch.Tensor, got list"),
 ]
 

@@ -225,7 +225,7 @@ BINARY_BAD = [
     ((torch.tensor([0.2, 0.5]), torch.tensor([0, 2])), ValueError, r"`target` to hold only 0 and 1 .*got value 2"),
     ((torch.tensor([0.2, float("nan")]), torch.tensor([0, 1])), ValueError, r"`preds` to contain no NaN, got 1"),
     ((torch.tensor([1, 0]), torch.tensor([0, 1])), TypeError, r"`preds` to have a floating dtype, got torch.int64"),
-    ((torch.tensor([0.2, 0.5]), torch.tensor([0.0, 0.5])), ValueError, r"`target` to hold only 0 and 1 .*got value 0.5"),
+    ((torch.tensor([0.2, 0.5]), torch.tensor([0.0, 0.5])), ValueError, r"`target` to hold only 0 and 1 .*0.5"),
     ((torch.tensor([0.2, 0.5]), torch.tensor([0, 1, 1])), ValueError, r"same shape, got \(2,\) and \(3,\)"),
     ((torch.rand(2, 2), torch.tensor([0, 1])), ValueError, r"`preds` to be 1-D, got shape \(2, 2\)"),
 ]
