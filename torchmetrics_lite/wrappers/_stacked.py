@@ -54,6 +54,9 @@ def fold_copies(spec: Dict[str, Tuple[Tensor, Reduce]], state: Dict[str, Tensor]
     """The wrapped metric's state that merges every copy of a stacked ``state`` (Running: the whole window)."""
     out = {}
     for name, (default, reduce) in spec.items():
+        if name not in state:  # an optional state the batch did not fill (AUROC's weights when unweighted)
+            out[name] = default
+            continue
         value = state[name]
         if reduce == "cat":
             out[name] = value
@@ -74,7 +77,11 @@ def split_copies(spec: Dict[str, Tuple[Tensor, Reduce]], state: Dict[str, Tensor
 
     ``cat`` rows are grouped by their copy tag with one stable sort (and one host sync for the group sizes)."""
     out: List[Dict[str, Any]] = [{} for _ in range(copies)]
-    for name, (_, reduce) in spec.items():
+    for name, (default, reduce) in spec.items():
+        if name not in state:  # an optional state the batch did not fill (AUROC's weights when unweighted)
+            for copy in out:
+                copy[name] = default
+            continue
         value = state[name]
         if reduce != "cat":
             for i in range(copies):
