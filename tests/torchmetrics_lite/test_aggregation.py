@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import torch
 
-from tests.helpers.distributed import Case, check_distributed, run_cases
+from tests.helpers.distributed import Case, distributed_test
 from tests.helpers.metric_tester import check_metric, check_rejects, concat
 from torchmetrics_lite import MaxMetric, MeanMetric, MinMetric, SumMetric
 
@@ -86,12 +86,4 @@ CASES.append(Case("weighted_mean", MeanMetric, WEIGHTED))
 CASES.append(Case("sum_no_sync", partial(SumMetric, sync_on_compute=False), []))
 
 
-@pytest.fixture(scope="module")
-def dist_results():
-    return {w: run_cases(CASES, w) for w in (2, 3)}
-
-
-@pytest.mark.parametrize("world", [2, 3])
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_distributed_equals_single_process(dist_results, case, world):
-    check_distributed(case, dist_results[world])
+test_distributed_equals_single_process = distributed_test(CASES)

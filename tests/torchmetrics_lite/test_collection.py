@@ -40,7 +40,8 @@ def test_forward_returns_batch_values_and_merges_once():
     assert {k: v.item() for k, v in batch.items()} == {"train/SumMetric_step": 10.0, "train/MeanMetric_step": 5.0}
     mc(torch.tensor([2.0]))
     assert mc.compute()["train/SumMetric_step"].item() == 12.0
-    assert list(mc.keys(prefixed=True)) == ["train/SumMetric_step", "train/MeanMetric_step"]
+    assert list(mc.keys()) == ["train/SumMetric_step", "train/MeanMetric_step"]
+    assert list(mc.keys(keep_base=True)) == ["SumMetric", "MeanMetric"]
 
 
 def test_rejected_batch_changes_no_member():
@@ -54,6 +55,8 @@ def test_rejected_batch_changes_no_member():
 
 def test_reset_state_dict_and_clone():
     mc = feed(MetricCollection({"s": SumMetric()}), [(torch.tensor([1.0, 2.0]),)])
+    assert mc.state_dict() == {}  # not persistent by default
+    mc.persistent(True)
     other = MetricCollection({"s": SumMetric()})
     other.load_state_dict(mc.state_dict())
     assert other.compute()["s"].item() == 3.0
@@ -64,10 +67,14 @@ def test_reset_state_dict_and_clone():
 
 
 def test_constructor_errors():
-    with pytest.raises(TypeError, match=r"Expected every value of `metrics` to be a Metric, got int for 'x'"):
+    with pytest.raises(TypeError, match=r"Expected every value of `metrics` to be a Metric or a MetricCollection, "
+                                        r"got int for 'x'"):
         MetricCollection({"x": 1})
-    with pytest.raises(ValueError, match=r"Expected distinct metric classes in a sequence, got SumMetric twice"):
+    with pytest.raises(ValueError, match=r"Expected distinct member names, got 'SumMetric' twice; pass a dict"):
         MetricCollection([SumMetric(), SumMetric()])
+    with pytest.raises(TypeError, match=r"MetricCollection\(\) got an unexpected keyword argument 'compute_groups': "
+                                        r"a MetricCollection shares statistics automatically"):
+        MetricCollection([SumMetric()], compute_groups=False)
 
 
 def test_members_without_shared_key_are_independent():

@@ -32,7 +32,7 @@ def test_cat_metric_through_harness():
 
 
 def test_cat_buffer_doubles_and_trims():
-    m = CollectRows()
+    m = CollectRows(persistent=True)
     m.update(torch.ones(10), torch.ones(10, dtype=torch.bool))
     assert m._state["values"].shape[0] == 1024  # preallocated capacity
     m.update(torch.ones(2000), torch.ones(2000, dtype=torch.bool))
@@ -53,7 +53,7 @@ def test_float64_input_promotes_cat_buffer_without_loss():
 
 
 def test_state_dict_round_trip_and_load_into_fresh():
-    m = CollectRows()
+    m = CollectRows(persistent=True)
     for b in BATCHES:
         m.update(*b)
     fresh = CollectRows()
@@ -68,11 +68,29 @@ def test_state_dict_inside_a_model():
     model = torch.nn.Module()
     model.metric = SumMetric()
     model.metric.update(torch.tensor([2.0, 3.0]))
+    assert "metric.sum_value" not in model.state_dict()  # not persistent by default, as in torchmetrics
+    model.metric.persistent(True)
     assert model.state_dict()["metric.sum_value"].item() == 5.0
     other = torch.nn.Module()
     other.metric = SumMetric()
-    other.load_state_dict(model.state_dict())
+    other.load_state_dict(model.state_dict())  # a persistent checkpoint loads into a default metric
     assert other.metric.compute().item() == 5.0
+
+
+def test_a_model_that_gains_a_metric_loads_its_old_weights_strictly():
+    from torchmetrics_lite import MetricCollection, MulticlassAccuracy
+
+    old = torch.nn.Linear(3, 2)
+    new = torch.nn.Linear(3, 2)
+    new.acc = MulticlassAccuracy(3)
+    new.mc = MetricCollection({"s": SumMetric()})
+    new.load_state_dict(old.state_dict(), strict=True)
+    assert torch.equal(new.weight, old.weight)
+    new.mc.persistent(True)
+    new.mc.update(torch.tensor([4.0]))
+    assert new.state_dict()["mc.s.sum_value"].item() == 4.0
+    with pytest.raises(RuntimeError, match=r'Missing key\(s\) in state_dict: "mc.s.sum_value"'):
+        new.load_state_dict(old.state_dict(), strict=True)
 
 
 def test_pickle_and_deepcopy_keep_cat_state():
@@ -89,7 +107,7 @@ def test_compute_is_cached_until_update():
     m = SumMetric()
     m.update(torch.tensor([1.0]))
     first = m.compute()
-    assert m.compute() is first
+    assert m.is_computed and torch.equal(m.compute(), first) and m.compute() is not first
     m.update(torch.tensor([1.0]))
     assert m.compute().item() == 2.0
     m.reset()
@@ -101,7 +119,7 @@ def test_to_moves_states_and_clears_cache():
     m.update(*BATCHES[0])
     m.compute()
     m.half()  # dtype casts of the model do not touch metric states
-    assert m._computed is None and m.values.dtype == torch.float32
+    assert not m.is_computed and m.values.dtype == torch.float32
     m2 = m.to("cpu")
     assert m2 is m and m.values.device.type == "cpu"
     meta = CollectRows().to("meta")
@@ -114,13 +132,15 @@ def test_states_are_not_buffers_so_ddp_cannot_broadcast_over_them():
     assert list(m.buffers()) == [] and list(m.parameters()) == []
     model = torch.nn.Sequential(torch.nn.Linear(2, 2))
     model.metric = m
+    m.persistent(True)
     assert set(model.state_dict()) == {"0.weight", "0.bias", "metric.values", "metric.flags", "metric.pairs",
                                        "metric.n_updates"}
 
 
 def test_load_state_dict_reports_missing_and_bad_shapes():
     with pytest.raises(RuntimeError, match=r"Missing key\(s\) in state_dict: \"sum_value\""):
-        SumMetric().load_state_dict({})
+        SumMetric(persistent=True).load_state_dict({})
+    SumMetric().load_state_dict({})  # not persistent: nothing is missing
     with pytest.raises(RuntimeError, match=r"Expected state sum_value of shape \(\), got \(2,\)"):
         SumMetric().load_state_dict({"sum_value": torch.zeros(2)})
     with pytest.raises(RuntimeError, match=r"Unexpected key\(s\) in state_dict: \"other\""):

@@ -5,7 +5,7 @@ from functools import partial
 import pytest
 import torch
 
-from tests.helpers.distributed import Case, check_distributed, run_cases
+from tests.helpers.distributed import Case, distributed_test
 from tests.helpers.metric_tester import assert_close, check_metric, check_rejects, concat, feed
 from torchmetrics_lite import (
     RetrievalHitRate,
@@ -165,12 +165,4 @@ for _name, (_cls, _fn, _options) in sorted(METRICS.items()):
     CASES.append(Case(f"{_name}_dense", partial(_cls, **_options), DENSE))
 
 
-@pytest.fixture(scope="module")
-def dist_results():
-    return {w: run_cases(CASES, w) for w in (2, 3)}
-
-
-@pytest.mark.parametrize("world", [2, 3])
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_distributed_equals_single_process(dist_results, case, world):
-    check_distributed(case, dist_results[world])
+test_distributed_equals_single_process = distributed_test(CASES)

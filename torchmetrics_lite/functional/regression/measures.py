@@ -133,8 +133,6 @@ def fold_moments(stack: Tensor) -> Tensor:
     return torch.stack([n, mean, m2])
 
 
-fold_moments.pair = _impl.fold_pair  # type: ignore[attr-defined]  # the in-place two-part merge of Metric
-
 
 def _moment_stats(preds: Tensor, target: Tensor, backend: Optional[str] = None) -> State:
     """``moments`` ``(3, 2d)``: ``[n, mean, M2]`` of the target columns, then of the residual columns
