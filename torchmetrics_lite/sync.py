@@ -31,7 +31,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import torch
 from torch import Tensor
 
-__all__ = ["CAT_SLOTS", "HEADER_WORDS", "reduce_states", "should_sync", "world_size"]
+__all__ = ["CAT_SLOTS", "HEADER_WORDS", "any_rank", "reduce_states", "should_sync", "world_size"]
 
 _DTYPES = (
     torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
@@ -65,6 +65,23 @@ def world_size(group: Optional[Any] = None) -> int:
 def should_sync(group: Optional[Any] = None) -> bool:
     """True when a process group with more than one rank exists."""
     return world_size(group) > 1
+
+
+def any_rank(flag: bool, group: Optional[Any] = None, device: Optional[torch.device] = None) -> bool:
+    """Whether ``flag`` is true on any rank (one small ``all_reduce``; ``flag`` itself without a process group).
+
+    Every rank must call it. ``device``: where the exchanged tensor lives (a CUDA device under NCCL).
+
+    Examples:
+        >>> any_rank(True)
+        True
+    """
+    if not should_sync(group):
+        return flag
+    dist = _dist()
+    local = torch.tensor([int(flag)], device=device)
+    dist.all_reduce(local, op=dist.ReduceOp.MAX, group=group)
+    return bool(local.item())
 
 
 def reduce_states(items: Sequence[Tuple[States, Dict[str, Any]]], group: Optional[Any] = None,
