@@ -67,8 +67,7 @@ def test_reset_state_dict_and_clone():
 
 
 def test_constructor_errors():
-    with pytest.raises(TypeError, match=r"Expected every value of `metrics` to be a Metric or a MetricCollection, "
-                                        r"got int for 'x'"):
+    with pytest.raises(TypeError, match=r"Expected every value of `metrics` to be a Metric, got int for 'x'"):
         MetricCollection({"x": 1})
     with pytest.raises(ValueError, match=r"Expected distinct member names, got 'SumMetric' twice; pass a dict"):
         MetricCollection([SumMetric(), SumMetric()])
