@@ -1,14 +1,20 @@
-"""The one table of torchmetrics constructor arguments that are spelled differently here, or do not exist here.
+"""Constructor arguments of metrics: what each class accepts (read from the signatures, once per class) and the
+one table of torchmetrics' arguments that are spelled differently here, or do not exist here.
 
 :class:`~torchmetrics_lite.Metric` and :class:`~torchmetrics_lite.MetricCollection` look an unknown keyword
-argument up in :data:`TORCHMETRICS_ARGUMENTS` to say what to write instead, so no metric family repeats it.
+argument up in ``TORCHMETRICS_ARGUMENTS`` to say what to write instead, and ``Metric``'s ``repr`` shows the
+arguments that differ from their defaults, so no metric family repeats either.
 """
 from __future__ import annotations
 
 import difflib
-from typing import Dict, Iterable, NoReturn, Optional, Tuple
+import inspect
+import math
+from typing import Any, Dict, FrozenSet, Iterable, NamedTuple, NoReturn, Optional, Tuple
 
-__all__ = ["TORCHMETRICS_ARGUMENTS", "raise_unknown_argument"]
+from torch import Tensor
+
+__all__ = ["TORCHMETRICS_ARGUMENTS", "InitInfo", "init_info", "raise_unknown_argument", "same_value"]
 
 #: torchmetrics' argument name -> (our argument with the same meaning, or None; what to do instead).
 TORCHMETRICS_ARGUMENTS: Dict[str, Tuple[Optional[str], str]] = {
@@ -61,3 +67,59 @@ def raise_unknown_argument(owner: str, name: str, accepted: Iterable[str]) -> No
     close = difflib.get_close_matches(name, accepted, n=1)
     hint = f"; did you mean `{close[0]}`?" if close else f"; accepted: {', '.join(accepted)}"
     raise TypeError(message + hint)
+
+
+class InitInfo(NamedTuple):
+    """A metric class's constructor arguments (see :func:`init_info`)."""
+
+    positional: Tuple[str, ...]  # the leaf __init__'s positional parameters, in order
+    accepted: FrozenSet[str]  # every keyword a user can pass (forwarded through **kwargs included)
+    defaults: Dict[str, Any]  # name -> default (inspect.Parameter.empty when required)
+
+
+_INIT_INFO: Dict[type, InitInfo] = {}
+
+
+def init_info(cls: type, base: type) -> InitInfo:
+    """The constructor arguments of ``cls``, read once per class from the ``__init__`` signatures of its MRO,
+    from ``cls`` up to ``base`` or the first ``__init__`` that forwards no ``**kwargs``."""
+    info = _INIT_INFO.get(cls)
+    if info is not None:
+        return info
+    positional: Optional[Tuple[str, ...]] = None
+    accepted: set = set()
+    defaults: Dict[str, Any] = {}
+    for klass in cls.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is None:
+            continue
+        params = list(inspect.signature(init).parameters.values())[1:]
+        if positional is None:
+            positional = tuple(p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
+        for p in params:
+            if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                accepted.add(p.name)
+                defaults.setdefault(p.name, p.default)
+        if klass is base or not any(p.kind == p.VAR_KEYWORD for p in params):
+            break  # nothing further up is reachable from the user
+    info = _INIT_INFO[cls] = InitInfo(positional or (), frozenset(accepted), defaults)
+    return info
+
+
+def same_value(value: Any, default: Any) -> bool:
+    """Whether a constructor argument equals its default (NaN equals NaN; tensors never do).
+
+    Examples:
+        >>> same_value(float("nan"), float("nan")), same_value(1, 1.0), same_value("macro", "macro")
+        (True, False, True)
+    """
+    if value is default:
+        return True
+    if isinstance(value, Tensor) or isinstance(default, Tensor) or type(value) is not type(default):
+        return False
+    if isinstance(value, float) and math.isnan(value) and math.isnan(default):
+        return True
+    try:
+        return bool(value == default)
+    except Exception:  # noqa: BLE001 - an argument without a usable ==: show it
+        return False

@@ -5,8 +5,7 @@ stateful metric does (``update``, ``forward``, ``compute`` with its cache and di
 ``reset``, ``state_dict``, device moves) lives here, so that the module and the functional form can never
 disagree: the functional ``x(...)`` is ``_x_from_stats(_x_stats(...))`` and so is the module.
 
-Extending: writing a metric
----------------------------
+**Extending: writing a metric.**
 
 A metric author overrides exactly these (the *override points*):
 
@@ -57,18 +56,17 @@ from __future__ import annotations
 
 import copy
 import inspect
-import math
 import warnings
-from typing import Any, Callable, Dict, FrozenSet, Hashable, Iterable, List, NamedTuple, Optional, Tuple, Union, cast
+from typing import Any, Callable, Dict, FrozenSet, Hashable, Iterable, List, NamedTuple, Optional, Union, cast
 
 import torch
 from torch import Tensor, nn
 
 from torchmetrics_lite import sync
 from torchmetrics_lite._checks import check_choice
-from torchmetrics_lite._compat import raise_unknown_argument
+from torchmetrics_lite._compat import init_info, raise_unknown_argument, same_value
 
-__all__ = ["Fold", "Metric"]
+__all__ = ["Fold", "Metric", "float_dtype"]
 
 _REDUCTIONS = ("sum", "max", "min", "cat")
 _MIN_CAPACITY = 1024
@@ -76,6 +74,19 @@ _MIN_CAPACITY = 1024
 #: Device types without float64 support: floating states and results there use float32 (see ``Metric``).
 #: Tests force the policy on CPU by setting this to ``{"cpu"}``.
 NO_FLOAT64_DEVICES: FrozenSet[str] = frozenset({"mps"})
+
+
+def float_dtype(device: torch.device) -> torch.dtype:
+    """The dtype for floating statistics on ``device``: float64, or float32 where the device has no float64.
+
+    Metric authors use it in ``batch_stats`` instead of a literal ``torch.float64``, so that the metric runs on
+    Apple MPS.
+
+    Examples:
+        >>> float_dtype(torch.device("cpu"))
+        torch.float64
+    """
+    return torch.float32 if device.type in NO_FLOAT64_DEVICES else torch.float64
 
 
 class Fold(NamedTuple):
@@ -102,53 +113,6 @@ class Fold(NamedTuple):
 
     def __call__(self, stacked: Tensor) -> Tensor:
         return self.stack(stacked)
-
-
-class _InitInfo(NamedTuple):
-    positional: Tuple[str, ...]  # the leaf __init__'s positional parameters, in order
-    accepted: FrozenSet[str]  # every keyword a user can pass (forwarded through **kwargs included)
-    defaults: Dict[str, Any]  # name -> default (inspect.Parameter.empty when required)
-
-
-_INIT_INFO: Dict[type, _InitInfo] = {}
-
-
-def _init_info(cls: type) -> _InitInfo:
-    """The constructor arguments of ``cls``, read once per class from the ``__init__`` signatures of its MRO."""
-    info = _INIT_INFO.get(cls)
-    if info is not None:
-        return info
-    positional: Optional[Tuple[str, ...]] = None
-    accepted: set = set()
-    defaults: Dict[str, Any] = {}
-    for klass in cls.__mro__:
-        init = klass.__dict__.get("__init__")
-        if init is None:
-            continue
-        params = list(inspect.signature(init).parameters.values())[1:]
-        if positional is None:
-            positional = tuple(p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
-        for p in params:
-            if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-                accepted.add(p.name)
-                defaults.setdefault(p.name, p.default)
-        if klass is Metric or not any(p.kind == p.VAR_KEYWORD for p in params):
-            break  # nothing further up is reachable from the user
-    info = _INIT_INFO[cls] = _InitInfo(positional or (), frozenset(accepted), defaults)
-    return info
-
-
-def _same(value: Any, default: Any) -> bool:
-    if value is default:
-        return True
-    if isinstance(value, Tensor) or isinstance(default, Tensor) or type(value) is not type(default):
-        return False
-    if isinstance(value, float) and math.isnan(value) and math.isnan(default):
-        return True
-    try:
-        return bool(value == default)
-    except Exception:  # noqa: BLE001 - an argument without a usable ==: show it
-        return False
 
 
 def _owned(value: Any) -> Any:
@@ -199,7 +163,7 @@ class Metric(nn.Module):
     filled rows) for an exact mid-epoch resume. A ``cat`` state grows in a preallocated buffer whose capacity
     doubles when full. A state reads as an attribute (``metric.name``).
 
-    On a device without float64 (Apple MPS, see :data:`NO_FLOAT64_DEVICES`) floating states and results are
+    On a device without float64 (Apple MPS, see ``NO_FLOAT64_DEVICES``) floating states and results are
     float32, with one warning at the first update: sums then carry about 7 significant digits instead of 16.
 
     In a process group every rank must call :meth:`compute` (it runs collectives); afterwards every rank holds
@@ -232,7 +196,7 @@ class Metric(nn.Module):
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "Metric":
         self = super().__new__(cls)
-        info = _init_info(cls)
+        info = init_info(cls, Metric)
         for name in kwargs:
             if name not in info.accepted:
                 raise_unknown_argument(cls.__name__, name, info.accepted)
@@ -571,8 +535,8 @@ class Metric(nn.Module):
 
     def extra_repr(self) -> str:
         """Every constructor argument that differs from its default (required ones always), as passed."""
-        defaults = _init_info(type(self)).defaults
+        defaults = init_info(type(self), Metric).defaults
         empty = inspect.Parameter.empty
         shown = [f"{k}={v!r}" for k, v in self.__dict__.get("_init_args", {}).items()
-                 if defaults.get(k, empty) is empty or not _same(v, defaults[k])]
+                 if defaults.get(k, empty) is empty or not same_value(v, defaults[k])]
         return ", ".join(shown)

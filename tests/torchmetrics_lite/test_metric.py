@@ -414,6 +414,7 @@ def test_float64_less_device_policy_forced_on_cpu(monkeypatch):
             value = m.compute()
             assert m(x).dtype == torch.float32
         assert value.dtype == torch.float32 and m.weighted_sum.dtype == torch.float32
+        assert m.batch_stats(x)["weighted_sum"].dtype == torch.float32  # float_dtype(device): no float64 made
         assert value.item() == pytest.approx(x.mean().item(), rel=1e-6)
     rows = CollectRows()
     with pytest.warns(UserWarning, match="float32"):
