@@ -115,6 +115,26 @@ class Fold(NamedTuple):
         return self.stack(stacked)
 
 
+_PLAIN = (int, float, bool, str, type(None))
+
+
+def _grad_free(args: tuple, kwargs: Dict[str, Any]) -> bool:
+    """True when no argument can carry autograd history: tensors that do not require grad and plain values."""
+    for a in args:
+        if isinstance(a, Tensor):
+            if a.requires_grad:
+                return False
+        elif not isinstance(a, _PLAIN):
+            return False
+    for a in kwargs.values():
+        if isinstance(a, Tensor):
+            if a.requires_grad:
+                return False
+        elif not isinstance(a, _PLAIN):
+            return False
+    return True
+
+
 def _owned(value: Any) -> Any:
     """A copy of a computed value that the caller owns: tensors cloned, containers rebuilt."""
     if isinstance(value, Tensor):
@@ -275,7 +295,7 @@ class Metric(nn.Module):
 
         Runs without autograd: metric states never hold a graph, whatever the inputs require.
         """
-        if not torch.is_grad_enabled():  # validation loops: nothing to switch
+        if not torch.is_grad_enabled() or _grad_free(args, kwargs):  # no graph can be built: nothing to switch
             self._merge_stats(self.batch_stats(*args, **kwargs))
             return
         torch.set_grad_enabled(False)  # called as a function: cheaper than entering torch.no_grad() (hot path)
@@ -290,17 +310,20 @@ class Metric(nn.Module):
         The batch statistics are computed once and used twice; ``update`` is not run a second time. The value
         carries no gradient (use the ``losses`` package for differentiable surrogates).
         """
-        enabled = torch.is_grad_enabled()
-        torch.set_grad_enabled(False)
+        switch = torch.is_grad_enabled() and not _grad_free(args, kwargs)
+        if switch:
+            torch.set_grad_enabled(False)
         try:
             stats = self.batch_stats(*args, **kwargs)
             value = self.compute_from_stats(stats)
             self._merge_stats(stats)
         finally:
-            torch.set_grad_enabled(enabled)
-        if self._float32:
+            if switch:
+                torch.set_grad_enabled(True)
+        d = self.__dict__
+        if d["_float32"]:
             value = _to_float32(value)
-        self.__dict__["_forward_cache"] = value
+        d["_forward_cache"] = value
         return value
 
     def compute(self) -> Any:
