@@ -118,11 +118,37 @@ class MeanMetric(Metric):
         return state["weighted_sum"] / state["weight_total"]
 
 
-class MaxMetric(Metric):
+class _RunningExtreme(Metric):
+    """Running maximum or minimum (a subclass names the reduction, its identity and the state)."""
+
+    _reduce = "max"
+    _identity = -float("inf")
+    _name = "max_value"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.add_state(self._name, torch.tensor(self._identity, dtype=torch.float64), reduce=self._reduce)
+
+    def batch_stats(self, value: Value) -> Dict[str, Tensor]:
+        value = check_aggregation_input(value)
+        if self.validate_args:
+            check_no_nan("value", value)
+        dtype = float_dtype(value.device)
+        if value.numel() == 0:
+            return {self._name: torch.tensor(self._identity, dtype=dtype, device=value.device)}
+        extreme = value.max() if self._reduce == "max" else value.min()
+        return {self._name: extreme.to(dtype)}
+
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+        return state[self._name]
+
+
+class MaxMetric(_RunningExtreme):
     """Running maximum of every value seen (torchmetrics' ``MaxMetric``), as float64.
 
     Args:
-        **kwargs: the base class's options.
+        **kwargs: the base class's options (``validate_args``, ``process_group``, ``sync_on_compute``,
+            ``persistent``).
 
     Returns:
         ``compute()``: a 0-d float64 tensor; ``-inf`` before any value.
@@ -138,34 +164,10 @@ class MaxMetric(Metric):
         tensor(5., dtype=torch.float64)
     """
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.add_state("max_value", torch.tensor(-float("inf"), dtype=torch.float64), reduce="max")
 
-    def batch_stats(self, value: Value) -> Dict[str, Tensor]:
-        value = check_aggregation_input(value)
-        if self.validate_args:
-            check_no_nan("value", value)
-        if value.numel() == 0:
-            return {"max_value": torch.tensor(-float("inf"), dtype=float_dtype(value.device), device=value.device)}
-        return {"max_value": value.max().to(float_dtype(value.device))}
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return state["max_value"]
-
-
-class MinMetric(Metric):
-    """Running minimum of every value seen (torchmetrics' ``MinMetric``), as float64.
-
-    Args:
-        **kwargs: the base class's options.
-
-    Returns:
-        ``compute()``: a 0-d float64 tensor; ``inf`` before any value.
-
-    Raises:
-        ValueError: ``value`` holds NaN (with ``validate_args=True``).
-        TypeError: ``value`` is neither a number nor a real tensor.
+class MinMetric(_RunningExtreme):
+    """Running minimum of every value seen (torchmetrics' ``MinMetric``), as float64; ``inf`` before any value.
+    Arguments and errors as :class:`MaxMetric`.
 
     Examples:
         >>> m = MinMetric()
@@ -174,17 +176,6 @@ class MinMetric(Metric):
         tensor(-2., dtype=torch.float64)
     """
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.add_state("min_value", torch.tensor(float("inf"), dtype=torch.float64), reduce="min")
-
-    def batch_stats(self, value: Value) -> Dict[str, Tensor]:
-        value = check_aggregation_input(value)
-        if self.validate_args:
-            check_no_nan("value", value)
-        if value.numel() == 0:
-            return {"min_value": torch.tensor(float("inf"), dtype=float_dtype(value.device), device=value.device)}
-        return {"min_value": value.min().to(float_dtype(value.device))}
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return state["min_value"]
+    _reduce = "min"
+    _identity = float("inf")
+    _name = "min_value"

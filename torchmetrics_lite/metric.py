@@ -120,13 +120,11 @@ _PLAIN = (int, float, bool, str, type(None))
 
 def _grad_free(args: tuple, kwargs: Dict[str, Any]) -> bool:
     """True when no argument can carry autograd history: tensors that do not require grad and plain values."""
-    for a in args:
-        if isinstance(a, Tensor):
-            if a.requires_grad:
-                return False
-        elif not isinstance(a, _PLAIN):
-            return False
-    for a in kwargs.values():
+    return _plain(args) and (not kwargs or _plain(kwargs.values()))
+
+
+def _plain(values: Iterable[Any]) -> bool:
+    for a in values:
         if isinstance(a, Tensor):
             if a.requires_grad:
                 return False
@@ -135,27 +133,25 @@ def _grad_free(args: tuple, kwargs: Dict[str, Any]) -> bool:
     return True
 
 
-def _owned(value: Any) -> Any:
-    """A copy of a computed value that the caller owns: tensors cloned, containers rebuilt."""
+def _map_tensors(fn: Callable[[Tensor], Tensor], value: Any) -> Any:
+    """``fn`` applied to every tensor of a value (a tensor, or dicts, tuples, named tuples and lists of them)."""
     if isinstance(value, Tensor):
-        return value.clone()
+        return fn(value)
     if isinstance(value, dict):
-        return type(value)((k, _owned(v)) for k, v in value.items())
+        return type(value)((k, _map_tensors(fn, v)) for k, v in value.items())
     if isinstance(value, (tuple, list)):
-        items = [_owned(v) for v in value]
+        items = [_map_tensors(fn, v) for v in value]
         return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
     return value
+
+
+def _owned(value: Any) -> Any:
+    """A copy of a computed value that the caller owns: tensors cloned, containers rebuilt."""
+    return _map_tensors(Tensor.clone, value)
 
 
 def _to_float32(value: Any) -> Any:
-    if isinstance(value, Tensor):
-        return value.float() if value.dtype == torch.float64 else value
-    if isinstance(value, dict):
-        return type(value)((k, _to_float32(v)) for k, v in value.items())
-    if isinstance(value, (tuple, list)):
-        items = [_to_float32(v) for v in value]
-        return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
-    return value
+    return _map_tensors(lambda t: t.float() if t.dtype == torch.float64 else t, value)
 
 
 class Metric(nn.Module):
