@@ -362,7 +362,8 @@ class Metric(nn.Module):
             if other.stats_key != self.stats_key:  # other thresholds, top_k, ignore_index...: other counts
                 raise ValueError(f"Expected `other` to count the same statistics (stats_key {self.stats_key!r}), "
                                  f"got stats_key {other.stats_key!r}")
-            self._merge_stats(other.local_state(), other.update_count)
+            self._merge_stats(other.local_state())
+            self._update_count += other.update_count - 1  # the merge counted one; it brings other's updates
         elif isinstance(other, dict):
             self._merge_stats(other)
         else:
@@ -444,7 +445,7 @@ class Metric(nn.Module):
         return _owned(self._computed)
 
     # ------------------------------------------------------------------ merging
-    def _merge_stats(self, stats: Dict[str, Tensor], count: int = 1) -> None:
+    def _merge_stats(self, stats: Dict[str, Tensor]) -> None:
         d = self.__dict__  # plain dict access: this is the per-update hot path
         if d["_update_count"] == 0:
             self._first_update(stats)
@@ -467,7 +468,7 @@ class Metric(nn.Module):
                 reduce.pair(buf, value.to(buf.dtype))
             else:
                 buf.copy_(reduce.stack(torch.stack([buf, value.to(buf.dtype)])))
-        d["_update_count"] += count
+        d["_update_count"] += 1
         d["_computed"] = None
 
     def _first_update(self, stats: Dict[str, Tensor]) -> None:
