@@ -57,7 +57,7 @@ from __future__ import annotations
 import copy
 import inspect
 import warnings
-from typing import Any, Callable, Dict, FrozenSet, Hashable, Iterable, List, NamedTuple, Optional, Union, cast
+from typing import Any, Callable, ClassVar, Dict, FrozenSet, Hashable, Iterable, List, NamedTuple, Optional, Union, cast
 
 import torch
 from torch import Tensor, nn
@@ -206,9 +206,9 @@ class Metric(nn.Module):
     #: arguments; a :class:`~torchmetrics_lite.MetricCollection` computes them once per batch for all of them.
     stats_key: Optional[Hashable] = None
     #: ``True`` if a larger value is better, ``False`` if smaller is, ``None`` if neither (or not set).
-    higher_is_better: Optional[bool] = None
+    higher_is_better: ClassVar[Optional[bool]] = None
     #: Metric values carry no gradient (``forward`` and ``update`` run without autograd).
-    is_differentiable: bool = False
+    is_differentiable: ClassVar[bool] = False
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "Metric":
         self = super().__new__(cls)
