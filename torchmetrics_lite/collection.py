@@ -1,122 +1,221 @@
 """``MetricCollection``: several metrics fed the same batches, computed with shared statistics and one sync."""
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+import copy
+import inspect
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import torch
 from torch import Tensor, nn
 
 from torchmetrics_lite import sync
+from torchmetrics_lite._compat import raise_unknown_argument
 from torchmetrics_lite.metric import Metric
 
 __all__ = ["MetricCollection"]
 
+Members = Union[Metric, "MetricCollection", Sequence[Union[Metric, "MetricCollection"]],
+                Mapping[str, Union[Metric, "MetricCollection"]]]
+
+
+def _keywords(metric: Metric) -> Optional[frozenset]:
+    """The keyword arguments ``metric.batch_stats`` accepts, or None when it takes ``**kwargs`` (all of them)."""
+    params = inspect.signature(metric.batch_stats).parameters.values()
+    if any(p.kind == p.VAR_KEYWORD for p in params):
+        return None
+    return frozenset(p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+
 
 class MetricCollection(nn.ModuleDict):
-    """A dict of metrics that are updated, computed and reset together.
+    """A dict of metrics that are updated, computed and reset together (torchmetrics' ``MetricCollection``).
 
     Args:
-        metrics: a dict ``name -> Metric``, or a sequence of metrics (named by their class names).
-        prefix, postfix: added to every key of :meth:`compute` and :meth:`forward` results (``"val/"``...).
+        metrics: a dict ``name -> Metric``, a sequence of metrics (named by their class names), one metric, or
+            other collections (nested: their members join this one, named ``"<key>_<member key>"`` in a dict,
+            by their own prefixed keys in a sequence).
+        *additional_metrics: more metrics when ``metrics`` is a metric or a sequence (as in torchmetrics).
+        prefix: added before every key of :meth:`compute`, :meth:`forward`, :meth:`keys` and :meth:`items`.
+        postfix: added after every such key.
 
-    * ``update(*args, **kwargs)`` passes the same arguments to every member. Members that declare the same
-      ``stats_key`` (precision, recall and F1 over the same counts, say) have their batch statistics computed
-      once and merged into each of them.
+    Raises:
+        TypeError: a member is not a Metric, or an unknown keyword (torchmetrics' ``compute_groups`` says
+            why it is not needed).
+        ValueError: two members with the same name.
+
+    * ``update(*args, **kwargs)`` passes the positional arguments to every member and each keyword argument only
+      to the members whose ``batch_stats`` accepts it (retrieval's ``indexes=`` beside classification metrics).
+      Members that declare the same ``stats_key`` (precision, recall and F1 over the same counts) have their
+      batch statistics computed once. Every member validates the batch before any state changes: a batch that
+      one member rejects leaves every member unchanged.
     * ``compute()`` syncs all members with one packed collective per dtype (plus the ``cat`` exchanges), then
-      returns a flat dict ``{prefix + name + postfix: value}``.
+      returns a flat dict ``{prefix + name + postfix: value}`` of values the caller owns.
     * ``forward`` returns the batch values the same way and merges the batch.
+    * ``keys()``/``items()`` give the prefixed names (``keep_base=True``: the members' own names);
+      ``collection["name"]`` takes either.
+    * States are not in ``state_dict()`` unless :meth:`persistent` is set (as for every metric).
 
-    >>> import torch
-    >>> from torchmetrics_lite import MeanMetric, SumMetric, MaxMetric
-    >>> mc = MetricCollection({"mean": MeanMetric(), "total": SumMetric(), "peak": MaxMetric()}, prefix="val/")
-    >>> mc.update(torch.tensor([1.0, 2.0, 6.0]))
-    >>> {k: v.item() for k, v in mc.compute().items()}
-    {'val/mean': 3.0, 'val/total': 9.0, 'val/peak': 6.0}
+    Examples:
+        >>> import torch
+        >>> from torchmetrics_lite import MeanMetric, SumMetric, MaxMetric
+        >>> mc = MetricCollection({"mean": MeanMetric(), "total": SumMetric(), "peak": MaxMetric()}, prefix="val/")
+        >>> mc.update(torch.tensor([1.0, 2.0, 6.0]))
+        >>> {k: v.item() for k, v in mc.compute().items()}
+        {'val/mean': 3.0, 'val/total': 9.0, 'val/peak': 6.0}
+        >>> list(mc.clone("test/").keys())
+        ['test/mean', 'test/total', 'test/peak']
     """
 
-    def __init__(self, metrics: Union[Mapping[str, Metric], Sequence[Metric]], *, prefix: str = "",
-                 postfix: str = "") -> None:
-        if not isinstance(metrics, Mapping):
-            named: Dict[str, Metric] = {}
-            for m in metrics:
-                name = type(m).__name__
-                if name in named:
-                    raise ValueError(f"Expected distinct metric classes in a sequence, got {name} twice; pass a dict")
-                named[name] = m
-            metrics = named
-        for name, m in metrics.items():
-            if not isinstance(m, Metric):
-                raise TypeError(f"Expected every value of `metrics` to be a Metric, "
-                                f"got {type(m).__name__} for {name!r}")
+    def __init__(self, metrics: Members, *additional_metrics: Metric, prefix: Optional[str] = None,
+                 postfix: Optional[str] = None, **kwargs: Any) -> None:
+        for name in kwargs:
+            raise_unknown_argument(type(self).__name__, name, ["prefix", "postfix"])
         super().__init__()  # not super().__init__(metrics): ModuleDict would call our `update` to fill itself
-        for name, m in metrics.items():
-            self[name] = m
-        self.prefix = prefix
-        self.postfix = postfix
+        self.prefix = prefix or ""
+        self.postfix = postfix or ""
+        self._accepts: Dict[str, Optional[frozenset]] = {}
+        self.add_metrics(metrics, *additional_metrics)
 
-    def _groups(self) -> List[List[Metric]]:
+    def add_metrics(self, metrics: Members, *additional_metrics: Metric) -> None:
+        """Add members (same forms as the constructor's ``metrics``).
+
+        Raises:
+            TypeError: a value is neither a Metric nor a MetricCollection.
+            ValueError: a name already in the collection.
+        """
+        if isinstance(metrics, (Metric, MetricCollection)):
+            metrics = [metrics]
+        if additional_metrics:
+            if isinstance(metrics, Mapping):
+                raise TypeError("Expected no extra positional metrics after a dict of metrics; put them in the dict")
+            metrics = [*metrics, *additional_metrics]
+        named: List[Tuple[str, Any]] = []
+        if isinstance(metrics, Mapping):
+            for key, m in metrics.items():
+                if isinstance(m, MetricCollection):
+                    named += [(f"{key}_{k}", v) for k, v in m.items()]
+                else:
+                    named.append((key, m))
+        else:
+            for m in metrics:
+                named += list(m.items()) if isinstance(m, MetricCollection) else [(type(m).__name__, m)]
+        for name, m in named:
+            if not isinstance(m, Metric):
+                raise TypeError(f"Expected every value of `metrics` to be a Metric, got {type(m).__name__} for {name!r}")
+            if name in self._modules:
+                raise ValueError(f"Expected distinct member names, got {name!r} twice; pass a dict to name them")
+            self.add_module(name, m)
+            self._accepts[name] = _keywords(m)
+
+    # ------------------------------------------------------------------ updating
+    def _groups(self) -> List[Tuple[str, List[Metric]]]:
         """Members grouped by shared statistics (a metric with ``stats_key=None`` is alone)."""
-        groups: Dict[Any, List[Metric]] = {}
-        for name, m in self.items():
+        groups: Dict[Any, Tuple[str, List[Metric]]] = {}
+        for name, m in self._members():
             # members share statistics only if they validate alike: group[0]'s checks run for all of them
             key = (m.stats_key, m.validate_args) if m.stats_key is not None else ("__own__", name)
-            groups.setdefault(key, []).append(m)
+            groups.setdefault(key, (name, []))[1].append(m)
         return list(groups.values())
 
     def _batch_stats(self, *args: Any, **kwargs: Any) -> List[Tuple[List[Metric], Dict[str, Tensor]]]:
         # validate and compute everything first, so that a rejected batch changes no member
-        return [(group, group[0].batch_stats(*args, **kwargs)) for group in self._groups()]
+        out = []
+        for name, group in self._groups():
+            accepts = self._accepts[name]
+            own = kwargs if accepts is None else {k: v for k, v in kwargs.items() if k in accepts}
+            out.append((group, group[0].batch_stats(*args, **own)))
+        return out
 
-    @torch.no_grad()
     def update(self, *args: Any, **kwargs: Any) -> None:
-        for group, stats in self._batch_stats(*args, **kwargs):
-            for m in group:
-                m._merge_stats(stats)
+        """Update every member with one batch (each gets the keyword arguments its ``batch_stats`` accepts)."""
+        with torch.no_grad():
+            for group, stats in self._batch_stats(*args, **kwargs):
+                for m in group:
+                    m.update_from_stats(stats)
 
-    @torch.no_grad()
     def forward(self, *args: Any, **kwargs: Any) -> Dict[str, Any]:
+        """Every member's value on this batch alone (prefixed keys); the batch is merged into the states."""
         values = {}
-        for group, stats in self._batch_stats(*args, **kwargs):
-            for m in group:
-                values[id(m)] = m.compute_from_stats(stats)
-                m._merge_stats(stats)
-        return {self._key(name): values[id(m)] for name, m in self.items()}
+        with torch.no_grad():
+            for group, stats in self._batch_stats(*args, **kwargs):
+                for m in group:
+                    values[id(m)] = m.compute_from_stats(stats)
+                    m.update_from_stats(stats)
+        return {self._key(name): values[id(m)] for name, m in self._members()}
 
+    # ------------------------------------------------------------------ computing
     def compute(self) -> Dict[str, Any]:
-        pending = [m for m in self.values() if m._computed is None]
-        syncing = [m for m in pending if m.sync_on_compute]
-        groups = {id(m.process_group) for m in syncing}
-        if len(groups) > 1:
+        """Every member's value over everything merged so far, synced in one batched exchange.
+
+        Raises:
+            ValueError: members that sync use different process groups.
+        """
+        pending = [(name, m) for name, m in self._members() if not m.is_computed]
+        syncing = [(name, m) for name, m in pending if m.sync_on_compute]
+        if len({id(m.process_group) for _, m in syncing}) > 1:
             raise ValueError("Expected every member of a MetricCollection to use the same `process_group`")
-        items = [(m.local_state(), m._reductions) for m in syncing]
-        reduced = sync.reduce_states(items, syncing[0].process_group) if syncing else []
-        for m, state in zip(syncing, reduced):
-            m._computed = m._value(state)
-        for m in pending:
-            if not m.sync_on_compute:
-                m.compute()
-        return {self._key(name): m._computed for name, m in self.items()}
+        if syncing:
+            items = [(m.local_state(), m.state_reductions) for _, m in syncing]
+            names = [f"{name} ({type(m).__name__})" for name, m in syncing]
+            reduced = sync.reduce_states(items, syncing[0][1].process_group, names=names)
+            for (_, m), state in zip(syncing, reduced):
+                m.compute_from_synced(state)
+        return {self._key(name): m.compute() for name, m in self._members()}
 
     def reset(self) -> None:
-        for m in self.values():
+        """Reset every member."""
+        for _, m in self._members():
             m.reset()
+
+    def persistent(self, mode: bool = False) -> None:
+        """Choose whether every member's states go into ``state_dict()`` (see :meth:`Metric.persistent`)."""
+        for _, m in self._members():
+            m.persistent(mode)
+
+    def clone(self, prefix: Optional[str] = None, postfix: Optional[str] = None) -> "MetricCollection":
+        """A deep copy with a new prefix/postfix when given (one collection per stage: train/val/test)."""
+        new = copy.deepcopy(self)
+        if prefix is not None:
+            new.prefix = prefix
+        if postfix is not None:
+            new.postfix = postfix
+        return new
+
+    # ------------------------------------------------------------------ dict interface
+    def _members(self) -> Iterable[Tuple[str, Metric]]:
+        return self._modules.items()  # type: ignore[return-value]
 
     def _key(self, name: str) -> str:
         return f"{self.prefix}{name}{self.postfix}"
 
-    def keys(self, *, prefixed: bool = False) -> Iterator[str]:  # type: ignore[override]
-        """Member names; ``prefixed=True`` gives the keys :meth:`compute` returns."""
-        for name in super().keys():
-            yield self._key(name) if prefixed else name
+    def keys(self, keep_base: bool = False) -> Iterator[str]:  # type: ignore[override]
+        """Member keys as :meth:`compute` returns them; ``keep_base=True``: without prefix and postfix."""
+        for name in self._modules:
+            yield name if keep_base else self._key(name)
+
+    def items(self, keep_base: bool = False) -> Iterator[Tuple[str, Metric]]:  # type: ignore[override]
+        """``(key, metric)`` pairs, keys as in :meth:`keys`."""
+        for name, m in self._members():
+            yield (name if keep_base else self._key(name)), m
+
+    def values(self) -> Iterator[Metric]:  # type: ignore[override]
+        """The member metrics."""
+        for _, m in self._members():
+            yield m
+
+    def __iter__(self) -> Iterator[str]:
+        return self.keys()
+
+    def __getitem__(self, key: str) -> Metric:
+        """A member by its own name or by its prefixed key."""
+        if key not in self._modules and key.startswith(self.prefix) and key.endswith(self.postfix):
+            key = key[len(self.prefix) : len(key) - len(self.postfix)]
+        return self._modules[key]  # type: ignore[return-value]
+
+    def __setitem__(self, key: str, metric: Metric) -> None:  # type: ignore[override]
+        self.add_metrics({key: metric})
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._modules or (isinstance(key, str) and key in set(self.keys()))
 
     def extra_repr(self) -> str:
         return f"prefix={self.prefix!r}, postfix={self.postfix!r}" if self.prefix or self.postfix else ""
-
-    def clone(self, *, prefix: Optional[str] = None, postfix: Optional[str] = None) -> "MetricCollection":
-        """A deep copy with fresh prefix/postfix (one collection per stage: train/val/test)."""
-        import copy
-
-        new = copy.deepcopy(self)
-        new.prefix = self.prefix if prefix is None else prefix
-        new.postfix = self.postfix if postfix is None else postfix
-        return new

@@ -1,30 +1,157 @@
-"""The stateful ``Metric`` base class.
+"""The stateful ``Metric`` base class and its extension contract.
 
-A metric is its sufficient statistics plus an associative merge and a compute (CLU's model). Subclasses
-declare their states with :meth:`Metric.add_state` and implement two pure hooks:
-
-* ``batch_stats(*args, **kwargs) -> dict[str, Tensor]``: validate one batch and return its statistics, one entry
-  per declared state (same shape as the state for ``sum``/``max``/``min`` states, rows to append for ``cat``).
-* ``compute_from_stats(state: dict[str, Tensor]) -> Any``: the metric value from (merged) statistics.
-
-Everything else (``update``, ``forward``, ``compute`` with its cache and distributed sync, ``merge_state``,
+A metric is its sufficient statistics plus an associative merge and a compute (CLU's model). Everything a
+stateful metric does (``update``, ``forward``, ``compute`` with its cache and distributed sync, ``merge_state``,
 ``reset``, ``state_dict``, device moves) lives here, so that the module and the functional form can never
 disagree: the functional ``x(...)`` is ``_x_from_stats(_x_stats(...))`` and so is the module.
+
+**Extending: writing a metric.**
+
+A metric author overrides exactly these (the *override points*):
+
+* ``__init__``: call ``super().__init__(**kwargs)`` (it takes ``validate_args``, ``process_group``,
+  ``sync_on_compute`` and ``persistent``), then declare each state with :meth:`Metric.add_state`.
+* ``batch_stats(*args, **kwargs) -> dict[str, Tensor]``: validate one batch (through ``torchmetrics_lite._checks``)
+  and return its statistics, one entry per declared state (same shape as the state for ``sum``/``max``/``min``
+  and fold states, rows to append for ``cat`` states). It must not touch the metric's state.
+* ``compute_from_stats(state: dict[str, Tensor]) -> Any``: the value from (merged, synced) statistics; pure.
+* optionally the class attributes ``higher_is_better`` (``True``/``False``/``None``), ``is_differentiable``
+  and ``stats_key`` (metrics with equal non-None keys share their batch statistics in a collection).
+
+Containers (:class:`~torchmetrics_lite.MetricCollection`, wrappers) drive a metric only through the public
+methods and this *container contract*, never through private attributes: :meth:`Metric.update_from_stats`,
+:attr:`Metric.state_reductions`, :meth:`Metric.local_state`, :attr:`Metric.is_computed`,
+:meth:`Metric.compute_from_synced` and :meth:`Metric.synced_state`.
+
+A worked example: a running mean kept as ``[count, mean]`` (merged with a :class:`Fold`, because means do not
+add up) beside a running maximum (a plain ``"max"`` state):
+
+>>> import torch
+>>> from torchmetrics_lite.metric import Fold, Metric
+>>> def merge_count_mean(stack):  # (k, 2) rows [count, mean] -> one row; associative, zeros are its identity
+...     n = stack[:, 0].sum()
+...     return torch.stack([n, (stack[:, 0] * stack[:, 1]).sum() / n.clamp_min(1)])
+>>> class MeanAndPeak(Metric):
+...     higher_is_better = None  # neither: it describes the data
+...     def __init__(self, **kwargs):
+...         super().__init__(**kwargs)
+...         self.add_state("count_mean", torch.zeros(2, dtype=torch.float64), reduce=Fold(merge_count_mean))
+...         self.add_state("peak", torch.tensor(-float("inf"), dtype=torch.float64), reduce="max")
+...     def batch_stats(self, x):
+...         x = torch.as_tensor(x, dtype=torch.float64).reshape(-1)
+...         mean = x.mean() if x.numel() else x.new_zeros(())
+...         peak = x.max() if x.numel() else x.new_tensor(-float("inf"))
+...         return {"count_mean": torch.stack([x.new_tensor(float(x.numel())), mean]), "peak": peak}
+...     def compute_from_stats(self, state):
+...         return {"mean": state["count_mean"][1], "peak": state["peak"]}
+>>> m = MeanAndPeak()
+>>> m.update(torch.tensor([1.0, 2.0]))
+>>> m.update(torch.tensor([6.0]))
+>>> {k: v.item() for k, v in m.compute().items()}
+{'mean': 3.0, 'peak': 6.0}
+>>> m
+MeanAndPeak()
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Hashable, Iterable, Optional, Union
+import copy
+import inspect
+import warnings
+from typing import Any, Callable, ClassVar, Dict, FrozenSet, Hashable, Iterable, List, NamedTuple, Optional, Union, cast
 
 import torch
 from torch import Tensor, nn
 
 from torchmetrics_lite import sync
 from torchmetrics_lite._checks import check_choice
+from torchmetrics_lite._compat import init_info, raise_unknown_argument, same_value
 
-__all__ = ["Metric"]
+__all__ = ["Fold", "Metric", "float_dtype"]
 
 _REDUCTIONS = ("sum", "max", "min", "cat")
 _MIN_CAPACITY = 1024
+
+#: Device types without float64 support: floating states and results there use float32 (see ``Metric``).
+#: Tests force the policy on CPU by setting this to ``{"cpu"}``.
+NO_FLOAT64_DEVICES: FrozenSet[str] = frozenset({"mps"})
+
+
+def float_dtype(device: torch.device) -> torch.dtype:
+    """The dtype for floating statistics on ``device``: float64, or float32 where the device has no float64.
+
+    Metric authors use it in ``batch_stats`` instead of a literal ``torch.float64``, so that the metric runs on
+    Apple MPS.
+
+    Examples:
+        >>> float_dtype(torch.device("cpu"))
+        torch.float64
+    """
+    return torch.float32 if device.type in NO_FLOAT64_DEVICES else torch.float64
+
+
+class Fold(NamedTuple):
+    """How a state that does not merge by addition (means, centred moments) merges: ``reduce=Fold(...)``.
+
+    Args:
+        stack: ``stack(states) -> state`` merges a stack ``(k, *shape)`` of ``k >= 1`` states into one. It must be
+            associative and have the state's default as its identity. Across ranks every rank's state is
+            all-gathered and folded once, in rank order.
+        pair: optional fast path for local merges: ``pair(state, stats)`` merges ``stats`` into ``state`` in
+            place, with the same result as ``stack`` on the two (no stacking).
+
+    Use module-level functions so that the metric pickles. A plain callable given as ``reduce`` is taken as
+    ``Fold(stack=callable)``.
+
+    Examples:
+        >>> fold = Fold(lambda s: s.sum(0))
+        >>> fold(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+        tensor([4., 6.])
+    """
+
+    stack: Callable[[Tensor], Tensor]
+    pair: Optional[Callable[[Tensor, Tensor], None]] = None
+
+    def __call__(self, stacked: Tensor) -> Tensor:
+        return self.stack(stacked)
+
+
+_PLAIN = (int, float, bool, str, type(None))
+
+
+def _grad_free(args: tuple, kwargs: Dict[str, Any]) -> bool:
+    """True when no argument can carry autograd history: tensors that do not require grad and plain values."""
+    return _plain(args) and (not kwargs or _plain(kwargs.values()))
+
+
+def _plain(values: Iterable[Any]) -> bool:
+    for a in values:
+        if isinstance(a, Tensor):
+            if a.requires_grad:
+                return False
+        elif not isinstance(a, _PLAIN):
+            return False
+    return True
+
+
+def _map_tensors(fn: Callable[[Tensor], Tensor], value: Any) -> Any:
+    """``fn`` applied to every tensor of a value (a tensor, or dicts, tuples, named tuples and lists of them)."""
+    if isinstance(value, Tensor):
+        return fn(value)
+    if isinstance(value, dict):
+        return type(value)((k, _map_tensors(fn, v)) for k, v in value.items())
+    if isinstance(value, (tuple, list)):
+        items = [_map_tensors(fn, v) for v in value]
+        return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
+    return value
+
+
+def _owned(value: Any) -> Any:
+    """A copy of a computed value that the caller owns: tensors cloned, containers rebuilt."""
+    return _map_tensors(Tensor.clone, value)
+
+
+def _to_float32(value: Any) -> Any:
+    return _map_tensors(lambda t: t.float() if t.dtype == torch.float64 else t, value)
 
 
 class Metric(nn.Module):
@@ -35,32 +162,64 @@ class Metric(nn.Module):
             checks, which cost nothing, always run.
         process_group: the ``torch.distributed`` group to sync over in :meth:`compute` (default: the world).
         sync_on_compute: set ``False`` to compute on the local state only, even in a process group.
+        persistent: put the states into ``state_dict()`` (default ``False``, as in torchmetrics; see
+            :meth:`persistent`).
+
+    Raises:
+        TypeError: an unknown constructor argument; the message names the metric and, for torchmetrics'
+            argument names (``top_k`` on retrieval, ``empty_target_action``, ``compute_on_cpu``,
+            ``dist_sync_on_step``, ``thresholds``...), what to write instead.
 
     States follow the metric's device moves (``.to(device)``, ``.cuda()``; dtype casts such as ``.half()`` or
     ``.to(torch.float64)`` leave them as they are, so a model cast to half precision keeps exact metric
-    states), are saved by ``state_dict()`` (``cat`` states trimmed to their filled rows) and restored exactly by
-    ``load_state_dict()``. They are deliberately *not* registered buffers: ``DistributedDataParallel``
-    broadcasts buffers from rank 0 at every forward pass (``broadcast_buffers=True``), which would overwrite every
-    other rank's statistics. A ``cat`` state grows in a preallocated buffer whose capacity doubles when full
-    (amortised O(1) appends). A state reads as an attribute (``metric.name``). A *fold* state (``reduce``
-    given as a function) holds statistics that do not merge by addition, such as means and centred moments
-    merged with Chan's formula (see :meth:`add_state`).
+    states). They are deliberately *not* registered buffers: ``DistributedDataParallel`` broadcasts buffers
+    from rank 0 at every forward pass, which would overwrite every other rank's statistics. As in torchmetrics
+    they are *not* in ``state_dict()`` by default, so a model that gains a metric still loads its old weights
+    with ``strict=True``; ``persistent=True`` (or :meth:`persistent`) saves them (``cat`` states trimmed to their
+    filled rows) for an exact mid-epoch resume. A ``cat`` state grows in a preallocated buffer whose capacity
+    doubles when full. A state reads as an attribute (``metric.name``).
+
+    On a device without float64 (Apple MPS, see ``NO_FLOAT64_DEVICES``) floating states and results are
+    float32, with one warning at the first update: sums then carry about 7 significant digits instead of 16.
 
     In a process group every rank must call :meth:`compute` (it runs collectives); afterwards every rank holds
-    the same value and its local state is unchanged, so training can go on after a mid-epoch compute.
+    the same value and its local state is unchanged, so training can go on after a mid-epoch compute. Ranks
+    first agree on what they sync: a rank whose metric differs (other arguments, other class) makes every rank
+    raise the same ``RuntimeError``.
 
-    >>> from torchmetrics_lite import MeanMetric
-    >>> m = MeanMetric()
-    >>> m.update(torch.tensor([1.0, 2.0]))
-    >>> m(torch.tensor([6.0]))  # forward: the batch value, and the batch is merged into the state
-    tensor(6., dtype=torch.float64)
-    >>> m.compute()
-    tensor(3., dtype=torch.float64)
+    Class attributes: ``higher_is_better`` (``True``, ``False``, or ``None`` when neither, the default),
+    ``is_differentiable`` (``False``: values carry no gradient; see the ``losses`` package), ``stats_key``.
+
+    Examples:
+        >>> from torchmetrics_lite import MeanMetric
+        >>> m = MeanMetric()
+        >>> m.update(torch.tensor([1.0, 2.0]))
+        >>> m(torch.tensor([6.0]))  # forward: the batch value, and the batch is merged into the state
+        tensor(6., dtype=torch.float64)
+        >>> m.compute()
+        tensor(3., dtype=torch.float64)
+        >>> m.update_count
+        2
     """
 
     #: Metrics with equal, non-None ``stats_key`` compute identical batch statistics from the same update
     #: arguments; a :class:`~torchmetrics_lite.MetricCollection` computes them once per batch for all of them.
     stats_key: Optional[Hashable] = None
+    #: ``True`` if a larger value is better, ``False`` if smaller is, ``None`` if neither (or not set).
+    higher_is_better: ClassVar[Optional[bool]] = None
+    #: Metric values carry no gradient (``forward`` and ``update`` run without autograd).
+    is_differentiable: ClassVar[bool] = False
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> "Metric":
+        self = super().__new__(cls)
+        info = init_info(cls, Metric)
+        for name in kwargs:
+            if name not in info.accepted:
+                raise_unknown_argument(cls.__name__, name, info.accepted)
+        bound = dict(zip(info.positional, args))
+        bound.update(kwargs)
+        self.__dict__["_init_args"] = bound  # for repr; pickle and deepcopy call __new__(cls) and restore it
+        return self
 
     def __init__(
         self,
@@ -68,19 +227,25 @@ class Metric(nn.Module):
         validate_args: bool = True,
         process_group: Optional[Any] = None,
         sync_on_compute: bool = True,
+        persistent: bool = False,
     ) -> None:
         super().__init__()
         self.validate_args = validate_args
         self.process_group = process_group
         self.sync_on_compute = sync_on_compute
+        self._persistent = persistent
         self._defaults: Dict[str, Tensor] = {}
-        self._reductions: Dict[str, str] = {}
+        self._reductions: Dict[str, Union[str, Fold]] = {}
         self._cat_len: Dict[str, int] = {}
         self._state: Dict[str, Tensor] = {}
         self._computed: Any = None
+        self._update_count = 0
+        self._forward_cache: Any = None  # the last forward() value (Lightning's on_step logging reads it)
+        self._float32 = False  # the float64-less device policy is active
+        self._warned: set = set()
 
     # ------------------------------------------------------------------ declaration
-    def add_state(self, name: str, default: Tensor, reduce: Union[str, Callable[[Tensor], Tensor]]) -> None:
+    def add_state(self, name: str, default: Tensor, reduce: Union[str, Fold, Callable[[Tensor], Tensor]]) -> None:
         """Declare a state.
 
         Args:
@@ -88,45 +253,52 @@ class Metric(nn.Module):
             default: its value after :meth:`reset` (the identity of the reduction: zeros for ``sum``, ``-inf``
                 or the dtype's minimum for ``max``...). For ``cat`` it is an empty tensor of shape
                 ``(0, *row_shape)`` whose dtype is the storage dtype (floating inputs of a wider dtype promote it).
-            reduce: ``"sum" | "max" | "min" | "cat"``; how two states merge, locally and across ranks. Or a
-                *fold*: a function ``fold(stack) -> state`` that merges a stack ``(k, *shape)`` of ``k >= 1``
-                states of ``default``'s shape into one; it must be associative and have ``default`` as its
-                identity. Local merges call ``fold(torch.stack([state, stats]))``, or, when the fold has a
-                ``pair`` attribute, ``fold.pair(state, stats)``, which must merge ``stats`` into ``state`` in
-                place with the same result (a fast path without the stack); across ranks every rank's
-                state is all-gathered (one collective per dtype) and folded once, in rank order. A fold
-                should be a module-level function so that the metric pickles.
+            reduce: ``"sum" | "max" | "min" | "cat"``: how two states merge, locally and across ranks; or a
+                :class:`Fold` (a plain callable is taken as ``Fold(stack=callable)``).
+
+        Raises:
+            ValueError: an unknown ``reduce``, or a ``cat`` default whose first dimension is not 0.
+            TypeError: ``default`` is not a tensor.
         """
-        if not callable(reduce):
+        if callable(reduce) and not isinstance(reduce, Fold):
+            reduce = Fold(reduce)
+        if not isinstance(reduce, Fold):
             check_choice("reduce", reduce, _REDUCTIONS)
         if not isinstance(default, Tensor):
             raise TypeError(f"Expected `default` to be a torch.Tensor, got {type(default).__name__}")
         if reduce == "cat" and (default.dim() == 0 or default.shape[0] != 0):
             raise ValueError(f"Expected `default` of a cat state to have shape (0, ...), got {tuple(default.shape)}")
+        if default.dtype == torch.float64 and default.device.type in NO_FLOAT64_DEVICES:
+            default = default.float()
         self._defaults[name] = default.detach().clone()
         self._reductions[name] = reduce
         if reduce == "cat":
             self._cat_len[name] = 0
         self._state[name] = default.detach().clone()
 
-    # ------------------------------------------------------------------ hooks
+    # ------------------------------------------------------------------ override points
     def batch_stats(self, *args: Any, **kwargs: Any) -> Dict[str, Tensor]:
+        """Override: validate one batch and return its statistics (one entry per state); never touch the state."""
         raise NotImplementedError
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Any:
+        """Override: the metric value from (merged, synced) statistics; pure."""
         raise NotImplementedError
 
     # ------------------------------------------------------------------ public API
     def update(self, *args: Any, **kwargs: Any) -> None:
         """Validate one batch and merge its statistics into the state (nothing changes if it is rejected).
 
-        Runs without autograd: metric states never hold a graph, whatever the inputs require."""
-        enabled = torch.is_grad_enabled()
-        torch._C._set_grad_enabled(False)  # torch.no_grad() without the context-manager object: hot path
+        Runs without autograd: metric states never hold a graph, whatever the inputs require.
+        """
+        if not torch.is_grad_enabled() or _grad_free(args, kwargs):  # no graph can be built: nothing to switch
+            self._merge_stats(self.batch_stats(*args, **kwargs))
+            return
+        torch.set_grad_enabled(False)  # called as a function: cheaper than entering torch.no_grad() (hot path)
         try:
             self._merge_stats(self.batch_stats(*args, **kwargs))
         finally:
-            torch._C._set_grad_enabled(enabled)
+            torch.set_grad_enabled(True)
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         """Return the metric of this batch alone and merge the batch into the running state.
@@ -134,57 +306,56 @@ class Metric(nn.Module):
         The batch statistics are computed once and used twice; ``update`` is not run a second time. The value
         carries no gradient (use the ``losses`` package for differentiable surrogates).
         """
-        enabled = torch.is_grad_enabled()
-        torch._C._set_grad_enabled(False)
+        switch = torch.is_grad_enabled() and not _grad_free(args, kwargs)
+        if switch:
+            torch.set_grad_enabled(False)
         try:
             stats = self.batch_stats(*args, **kwargs)
             value = self.compute_from_stats(stats)
             self._merge_stats(stats)
         finally:
-            torch._C._set_grad_enabled(enabled)
+            if switch:
+                torch.set_grad_enabled(True)
+        d = self.__dict__
+        if d["_float32"]:
+            value = _to_float32(value)
+        d["_forward_cache"] = value
         return value
 
     def compute(self) -> Any:
-        """The metric over everything merged so far, synced across ranks; cached until the next change."""
+        """The metric over everything merged so far, synced across ranks.
+
+        Returns:
+            A value the caller owns (tensors are copies, also inside dict and tuple results): editing it never
+            changes a later ``compute()``. The value is cached until the state changes.
+
+        Warns:
+            UserWarning: once per metric, when called before any ``update()`` (the value is that of an empty
+            state: 0, ``nan`` or ``-inf`` depending on the metric).
+        """
         if self._computed is None:
-            state = self.local_state()
-            if self.sync_on_compute:
-                state = sync.reduce_states([(state, self._reductions)], self.process_group)[0]
-            self._computed = self._value(state)
-        return self._computed
-
-    def _value(self, state: Dict[str, Tensor]) -> Any:
-        """``compute_from_stats(state)``, with any result tensor that shares memory with a state buffer copied (a
-        confusion matrix, a sum or a max is the state itself): a value once returned never changes with later
-        updates, and writing into it cannot corrupt the state."""
-        value = self.compute_from_stats(state)
-        owned = {buf.untyped_storage().data_ptr() for buf in self._state.values() if buf.numel()}
-        if not owned:
-            return value
-
-        def own(v: Any) -> Any:
-            if isinstance(v, Tensor) and v.numel() and v.untyped_storage().data_ptr() in owned:
-                return v.clone()
-            return v
-
-        if isinstance(value, dict):
-            return {k: own(v) for k, v in value.items()}
-        if isinstance(value, (tuple, list)):
-            items = [own(v) for v in value]
-            return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
-        return own(value)
+            self.compute_from_synced(self.synced_state())
+        return _owned(self._computed)
 
     def reset(self) -> None:
         """Return every state to its default (the identity of :meth:`merge_state`)."""
         for name, default in self._defaults.items():
             device = self._state[name].device
-            self._state[name] = default.to(device=device, copy=True)
+            self._state[name] = default.to(device=device, dtype=self._storage_dtype(default.dtype, device),
+                                           copy=True)
             if name in self._cat_len:
                 self._cat_len[name] = 0
         self._computed = None
+        self._update_count = 0
+        self._forward_cache = None
 
     def merge_state(self, other: Union["Metric", Dict[str, Tensor], Iterable["Metric"]]) -> "Metric":
-        """Merge another metric's state (or a dict of states, or several metrics) into this one. Associative."""
+        """Merge another metric's state (or a dict of states, or several metrics) into this one. Associative.
+
+        Raises:
+            TypeError: ``other`` is a metric of another class.
+            ValueError: ``other`` counts other statistics (another ``stats_key``: thresholds, ``top_k``...).
+        """
         if isinstance(other, Metric):
             if type(other) is not type(self):
                 raise TypeError(f"Expected `other` to be a {type(self).__name__}, got {type(other).__name__}")
@@ -192,12 +363,40 @@ class Metric(nn.Module):
                 raise ValueError(f"Expected `other` to count the same statistics (stats_key {self.stats_key!r}), "
                                  f"got stats_key {other.stats_key!r}")
             self._merge_stats(other.local_state())
+            self._update_count += other.update_count - 1  # the merge counted one; it brings other's updates
         elif isinstance(other, dict):
             self._merge_stats(other)
         else:
-            for item in other:
+            for item in cast(Iterable[Metric], other):
                 self.merge_state(item)
         return self
+
+    def clone(self) -> "Metric":
+        """A deep copy (state, options and all), as torchmetrics' ``Metric.clone``."""
+        return copy.deepcopy(self)
+
+    def persistent(self, mode: bool = False) -> None:
+        """Choose whether the states go into ``state_dict()`` (torchmetrics' signature: ``mode=False``).
+
+        With ``True`` a checkpoint taken mid-epoch resumes exactly; with ``False`` (the default) the model's
+        ``state_dict()`` holds no metric state, so adding a metric to a model never breaks ``strict=True`` loads.
+        """
+        self._persistent = bool(mode)
+
+    @property
+    def device(self) -> torch.device:
+        """The device the states are on (the inputs' device after the first update)."""
+        return next((t.device for t in self._state.values()), torch.device("cpu"))
+
+    @property
+    def update_count(self) -> int:
+        """Number of updates (and merged metrics' updates) since construction or the last :meth:`reset`."""
+        return self._update_count
+
+    @property
+    def update_called(self) -> bool:
+        """Whether :meth:`update` (or ``forward``, or a merge) ran since the last :meth:`reset`."""
+        return self._update_count > 0
 
     def local_state(self) -> Dict[str, Tensor]:
         """This process's states, ``cat`` states trimmed to their filled rows (views, do not modify)."""
@@ -207,9 +406,50 @@ class Metric(nn.Module):
             out[name] = buf[: self._cat_len[name]] if name in self._cat_len else buf
         return out
 
+    # ------------------------------------------------------------------ container contract
+    @property
+    def state_reductions(self) -> Dict[str, Union[str, Fold]]:
+        """Each state's reduction (``"sum" | "max" | "min" | "cat"`` or a :class:`Fold`); do not modify."""
+        return self._reductions
+
+    @property
+    def is_computed(self) -> bool:
+        """Whether a cached value from :meth:`compute` is still valid (no update since)."""
+        return self._computed is not None
+
+    def update_from_stats(self, stats: Dict[str, Tensor]) -> None:
+        """Merge one batch's statistics (the output of :meth:`batch_stats`) into the state: the second half of
+        :meth:`update`, for containers that compute shared statistics once. Counts one update."""
+        with torch.no_grad():
+            self._merge_stats(stats)
+
+    def synced_state(self) -> Dict[str, Tensor]:
+        """The global state: the local one synced across ranks (when :attr:`sync_on_compute` and a group exist).
+
+        Every rank must call it. The local state is not modified."""
+        state = self.local_state()
+        if self.sync_on_compute:
+            state = sync.reduce_states([(state, self._reductions)], self.process_group,
+                                       names=[type(self).__name__])[0]
+        return state
+
+    def compute_from_synced(self, state: Dict[str, Tensor]) -> Any:
+        """Compute from an already synced global ``state``, cache it, and return a value the caller owns (how a
+        collection computes its members after one batched sync)."""
+        if self._update_count == 0 and "compute" not in self._warned:
+            self._warned.add("compute")
+            warnings.warn(f"{type(self).__name__}.compute() was called before any update() on this process; the "
+                          "value is that of an empty state", UserWarning, stacklevel=3)
+        value = self.compute_from_stats(state)
+        self._computed = _to_float32(value) if self._float32 else value
+        return _owned(self._computed)
+
     # ------------------------------------------------------------------ merging
     def _merge_stats(self, stats: Dict[str, Tensor]) -> None:
-        buffers, reductions = self._state, self._reductions
+        d = self.__dict__  # plain dict access: this is the per-update hot path
+        if d["_update_count"] == 0:
+            self._first_update(stats)
+        buffers, reductions = d["_state"], d["_reductions"]
         for name, value in stats.items():
             buf = buffers[name]
             if value.device != buf.device:
@@ -222,22 +462,41 @@ class Metric(nn.Module):
                 self._append(name, value)
             elif reduce == "max":
                 torch.maximum(buf, value.to(buf.dtype), out=buf)
-            elif callable(reduce):
-                pair = getattr(reduce, "pair", None)
-                if pair is not None:
-                    pair(buf, value.to(buf.dtype))
-                else:
-                    buf.copy_(reduce(torch.stack([buf, value.to(buf.dtype)])))
-            else:
+            elif reduce == "min":
                 torch.minimum(buf, value.to(buf.dtype), out=buf)
-        object.__setattr__(self, "_computed", None)  # skips nn.Module.__setattr__'s bookkeeping (hot path)
+            elif reduce.pair is not None:
+                reduce.pair(buf, value.to(buf.dtype))
+            else:
+                buf.copy_(reduce.stack(torch.stack([buf, value.to(buf.dtype)])))
+        d["_update_count"] += 1
+        d["_computed"] = None
+
+    def _first_update(self, stats: Dict[str, Tensor]) -> None:
+        """Before the first merge after construction or reset: apply the float64-less device policy."""
+        device = next((v.device for v in stats.values()), None)
+        if device is None or device.type not in NO_FLOAT64_DEVICES:
+            return
+        self._float32 = True
+        for name, buf in self._state.items():
+            if buf.dtype == torch.float64:
+                self._state[name] = buf.float()
+        if "float32" not in self._warned:
+            self._warned.add("float32")
+            warnings.warn(f"{type(self).__name__}: the {device.type!r} device has no float64, so floating states "
+                          "and results are float32 (about 7 significant digits instead of 16)", UserWarning,
+                          stacklevel=4)
+
+    def _storage_dtype(self, dtype: torch.dtype, device: torch.device) -> torch.dtype:
+        if dtype == torch.float64 and (self._float32 or device.type in NO_FLOAT64_DEVICES):
+            return torch.float32
+        return dtype
 
     def _append(self, name: str, rows: Tensor) -> None:
         buf = self._state[name]
         n, m = self._cat_len[name], rows.shape[0]
         dtype = buf.dtype
         if rows.dtype != dtype and rows.is_floating_point():
-            dtype = torch.promote_types(dtype, rows.dtype)
+            dtype = self._storage_dtype(torch.promote_types(dtype, rows.dtype), buf.device)
         if n + m > buf.shape[0] or dtype != buf.dtype:
             capacity = buf.shape[0] if n + m <= buf.shape[0] else max(2 * buf.shape[0], n + m, _MIN_CAPACITY)
             grown = buf.new_empty((capacity, *buf.shape[1:]), dtype=dtype)
@@ -249,15 +508,17 @@ class Metric(nn.Module):
     # ------------------------------------------------------------------ persistence
     def _save_to_state_dict(self, destination: Dict[str, Any], prefix: str, keep_vars: bool) -> None:
         super()._save_to_state_dict(destination, prefix, keep_vars)
-        for name, value in self.local_state().items():
-            destination[prefix + name] = value.detach().clone()
+        if self._persistent:
+            for name, value in self.local_state().items():
+                destination[prefix + name] = value.detach().clone()
 
     def _load_from_state_dict(self, state_dict: Dict[str, Any], prefix: str, local_metadata: Any, strict: bool,
-                              missing_keys: list, unexpected_keys: list, error_msgs: list) -> None:
+                              missing_keys: List[str], unexpected_keys: List[str], error_msgs: List[str]) -> None:
+        loaded = False
         for name in self._reductions:
             saved = state_dict.get(prefix + name)
             if saved is None:
-                if strict:
+                if strict and self._persistent:
                     missing_keys.append(prefix + name)
                 continue
             current = self._state[name]
@@ -266,8 +527,11 @@ class Metric(nn.Module):
                                   f"got {tuple(saved.shape)}")
                 continue
             self._state[name] = saved.detach().to(device=current.device, copy=True)
+            loaded = True
             if name in self._cat_len:
                 self._cat_len[name] = saved.shape[0]
+        if loaded:  # a resumed metric has seen data: no "compute() before update()" warning
+            self._update_count = max(self._update_count, 1)
         own = {prefix + name for name in self._reductions}
         rest = {k: v for k, v in state_dict.items() if k not in own}
         super()._load_from_state_dict(rest, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
@@ -279,7 +543,8 @@ class Metric(nn.Module):
         for name, value in self._state.items():
             target = fn(torch.empty(0, device=value.device))
             if target.device != value.device:
-                self._state[name] = value.to(target.device)
+                dtype = self._storage_dtype(value.dtype, target.device)
+                self._state[name] = value.to(device=target.device, dtype=dtype)
         return super()._apply(fn, *args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
@@ -289,7 +554,9 @@ class Metric(nn.Module):
         return super().__getattr__(name)
 
     def extra_repr(self) -> str:
-        return ", ".join(f"{k}={v!r}" for k, v in self._config().items())
-
-    def _config(self) -> Dict[str, Any]:
-        return {}
+        """Every constructor argument that differs from its default (required ones always), as passed."""
+        defaults = init_info(type(self), Metric).defaults
+        empty = inspect.Parameter.empty
+        shown = [f"{k}={v!r}" for k, v in self.__dict__.get("_init_args", {}).items()
+                 if defaults.get(k, empty) is empty or not same_value(v, defaults[k])]
+        return ", ".join(shown)

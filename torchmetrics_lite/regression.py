@@ -30,6 +30,7 @@ from torch import Tensor
 
 from torchmetrics_lite._checks import check_adjusted, check_multioutput, check_positive_int
 from torchmetrics_lite.functional.regression._docs import ERROR_MODULE, sections
+from torchmetrics_lite.functional.regression._kernels import fold_pair
 from torchmetrics_lite.functional.regression.measures import (
     _error_stats,
     _explained_variance_from_stats,
@@ -38,7 +39,7 @@ from torchmetrics_lite.functional.regression.measures import (
     _r2_score_from_stats,
     fold_moments,
 )
-from torchmetrics_lite.metric import Metric
+from torchmetrics_lite.metric import Fold, Metric
 
 __all__ = [
     "MeanSquaredError", "RootMeanSquaredError", "MeanAbsoluteError", "MeanAbsolutePercentageError",
@@ -193,7 +194,8 @@ class _MomentMetric(Metric):
     def __init__(self, *, num_outputs: int = 1, multioutput: str = "uniform_average", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         _init_outputs(self, num_outputs, multioutput, weighted=True)
-        self.add_state("moments", torch.zeros(4, 2 * num_outputs, dtype=torch.float64), reduce=fold_moments)
+        self.add_state("moments", torch.zeros(4, 2 * num_outputs, dtype=torch.float64),
+                       reduce=Fold(fold_moments, fold_pair))
         self.stats_key = ("regression_moments", num_outputs)
 
     def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:

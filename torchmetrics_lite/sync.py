@@ -4,30 +4,46 @@
 
 * ``sum`` / ``max`` / ``min`` states are flattened into one buffer per (reduction, dtype, device) and reduced
   with a single ``all_reduce`` each, whatever the number of metrics (a whole collection travels together);
-* ``cat`` states need one ``all_gather`` of their row counts and dtypes (every rank may hold a different
-  number of rows, zero included, and a rank that saw float64 scores promotes everyone's buffer), then one
-  padded ``all_gather`` per dtype;
+* ``cat`` states need their row counts and dtypes from every rank (every rank may hold a different number of
+  rows, zero included, and a rank that saw float64 scores promotes everyone's buffer), then one padded
+  ``all_gather`` per dtype;
 * *fold* states (the reduction is a function, for statistics such as Chan-merged moments that do not add up)
   are packed into one buffer per (dtype, device), all-gathered once (every rank's state has the declared
   shape), and each one is folded from the ``(world_size, *shape)`` stack of the ranks' states.
 
 Ranks with no data, uneven sizes and different numbers of updates are all fine: the layout of the exchanged
 buffers depends only on the declared states, never on how much data a rank saw.
+
+**Handshake.** Before anything else the ranks all-gather one fixed-size ``int64`` header
+(:data:`HEADER_WORDS` words, whatever the metrics): a 128-bit digest of the *fingerprint* of what this rank is about
+to sync (member names, state names, reductions, dtypes and shapes of ``sum``/``max``/``min``/fold states, the
+row shape of ``cat`` states but not their dtype, which ranks promote), the number of fingerprint entries and of
+``cat`` states, and the row counts and dtypes of the first :data:`CAT_SLOTS` ``cat`` states. So a metric with
+``cat`` states pays no extra round trip for the handshake, and one without pays one small ``all_gather``. When
+the digests differ, every rank exchanges its fingerprint and raises the same ``RuntimeError`` naming the first
+differing entry and the ranks that differ, instead of crashing inside the backend or hanging.
 """
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import torch
 from torch import Tensor
 
-__all__ = ["reduce_states", "should_sync", "world_size"]
+__all__ = ["CAT_SLOTS", "HEADER_WORDS", "any_rank", "reduce_states", "should_sync", "world_size"]
 
 _DTYPES = (
     torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
     torch.float16, torch.bfloat16, torch.float32, torch.float64,
 )
 _CODE = {dtype: i for i, dtype in enumerate(_DTYPES)}
+_CODE_BITS = 4  # a cat state's row count and dtype code travel as one int64: rows << 4 | code
+
+#: ``cat`` states whose sizes ride in the handshake; more (rare) cost one more ``all_gather``.
+CAT_SLOTS = 28
+#: Size of the first collective of every sync: digest (2), entry count, cat count, cat slots.
+HEADER_WORDS = 4 + CAT_SLOTS
 
 States = Dict[str, Tensor]
 
@@ -51,19 +67,45 @@ def should_sync(group: Optional[Any] = None) -> bool:
     return world_size(group) > 1
 
 
-def reduce_states(items: Sequence[Tuple[States, Dict[str, str]]], group: Optional[Any] = None) -> List[States]:
+def any_rank(flag: bool, group: Optional[Any] = None, device: Optional[torch.device] = None) -> bool:
+    """Whether ``flag`` is true on any rank (one small ``all_reduce``; ``flag`` itself without a process group).
+
+    Every rank must call it. ``device``: where the exchanged tensor lives (a CUDA device under NCCL).
+
+    Examples:
+        >>> any_rank(True)
+        True
+    """
+    if not should_sync(group):
+        return flag
+    dist = _dist()
+    local = torch.tensor([int(flag)], device=device)
+    dist.all_reduce(local, op=dist.ReduceOp.MAX, group=group)
+    return bool(local.item())
+
+
+def reduce_states(items: Sequence[Tuple[States, Dict[str, Any]]], group: Optional[Any] = None,
+                  names: Optional[Sequence[str]] = None) -> List[States]:
     """Reduce the states of several metrics across ranks, in as few collectives as possible.
 
     Args:
         items: one ``(states, reductions)`` pair per metric: ``states`` maps names to local tensors
             (``cat`` states trimmed to their rows), ``reductions`` maps the same names to
-            ``"sum" | "max" | "min" | "cat"`` or a fold function (see ``Metric.add_state``). Every rank must
+            ``"sum" | "max" | "min" | "cat"`` or a fold (see ``Metric.add_state``). Every rank must
             pass the same metrics in the same order.
         group: the process group (default: the world).
+        names: one name per item for the handshake's error message (default: the item's position).
 
     Returns:
         One dict per metric with the global states: new tensors; the inputs are never modified. Without a
         process group of two or more ranks the input states are returned as they are.
+
+    Raises:
+        RuntimeError: on every rank alike, when the ranks do not sync the same states (see the module docstring).
+
+    Examples:
+        >>> reduce_states([({"n": torch.tensor(3)}, {"n": "sum"})])  # no process group: as it is
+        [{'n': tensor(3)}]
     """
     if not should_sync(group):
         return [dict(states) for states, _ in items]
@@ -80,13 +122,78 @@ def reduce_states(items: Sequence[Tuple[States, Dict[str, str]]], group: Optiona
                 cats.append((i, name, tensor))
             else:
                 buckets.setdefault((reduce, tensor.dtype, tensor.device), []).append((i, name, tensor))
+    cat_meta = _handshake(items, names, cats, group)
     for (reduce, dtype, _), entries in buckets.items():
         _all_reduce_packed(reduce, dtype, entries, out, group)
     for fold_entries in folds.values():
         _gather_folds(fold_entries, out, group)
     if cats:
-        _gather_cats(cats, out, group)
+        _gather_cats(cats, cat_meta, out, group)
     return out
+
+
+def _fingerprint(items: Sequence[Tuple[States, Dict[str, Any]]], names: Optional[Sequence[str]]) -> List[str]:
+    """One line per state: what must agree across ranks (not a cat state's dtype, which ranks promote)."""
+    entries = []
+    for i, (states, reductions) in enumerate(items):
+        member = names[i] if names is not None else f"metric {i}"
+        for name, t in states.items():
+            reduce = reductions[name]
+            if callable(reduce):
+                stack = getattr(reduce, "stack", reduce)
+                kind = f"fold {getattr(stack, '__qualname__', type(stack).__name__)}"
+            else:
+                kind = reduce
+            shape = f"rows of shape {tuple(t.shape[1:])}" if reduce == "cat" else f"{t.dtype} {tuple(t.shape)}"
+            entries.append(f"{member}.{name}: {kind} {shape}")
+    return entries
+
+
+def _handshake(items: Sequence[Tuple[States, Dict[str, Any]]], names: Optional[Sequence[str]],
+               cats: List[Tuple[int, str, Tensor]], group: Optional[Any]) -> Tensor:
+    """The first collective: a fixed-size header on every rank. Returns the cat metadata ``(ranks, n_cats)``
+    (``rows << 4 | dtype code``), after raising the same error on every rank if the fingerprints differ."""
+    dist = _dist()
+    entries = _fingerprint(items, names)
+    digest = hashlib.blake2b("\n".join(entries).encode(), digest_size=16).digest()
+    words = [int.from_bytes(digest[:8], "little", signed=True), int.from_bytes(digest[8:], "little", signed=True),
+             len(entries), len(cats)]
+    metas = [t.shape[0] << _CODE_BITS | _CODE[t.dtype] for _, _, t in cats]
+    header = words + metas[:CAT_SLOTS] + [0] * max(CAT_SLOTS - len(metas), 0)
+    device = next((t.device for states, _ in items for t in states.values()), torch.device("cpu"))
+    local = torch.tensor(header, dtype=torch.int64, device=device)
+    received = [torch.empty_like(local) for _ in range(dist.get_world_size(group))]
+    dist.all_gather(received, local, group=group)
+    gathered = torch.stack(received).cpu()  # (ranks, HEADER_WORDS): the one host sync of the sync
+    if not bool((gathered[:, :4] == gathered[0, :4]).all()):
+        _raise_mismatch(entries, group)
+    meta = gathered[:, 4 : 4 + min(len(cats), CAT_SLOTS)]
+    if len(cats) > CAT_SLOTS:  # agreed above: every rank has the same number of cat states
+        rest = torch.tensor(metas[CAT_SLOTS:], dtype=torch.int64, device=device)
+        more = [torch.empty_like(rest) for _ in range(len(received))]
+        dist.all_gather(more, rest, group=group)
+        meta = torch.cat([meta, torch.stack(more).cpu()], dim=1)
+    return meta
+
+
+def _raise_mismatch(entries: List[str], group: Optional[Any]) -> None:
+    """Every rank gathers every fingerprint and raises the same message (they all see the same lists)."""
+    dist = _dist()
+    lists: List[Any] = [None] * dist.get_world_size(group)
+    dist.all_gather_object(lists, entries, group=group)
+    differ = [r for r, other in enumerate(lists) if other != lists[0]]
+    first = min(next((k for k, (a, b) in enumerate(zip(lists[0], other)) if a != b), min(len(lists[0]), len(other)))
+                for other in (lists[r] for r in differ))
+
+    def entry(r: int) -> str:
+        return repr(lists[r][first]) if first < len(lists[r]) else "nothing"
+
+    seen = "; ".join(f"rank {r} has {entry(r)}" for r in [0, *differ])
+    raise RuntimeError(
+        f"Expected every rank to sync the same metric states, but ranks {differ} differ from rank 0 at entry "
+        f"{first}: {seen}. Build the same metrics with the same arguments on every rank and call compute() in "
+        "the same order."
+    )
 
 
 def _gather_folds(entries: List[Tuple[int, str, Tensor, Callable]], out: List[States],
@@ -118,20 +225,18 @@ def _all_reduce_packed(reduce: str, dtype: torch.dtype, entries: List[Tuple[int,
         offset += t.numel()
 
 
-def _gather_cats(cats: List[Tuple[int, str, Tensor]], out: List[States], group: Optional[Any]) -> None:
+def _gather_cats(cats: List[Tuple[int, str, Tensor]], meta: Tensor, out: List[States],
+                 group: Optional[Any]) -> None:
     dist = _dist()
     n_ranks = dist.get_world_size(group)
     device = cats[0][2].device
-    meta = torch.tensor([[t.shape[0], _CODE[t.dtype]] for _, _, t in cats], dtype=torch.int64, device=device)
-    gathered = [torch.empty_like(meta) for _ in range(n_ranks)]
-    dist.all_gather(gathered, meta, group=group)
-    all_meta = torch.stack(gathered).cpu()  # (ranks, cats, 2): the one host sync sizes need
-    rows = all_meta[..., 0].tolist()
+    rows = (meta >> _CODE_BITS).tolist()
+    codes = (meta & ((1 << _CODE_BITS) - 1)).tolist()
     groups: Dict[torch.dtype, List[int]] = {}
     for c in range(len(cats)):
-        dtype = _DTYPES[int(all_meta[0, c, 1])]
+        dtype = _DTYPES[codes[0][c]]
         for r in range(1, n_ranks):
-            dtype = torch.promote_types(dtype, _DTYPES[int(all_meta[r, c, 1])])
+            dtype = torch.promote_types(dtype, _DTYPES[codes[r][c]])
         groups.setdefault(dtype, []).append(c)
     for dtype, members in groups.items():
         wire = torch.uint8 if dtype == torch.bool else dtype

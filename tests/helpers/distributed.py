@@ -1,18 +1,15 @@
 """Real multi-process checks: gloo process groups on loopback, spawned once per test module.
 
 Each spawned group costs a few seconds (every rank imports torch), so a test module gathers all its cases
-into one list and calls :func:`run_cases` once per world size from a module-scoped fixture::
+into one list and makes its one distributed test with one call (a group is spawned once per world size, at
+the first test that needs it)::
 
     CASES = [Case("auroc", partial(BinaryAUROC), batches), ...]
 
-    @pytest.fixture(scope="module")
-    def dist_results():
-        return {w: run_cases(CASES, w) for w in (2, 3)}
+    test_distributed_equals_single_process = distributed_test(CASES)
 
-    @pytest.mark.parametrize("world", [2, 3])
-    @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-    def test_distributed(dist_results, case, world):
-        check_distributed(case, dist_results[world])
+A module that also needs its own multi-rank checks runs them in the same spawned groups through
+:class:`DistributedRun` (``extra=``), instead of spawning again.
 
 Sharding (:func:`shard`) makes the hard cases on purpose: ranks get different numbers of ``update`` calls and
 uneven row counts, and with three ranks the last one sees no data at all.
@@ -22,9 +19,11 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+import warnings
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+import pytest
 import torch
 
 from tests.helpers.metric_tester import Batch, assert_close, feed
@@ -84,8 +83,10 @@ def _worker(rank: int, world_size: int, tmp: str, fn: Callable[..., Any], args: 
         dist.destroy_process_group()
 
 
-def _run_cases(rank: int, world_size: int, cases: Sequence[Case]) -> Dict[str, Any]:
-    out = {}
+def _run_cases(rank: int, world_size: int, cases: Sequence[Case],
+               extra: Optional[Callable[[int, int], Any]] = None) -> Dict[str, Any]:
+    warnings.simplefilter("ignore", UserWarning)  # a rank without data warns that it computes an empty state
+    out: Dict[str, Any] = {"__extra__": extra(rank, world_size) if extra is not None else None}
     for case in cases:
         m = feed(case.factory(), shard(case.batches, rank, world_size))
         before = {k: v.clone() for k, v in m.local_state().items()}
@@ -96,15 +97,60 @@ def _run_cases(rank: int, world_size: int, cases: Sequence[Case]) -> Dict[str, A
     return out
 
 
-def run_cases(cases: Sequence[Case], world_size: int) -> List[Dict[str, Any]]:
-    """Feed every case's shards on ``world_size`` ranks and compute; one result dict per rank."""
-    return spawn(_run_cases, world_size, list(cases))
+def run_cases(cases: Sequence[Case], world_size: int,
+              extra: Optional[Callable[[int, int], Any]] = None) -> List[Dict[str, Any]]:
+    """Feed every case's shards on ``world_size`` ranks and compute; one result dict per rank.
+
+    ``extra(rank, world_size)`` (a module-level function) runs first in the same group; its result is under
+    ``"__extra__"``."""
+    return spawn(_run_cases, world_size, list(cases), extra)
 
 
 def check_distributed(case: Case, per_rank: List[Dict[str, Any]]) -> None:
     """Every rank's synced value equals the single-process value and no rank's local state changed."""
-    expected = feed(case.factory(), case.batches).compute()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        expected = feed(case.factory(), case.batches).compute()
     for rank, results in enumerate(per_rank):
         got = results[case.name]
         assert got["local_state_unchanged"], f"rank {rank}: compute() modified the local state"
         assert_close(got["value"], expected, path=f"rank {rank} of {len(per_rank)}", **case.tol)
+
+
+class DistributedRun:
+    """The cases of one test module on gloo groups of each size in ``worlds``, spawned once per size, lazily.
+
+    Args:
+        cases: the metrics to check (see :class:`Case`).
+        worlds: the group sizes.
+        extra: optional module-level ``extra(rank, world_size)`` run first in the same groups (per-rank
+            results in :meth:`extra`).
+    """
+
+    def __init__(self, cases: Sequence[Case], worlds: Tuple[int, ...] = (2, 3),
+                 extra: Optional[Callable[[int, int], Any]] = None) -> None:
+        self.cases, self.worlds, self._extra = list(cases), worlds, extra
+        self._results: Dict[int, List[Dict[str, Any]]] = {}
+
+    def results(self, world: int) -> List[Dict[str, Any]]:
+        if world not in self._results:
+            self._results[world] = run_cases(self.cases, world, self._extra)
+        return self._results[world]
+
+    def extra(self, world: int) -> List[Any]:
+        """Each rank's result of ``extra``."""
+        return [r["__extra__"] for r in self.results(world)]
+
+    def make_test(self) -> Callable[..., None]:
+        """The parametrized test: every case on every world size equals the single-process value."""
+        @pytest.mark.parametrize("world", self.worlds)
+        @pytest.mark.parametrize("case", self.cases, ids=lambda c: c.name)
+        def test_distributed_equals_single_process(case: Case, world: int) -> None:
+            check_distributed(case, self.results(world))
+
+        return test_distributed_equals_single_process
+
+
+def distributed_test(cases: Sequence[Case], worlds: Tuple[int, ...] = (2, 3)) -> Callable[..., None]:
+    """A test module's whole distributed check in one call: assign it to a ``test_*`` name."""
+    return DistributedRun(cases, worlds).make_test()

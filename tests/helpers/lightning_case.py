@@ -1,7 +1,10 @@
 """A tiny LightningModule whose logged epoch metrics can be compared across 1 and 2 DDP processes.
 
 The optimiser has learning rate 0, so predictions are identical in every run and the logged values depend only
-on which samples each rank saw. Shards are uneven on purpose (use_distributed_sampler=False).
+on which samples each rank saw. Shards are uneven on purpose (use_distributed_sampler=False). Metrics are logged
+both ways: through ``StageMetrics`` + ``LogMetrics`` (keys ``val/...``, ``train/...``; a per-class F1 as
+``val/f1_class_neg``, ``val/f1_class_pos``) and as torchmetrics users write it, ``self.log("tm_val_mean",
+self.val_mean)`` and ``self.log_dict(self.val_metrics)`` (keys ``tm_val_...``).
 """
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ import pytorch_lightning as pl
 import torch
 from torch.utils.data import DataLoader, TensorDataset
 
-from torchmetrics_lite import MaxMetric, MeanMetric, MetricCollection
+from torchmetrics_lite import MaxMetric, MeanMetric, MetricCollection, MulticlassF1Score, SumMetric
 from torchmetrics_lite.integrations.lightning import LogMetrics, StageMetrics
 
 N_TRAIN, N_VAL = 76, 100
@@ -35,6 +38,7 @@ def metrics() -> MetricCollection:
         members.update(auroc=BinaryAUROC(), f1=BinaryF1Score(from_logits=True))
     except ImportError:  # pragma: no cover - families land independently
         pass
+    members["f1_class"] = MulticlassF1Score(num_classes=2, average=None)  # logged per class
     return MetricCollection(members)
 
 
@@ -44,22 +48,35 @@ class TinyModel(pl.LightningModule):
         torch.manual_seed(0)
         self.net = torch.nn.Linear(5, 1)
         self.metrics = StageMetrics(metrics(), stages=("train", "val"))
+        # torchmetrics' pattern: metric objects given to self.log / self.log_dict
+        self.val_mean = MeanMetric()
+        self.val_metrics = MetricCollection({"max": MaxMetric(), "total": SumMetric()}, prefix="tm_val_")
+        self.train_mean = MeanMetric()
 
     def _update(self, stage, batch):
         x, y = batch
         scores = self.net(x).squeeze(-1)
-        for name, m in self.metrics[stage].items():
+        for name, m in self.metrics[stage].items(keep_base=True):
             if name in ("mean_score", "max_score"):
                 m.update(scores)
+            elif name == "f1_class":
+                m.update(torch.stack([-scores, scores], dim=1).softmax(1), y)
             else:
                 m.update(scores, y)
-        return torch.nn.functional.binary_cross_entropy_with_logits(scores, y.float())
+        return scores, torch.nn.functional.binary_cross_entropy_with_logits(scores, y.float())
 
     def training_step(self, batch, batch_idx):
-        return self._update("train", batch)
+        scores, loss = self._update("train", batch)
+        self.train_mean(scores)  # forward: the batch value is what on_step logs
+        self.log("tm_train_mean", self.train_mean, on_step=True, on_epoch=True)
+        return loss
 
     def validation_step(self, batch, batch_idx):
-        self._update("val", batch)
+        scores, _ = self._update("val", batch)
+        self.val_mean.update(scores)
+        self.val_metrics.update(scores)
+        self.log("tm_val_mean", self.val_mean)
+        self.log_dict(self.val_metrics)
 
     def configure_optimizers(self):
         return torch.optim.SGD(self.parameters(), lr=0.0)
@@ -82,15 +99,18 @@ class TinyModel(pl.LightningModule):
 
 def run(devices: int, out_dir: str) -> None:
     """Fit one epoch on ``devices`` CPU processes; each rank writes the values it logged to out_dir."""
-    logger = LogMetrics()
+    logger = LogMetrics(labels=["neg", "pos"])
     trainer = pl.Trainer(
         accelerator="cpu", devices=devices, strategy="ddp" if devices > 1 else "auto", max_epochs=1,
         use_distributed_sampler=False, logger=False, enable_checkpointing=False, enable_progress_bar=False,
         enable_model_summary=False, num_sanity_val_steps=2, callbacks=[logger],
     )
     trainer.fit(TinyModel())
+    logged = {k: v[-1] for k, v in logger.history.items()}
+    logged.update({k: float(v) for k, v in trainer.callback_metrics.items()
+                   if k.startswith("tm_") and not k.endswith("_step")})  # a step value is per rank
     with open(os.path.join(out_dir, f"rank{trainer.global_rank}_of_{devices}.json"), "w") as f:
-        json.dump({k: v[-1] for k, v in logger.history.items()}, f)
+        json.dump(logged, f)
 
 
 if __name__ == "__main__":

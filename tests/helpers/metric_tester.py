@@ -9,7 +9,9 @@ for the multi-process checks). ``check_metric`` runs every generic property at o
 * ``forward`` returns each batch's own value and leaves the same final state as ``update``;
 * ``compute`` is cached, repeatable, and leaves the local state untouched;
 * ``merge_state`` is associative and a reset metric is its identity;
-* ``state_dict`` taken mid-stream resumes exactly; pickling and ``deepcopy`` keep the state.
+* states are not in ``state_dict`` by default (torchmetrics' rule); with ``persistent(True)`` a ``state_dict``
+  taken mid-stream resumes exactly; pickling, ``deepcopy`` and ``clone()`` keep the state;
+* ``compute`` returns a value the caller owns: editing it changes no later ``compute``.
 """
 from __future__ import annotations
 
@@ -83,8 +85,21 @@ def check_streaming(factory: Factory, batches: Sequence[Batch], expected: Any, *
     before = snapshot(m)
     value = m.compute()
     assert_close(value, expected, path="streamed compute()", **tol)
-    assert_close(m.compute(), value, path="second compute()", **tol)
+    _scribble(m.compute())  # the caller owns the value: writing into it changes nothing
+    assert_close(m.compute(), value, path="compute() after editing a returned value", **tol)
     assert states_equal(snapshot(m), before), "compute() changed the local state"
+
+
+def _scribble(value: Any) -> None:
+    if isinstance(value, Tensor):
+        if value.numel() and not value.is_complex():
+            value.fill_(True if value.dtype == torch.bool else 7)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _scribble(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _scribble(v)
 
 
 def check_any_split(factory: Factory, batches: Sequence[Batch], expected: Any, *, max_examples: int = 15,
@@ -137,10 +152,12 @@ def check_persistence(factory: Factory, batches: Sequence[Batch], expected: Any,
     half = max(len(batches) // 2, 1)
     m = feed(factory(), batches[:half])
     m.compute()  # a mid-epoch compute must not disturb anything
+    assert not set(m.state_dict()) & set(m.local_state()), "states are in state_dict() without persistent(True)"
+    m.persistent(True)
     resumed = factory()
     resumed.load_state_dict(m.state_dict())
     assert states_equal(snapshot(resumed), snapshot(m)), "load_state_dict(state_dict()) changed the state"
-    for clone in (resumed, pickle.loads(pickle.dumps(m)), copy.deepcopy(m), m):
+    for clone in (resumed, pickle.loads(pickle.dumps(m)), copy.deepcopy(m), m.clone(), m):
         assert_close(feed(clone, batches[half:]).compute(), expected, path="resumed stream", **tol)
 
 

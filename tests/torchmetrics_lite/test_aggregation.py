@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import torch
 
-from tests.helpers.distributed import Case, check_distributed, run_cases
+from tests.helpers.distributed import Case, distributed_test
 from tests.helpers.metric_tester import check_metric, check_rejects, concat
 from torchmetrics_lite import MaxMetric, MeanMetric, MinMetric, SumMetric
 
@@ -45,6 +45,18 @@ def test_float32_stream_sums_in_float64():
     assert abs(m.compute().item() - 1e6 * float(np.float32(0.1))) < 1e-6
 
 
+def test_mean_with_a_scalar_weight_on_a_multi_element_batch():
+    """A scalar weight applies to every element: (2 * (1 + 2 + 3) + 1 * 10) / (2 * 3 + 1)."""
+    m = MeanMetric()
+    m.update(torch.tensor([1.0, 2.0, 3.0]), weight=2.0)
+    assert m.weight_total.item() == 6.0
+    m.update(torch.tensor([10.0]), 1.0)
+    assert m.compute().item() == pytest.approx(22.0 / 7.0, rel=1e-15)
+    assert m(torch.tensor([4.0, 6.0]), weight=torch.tensor(0.5)).item() == 5.0  # forward: the batch value
+    assert m.compute().item() == pytest.approx(27.0 / 8.0, rel=1e-15)
+
+
+@pytest.mark.filterwarnings("ignore:.*before any update")
 def test_empty_values():
     assert SumMetric().compute().item() == 0.0
     assert torch.isnan(MeanMetric().compute())
@@ -75,6 +87,18 @@ def test_mean_rejects_bad_weight():
                   r"`weight` to broadcast to the shape of `value` \(3,\), got shape \(2,\)")
 
 
+def test_update_runs_without_autograd_and_restores_the_grad_mode():
+    x = torch.randn(4, requires_grad=True)
+    m = MeanMetric()
+    with torch.enable_grad():
+        m.update(x * 2)
+        assert m(x * 3).requires_grad is False and torch.is_grad_enabled()
+    with torch.no_grad():
+        m.update(x)
+        assert not torch.is_grad_enabled()
+    assert not m.weighted_sum.requires_grad
+
+
 def test_validate_args_false_skips_value_checks():
     m = SumMetric(validate_args=False)
     m.update(torch.tensor([float("nan")]))
@@ -86,12 +110,4 @@ CASES.append(Case("weighted_mean", MeanMetric, WEIGHTED))
 CASES.append(Case("sum_no_sync", partial(SumMetric, sync_on_compute=False), []))
 
 
-@pytest.fixture(scope="module")
-def dist_results():
-    return {w: run_cases(CASES, w) for w in (2, 3)}
-
-
-@pytest.mark.parametrize("world", [2, 3])
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_distributed_equals_single_process(dist_results, case, world):
-    check_distributed(case, dist_results[world])
+test_distributed_equals_single_process = distributed_test(CASES)

@@ -40,7 +40,8 @@ def test_forward_returns_batch_values_and_merges_once():
     assert {k: v.item() for k, v in batch.items()} == {"train/SumMetric_step": 10.0, "train/MeanMetric_step": 5.0}
     mc(torch.tensor([2.0]))
     assert mc.compute()["train/SumMetric_step"].item() == 12.0
-    assert list(mc.keys(prefixed=True)) == ["train/SumMetric_step", "train/MeanMetric_step"]
+    assert list(mc.keys()) == ["train/SumMetric_step", "train/MeanMetric_step"]
+    assert list(mc.keys(keep_base=True)) == ["SumMetric", "MeanMetric"]
 
 
 def test_rejected_batch_changes_no_member():
@@ -54,6 +55,8 @@ def test_rejected_batch_changes_no_member():
 
 def test_reset_state_dict_and_clone():
     mc = feed(MetricCollection({"s": SumMetric()}), [(torch.tensor([1.0, 2.0]),)])
+    assert mc.state_dict() == {}  # not persistent by default
+    mc.persistent(True)
     other = MetricCollection({"s": SumMetric()})
     other.load_state_dict(mc.state_dict())
     assert other.compute()["s"].item() == 3.0
@@ -66,8 +69,11 @@ def test_reset_state_dict_and_clone():
 def test_constructor_errors():
     with pytest.raises(TypeError, match=r"Expected every value of `metrics` to be a Metric, got int for 'x'"):
         MetricCollection({"x": 1})
-    with pytest.raises(ValueError, match=r"Expected distinct metric classes in a sequence, got SumMetric twice"):
+    with pytest.raises(ValueError, match=r"Expected distinct member names, got 'SumMetric' twice; pass a dict"):
         MetricCollection([SumMetric(), SumMetric()])
+    with pytest.raises(TypeError, match=r"MetricCollection\(\) got an unexpected keyword argument 'compute_groups': "
+                                        r"a MetricCollection shares statistics automatically"):
+        MetricCollection([SumMetric()], compute_groups=False)
 
 
 def test_members_without_shared_key_are_independent():
@@ -83,3 +89,80 @@ def test_members_that_validate_differently_do_not_share_statistics():
     assert len(mc._groups()) == 2 or mc["rmse"].stats_key != mc["mse"].stats_key
     with pytest.raises(ValueError, match="NaN"):
         mc.update(torch.tensor([float("nan"), 1.0]), torch.tensor([0.0, 1.0]))  # the validating member still checks
+
+
+# --------------------------------------------------------------------------- torchmetrics' collection API (12.8-12.9)
+def test_members_get_only_the_keyword_arguments_their_batch_stats_accepts():
+    from torchmetrics_lite import BinaryAccuracy, RetrievalMAP
+
+    preds = torch.tensor([0.9, 0.2, 0.6, 0.4, 0.8, 0.1])
+    target = torch.tensor([1, 0, 0, 1, 1, 0])
+    indexes = torch.tensor([0, 0, 0, 1, 1, 1])
+    mc = MetricCollection({"acc": BinaryAccuracy(), "map": RetrievalMAP()})
+    mc.update(preds, target, indexes=indexes)
+    acc, rmap = BinaryAccuracy(), RetrievalMAP()
+    acc.update(preds, target)
+    rmap.update(preds, target, indexes=indexes)
+    got = mc.compute()
+    assert got["acc"].item() == acc.compute().item() and got["map"].item() == rmap.compute().item()
+    assert mc._accepts["acc"] == {"preds", "target"} and "indexes" in mc._accepts["map"]  # inspected once
+
+
+def test_a_batch_one_member_rejects_leaves_every_member_unchanged():
+    from torchmetrics_lite import BinaryAccuracy, MeanSquaredError
+
+    mc = MetricCollection({"mse": MeanSquaredError(), "acc": BinaryAccuracy()})  # the accepting member first
+    mc.update(torch.tensor([0.2, 0.9]), torch.tensor([0, 1]))
+    before = {name: snapshot(m) for name, m in mc.items()}
+    values = mc.compute()
+    for call in (mc.update, mc):
+        with pytest.raises(ValueError, match="preds"):
+            call(torch.tensor([0.2, 1.7]), torch.tensor([0, 1]))  # MSE takes it, accuracy rejects 1.7
+    for name, m in mc.items():
+        assert states_equal(snapshot(m), before[name]), name
+    assert {k: v.item() for k, v in mc.compute().items()} == {k: v.item() for k, v in values.items()}
+
+
+def test_prefix_postfix_clone_keys_items_and_getitem_as_in_torchmetrics():
+    mc = MetricCollection([SumMetric(), MeanMetric()], prefix="train_", postfix="_x")
+    assert list(mc.keys()) == ["train_SumMetric_x", "train_MeanMetric_x"]
+    assert list(mc.keys(keep_base=True)) == ["SumMetric", "MeanMetric"]
+    assert [k for k, _ in mc.items()] == list(mc.keys()) and list(mc) == list(mc.keys())
+    assert mc["train_SumMetric_x"] is mc["SumMetric"] and "train_SumMetric_x" in mc and "SumMetric" in mc
+    val = mc.clone("val_")  # positional, as torchmetrics
+    assert list(val.keys()) == ["val_SumMetric_x", "val_MeanMetric_x"] and val["SumMetric"] is not mc["SumMetric"]
+    assert list(mc.clone(None, "_y").keys()) == ["train_SumMetric_y", "train_MeanMetric_y"]
+    mc.update(torch.tensor([1.0, 3.0]))
+    v = mc.compute()
+    v["train_SumMetric_x"].zero_()  # the caller owns the values
+    assert mc.compute()["train_SumMetric_x"].item() == 4.0
+
+
+def test_add_metrics_positional_metrics_and_nested_collections():
+    from torchmetrics_lite import MaxMetric, MinMetric
+
+    mc = MetricCollection(SumMetric(), MeanMetric())
+    mc.add_metrics({"peak": MaxMetric()})
+    assert list(mc.keys()) == ["SumMetric", "MeanMetric", "peak"]
+    inner = MetricCollection({"lo": MinMetric(), "hi": MaxMetric()}, prefix="x_")
+    nested = MetricCollection({"scores": inner, "total": SumMetric()})
+    assert list(nested.keys()) == ["scores_x_lo", "scores_x_hi", "total"]
+    flat = MetricCollection([inner.clone(), SumMetric()], prefix="val/")
+    flat.update(torch.tensor([2.0, 5.0]))
+    assert {k: v.item() for k, v in flat.compute().items()} == {"val/x_lo": 2.0, "val/x_hi": 5.0, "val/SumMetric": 7.0}
+    with pytest.raises(ValueError, match=r"Expected distinct member names, got 'peak' twice"):
+        mc.add_metrics({"peak": MaxMetric()})
+    with pytest.raises(TypeError, match=r"Expected no extra positional metrics after a dict"):
+        MetricCollection({"a": SumMetric()}, MeanMetric())
+
+
+def test_collection_uses_only_the_public_contract_of_metric():
+    import ast
+    import inspect
+
+    import torchmetrics_lite.collection as module
+
+    private = {node.attr for node in ast.walk(ast.parse(inspect.getsource(module)))
+               if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+               and not (isinstance(node.value, ast.Name) and node.value.id == "self")}
+    assert private == set(), f"MetricCollection reaches into private members: {private}"

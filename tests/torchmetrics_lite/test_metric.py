@@ -32,7 +32,7 @@ def test_cat_metric_through_harness():
 
 
 def test_cat_buffer_doubles_and_trims():
-    m = CollectRows()
+    m = CollectRows(persistent=True)
     m.update(torch.ones(10), torch.ones(10, dtype=torch.bool))
     assert m._state["values"].shape[0] == 1024  # preallocated capacity
     m.update(torch.ones(2000), torch.ones(2000, dtype=torch.bool))
@@ -53,7 +53,7 @@ def test_float64_input_promotes_cat_buffer_without_loss():
 
 
 def test_state_dict_round_trip_and_load_into_fresh():
-    m = CollectRows()
+    m = CollectRows(persistent=True)
     for b in BATCHES:
         m.update(*b)
     fresh = CollectRows()
@@ -68,11 +68,29 @@ def test_state_dict_inside_a_model():
     model = torch.nn.Module()
     model.metric = SumMetric()
     model.metric.update(torch.tensor([2.0, 3.0]))
+    assert "metric.sum_value" not in model.state_dict()  # not persistent by default, as in torchmetrics
+    model.metric.persistent(True)
     assert model.state_dict()["metric.sum_value"].item() == 5.0
     other = torch.nn.Module()
     other.metric = SumMetric()
-    other.load_state_dict(model.state_dict())
+    other.load_state_dict(model.state_dict())  # a persistent checkpoint loads into a default metric
     assert other.metric.compute().item() == 5.0
+
+
+def test_a_model_that_gains_a_metric_loads_its_old_weights_strictly():
+    from torchmetrics_lite import MetricCollection, MulticlassAccuracy
+
+    old = torch.nn.Linear(3, 2)
+    new = torch.nn.Linear(3, 2)
+    new.acc = MulticlassAccuracy(3)
+    new.mc = MetricCollection({"s": SumMetric()})
+    new.load_state_dict(old.state_dict(), strict=True)
+    assert torch.equal(new.weight, old.weight)
+    new.mc.persistent(True)
+    new.mc.update(torch.tensor([4.0]))
+    assert new.state_dict()["mc.s.sum_value"].item() == 4.0
+    with pytest.raises(RuntimeError, match=r'Missing key\(s\) in state_dict: "mc.s.sum_value"'):
+        new.load_state_dict(old.state_dict(), strict=True)
 
 
 def test_pickle_and_deepcopy_keep_cat_state():
@@ -89,7 +107,7 @@ def test_compute_is_cached_until_update():
     m = SumMetric()
     m.update(torch.tensor([1.0]))
     first = m.compute()
-    assert m.compute() is first
+    assert m.is_computed and torch.equal(m.compute(), first) and m.compute() is not first
     m.update(torch.tensor([1.0]))
     assert m.compute().item() == 2.0
     m.reset()
@@ -101,7 +119,7 @@ def test_to_moves_states_and_clears_cache():
     m.update(*BATCHES[0])
     m.compute()
     m.half()  # dtype casts of the model do not touch metric states
-    assert m._computed is None and m.values.dtype == torch.float32
+    assert not m.is_computed and m.values.dtype == torch.float32
     m2 = m.to("cpu")
     assert m2 is m and m.values.device.type == "cpu"
     meta = CollectRows().to("meta")
@@ -114,13 +132,15 @@ def test_states_are_not_buffers_so_ddp_cannot_broadcast_over_them():
     assert list(m.buffers()) == [] and list(m.parameters()) == []
     model = torch.nn.Sequential(torch.nn.Linear(2, 2))
     model.metric = m
+    m.persistent(True)
     assert set(model.state_dict()) == {"0.weight", "0.bias", "metric.values", "metric.flags", "metric.pairs",
                                        "metric.n_updates"}
 
 
 def test_load_state_dict_reports_missing_and_bad_shapes():
     with pytest.raises(RuntimeError, match=r"Missing key\(s\) in state_dict: \"sum_value\""):
-        SumMetric().load_state_dict({})
+        SumMetric(persistent=True).load_state_dict({})
+    SumMetric().load_state_dict({})  # not persistent: nothing is missing
     with pytest.raises(RuntimeError, match=r"Expected state sum_value of shape \(\), got \(2,\)"):
         SumMetric().load_state_dict({"sum_value": torch.zeros(2)})
     with pytest.raises(RuntimeError, match=r"Unexpected key\(s\) in state_dict: \"other\""):
@@ -245,3 +265,166 @@ def test_merge_state_rejects_other_statistics():
         MulticlassAccuracy(3).merge_state(MulticlassAccuracy(3, ignore_index=0))
     a = BinaryAccuracy(zero_division=1.0)  # options of the value only (average, zero_division) merge fine
     a.merge_state(BinaryAccuracy())
+
+
+# --------------------------------------------------------------------------- drop-in API (issue 12.5-12.11)
+class _PairOfSums(Metric):
+    """A metric whose value is a tuple of state tensors (aliasing the state unless copied)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.add_state("a", torch.zeros(2, dtype=torch.float64), reduce="sum")
+
+    def batch_stats(self, x):
+        return {"a": x.double()}
+
+    def compute_from_stats(self, state):
+        return state["a"], {"first": state["a"][0]}
+
+
+def test_compute_returns_a_value_the_caller_owns_also_inside_tuples_and_dicts():
+    m = SumMetric()
+    m.update(torch.tensor([1.0, 2.0]))
+    v = m.compute()
+    v.mul_(100)
+    assert m.compute().item() == 3.0
+    p = _PairOfSums()
+    p.update(torch.tensor([1.0, 2.0]))
+    first, nested = p.compute()
+    first.zero_()
+    nested["first"].fill_(9)
+    again = p.compute()
+    assert again[0].tolist() == [1.0, 2.0] and again[1]["first"].item() == 1.0
+    rows = CollectRows()
+    rows.update(*BATCHES[0])
+    rows.compute()["sorted"].zero_()
+    assert torch.equal(rows.compute()["sorted"], torch.sort(BATCHES[0][0].double()).values)
+
+
+def test_compute_before_any_update_warns_once_per_instance():
+    import warnings
+
+    m = SumMetric()
+    with pytest.warns(UserWarning, match=r"SumMetric\.compute\(\) was called before any update\(\)"):
+        assert m.compute().item() == 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m.reset()
+        m.compute()  # once per instance
+        m.update(torch.tensor([1.0]))
+        m.compute()
+    with pytest.warns(UserWarning, match="update"):
+        SumMetric().compute()  # another instance warns again
+
+
+def test_clone_update_count_and_class_attributes():
+    m = SumMetric()
+    assert (Metric.higher_is_better, Metric.is_differentiable) == (None, False)
+    assert m.update_count == 0 and not m.update_called
+    m.update(torch.tensor([1.0]))
+    m(torch.tensor([2.0]))
+    assert m.update_count == 2 and m.update_called
+    c = m.clone()
+    assert c is not m and c.compute().item() == 3.0 and c.update_count == 2
+    c.update(torch.tensor([1.0]))
+    assert m.compute().item() == 3.0
+    other = SumMetric()
+    other.update(torch.tensor([1.0]))
+    assert m.merge_state(other).update_count == 3
+    m.reset()
+    assert m.update_count == 0
+
+
+@pytest.mark.parametrize("make, match", [
+    (lambda: SumMetric(compute_on_cpu=True), r"^SumMetric\(\) got an unexpected keyword argument 'compute_on_cpu': "
+                                             r"states stay on the inputs' device"),
+    (lambda: SumMetric(dist_sync_on_step=True), r"^SumMetric\(\) .* 'dist_sync_on_step': forward\(\) returns"),
+    (lambda: SumMetric(compute_groups=False), r"'compute_groups': a MetricCollection shares statistics"),
+    (lambda: SumMetric(multidim_average="global"), r"'multidim_average': only torchmetrics' "
+                                                   r"multidim_average='global' exists here"),
+    (lambda: SumMetric(valdate_args=False), r"^SumMetric\(\) got an unexpected keyword argument 'valdate_args'; "
+                                            r"did you mean `validate_args`\?"),
+])
+def test_unknown_constructor_arguments_name_the_metric_and_the_fix(make, match):
+    with pytest.raises(TypeError, match=match):
+        make()
+
+
+def test_torchmetrics_argument_names_map_to_ours_where_we_have_them():
+    from torchmetrics_lite import BinaryAUROC, MulticlassAccuracy, RetrievalMAP, RetrievalNormalizedDCG
+
+    with pytest.raises(TypeError, match=r"^RetrievalMAP\(\) got .* 'top_k': torchmetrics' `top_k` is `k=` here$"):
+        RetrievalMAP(top_k=3)
+    with pytest.raises(TypeError, match=r"^RetrievalNormalizedDCG\(\) .*'empty_target_action': torchmetrics' "
+                                        r"`empty_target_action` is `empty=` here"):
+        RetrievalNormalizedDCG(empty_target_action="neg")
+    with pytest.raises(TypeError, match=r"^BinaryAUROC\(\) .* 'thresholds': torchmetrics' `thresholds` is `bins=`"):
+        BinaryAUROC(thresholds=100)
+    with pytest.raises(TypeError, match=r"^MulticlassAccuracy\(\) .* 'thresholds': curves and rank metrics are exact"):
+        MulticlassAccuracy(3, thresholds=100)
+    assert MulticlassAccuracy(3, top_k=2).top_k == 2  # a real argument of this metric is untouched
+
+
+def test_repr_shows_every_argument_that_differs_from_its_default():
+    from torchmetrics_lite import BinaryF1Score, MulticlassF1Score, RetrievalMAP
+
+    assert repr(MulticlassF1Score(3)) == "MulticlassF1Score(num_classes=3)"
+    assert repr(MulticlassF1Score(3, "micro")) == "MulticlassF1Score(num_classes=3, average='micro')"
+    assert repr(MulticlassF1Score(num_classes=3, average="macro", zero_division=1.0)) == \
+        "MulticlassF1Score(num_classes=3, zero_division=1.0)"
+    assert repr(BinaryF1Score(0.3, validate_args=False)) == "BinaryF1Score(threshold=0.3, validate_args=False)"
+    assert repr(RetrievalMAP(k=5, empty="one")) == "RetrievalMAP(k=5, empty='one')"
+    assert repr(pickle.loads(pickle.dumps(RetrievalMAP(k=5)))) == "RetrievalMAP(k=5)"
+    assert repr(SumMetric()) == "SumMetric()"
+
+
+def test_a_plain_callable_is_a_fold_and_a_fold_pair_is_the_local_fast_path():
+    from torchmetrics_lite.metric import Fold
+
+    assert RunningMean().state_reductions["count_mean"] == Fold(_fold_count_mean)
+    calls = []
+
+    def pair(state, stats):
+        calls.append(1)
+        state.copy_(_fold_count_mean(torch.stack([state, stats])))
+
+    m = RunningMean()
+    m.state_reductions["count_mean"] = Fold(_fold_count_mean, pair)
+    m.update(torch.tensor([1.0, 3.0]))
+    m.update(torch.tensor([8.0]))
+    assert len(calls) == 2 and m.compute().item() == 4.0
+
+
+def test_float64_less_device_policy_forced_on_cpu(monkeypatch):
+    import warnings
+
+    import torchmetrics_lite.metric as metric_module
+    from torchmetrics_lite import MeanMetric
+
+    x = torch.tensor([0.1, 0.2, 0.7], dtype=torch.float64)
+    made_before = MeanMetric()  # states created as float64, the device "loses" float64 at the first update
+    monkeypatch.setattr(metric_module, "NO_FLOAT64_DEVICES", frozenset({"cpu"}))
+    for m in (made_before, MeanMetric()):
+        with pytest.warns(UserWarning, match=r"MeanMetric: the 'cpu' device has no float64, so floating states "
+                                             r"and results are float32"):
+            m.update(x)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # one warning only
+            m.update(x)
+            value = m.compute()
+            assert m(x).dtype == torch.float32
+        assert value.dtype == torch.float32 and m.weighted_sum.dtype == torch.float32
+        assert m.batch_stats(x)["weighted_sum"].dtype == torch.float32  # float_dtype(device): no float64 made
+        assert value.item() == pytest.approx(x.mean().item(), rel=1e-6)
+    rows = CollectRows()
+    with pytest.warns(UserWarning, match="float32"):
+        rows.update(torch.tensor([1.0 + 1e-12], dtype=torch.float64), torch.tensor([True]))
+    assert rows.values.dtype == torch.float32  # a float64 batch no longer promotes the cat buffer
+
+
+def test_metric_module_calls_no_private_torch_api():
+    import inspect as ins
+
+    import torchmetrics_lite.metric as metric_module
+
+    assert "torch._C" not in ins.getsource(metric_module)

@@ -6,7 +6,7 @@ import pytest
 import torch
 from torch import nn
 
-from tests.helpers.distributed import Case, check_distributed, run_cases
+from tests.helpers.distributed import Case, distributed_test
 from tests.helpers.metric_tester import assert_close, check_metric, check_rejects
 from torchmetrics_lite import MetricCollection, MultipleChoiceAccuracy, evaluate, score_choices
 from torchmetrics_lite.functional import multiple_choice_accuracy
@@ -217,12 +217,4 @@ def test_evaluate_multiple_choice_end_to_end():
 CASES = [Case(f"mc_{n}", partial(MultipleChoiceAccuracy, n), MC_BATCHES) for n in ("none", "length")]
 
 
-@pytest.fixture(scope="module")
-def dist_results():
-    return {w: run_cases(CASES, w) for w in (2, 3)}
-
-
-@pytest.mark.parametrize("world", [2, 3])
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_distributed_equals_single_process(dist_results, case, world):
-    check_distributed(case, dist_results[world])
+test_distributed_equals_single_process = distributed_test(CASES)

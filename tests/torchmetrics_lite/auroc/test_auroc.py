@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import average_precision_score, precision_recall_curve, roc_auc_score, roc_curve
 
-from tests.helpers.distributed import Case, check_distributed, run_cases
+from tests.helpers.distributed import Case, distributed_test
 from tests.helpers.metric_tester import check_metric, check_rejects, concat
 from tests.torchmetrics_lite.auroc.test_auroc_multi import MULTI_CASES
 from tests.torchmetrics_lite.auroc.test_curves_points import CURVE_CASES
@@ -343,14 +343,4 @@ CASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def dist_results():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        return {w: run_cases(CASES, w) for w in (2, 3)}
-
-
-@pytest.mark.parametrize("world", [2, 3])
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_distributed_equals_single_process(dist_results, case, world):
-    check_distributed(case, dist_results[world])
+test_distributed_equals_single_process = distributed_test(CASES)

@@ -3,10 +3,9 @@ world size for both families. The R² / explained-variance cases exercise the fo
 weighted cases the weight-sum states beside the int64 counts."""
 from functools import partial
 
-import pytest
 import torch
 
-from tests.helpers.distributed import Case, check_distributed, run_cases
+from tests.helpers.distributed import Case, distributed_test
 from torchmetrics_lite import (
     BinaryBrierScore,
     BinaryCalibrationError,
@@ -77,12 +76,4 @@ CASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def dist_results():
-    return {w: run_cases(CASES, w) for w in (2, 3)}
-
-
-@pytest.mark.parametrize("world", [2, 3])
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_distributed_equals_single_process(dist_results, case, world):
-    check_distributed(case, dist_results[world])
+test_distributed_equals_single_process = distributed_test(CASES)

@@ -12,7 +12,7 @@ import torch
 
 import torchmetrics_lite.classification as tmc
 import torchmetrics_lite.functional as F
-from tests.helpers.distributed import Case, check_distributed, run_cases
+from tests.helpers.distributed import Case, distributed_test
 from tests.helpers.metric_tester import assert_close, check_metric, concat
 from tests.torchmetrics_lite.classification.test_classification_new import DIST_NAMES, NEW_MODULES
 from torchmetrics_lite import MetricCollection
@@ -365,12 +365,4 @@ CASES = [Case(name, factory, batches) for name, factory, _, batches in MODULES
 CASES += [Case(name, factory, batches) for name, factory, _, batches in NEW_MODULES if name in DIST_NAMES]
 
 
-@pytest.fixture(scope="module")
-def dist_results():
-    return {w: run_cases(CASES, w) for w in (2, 3)}
-
-
-@pytest.mark.parametrize("world", [2, 3])
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_distributed_equals_single_process(dist_results, case, world):
-    check_distributed(case, dist_results[world])
+test_distributed_equals_single_process = distributed_test(CASES)

@@ -28,6 +28,7 @@ from torchmetrics_lite.functional import (
 )
 from torchmetrics_lite.functional.regression import _kernels as impl
 from torchmetrics_lite.functional.regression.measures import fold_moments
+from torchmetrics_lite.metric import Fold
 
 
 def _moment_rows(x, w=None):
@@ -244,13 +245,14 @@ def test_fold_pair_in_place_equals_the_stack_fold(backend, width):
     assert torch.equal(state, b)
 
 
-def test_metric_fold_without_pair_path_gives_the_same_state(monkeypatch):
-    """Metric merges a fold state through ``fold.pair`` when it exists, else through ``fold(stack)``."""
+def test_metric_fold_without_pair_path_gives_the_same_state():
+    """Metric merges a fold state through ``Fold.pair`` when it exists, else through ``Fold.stack``."""
     with_pair = R2Score(num_outputs=3)
     for b in B3:
         with_pair.update(*b)
-    monkeypatch.delattr(fold_moments, "pair")
     without = R2Score(num_outputs=3)
+    assert with_pair.state_reductions["moments"].pair is not None
+    without.state_reductions["moments"] = Fold(fold_moments)  # the stack path only
     for b in B3:
         without.update(*b)
     assert_close(without.moments, with_pair.moments, rtol=1e-12)

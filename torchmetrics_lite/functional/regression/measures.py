@@ -184,8 +184,6 @@ def fold_moments(stack: Tensor) -> Tensor:
     return _impl.fold_stack(stack)
 
 
-fold_moments.pair = _impl.fold_pair  # type: ignore[attr-defined]  # the in-place two-part merge of Metric
-
 
 def _moment_stats(preds: Tensor, target: Tensor, num_outputs: Optional[int], validate_args: bool,
                   weight: Optional[Tensor] = None) -> State:
