@@ -67,7 +67,7 @@ def main() -> None:
          tm and tm.classification.MulticlassCalibrationError(5), (mc_probs, mc_labels)),
     ):
         fns = {"torchmetrics_lite": partial(ours.update, *args),
-               "torchmetrics_lite, weight=": partial(type(ours)(**ours._config()).update, *args, weight=weight)}
+               "torchmetrics_lite, weight=": partial(ours.clone().update, *args, weight=weight)}
         if peer is not None:
             fns["torchmetrics"] = partial(peer.update, *args)
         t = per_call(fns)

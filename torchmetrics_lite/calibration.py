@@ -136,9 +136,6 @@ class MulticlassBrierScore(Metric):
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _brier_from_stats(state)
 
-    def _config(self) -> Dict[str, Any]:
-        return {"num_classes": self.num_classes}
-
 
 class BinaryCalibrationError(Metric):
     """Binned calibration error of binary probabilities: ``norm="l1"`` (ECE, default)
@@ -187,9 +184,6 @@ class BinaryCalibrationError(Metric):
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _calibration_error_from_stats(state, self.norm)
 
-    def _config(self) -> Dict[str, Any]:
-        return {"n_bins": self.n_bins, "norm": self.norm}
-
 
 class MulticlassCalibrationError(Metric):
     """Binned top-1 calibration error of multiclass probabilities (confidence = the largest probability,
@@ -236,7 +230,4 @@ class MulticlassCalibrationError(Metric):
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _calibration_error_from_stats(state, self.norm)
-
-    def _config(self) -> Dict[str, Any]:
-        return {"num_classes": self.num_classes, "n_bins": self.n_bins, "norm": self.norm}
 

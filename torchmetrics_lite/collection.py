@@ -100,7 +100,8 @@ class MetricCollection(nn.ModuleDict):
                 named += list(m.items()) if isinstance(m, MetricCollection) else [(type(m).__name__, m)]
         for name, m in named:
             if not isinstance(m, Metric):
-                raise TypeError(f"Expected every value of `metrics` to be a Metric, got {type(m).__name__} for {name!r}")
+                raise TypeError(f"Expected every value of `metrics` to be a Metric, "
+                                f"got {type(m).__name__} for {name!r}")
             if name in self._modules:
                 raise ValueError(f"Expected distinct member names, got {name!r} twice; pass a dict to name them")
             self.add_module(name, m)

@@ -413,6 +413,11 @@ class Metric(nn.Module):
         return self._reductions
 
     @property
+    def state_defaults(self) -> Dict[str, Tensor]:
+        """Each state's value after :meth:`reset` (the identity of its reduction); do not modify."""
+        return self._defaults
+
+    @property
     def is_computed(self) -> bool:
         """Whether a cached value from :meth:`compute` is still valid (no update since)."""
         return self._computed is not None

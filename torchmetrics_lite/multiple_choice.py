@@ -79,9 +79,6 @@ class MultipleChoiceAccuracy(Metric):
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _multiple_choice_from_stats(state, self.zero_division)
 
-    def _config(self) -> Dict[str, Any]:
-        return {"normalize": self.normalize}
-
 
 def score_choices(logits_fn: Callable[[Tensor], Tensor], context: Union[Tensor, Sequence[int]],
                   choices: Sequence[Union[Tensor, Sequence[int]]]) -> Tuple[Tensor, Tensor]:

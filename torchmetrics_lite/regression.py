@@ -78,9 +78,6 @@ class _ErrorSumMetric(Metric):
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _mean_error_from_stats(state, self.multioutput, root=self._root)
 
-    def _config(self) -> Dict[str, Any]:
-        return {"num_outputs": self.num_outputs, "multioutput": self.multioutput}
-
 
 class MeanSquaredError(_ErrorSumMetric):
     """Mean squared error ``sum_i w_i (target_i - preds_i)² / sum_i w_i`` per output (``w_i = 1`` unless
@@ -123,9 +120,6 @@ class MeanSquaredError(_ErrorSumMetric):
             raise TypeError(f"Expected `squared` to be a bool, got {type(squared).__name__}")
         super().__init__(**kwargs)
         self._root = not squared
-
-    def _config(self) -> Dict[str, Any]:
-        return {"squared": not self._root, **super()._config()}
 
 
 @sections(ERROR_MODULE)
@@ -202,9 +196,6 @@ class _MomentMetric(Metric):
         """Checked moments of one batch; ``weight`` ``(N,)`` optional non-negative sample weights."""
         return _moment_stats(preds, target, self.num_outputs, self.validate_args, weight)
 
-    def _config(self) -> Dict[str, Any]:
-        return {"num_outputs": self.num_outputs, "multioutput": self.multioutput}
-
 
 class R2Score(_MomentMetric):
     """Coefficient of determination ``1 - sum_i w_i (y_i - ŷ_i)² / sum_i w_i (y_i - ȳ)²`` per output, optionally
@@ -245,9 +236,6 @@ class R2Score(_MomentMetric):
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _r2_score_from_stats(state, self.multioutput, self.adjusted, self.validate_args)
-
-    def _config(self) -> Dict[str, Any]:
-        return {"adjusted": self.adjusted, **super()._config()}
 
 
 class ExplainedVariance(_MomentMetric):

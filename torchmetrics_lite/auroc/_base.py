@@ -16,7 +16,7 @@ update or in none (checked before any state changes: mixing would give some samp
 """
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Dict, Optional, Tuple
+from typing import Any, Callable, ClassVar, Optional, Tuple
 
 import torch
 from torch import Tensor
@@ -66,9 +66,6 @@ class _RankMetric(Metric):
 
     def compute_from_stats(self, state: State) -> Any:
         return type(self).formula(state, **{name: getattr(self, name) for name in type(self).options})
-
-    def _config(self) -> Dict[str, Any]:
-        return {name: getattr(self, name) for name in type(self).options if name != "strict"}
 
 
 class _BinaryRank(_RankMetric):

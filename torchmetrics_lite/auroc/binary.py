@@ -7,7 +7,6 @@ from typing import Any, Optional, Tuple
 import torch
 from torch import Tensor
 
-from torchmetrics_lite import sync
 from torchmetrics_lite._checks import check_binary_rank_inputs, check_bins, check_max_fpr
 from torchmetrics_lite.auroc._base import _BinaryRank
 from torchmetrics_lite.functional.auroc import binary as F
@@ -96,13 +95,7 @@ class BinaryAUROC(_BinaryRank):
         over the same (synced) data as :meth:`compute`."""
         if self.bins is None:
             raise ValueError("Expected `bins` to be set for error_bound(), got None (the exact mode has no error)")
-        state = self.local_state()
-        if self.sync_on_compute:
-            state = sync.reduce_states([(state, self._reductions)], self.process_group)[0]
-        return F._binary_auroc_binned_error_bound(state)
-
-    def _config(self) -> dict:
-        return {"max_fpr": self.max_fpr, "bins": self.bins}
+        return F._binary_auroc_binned_error_bound(self.synced_state())
 
 
 class BinaryAveragePrecision(_BinaryRank):

@@ -74,9 +74,6 @@ class _BinaryPoint(_BinaryRank):
     def compute_from_stats(self, state: State) -> Any:
         return F._binary_point_from_stats(type(self).rule, state, self.minimum)
 
-    def _config(self) -> dict:
-        return {type(self).constraint: self.minimum}
-
 
 class _MulticlassPoint(_MulticlassRank):
     higher_is_better: ClassVar[Any] = None
@@ -91,9 +88,6 @@ class _MulticlassPoint(_MulticlassRank):
     def compute_from_stats(self, state: State) -> Any:
         return F._multiclass_point_from_stats(type(self).rule, state, self.num_classes, self.minimum,
                                               self.from_logits)
-
-    def _config(self) -> dict:
-        return {"num_classes": self.num_classes, type(self).constraint: self.minimum}
 
 
 @_documented(_BINARY, "The highest recall whose precision is at least ``min_precision``, and its threshold",

@@ -63,10 +63,6 @@ class _BinaryMetric(Metric):
                                        self.validate_args, weight)
         return {"confmat": cm.to(torch.float64) if self.weighted else cm}
 
-    def _config(self) -> Dict[str, Any]:
-        return {"threshold": self.threshold, "from_logits": self.from_logits, "ignore_index": self.ignore_index,
-                "weighted": self.weighted}
-
 
 class _BinaryScore(_BinaryMetric):
     """A binary score named by its ``_terms`` (numerator and denominator from tp, fp, tn, fn)."""
@@ -80,9 +76,6 @@ class _BinaryScore(_BinaryMetric):
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _binary_score_from_stats(state["confmat"], type(self)._terms, self.zero_division)
-
-    def _config(self) -> Dict[str, Any]:
-        return {**super()._config(), "zero_division": self.zero_division}
 
 
 class _MulticlassMetric(Metric):
@@ -105,10 +98,6 @@ class _MulticlassMetric(Metric):
                                            self.validate_args, weight)
         return {"confmat": cm.to(torch.float64) if self.weighted else cm}
 
-    def _config(self) -> Dict[str, Any]:
-        return {"num_classes": self.num_classes, "top_k": self.top_k, "ignore_index": self.ignore_index,
-                "weighted": self.weighted}
-
 
 class _MulticlassScore(_MulticlassMetric):
     """A one-vs-rest multiclass score named by its ``_terms``; ``_by_support``: at ``top_k > 1`` the macro mean
@@ -126,9 +115,6 @@ class _MulticlassScore(_MulticlassMetric):
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _multiclass_score_from_stats(state["confmat"], type(self)._terms, self.average, self.zero_division,
                                             by_support=self._by_support and self.top_k > 1)
-
-    def _config(self) -> Dict[str, Any]:
-        return {**super()._config(), "average": self.average, "zero_division": self.zero_division}
 
 
 class _MultilabelMetric(Metric):
@@ -153,10 +139,6 @@ class _MultilabelMetric(Metric):
                                            self.ignore_index, self.validate_args, weight)
         return {"confmat": cm.to(torch.float64) if self.weighted else cm}
 
-    def _config(self) -> Dict[str, Any]:
-        return {"num_labels": self.num_labels, "threshold": self.threshold, "from_logits": self.from_logits,
-                "ignore_index": self.ignore_index, "weighted": self.weighted}
-
 
 class _MultilabelScore(_MultilabelMetric):
     """A per-label score named by its ``_terms``, averaged over labels."""
@@ -171,6 +153,3 @@ class _MultilabelScore(_MultilabelMetric):
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _multilabel_score_from_stats(state["confmat"], type(self)._terms, self.average, self.zero_division)
-
-    def _config(self) -> Dict[str, Any]:
-        return {**super()._config(), "average": self.average, "zero_division": self.zero_division}

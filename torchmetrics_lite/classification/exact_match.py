@@ -63,7 +63,8 @@ class MultilabelExactMatch(Metric):
         check_weighted_update(self.weighted, weight)
         stats = _multilabel_exact_match_stats(preds, target, self.num_labels, self._cut, self.from_logits,
                                               self.ignore_index, self.validate_args, weight)
-        return {k: v.to(self._state[k].dtype) for k, v in stats.items()}
+        dtype = _counts_dtype(self.weighted)
+        return {k: v.to(dtype) for k, v in stats.items()}
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _multilabel_exact_match_from_stats(state, self.zero_division)

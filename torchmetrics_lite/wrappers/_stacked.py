@@ -14,18 +14,16 @@ from typing import Any, Callable, Dict, List, Tuple, Union
 import torch
 from torch import Tensor
 
-from torchmetrics_lite.metric import Metric
+from torchmetrics_lite.metric import Fold, Metric
 
 TAG = "__copy"
-Reduce = Union[str, Callable[[Tensor], Tensor]]
+Reduce = Union[str, Fold]
 
 
 def state_spec(metric: Metric) -> Dict[str, Tuple[Tensor, Reduce]]:
-    """``name -> (default, reduction)`` of every state ``metric`` declares.
-
-    The one place the wrappers read the core's declaration tables (``Metric`` has no public accessor for them).
-    """
-    return {name: (metric._defaults[name], metric._reductions[name]) for name in metric._reductions}
+    """``name -> (default, reduction)`` of every state ``metric`` declares."""
+    defaults = metric.state_defaults
+    return {name: (defaults[name], reduce) for name, reduce in metric.state_reductions.items()}
 
 
 class StackedFold:
@@ -47,7 +45,7 @@ def declare_stacked(owner: Metric, spec: Dict[str, Tuple[Tensor, Reduce]], copie
             owner.add_state(name + TAG, torch.zeros(0, dtype=torch.int64), "cat")
         else:
             stacked = default.unsqueeze(0).expand(copies, *default.shape).clone()
-            owner.add_state(name, stacked, StackedFold(reduce) if callable(reduce) else reduce)
+            owner.add_state(name, stacked, StackedFold(reduce.stack) if isinstance(reduce, Fold) else reduce)
 
 
 def fold_copies(spec: Dict[str, Tuple[Tensor, Reduce]], state: Dict[str, Tensor]) -> Dict[str, Tensor]:

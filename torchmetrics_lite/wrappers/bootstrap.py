@@ -173,9 +173,6 @@ class BootStrapper(Metric):
             out["raw"] = stacked
         return out
 
-    def _config(self) -> Dict[str, Any]:
-        return {"num_bootstraps": self.num_bootstraps, "sampling_strategy": self.sampling_strategy}
-
 
 class _Resample:
     """Indexes a tensor argument with the batch's rows along dim 0; other arguments pass unchanged."""

@@ -92,6 +92,3 @@ class ClasswiseWrapper(Metric):
             prefix, postfix = self.prefix or "", self.postfix or ""
         labels = self.labels if self.labels is not None else [str(i) for i in range(value.shape[0])]
         return {f"{prefix}{label}{postfix}": v for label, v in zip(labels, value.unbind(0))}
-
-    def _config(self) -> Dict[str, Any]:
-        return {"metric": type(self.metric).__name__}

@@ -164,6 +164,3 @@ class Running(Metric):
         super()._load_from_state_dict(*args, **kwargs)
         self._updates = None
         self._compacted_rows = 0
-
-    def _config(self) -> Dict[str, Any]:
-        return {"window": self.window}
