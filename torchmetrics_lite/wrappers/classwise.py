@@ -72,7 +72,8 @@ class ClasswiseWrapper(Metric):
         base = copy.deepcopy(metric)
         base.reset()
         self.metric = base
-        self.higher_is_better = getattr(base, "higher_is_better", None)  # for MetricTracker's inference
+        # a wrapper points the way its metric does (MetricTracker reads it); per instance, as the metric varies
+        self.higher_is_better = getattr(base, "higher_is_better", None)  # type: ignore[misc]
         self.prefix, self.postfix = prefix, postfix
         for name, (default, reduce) in state_spec(base).items():
             self.add_state(name, default, reduce)

@@ -68,7 +68,8 @@ class Running(Metric):
         base = copy.deepcopy(metric)
         base.reset()
         self.metric = base
-        self.higher_is_better = getattr(base, "higher_is_better", None)  # for MetricTracker's inference
+        # a wrapper points the way its metric does (MetricTracker reads it); per instance, as the metric varies
+        self.higher_is_better = getattr(base, "higher_is_better", None)  # type: ignore[misc]
         self.window = window
         self._spec = state_spec(base)
         self._cats = [name for name, (_, reduce) in self._spec.items() if reduce == "cat"]
