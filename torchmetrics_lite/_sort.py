@@ -22,6 +22,8 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite import _backend
+from torchmetrics_lite._sort_keys import desc_key32, key32, key64, segment_order
+from torchmetrics_lite._sort_keys import segment_sort_payload as _segment_sort_payload
 
 __all__ = ["sort", "argsort", "searchsorted", "default_backend", "segment_argsort", "select_sorted", "sort_rows",
            "searchsorted_rows", "group_starts", "PAD_KEY", "rank_rows", "group_by_segment",
@@ -85,35 +87,6 @@ def searchsorted(sorted_seq: Tensor, values: Tensor, *, right: bool = False, bac
 
 
 # ------------------------------------------------------------------------- segmented sort (retrieval)
-def _key32(a: np.ndarray) -> Optional[np.ndarray]:
-    """int64 keys in [0, 2**32) ordered as ``a`` (no NaN), or None when ``a`` does not fit 32 bits.
-
-    float32 bits are made monotonic (negative floats flip their magnitude bits, -0.0 becomes +0.0);
-    integers are shifted by their minimum; float64 values that are all exact float32 take the float32 path."""
-    if a.size == 0:
-        return np.zeros(0, dtype=np.int64)
-    if a.dtype == np.float64:
-        single = a.astype(np.float32)
-        if not np.array_equal(single.astype(np.float64), a):
-            return None
-        a = single
-    if a.dtype == np.float32:
-        bits = (a + np.float32(0.0)).view(np.int32).astype(np.int64)
-        return (bits ^ ((bits >> 31) & 0x7FFFFFFF)) + (1 << 31)
-    lo, hi = int(a.min()), int(a.max())
-    if hi - lo >= 1 << 32:
-        return None
-    return a.astype(np.int64) - lo
-
-
-def _key64(a: np.ndarray) -> np.ndarray:
-    """int64 keys ordered as ``a`` (floats: monotonic bits, -0.0 as +0.0)."""
-    if a.dtype.kind != "f":
-        return a.astype(np.int64)
-    bits = (a.astype(np.float64) + 0.0).view(np.int64)
-    return bits ^ ((bits >> 63) & 0x7FFFFFFFFFFFFFFF)
-
-
 def segment_argsort(segments: Tensor, values: Tensor, *, n_segments: int, descending: bool = True,
                     stable: bool = False, backend: Optional[str] = None) -> Tensor:
     """Permutation sorting 1-D items by segment (ascending), then by value (``descending`` or not).
@@ -132,35 +105,8 @@ def segment_argsort(segments: Tensor, values: Tensor, *, n_segments: int, descen
     if _pick(values, backend) == "torch" or n == 0:
         by_value = torch.sort(values, descending=descending, stable=True).indices
         return by_value[torch.sort(segments[by_value], stable=True).indices]
-    seg = _as_numpy(segments).astype(np.int64, copy=False)
-    key = _key32(_as_numpy(values))
-    seg_bits = max(int(n_segments) - 1, 0).bit_length()
-    if key is not None:
-        if descending:
-            key = ((1 << 32) - 1) - key
-        grouped = bool(np.all(seg[1:] >= seg[:-1]))
-        if grouped:
-            starts = np.searchsorted(seg, np.arange(n_segments, dtype=np.int64))
-            tie = np.arange(n, dtype=np.int64) - starts[seg]
-        else:
-            tie = np.arange(n, dtype=np.int64)
-        tie_bits = max(int(tie.max()), 0).bit_length()
-        if seg_bits + 32 + tie_bits <= 63:
-            packed = (seg << (32 + tie_bits)) | (key << tie_bits) | tie
-            packed.sort()
-            out = packed & ((1 << tie_bits) - 1)
-            if grouped:
-                out += starts[packed >> (32 + tie_bits)]
-            return torch.from_numpy(out)
-        if seg_bits + 32 <= 63:
-            return torch.from_numpy(np.argsort((seg << 32) | key, kind="stable" if stable else None))
-        k64 = key
-    else:
-        k64 = _key64(_as_numpy(values))
-        if descending:
-            k64 = ~k64
-    by_value = np.argsort(k64, kind="stable" if stable else None)
-    return torch.from_numpy(by_value[np.argsort(seg[by_value], kind="stable")])
+    return torch.from_numpy(segment_order(_as_numpy(segments), _as_numpy(values), n_segments=n_segments,
+                                          descending=descending, stable=stable))
 
 
 # ---------------------------------------------------------------------------- rank metrics (auroc)
@@ -213,16 +159,6 @@ PAD_KEY = 1 << 32  # the key of an invalid (padding) column in :func:`rank_rows`
 _PACKED_BITS = 63  # bits of a packed sort key (int64, non-negative)
 
 
-def _desc_key32(a: np.ndarray) -> Optional[np.ndarray]:
-    """Keys in [0, 2**32) ordered as ``a`` DEScending (smallest key = largest value), or None (as :func:`_key32`).
-    float32: one xor of the bits (positive values flip their 31 low bits, negative ones keep them)."""
-    if a.dtype == np.float32:
-        bits = (a + np.float32(0.0)).view(np.int32)  # -0.0 -> +0.0
-        return (bits ^ (~(bits >> 31) & np.int32(0x7FFFFFFF))).view(np.uint32)
-    key = _key32(a)
-    return None if key is None else ((1 << 32) - 1) - key
-
-
 def _row_ranks(k64: np.ndarray) -> np.ndarray:
     """Per row, the dense rank (0, 1, ...) of each value among the row's distinct values (one unstable row
     argsort): 32-bit keys with the order and the ties of ``k64``."""
@@ -265,9 +201,9 @@ def rank_rows(x: Tensor, *, valid: Optional[Tensor] = None, descending: bool = T
         return torch.zeros(q, m, dtype=torch.int64), torch.zeros(q, m, dtype=torch.int64)
     a = _as_numpy(x)
     ok = None if valid is None else valid.detach().contiguous().numpy()
-    key = _desc_key32(a) if descending else _key32(a)
+    key = desc_key32(a) if descending else key32(a)
     if key is None:
-        k64 = _key64(a)
+        k64 = key64(a)
         if descending:
             k64 = ~k64
         if ok is not None:
@@ -334,25 +270,10 @@ def segment_sort_payload(segments: Tensor, values: Tensor, payload: Tensor, *, n
     >>> load, keys[2] == keys[3]
     (tensor([0, 2, 1, 3]), tensor(True))
     """
-    if values.device.type != "cpu" or values.shape[0] == 0:
+    if values.device.type != "cpu":
         return None
-    key = _desc_key32(_as_numpy(values)) if descending else _key32(_as_numpy(values))
     load = payload.detach()
     load = (load.float() if load.dtype == torch.bfloat16 else load).contiguous().numpy()  # bfloat16: exact
-    if key is None or load.dtype.kind not in "biuf":
-        return None
-    if load.dtype.kind != "i":
-        as_int = load.astype(np.int64)
-        if load.dtype.kind == "f" and not np.array_equal(as_int, load):
-            return None
-        load = as_int
-    lo, hi = int(load.min()), int(load.max())
-    load_bits = hi.bit_length()
-    seg_bits = max(int(n_segments) - 1, 0).bit_length()
-    if lo < 0 or seg_bits + 32 + load_bits > 63:
-        return None
-    packed = np.left_shift(_as_numpy(segments), 32 + load_bits, dtype=np.int64)
-    packed |= np.left_shift(key, load_bits, dtype=np.int64)
-    packed |= load
-    packed.sort()
-    return torch.from_numpy(packed >> load_bits), torch.from_numpy(packed & ((1 << load_bits) - 1))
+    out = _segment_sort_payload(_as_numpy(segments).astype(np.int64, copy=False), _as_numpy(values), load,
+                                n_segments=n_segments, descending=descending)
+    return None if out is None else (torch.from_numpy(out[0]), torch.from_numpy(out[1]))

@@ -121,7 +121,7 @@ class RetrievalNormalizedDCG(_RetrievalMetric):
     (0.7602, 1)
     """
 
-    _measure = NDCG
+    _measure = staticmethod(NDCG)
 
     def __init__(self, *, k: Optional[int] = None, gain: str = "linear", ties: str = "average",
                  empty: str = "skip", ignore_index: Optional[int] = None, **kwargs: Any) -> None:
@@ -143,7 +143,7 @@ class RetrievalMAP(_RetrievalMetric):
     '0.8333'
     """
 
-    _measure = AVERAGE_PRECISION
+    _measure = staticmethod(AVERAGE_PRECISION)
 
 
 class RetrievalMRR(_RetrievalMetric):
@@ -155,7 +155,7 @@ class RetrievalMRR(_RetrievalMetric):
     '0.4167'
     """
 
-    _measure = RECIPROCAL_RANK
+    _measure = staticmethod(RECIPROCAL_RANK)
 
 
 class RetrievalPrecision(_RetrievalMetric):
@@ -167,7 +167,7 @@ class RetrievalPrecision(_RetrievalMetric):
     0.5
     """
 
-    _measure = PRECISION
+    _measure = staticmethod(PRECISION)
 
 
 class RetrievalRecall(_RetrievalMetric):
@@ -179,7 +179,7 @@ class RetrievalRecall(_RetrievalMetric):
     1.0
     """
 
-    _measure = RECALL
+    _measure = staticmethod(RECALL)
 
 
 class RetrievalHitRate(_RetrievalMetric):
@@ -191,7 +191,7 @@ class RetrievalHitRate(_RetrievalMetric):
     0.5
     """
 
-    _measure = HIT_RATE
+    _measure = staticmethod(HIT_RATE)
 
 
 class RetrievalRPrecision(_RetrievalMetric):
@@ -203,7 +203,7 @@ class RetrievalRPrecision(_RetrievalMetric):
     0.5
     """
 
-    _measure = R_PRECISION
+    _measure = staticmethod(R_PRECISION)
 
     def __init__(self, *, ties: str = "average", empty: str = "skip", ignore_index: Optional[int] = None,
                  **kwargs: Any) -> None:

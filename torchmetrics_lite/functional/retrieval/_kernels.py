@@ -1,0 +1,228 @@
+"""Every retrieval measure, written once over tie groups, for numpy arrays and torch tensors alike.
+
+A ranking (made by ``_numpy_kernels.rank`` or ``_torch_kernels.rank``: one sort of packed (query, score) keys)
+lists the items by query, then by descending score; :func:`build` cuts it into *tie groups*, the runs of equal
+(query, score) (with ``ties="order"`` every item is a group of its own). A measure is then a few arithmetic
+operations per group and one segment sum per query (:class:`Ops` names the handful of array operations that
+differ between numpy and torch): no padding to the longest query, no loop over queries.
+
+Tie expectation (``ties="average"``, McSherry and Najork, ECIR 2008). A group holds the ranks ``a+1 .. a+n``
+of its query; ``r`` of its items are relevant, ``h`` relevant items rank above it, ``m = clip(k - a, 0, n)``
+of its ranks lie inside the cut-off ``k``. Under a uniformly random order of the group, each rank holds a
+relevant item with probability ``r/n`` and, given that, ``(j-1)(r-1)/(n-1)`` relevant items are expected at
+the ranks ``a+1 .. a+j-1``. By linearity, with ``D`` and ``H`` the prefix sums of ``1/log2(p+1)`` and
+``1/p`` and ``S = H(a+m) - H(a)``, the group contributes
+
+* ``r m / n`` expected hits (precision, recall, R-precision);
+* ``(G/n) (D(a+m) - D(a))`` expected DCG, ``G`` the group's gain (scikit-learn's ``ndcg_score`` rule);
+* ``(r/n) ((h+1) S + (r-1)/(n-1) (m - (a+1) S))`` to the sum of precisions at relevant ranks (AP);
+
+and the first relevant item (RR, hit rate) lies in the first group with ``r > 0`` at its slot ``j`` with
+probability ``C(n-j, r-1) / C(n, r)``. With ``n = 1`` each formula is the plain one.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, NamedTuple, Optional
+
+A = Any  # a numpy array or a torch tensor, as the Ops in use
+
+
+class Ops(NamedTuple):
+    """The array operations that differ between numpy and torch (everything else is operators)."""
+
+    name: str
+    f64: Callable[[A], A]  # cast to float64
+    cumsum0: Callable[[A], A]  # [0, x0, x0 + x1, ...] (n + 1 values, the input's dtype)
+    take: Callable[[A, A], A]  # x[index] (1-D)
+    segsum: Callable[[A, A, int], A]  # float64 sums of values by segment id, one per segment
+    nonzero: Callable[[A], A]  # int64 indices where a bool array is True
+    arange: Callable[[int, A], A]  # int64 0 .. n-1 (on the like-array's device)
+    repeat: Callable[[A, A], A]  # x[i] repeated counts[i] times
+    cap: Callable[[A, int], A]  # min(x, c) for an int c
+    clip0: Callable[[A, A], A]  # clip(x, 0, hi) elementwise (hi an array)
+    where: Callable[[A, A, Any], A]
+    log: Callable[[A], A]
+    log2: Callable[[A], A]
+    exp: Callable[[A], A]
+    exp2: Callable[[A], A]
+    lgamma: Callable[[A], A]  # log Gamma of whole numbers >= 1 (float64)
+    span: Callable[[A, Optional[int], int], int]  # table length >= 1 + min(k, longest query) (n: the items)
+    ideal_runs: Callable[["Ranked"], "Runs"]  # the runs of equal grades of each query's ideal order
+
+
+class Ranked(NamedTuple):
+    ops: Ops
+    rel: A  # (n,) float64 grades in ranked order (query ascending, score descending)
+    q: A  # (n,) int64 query of each ranked item
+    gstart: A  # (G,) int64 first ranked index of each tie group
+    gsize: A  # (G,) int64 its size
+    gq: A  # (G,) int64 its query
+    above: A  # (G,) int64 items of its query ranked above it (a)
+    r: A  # (G,) int64 relevant items in it
+    h: A  # (G,) int64 relevant items of its query ranked above it
+    n_items: A  # (Q,) int64
+    n_rel: A  # (Q,) int64 items with grade > 0
+    qstart: A  # (Q,) int64 first ranked index of each query
+    n_queries: int
+
+
+class Runs(NamedTuple):
+    """Runs of equal grades in each query's ideal order (grades descending): the ideal DCG's groups."""
+
+    gq: A  # (R,) int64 query of each run
+    above: A  # (R,) int64 items of the query in the runs before it
+    size: A  # (R,) int64
+    grade: A  # (R,) float64
+
+
+class PerQuery(NamedTuple):
+    values: A  # (Q,) float64, meaningful where n_items > 0 and n_rel > 0
+    n_items: A  # (Q,) int64
+    n_rel: A  # (Q,) int64 items with target > 0
+
+
+def build(ops: Ops, q: A, rel: A, new: Optional[A], n_items: A) -> Ranked:
+    """Tie groups of a ranked list: ``new`` flags the items that start a group (None: every item does). Grades
+    below 0 (possible only with ``validate_args=False``) count as 0, as in trec_eval."""
+    n = q.shape[0]
+    rel = ops.where(rel > 0, rel, 0.0)
+    gstart = ops.arange(n, q) if new is None else ops.nonzero(new)
+    gsize = gstart * 0
+    if gstart.shape[0]:
+        gsize[:-1] = gstart[1:] - gstart[:-1]
+        gsize[-1] = n - gstart[-1]
+    ends = ops.cumsum0(n_items)
+    qstart = ends[:-1]
+    gq = ops.take(q, gstart)
+    group_qstart = ops.take(qstart, gq)
+    crel = ops.cumsum0(rel > 0)
+    at = ops.take(crel, gstart)
+    r = ops.take(crel, gstart + gsize) - at
+    h = at - ops.take(crel, group_qstart)
+    n_rel = ops.take(crel, ends[1:]) - ops.take(crel, qstart)
+    return Ranked(ops, rel, q, gstart, gsize, gq, gstart - group_qstart, r, h, n_items, n_rel, qstart,
+                  n_items.shape[0])
+
+
+def runs_of_sorted(ops: Ops, q: A, values: A, qstart: A) -> Runs:
+    """The :class:`Runs` of ``values`` sorted descending within each query (items listed by query)."""
+    n = q.shape[0]
+    new = q != q  # all False, the right type and device
+    if n:
+        new[0] = True
+        new[1:] = (q[1:] != q[:-1]) | (values[1:] != values[:-1])
+    start = ops.nonzero(new)
+    size = start * 0
+    if n:
+        size[:-1] = start[1:] - start[:-1]
+        size[-1] = n - start[-1]
+    gq = ops.take(q, start)
+    return Runs(gq, start - ops.take(qstart, gq), size, ops.f64(ops.take(values, start)))
+
+
+# ------------------------------------------------------------------------------------------- helpers
+def _slots(r: Ranked, cut: Any) -> A:
+    """Ranks of each group inside the cut-off (an int, one value per group, or None: the whole list)."""
+    return r.gsize if cut is None else r.ops.clip0(cut - r.above, r.gsize)
+
+
+def _table(r: Ranked, k: Optional[int], term: Callable[[A], A]) -> A:
+    """Prefix sums ``T[i] = sum_{p=1..i} term(p)`` for ``i`` up to the longest cut list."""
+    ops = r.ops
+    pos = ops.f64(ops.arange(ops.span(r.n_items, k, r.q.shape[0]), r.q)) + 1.0
+    return ops.cumsum0(term(pos))
+
+
+def _range_sum(r: Ranked, table: A, m: A) -> A:
+    """``T[a+m] - T[a]`` per group: the sum of the table's terms over the group's ranks inside the cut-off."""
+    ops = r.ops
+    lo = ops.cap(r.above, table.shape[0] - 1)  # a group below the cut-off has m = 0: lo = hi
+    return ops.take(table, lo + m) - ops.take(table, lo)
+
+
+def _div(num: A, den: A, ops: Ops) -> A:
+    """``num / den`` with 0 / 0 = 0 for the non-negative counts ``den`` (those queries are empty anyway)."""
+    return num / ops.f64(ops.where(den > 0, den, 1))
+
+
+def _hits(r: Ranked, cut: Any) -> A:
+    """Expected relevant items per query at the ranks inside the cut-off."""
+    ops = r.ops
+    return ops.segsum(ops.f64(r.r * _slots(r, cut)) / ops.f64(r.gsize), r.gq, r.n_queries)
+
+
+def _gains(rel: A, gain: str, ops: Ops) -> A:
+    return rel if gain == "linear" else ops.exp2(rel) - 1.0
+
+
+def _discount(ops: Ops) -> Callable[[A], A]:
+    return lambda pos: 1.0 / ops.log2(pos + 1.0)
+
+
+# ------------------------------------------------------------------------------------------ measures
+def ndcg_values(r: Ranked, k: Optional[int] = None, gain: str = "linear") -> PerQuery:
+    ops = r.ops
+    disc = _table(r, k, _discount(ops))
+    g = ops.cumsum0(_gains(r.rel, gain, ops))
+    group_gain = ops.take(g, r.gstart + r.gsize) - ops.take(g, r.gstart)
+    dcg = ops.segsum(group_gain / ops.f64(r.gsize) * _range_sum(r, disc, _slots(r, k)), r.gq, r.n_queries)
+    ideal = ops.ideal_runs(r)
+    m = ideal.size if k is None else ops.clip0(k - ideal.above, ideal.size)
+    lo = ops.cap(ideal.above, disc.shape[0] - 1)
+    span = ops.take(disc, lo + m) - ops.take(disc, lo)
+    idcg = ops.segsum(_gains(ideal.grade, gain, ops) * span, ideal.gq, r.n_queries)
+    return PerQuery(dcg / ops.where(idcg > 0, idcg, 1.0), r.n_items, r.n_rel)  # IDCG < 1 for grades < 1
+
+
+def average_precision_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
+    ops = r.ops
+    m = _slots(r, k)
+    s = _range_sum(r, _table(r, k, lambda pos: 1.0 / pos), m)
+    n, rr, a = ops.f64(r.gsize), ops.f64(r.r), ops.f64(r.above)
+    pairs = (rr - 1.0) / ops.where(n > 1.0, n - 1.0, 1.0) * (ops.f64(m) - (a + 1.0) * s)
+    term = rr / n * ((ops.f64(r.h) + 1.0) * s + pairs)
+    return PerQuery(_div(ops.segsum(term, r.gq, r.n_queries), r.n_rel, ops), r.n_items, r.n_rel)
+
+
+def precision_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
+    ops = r.ops
+    den = r.n_items if k is None else r.n_items * 0 + k
+    return PerQuery(_div(_hits(r, k), den, ops), r.n_items, r.n_rel)
+
+
+def recall_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
+    return PerQuery(_div(_hits(r, k), r.n_rel, r.ops), r.n_items, r.n_rel)
+
+
+def r_precision_values(r: Ranked) -> PerQuery:
+    ops = r.ops
+    return PerQuery(_div(_hits(r, ops.take(r.n_rel, r.gq)), r.n_rel, ops), r.n_items, r.n_rel)
+
+
+def _first_relevant(r: Ranked, k: Optional[int]) -> tuple:
+    """The slots that may hold each query's first relevant item (those of its first group with a relevant
+    item, inside the cut-off): their query, rank and probability ``C(n-j, r-1) / C(n, r)``."""
+    ops = r.ops
+    sel = ops.nonzero((r.h == 0) & (r.r > 0))
+    n, rr, a = ops.take(r.gsize, sel), ops.take(r.r, sel), ops.take(r.above, sel)
+    count = n - rr + 1
+    if k is not None:
+        count = ops.clip0(k - a, count)
+    rep = ops.repeat(ops.arange(sel.shape[0], sel), count)
+    j = ops.arange(rep.shape[0], sel) - ops.take(ops.cumsum0(count)[:-1], rep) + 1
+    n, rr = ops.f64(ops.take(n, rep)), ops.f64(ops.take(rr, rep))
+    jf = ops.f64(j)
+    lg = ops.lgamma
+    # C(n-j, r-1) / C(n, r) = r (n-j)! (n-r)! / ((n-j-r+1)! n!), as differences of nearby log-factorials
+    logp = (lg(n - jf + 1.0) - lg(n + 1.0)) - (lg(n - jf - rr + 2.0) - lg(n - rr + 1.0)) + ops.log(rr)
+    return ops.take(ops.take(r.gq, sel), rep), ops.f64(ops.take(a, rep) + j), ops.exp(logp)
+
+
+def reciprocal_rank_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
+    q, rank, prob = _first_relevant(r, k)
+    return PerQuery(r.ops.segsum(prob / rank, q, r.n_queries), r.n_items, r.n_rel)
+
+
+def hit_rate_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
+    q, _, prob = _first_relevant(r, k)
+    return PerQuery(r.ops.segsum(prob, q, r.n_queries), r.n_items, r.n_rel)
