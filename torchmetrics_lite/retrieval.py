@@ -54,7 +54,7 @@ class _RetrievalMetric(Metric):
 
     _measure: Measure
 
-    def __init__(self, *, k: Optional[int] = None, ties: str = "average", empty: str = "skip",
+    def __init__(self, *, k: Optional[int] = None, ties: str = "average", empty: str = "zero",
                  ignore_index: Optional[int] = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         check_retrieval_options(k=k, ties=ties, empty=empty, ignore_index=ignore_index)
@@ -117,14 +117,14 @@ class RetrievalNormalizedDCG(_RetrievalMetric):
     >>> m = RetrievalNormalizedDCG(k=3)
     >>> m.update(torch.tensor([0.9, 0.2, 0.5]), torch.tensor([1, 2, 0]), torch.tensor([7, 7, 7]))
     >>> m.update(torch.tensor([0.1, 0.4]), torch.tensor([0, 0]), torch.tensor([8, 8]))  # no relevant item
-    >>> round(m.compute().item(), 4), m.skipped()  # (1 + 2/2) / (2 + 1/log2(3)), query 8 skipped
-    (0.7602, 1)
+    >>> round(m.compute().item(), 4)  # ((1 + 2/2) / (2 + 1/log2(3)) + 0) / 2: query 8 counts as 0
+    0.3801
     """
 
     _measure = staticmethod(NDCG)
 
     def __init__(self, *, k: Optional[int] = None, gain: str = "linear", ties: str = "average",
-                 empty: str = "skip", ignore_index: Optional[int] = None, **kwargs: Any) -> None:
+                 empty: str = "zero", ignore_index: Optional[int] = None, **kwargs: Any) -> None:
         check_retrieval_options(gain=gain)
         self.gain = gain
         super().__init__(k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
@@ -205,7 +205,7 @@ class RetrievalRPrecision(_RetrievalMetric):
 
     _measure = staticmethod(R_PRECISION)
 
-    def __init__(self, *, ties: str = "average", empty: str = "skip", ignore_index: Optional[int] = None,
+    def __init__(self, *, ties: str = "average", empty: str = "zero", ignore_index: Optional[int] = None,
                  **kwargs: Any) -> None:
         super().__init__(ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
 

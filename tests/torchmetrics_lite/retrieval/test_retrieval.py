@@ -42,17 +42,17 @@ def test_ndcg_matches_sklearn(k, scores):
     preds = TIED if scores == "tied" else DISTINCT
     ours = retrieval_normalized_dcg(preds, GRADED, k=k, reduction="none")
     want = [ndcg_score(GRADED[i : i + 1].numpy(), preds[i : i + 1].numpy(), k=k) for i in range(Q)]
-    keep = GRADED.sum(1) > 0
-    assert_close(ours[keep], torch.tensor(want, dtype=torch.float64)[keep], atol=1e-12)
-    assert torch.isnan(ours[~keep]).all()
-    # sklearn counts a query without relevant item as 0: empty="zero"
-    mean = retrieval_normalized_dcg(preds, GRADED, k=k, empty="zero")
-    assert_close(mean, ndcg_score(GRADED.numpy(), preds.numpy(), k=k), atol=1e-12)
+    assert_close(ours, torch.tensor(want, dtype=torch.float64), atol=1e-12)  # query 3: no relevant item, 0
+    # sklearn counts a query without relevant item as 0, as the default empty="zero"
+    assert_close(retrieval_normalized_dcg(preds, GRADED, k=k), ndcg_score(GRADED.numpy(), preds.numpy(), k=k),
+                 atol=1e-12)
+    skipped = retrieval_normalized_dcg(preds, GRADED, k=k, empty="skip", reduction="none")
+    assert torch.isnan(skipped[3]) and torch.equal(skipped[:3], ours[:3])
 
 
 @pytest.mark.parametrize("k", [None, 3])
 def test_ndcg_exponential_gain_is_sklearn_on_transformed_target(k):
-    ours = retrieval_normalized_dcg(TIED, GRADED, k=k, gain="exponential", empty="zero")
+    ours = retrieval_normalized_dcg(TIED, GRADED, k=k, gain="exponential")
     assert_close(ours, ndcg_score((2.0 ** GRADED.numpy()) - 1, TIED.numpy(), k=k), atol=1e-12)
 
 

@@ -85,13 +85,13 @@ def test_one_dim_input_is_one_query_and_order_ties():
 def test_empty_rules(name):
     fn = FNS[name]
     blank = (TARGET[MASK.any(1)] * MASK[MASK.any(1)]).sum(1) == 0
-    per_query = fn(PREDS, TARGET, mask=MASK, reduction="none", **_kw(name))
+    per_query = fn(PREDS, TARGET, mask=MASK, empty="skip", reduction="none", **_kw(name))
     assert torch.isnan(per_query[5]) and torch.isnan(per_query[7])
     present = per_query[MASK.any(1)]
     counted = present[~blank]
     n_present = present.numel()
-    assert_close(fn(PREDS, TARGET, mask=MASK, **_kw(name)), counted.mean(), atol=1e-12)
-    assert_close(fn(PREDS, TARGET, mask=MASK, empty="zero", **_kw(name)), counted.sum() / n_present, atol=1e-12)
+    assert_close(fn(PREDS, TARGET, mask=MASK, empty="skip", **_kw(name)), counted.mean(), atol=1e-12)
+    assert_close(fn(PREDS, TARGET, mask=MASK, **_kw(name)), counted.sum() / n_present, atol=1e-12)  # default
     assert_close(fn(PREDS, TARGET, mask=MASK, empty="one", **_kw(name)),
                  (counted.sum() + blank.sum()) / n_present, atol=1e-12)
     zero = fn(PREDS, TARGET, mask=MASK, empty="zero", reduction="none", **_kw(name))

@@ -90,11 +90,12 @@ def test_dense_updates_keep_constant_memory_and_flat_keeps_rows():
 def test_mixed_dense_and_flat_updates():
     dense = concat(DENSE)
     flat = concat(FLAT)
-    m = RetrievalMAP()
+    m = RetrievalMAP(empty="skip")
     m.update(*dense)
     m.update(*flat)
-    per_query = torch.cat([retrieval_average_precision(dense[0], dense[1], mask=dense[3], reduction="none"),
-                           retrieval_average_precision(*flat, reduction="none")])
+    per_query = torch.cat([retrieval_average_precision(dense[0], dense[1], mask=dense[3], empty="skip",
+                                                       reduction="none"),
+                           retrieval_average_precision(*flat, empty="skip", reduction="none")])
     assert_close(m.compute(), per_query[~torch.isnan(per_query)].mean())
     assert m.skipped() == int(torch.isnan(per_query).sum()) - int((~dense[3].any(1)).sum())
 
@@ -106,11 +107,11 @@ def test_skipped_counts_queries_without_relevant_item():
     rel_per_id = torch.zeros(ids.numel()).index_add_(0, torch.searchsorted(ids, flat[2]), (flat[1] > 0).float())
     no_rel_flat = int((rel_per_id == 0).sum())
     assert no_rel_dense > 0 and no_rel_flat > 0
-    a, b = feed(RetrievalMRR(), DENSE), feed(RetrievalMRR(), FLAT)
+    a, b = feed(RetrievalMRR(empty="skip"), DENSE), feed(RetrievalMRR(empty="skip"), FLAT)
     assert a.skipped() == no_rel_dense and b.skipped() == no_rel_flat
     a.merge_state(b)
     assert a.skipped() == no_rel_dense + no_rel_flat
-    assert feed(RetrievalMRR(empty="zero"), DENSE).skipped() == 0
+    assert feed(RetrievalMRR(), DENSE).skipped() == 0  # the default empty="zero" counts them
     a.reset()
     assert a.skipped() == 0 and torch.isnan(a.compute())
 
@@ -174,3 +175,28 @@ def dist_results():
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_distributed_equals_single_process(dist_results, case, world):
     check_distributed(case, dist_results[world])
+
+
+def test_empty_default_is_zero_as_torchmetrics_and_trec_eval():
+    """20 queries, 13 without a relevant item: the default counts them as 0, as torchmetrics'
+    ``empty_target_action="neg"``, trec_eval and scikit-learn do (``empty="skip"`` would give 0.33 instead)."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    tm = pytest.importorskip("torchmetrics")
+    g = torch.Generator().manual_seed(12)
+    q, n = 20, 15
+    preds = torch.rand(q, n, generator=g, dtype=torch.float64)
+    target = (torch.rand(q, n, generator=g) < 0.3).long()
+    target[:13] = 0
+    indexes = torch.arange(q)[:, None].expand(q, n).reshape(-1)
+    ours = RetrievalMAP()
+    ours.update(preds.reshape(-1), target.reshape(-1), indexes)
+    theirs = tm.retrieval.RetrievalMAP()
+    theirs.update(preds.reshape(-1), target.reshape(-1), indexes=indexes)
+    qrel = {f"q{i}": {f"d{j}": int(target[i, j]) for j in range(n)} for i in range(q)}
+    run = {f"q{i}": {f"d{j}": float(preds[i, j]) for j in range(n)} for i in range(q)}
+    trec = pytrec_eval.RelevanceEvaluator(qrel, {"map"}).evaluate(run)
+    trec_map = sum(v["map"] for v in trec.values()) / q
+    assert_close(ours.compute(), torch.tensor(trec_map, dtype=torch.float64), atol=1e-12)
+    assert_close(ours.compute(), theirs.compute().double(), atol=1e-6)  # torchmetrics computes in float32
+    assert_close(retrieval_average_precision(preds, target), ours.compute(), atol=1e-12)
+    assert abs(retrieval_average_precision(preds, target, empty="skip").item() - ours.compute().item()) > 0.1

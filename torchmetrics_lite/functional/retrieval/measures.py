@@ -46,7 +46,7 @@ def _evaluate(measure: Measure, preds: Any, target: Any, indexes: Any, mask: Any
 
 def retrieval_normalized_dcg(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
                              mask: Optional[Tensor] = None, k: Optional[int] = None, gain: str = "linear",
-                             ties: str = "average", empty: str = "skip", ignore_index: Optional[int] = None,
+                             ties: str = "average", empty: str = "zero", ignore_index: Optional[int] = None,
                              reduction: str = "mean", validate_args: bool = True) -> Tensor:
     """Normalized discounted cumulative gain at ``k``: ``DCG@k / IDCG@k``.
 
@@ -74,7 +74,7 @@ def retrieval_normalized_dcg(preds: Tensor, target: Tensor, indexes: Optional[Te
 
 def retrieval_average_precision(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
                                 mask: Optional[Tensor] = None, k: Optional[int] = None, ties: str = "average",
-                                empty: str = "skip", ignore_index: Optional[int] = None, reduction: str = "mean",
+                                empty: str = "zero", ignore_index: Optional[int] = None, reduction: str = "mean",
                                 validate_args: bool = True) -> Tensor:
     """Average precision at ``k`` (trec_eval's ``map_cut_k``; the mean over queries is MAP@k).
 
@@ -97,7 +97,7 @@ def retrieval_average_precision(preds: Tensor, target: Tensor, indexes: Optional
 
 def retrieval_reciprocal_rank(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
                               mask: Optional[Tensor] = None, k: Optional[int] = None, ties: str = "average",
-                              empty: str = "skip", ignore_index: Optional[int] = None, reduction: str = "mean",
+                              empty: str = "zero", ignore_index: Optional[int] = None, reduction: str = "mean",
                               validate_args: bool = True) -> Tensor:
     """Reciprocal rank at ``k``: ``1 / p`` for the rank ``p`` of the first relevant item, 0 when ``p > k``
     (trec_eval's ``recip_rank``; the mean over queries is MRR). ``ties="average"``: with ``r`` relevant items
@@ -114,7 +114,7 @@ def retrieval_reciprocal_rank(preds: Tensor, target: Tensor, indexes: Optional[T
 
 def retrieval_precision(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
                         mask: Optional[Tensor] = None, k: Optional[int] = None, ties: str = "average",
-                        empty: str = "skip", ignore_index: Optional[int] = None, reduction: str = "mean",
+                        empty: str = "zero", ignore_index: Optional[int] = None, reduction: str = "mean",
                         validate_args: bool = True) -> Tensor:
     """Precision at ``k``: relevant items among the top ``k``, divided by ``k`` even when the query has fewer
     items (trec_eval's ``P_k``); ``k=None``: divided by the query's number of items. ``ties="average"``: a
@@ -131,7 +131,7 @@ def retrieval_precision(preds: Tensor, target: Tensor, indexes: Optional[Tensor]
 
 def retrieval_recall(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
                      mask: Optional[Tensor] = None, k: Optional[int] = None, ties: str = "average",
-                     empty: str = "skip", ignore_index: Optional[int] = None, reduction: str = "mean",
+                     empty: str = "zero", ignore_index: Optional[int] = None, reduction: str = "mean",
                      validate_args: bool = True) -> Tensor:
     """Recall at ``k``: relevant items among the top ``k`` divided by the query's relevant items
     (trec_eval's ``recall_k``). Ties as :func:`retrieval_precision`. Shapes and other arguments: see the
@@ -147,7 +147,7 @@ def retrieval_recall(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = 
 
 def retrieval_hit_rate(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
                        mask: Optional[Tensor] = None, k: Optional[int] = None, ties: str = "average",
-                       empty: str = "skip", ignore_index: Optional[int] = None, reduction: str = "mean",
+                       empty: str = "zero", ignore_index: Optional[int] = None, reduction: str = "mean",
                        validate_args: bool = True) -> Tensor:
     """Hit rate at ``k``: 1 when a relevant item ranks within the top ``k``, else 0. ``ties="average"``: the
     probability of a hit, ``1 - C(n-r, m) / C(n, m)`` for a tie group of ``n`` items (``r`` relevant) cut after
@@ -162,7 +162,7 @@ def retrieval_hit_rate(preds: Tensor, target: Tensor, indexes: Optional[Tensor] 
 
 
 def retrieval_r_precision(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
-                          mask: Optional[Tensor] = None, ties: str = "average", empty: str = "skip",
+                          mask: Optional[Tensor] = None, ties: str = "average", empty: str = "zero",
                           ignore_index: Optional[int] = None, reduction: str = "mean",
                           validate_args: bool = True) -> Tensor:
     """R-precision: precision at ``R``, the query's number of relevant items (trec_eval's ``Rprec``). Ties as
