@@ -52,7 +52,7 @@ class Ops(NamedTuple):
 
 class Ranked(NamedTuple):
     ops: Ops
-    rel: A  # (n,) float64 grades in ranked order (query ascending, score descending)
+    rel: A  # (n,) grades >= 0 in ranked order (query ascending, score descending; any real dtype)
     q: A  # (n,) int64 query of each ranked item
     gstart: A  # (G,) int64 first ranked index of each tie group
     gsize: A  # (G,) int64 its size
@@ -82,10 +82,9 @@ class PerQuery(NamedTuple):
 
 
 def build(ops: Ops, q: A, rel: A, new: Optional[A], n_items: A) -> Ranked:
-    """Tie groups of a ranked list: ``new`` flags the items that start a group (None: every item does). Grades
-    below 0 (possible only with ``validate_args=False``) count as 0, as in trec_eval."""
+    """Tie groups of a ranked list: ``new`` flags the items that start a group (None: every item does); ``rel``
+    holds no negative grade (the rankings clip them to 0, as trec_eval)."""
     n = q.shape[0]
-    rel = ops.where(rel > 0, rel, 0.0)
     gstart = ops.arange(n, q) if new is None else ops.nonzero(new)
     gsize = gstart * 0
     if gstart.shape[0]:
@@ -152,6 +151,7 @@ def _hits(r: Ranked, cut: Any) -> A:
 
 
 def _gains(rel: A, gain: str, ops: Ops) -> A:
+    rel = ops.f64(rel)
     return rel if gain == "linear" else ops.exp2(rel) - 1.0
 
 

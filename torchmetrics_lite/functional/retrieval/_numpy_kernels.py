@@ -48,7 +48,8 @@ def _ideal_runs(r: Ranked) -> Runs:
     """Whole-number grades: a histogram of (query, grade) gives the runs at once; else a sort within queries."""
     q, rel, nq = r.q, r.rel, r.n_queries
     top = int(rel.max(initial=0))
-    if rel.size and nq * (top + 1) <= 4 * rel.size + 1024 and np.array_equal(np.floor(rel), rel):
+    whole = rel.dtype.kind in "biu" or np.array_equal(np.floor(rel), rel)
+    if rel.size and nq * (top + 1) <= 4 * rel.size + 1024 and whole:
         counts = np.bincount(q * (top + 1) + (top - rel.astype(np.int64)), minlength=nq * (top + 1))
         above = np.cumsum(counts.reshape(nq, top + 1), axis=1).reshape(-1) - counts  # grades descending
         nz = np.flatnonzero(counts)
@@ -87,10 +88,10 @@ def rank(qid: np.ndarray, preds: np.ndarray, target: np.ndarray, n_queries: int,
         new = np.empty(keys.shape[0], dtype=np.bool_)
         new[:1] = True
         np.not_equal(keys[1:], keys[:-1], out=new[1:])
-        return build(NUMPY, keys >> 32, rel.astype(np.float64), None if new.all() else new, n_items)
+        return build(NUMPY, keys >> 32, rel, None if new.all() else new, n_items)  # payloads are >= 0
     order = segment_order(qid, preds, n_segments=n_queries, descending=True, stable=ties == "order")
     q = qid.take(order)
-    rel = target.take(order).astype(np.float64, copy=False)
+    rel = np.maximum(target.take(order).astype(np.float64, copy=False), 0.0)  # < 0: validate_args=False only
     new = None
     if ties == "average" and q.shape[0] > 1:
         s = preds.take(order)

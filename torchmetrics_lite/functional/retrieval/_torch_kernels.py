@@ -128,7 +128,7 @@ def rank(flat: Flat, ties: str) -> K.Ranked:
     """Tie groups of flat items ranked by one stable sort of (query, -score) (two chained stable sorts)."""
     by_value = torch.sort(flat.preds, descending=True, stable=True).indices
     perm = by_value[torch.sort(flat.qid[by_value], stable=True).indices]
-    q, rel = flat.qid[perm], flat.target[perm].to(F64)
+    q, rel = flat.qid[perm], torch.clamp(flat.target[perm].to(F64), min=0.0)  # < 0: validate_args=False only
     n_items = torch.bincount(q, minlength=flat.n_queries)
     new = None
     if ties == "average" and q.numel() > 1:
