@@ -1,78 +1,50 @@
 """torchmetrics_lite: exact evaluation metrics for PyTorch, as pure functions and as stateful modules."""
+from torchmetrics_lite import _lazy
 from torchmetrics_lite._version import __version__
-from torchmetrics_lite.aggregation import MaxMetric, MeanMetric, MinMetric, SumMetric
 
-# --- auroc
-from torchmetrics_lite.auroc import (
-    BinaryAUROC,
-    BinaryAveragePrecision,
-    BinaryPrecisionRecallCurve,
-    BinaryROC,
-    MulticlassAUROC,
-    MulticlassAveragePrecision,
-    MultilabelAUROC,
-    MultilabelAveragePrecision,
-)
-
-# --- regression, calibration
-from torchmetrics_lite.calibration import (
-    BinaryBrierScore,
-    BinaryCalibrationError,
-    MulticlassBrierScore,
-    MulticlassCalibrationError,
-)
-from torchmetrics_lite.calibrators import IsotonicCalibrator, PlattScaler
-
-# --- classification (exports added by the classification work)
-from torchmetrics_lite.classification import (
-    BinaryAccuracy,
-    BinaryConfusionMatrix,
-    BinaryF1Score,
-    BinaryFBetaScore,
-    BinaryPrecision,
-    BinaryRecall,
-    BinaryStatScores,
-    MulticlassAccuracy,
-    MulticlassConfusionMatrix,
-    MulticlassF1Score,
-    MulticlassFBetaScore,
-    MulticlassPrecision,
-    MulticlassRecall,
-    MulticlassStatScores,
-    MultilabelAccuracy,
-    MultilabelConfusionMatrix,
-    MultilabelF1Score,
-    MultilabelFBetaScore,
-    MultilabelHammingDistance,
-    MultilabelPrecision,
-    MultilabelRecall,
-    MultilabelStatScores,
-)
-from torchmetrics_lite.collection import MetricCollection
-
-# --- harness
-from torchmetrics_lite.harness import EvalReport, evaluate
-from torchmetrics_lite.metric import Metric
-from torchmetrics_lite.multiple_choice import MultipleChoiceAccuracy, score_choices
-from torchmetrics_lite.regression import (
-    ExplainedVariance,
-    MeanAbsoluteError,
-    MeanAbsolutePercentageError,
-    MeanSquaredError,
-    R2Score,
-    RootMeanSquaredError,
-)
-
-# --- retrieval
-from torchmetrics_lite.retrieval import (
-    RetrievalHitRate,
-    RetrievalMAP,
-    RetrievalMRR,
-    RetrievalNormalizedDCG,
-    RetrievalPrecision,
-    RetrievalRecall,
-    RetrievalRPrecision,
-)
+_EXPORTS = {  # module: the public names it provides (imported on first use, PEP 562)
+    "torchmetrics_lite.aggregation": [
+        "MaxMetric", "MeanMetric", "MinMetric", "SumMetric",
+    ],
+    "torchmetrics_lite.auroc": [
+        "BinaryAUROC", "BinaryAveragePrecision", "BinaryPrecisionRecallCurve", "BinaryROC", "MulticlassAUROC",
+        "MulticlassAveragePrecision", "MultilabelAUROC", "MultilabelAveragePrecision",
+    ],
+    "torchmetrics_lite.calibration": [
+        "BinaryBrierScore", "BinaryCalibrationError", "MulticlassBrierScore", "MulticlassCalibrationError",
+    ],
+    "torchmetrics_lite.calibrators": [
+        "IsotonicCalibrator", "PlattScaler",
+    ],
+    "torchmetrics_lite.classification": [
+        "BinaryAccuracy", "BinaryConfusionMatrix", "BinaryF1Score", "BinaryFBetaScore", "BinaryPrecision",
+        "BinaryRecall", "BinaryStatScores", "MulticlassAccuracy", "MulticlassConfusionMatrix", "MulticlassF1Score",
+        "MulticlassFBetaScore", "MulticlassPrecision", "MulticlassRecall", "MulticlassStatScores",
+        "MultilabelAccuracy", "MultilabelConfusionMatrix", "MultilabelF1Score", "MultilabelFBetaScore",
+        "MultilabelHammingDistance", "MultilabelPrecision", "MultilabelRecall", "MultilabelStatScores",
+    ],
+    "torchmetrics_lite.collection": [
+        "MetricCollection",
+    ],
+    "torchmetrics_lite.harness": [
+        "EvalReport", "evaluate",
+    ],
+    "torchmetrics_lite.metric": [
+        "Metric",
+    ],
+    "torchmetrics_lite.multiple_choice": [
+        "MultipleChoiceAccuracy", "score_choices",
+    ],
+    "torchmetrics_lite.regression": [
+        "ExplainedVariance", "MeanAbsoluteError", "MeanAbsolutePercentageError", "MeanSquaredError", "R2Score",
+        "RootMeanSquaredError",
+    ],
+    "torchmetrics_lite.retrieval": [
+        "RetrievalHitRate", "RetrievalMAP", "RetrievalMRR", "RetrievalNormalizedDCG", "RetrievalPrecision",
+        "RetrievalRecall", "RetrievalRPrecision",
+    ],
+}
+__getattr__, __dir__ = _lazy.attach(__name__, globals(), _EXPORTS)
 
 __all__ = [
     "__version__",

@@ -26,15 +26,7 @@ Everything runs without a Python loop over queries. On CPU each query's items ar
 is a few row-wise array operations; on CUDA, one segmented sort by (query, -score) and segment sums (see
 :mod:`torchmetrics_lite.functional.retrieval._torch_kernels`).
 """
-from torchmetrics_lite.functional.retrieval.measures import (
-    retrieval_average_precision,
-    retrieval_hit_rate,
-    retrieval_normalized_dcg,
-    retrieval_precision,
-    retrieval_r_precision,
-    retrieval_recall,
-    retrieval_reciprocal_rank,
-)
+from torchmetrics_lite import _lazy
 
 __all__ = [
     "retrieval_normalized_dcg",
@@ -45,3 +37,5 @@ __all__ = [
     "retrieval_hit_rate",
     "retrieval_r_precision",
 ]
+
+__getattr__, __dir__ = _lazy.attach(__name__, globals(), {"torchmetrics_lite.functional.retrieval.measures": __all__})
