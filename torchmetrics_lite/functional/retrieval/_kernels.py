@@ -125,11 +125,10 @@ def _slots(r: Ranked, cut: Any) -> A:
     return r.gsize if cut is None else r.ops.clip0(cut - r.above, r.gsize)
 
 
-def _table(r: Ranked, k: Optional[int], term: Callable[[A], A]) -> A:
-    """Prefix sums ``T[i] = sum_{p=1..i} term(p)`` for ``i`` up to the longest cut list."""
+def _table(r: Ranked, length: int, term: Callable[[A], A]) -> A:
+    """Prefix sums ``T[i] = sum_{p=1..i} term(p)`` for ``i < length``."""
     ops = r.ops
-    pos = ops.f64(ops.arange(ops.span(r.n_items, k, r.q.shape[0]), r.q)) + 1.0
-    return ops.cumsum0(term(pos))
+    return ops.cumsum0(term(ops.f64(ops.arange(length - 1, r.q)) + 1.0))
 
 
 def _range_sum(r: Ranked, table: A, m: A) -> A:
@@ -162,11 +161,12 @@ def _discount(ops: Ops) -> Callable[[A], A]:
 # ------------------------------------------------------------------------------------------ measures
 def ndcg_values(r: Ranked, k: Optional[int] = None, gain: str = "linear") -> PerQuery:
     ops = r.ops
-    disc = _table(r, k, _discount(ops))
+    ideal = ops.ideal_runs(r)  # in the command line it holds relevant documents the run did not retrieve
+    n = r.q.shape[0]
+    disc = _table(r, max(ops.span(r.n_items, k, n), ops.span(ideal.above + ideal.size, k, n)), _discount(ops))
     g = ops.cumsum0(_gains(r.rel, gain, ops))
     group_gain = ops.take(g, r.gstart + r.gsize) - ops.take(g, r.gstart)
     dcg = ops.segsum(group_gain / ops.f64(r.gsize) * _range_sum(r, disc, _slots(r, k)), r.gq, r.n_queries)
-    ideal = ops.ideal_runs(r)
     m = ideal.size if k is None else ops.clip0(k - ideal.above, ideal.size)
     lo = ops.cap(ideal.above, disc.shape[0] - 1)
     span = ops.take(disc, lo + m) - ops.take(disc, lo)
@@ -177,7 +177,7 @@ def ndcg_values(r: Ranked, k: Optional[int] = None, gain: str = "linear") -> Per
 def average_precision_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
     ops = r.ops
     m = _slots(r, k)
-    s = _range_sum(r, _table(r, k, lambda pos: 1.0 / pos), m)
+    s = _range_sum(r, _table(r, ops.span(r.n_items, k, r.q.shape[0]), lambda pos: 1.0 / pos), m)
     n, rr, a = ops.f64(r.gsize), ops.f64(r.r), ops.f64(r.above)
     pairs = (rr - 1.0) / ops.where(n > 1.0, n - 1.0, 1.0) * (ops.f64(m) - (a + 1.0) * s)
     term = rr / n * ((ops.f64(r.h) + 1.0) * s + pairs)

@@ -16,7 +16,7 @@ import numpy as np
 from torchmetrics_lite._sort_keys import segment_order, segment_sort_payload
 from torchmetrics_lite.functional.retrieval._kernels import Ops, Ranked, Runs, build, runs_of_sorted
 
-__all__ = ["NUMPY", "rank"]
+__all__ = ["NUMPY", "rank", "ideal_runs"]
 
 
 def _cumsum0(x: np.ndarray) -> np.ndarray:
@@ -44,17 +44,19 @@ def _span(n_items: np.ndarray, k: Optional[int], n: int) -> int:
     return 1 + (longest if k is None else min(k, longest))
 
 
-def _ideal_runs(r: Ranked) -> Runs:
-    """Whole-number grades: a histogram of (query, grade) gives the runs at once; else a sort within queries."""
-    q, rel, nq = r.q, r.rel, r.n_queries
+def ideal_runs(q: np.ndarray, rel: np.ndarray, n_queries: int) -> Runs:
+    """The runs of equal grades of each query's ideal order (grades descending) of items in any order: a
+    histogram of (query, grade) for whole-number grades, else a sort by (query, grade)."""
     top = int(rel.max(initial=0))
     whole = rel.dtype.kind in "biu" or np.array_equal(np.floor(rel), rel)
-    if rel.size and nq * (top + 1) <= 4 * rel.size + 1024 and whole:
-        counts = np.bincount(q * (top + 1) + (top - rel.astype(np.int64)), minlength=nq * (top + 1))
-        above = np.cumsum(counts.reshape(nq, top + 1), axis=1).reshape(-1) - counts  # grades descending
+    if rel.size and n_queries * (top + 1) <= 4 * rel.size + 1024 and whole:
+        counts = np.bincount(q * (top + 1) + (top - rel.astype(np.int64)), minlength=n_queries * (top + 1))
+        above = np.cumsum(counts.reshape(n_queries, top + 1), axis=1).reshape(-1) - counts  # grades descending
         nz = np.flatnonzero(counts)
         return Runs(nz // (top + 1), above.take(nz), counts.take(nz), (top - nz % (top + 1)).astype(np.float64))
-    return runs_of_sorted(NUMPY, q, rel.take(segment_order(q, rel, n_segments=nq, descending=True)), r.qstart)
+    order = segment_order(q, rel, n_segments=n_queries, descending=True)
+    qstart = _cumsum0(np.bincount(q, minlength=n_queries))[:-1]
+    return runs_of_sorted(NUMPY, q.take(order), rel.take(order), qstart)
 
 
 NUMPY = Ops(
@@ -75,7 +77,7 @@ NUMPY = Ops(
     exp2=np.exp2,
     lgamma=_lgamma,
     span=_span,
-    ideal_runs=lambda r: _ideal_runs(r),
+    ideal_runs=lambda r: ideal_runs(r.q, r.rel, r.n_queries),
 )
 
 
@@ -85,14 +87,14 @@ def rank(qid: np.ndarray, preds: np.ndarray, target: np.ndarray, n_queries: int,
     packed = segment_sort_payload(qid, preds, target, n_segments=n_queries) if ties == "average" else None
     if packed is not None:
         keys, rel = packed
-        new = np.empty(keys.shape[0], dtype=np.bool_)
-        new[:1] = True
-        np.not_equal(keys[1:], keys[:-1], out=new[1:])
-        return build(NUMPY, keys >> 32, rel, None if new.all() else new, n_items)  # payloads are >= 0
+        first = np.empty(keys.shape[0], dtype=np.bool_)
+        first[:1] = True
+        np.not_equal(keys[1:], keys[:-1], out=first[1:])
+        return build(NUMPY, keys >> 32, rel, None if first.all() else first, n_items)  # payloads are >= 0
     order = segment_order(qid, preds, n_segments=n_queries, descending=True, stable=ties == "order")
     q = qid.take(order)
     rel = np.maximum(target.take(order).astype(np.float64, copy=False), 0.0)  # < 0: validate_args=False only
-    new = None
+    new: Optional[np.ndarray] = None
     if ties == "average" and q.shape[0] > 1:
         s = preds.take(order)
         new = np.empty(q.shape[0], dtype=np.bool_)

@@ -68,11 +68,11 @@ def _flatten(preds: Tensor, target: Tensor, indexes: Optional[Tensor], mask: Opt
     keep = mask
     if ignore_index is not None:
         keep = (target != ignore_index) if keep is None else keep & (target != ignore_index)
-    if keep is not None:
-        preds, target = preds[keep], target[keep]
-        qid = qid[keep] if dense else indexes[keep]
-    elif not dense:
+    if not dense:
+        assert indexes is not None
         qid = indexes
+    if keep is not None:
+        preds, target, qid = preds[keep], target[keep], qid[keep]
     if validate_args:
         check_retrieval_values(preds, target)
     if not dense:
