@@ -99,7 +99,8 @@ def segment_order(seg: np.ndarray, values: np.ndarray, *, n_segments: int, desce
         if descending:
             k64 = ~k64
     by_value = np.argsort(k64, kind="stable" if stable else None)
-    return by_value[np.argsort(seg.take(by_value), kind="stable")]
+    small = np.uint16 if n_segments <= 1 << 16 else np.int64  # 16-bit keys: numpy's stable sort is a radix sort
+    return by_value[np.argsort(seg.take(by_value).astype(small), kind="stable")]
 
 
 def segment_sort_payload(seg: np.ndarray, values: np.ndarray, payload: np.ndarray, *, n_segments: int,

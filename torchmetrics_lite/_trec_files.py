@@ -9,7 +9,7 @@ from __future__ import annotations
 import gzip
 import math
 import sys
-from typing import List, NamedTuple, Sequence
+from typing import List, NamedTuple, Sequence, Tuple
 
 import numpy as np
 
@@ -48,106 +48,188 @@ def decode(path: str, data: bytes) -> str:
         raise CliError(f"cannot read {path}: not UTF-8 text (byte {e.start})") from None
 
 
-_SPACE = np.zeros(256, dtype=np.bool_)
-_SPACE[[9, 10, 11, 12, 13, 28, 29, 30, 31, 32]] = True  # the ASCII characters str.split() separates on
+class Tokens(NamedTuple):
+    """The whitespace-separated fields of a file, found with array operations on its bytes (no Python string
+    per field)."""
+
+    data: np.ndarray  # the file's bytes (uint8)
+    start: np.ndarray  # (fields,) int64 first byte of each field
+    length: np.ndarray  # (fields,) int64
+    per_line: np.ndarray  # (lines,) fields on each line (0: blank)
 
 
-def fields_per_line(data: bytes) -> np.ndarray:
-    """Number of whitespace-separated fields on each line (0 for a blank line), as ``str.split`` counts them for
-    ASCII whitespace (a line break is ``\\n``)."""
+def tokenize(data: bytes) -> Tokens:
     arr = np.frombuffer(data, dtype=np.uint8)
-    if arr.size == 0:
-        return np.zeros(0, dtype=np.int64)
-    space = _SPACE.take(arr)
-    starts = np.flatnonzero(space[:-1] & ~space[1:]) + 1
-    if not space[0]:
-        starts = np.concatenate([[0], starts])
-    ends = np.flatnonzero(arr == 10)
-    if arr[-1] != 10:
-        ends = np.concatenate([ends, [arr.size]])
-    return np.diff(np.searchsorted(starts, ends), prepend=0)
+    space = np.empty(arr.size + 2, dtype=np.bool_)
+    space[0] = space[-1] = True
+    np.less_equal(arr - np.uint8(9), np.uint8(4), out=space[1:-1])  # tab .. carriage return (uint8 wraps below 9)
+    space[1:-1] |= arr == 32
+    edge = np.not_equal(space[:-1], space[1:])  # a field starts or ends between these bytes
+    bounds = np.flatnonzero(edge).astype(np.int32 if arr.size < 2**31 else np.int64)
+    del space, edge
+    start, end = bounds[0::2], bounds[1::2]
+    breaks = np.flatnonzero(arr == 10)
+    if not breaks.size or breaks[-1] != arr.size - 1:
+        breaks = np.concatenate([breaks, [arr.size]])
+    per_line = np.diff(np.searchsorted(start, breaks), prepend=0) if arr.size else np.zeros(0, dtype=np.int64)
+    return Tokens(arr, start, end - start, per_line)
+
+
+def fixed_width(tokens: Tokens, index: np.ndarray) -> np.ndarray:
+    """The fields ``index`` as a fixed-width bytes array (``S{w}``, zero padded: it compares as the bytes do)."""
+    start, length = tokens.start.take(index), tokens.length.take(index)
+    width = int(length.max(initial=1))
+    mat = np.zeros((index.size, width), dtype=np.uint8)
+    for j in range(width):
+        rows = np.flatnonzero(length > j)
+        mat[rows, j] = tokens.data.take(start.take(rows) + j)
+    return mat.view(f"S{width}").reshape(-1)
+
+
+class Vocab:
+    """Integer codes of ids (queries or documents) over several files, in byte order of the ids (so a code
+    comparison is trec_eval's ``strcmp``): :meth:`add` the fields of each file, then :meth:`codes`."""
+
+    def __init__(self) -> None:
+        self.parts: List[np.ndarray] = []
+        self.unique: np.ndarray = np.zeros(0, dtype="S1")
+
+    def add(self, ids: np.ndarray) -> int:
+        self.parts.append(ids)
+        return len(self.parts) - 1
+
+    def codes(self) -> List[np.ndarray]:
+        width = max(p.dtype.itemsize for p in self.parts)
+        joined = np.concatenate([p.astype(f"S{width}") for p in self.parts])
+        if width <= 8:  # one big-endian 64-bit word per id: an integer sort, several times faster
+            words = np.zeros((joined.size, 8), dtype=np.uint8)
+            words[:, :width] = joined.view(np.uint8).reshape(-1, width)
+            keys = words.view(">u8").reshape(-1).astype(np.uint64)
+        else:
+            keys = joined
+        heads = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))  # runs of one id (grouped files)
+        unique, inverse = np.unique(keys.take(heads), return_inverse=True)
+        inverse = np.repeat(inverse.reshape(-1), np.diff(np.append(heads, keys.size)))
+        self.unique = unique.astype(">u8").view("S8") if width <= 8 else unique
+        bounds = np.cumsum([0] + [p.size for p in self.parts])
+        self.parts = []  # the bytes of every id are no longer needed
+        return [inverse[a:b].astype(np.int64) for a, b in zip(bounds[:-1], bounds[1:])]
+
+    def names(self, codes: np.ndarray) -> List[str]:
+        return [x.decode("utf-8", "replace") for x in self.unique.take(codes).tolist()]
 
 
 class Table(NamedTuple):
-    columns: List[List[str]]  # one list of strings per column
+    path: str
+    columns: List[np.ndarray]  # the wanted columns as fixed-width bytes arrays
     lines: np.ndarray  # (rows,) 1-based line number of each row
 
 
-def read_table(path: str, expected: Sequence[int], layout: str) -> Table:
-    """Rows of ``path`` with one of the ``expected`` field counts (the same on every non-blank line)."""
+_CHUNK = 1 << 20  # bytes tokenized at once: the index arrays of a whole file would take several times its size
+
+
+def _chunks(data: bytes) -> List[Tuple[int, int]]:
+    """``(start, stop)`` byte ranges of about ``_CHUNK`` bytes that end after a line break (or at the end)."""
+    out, start = [], 0
+    while start < len(data):
+        stop = data.find(b"\n", min(start + _CHUNK, len(data)) - 1) + 1 or len(data)
+        out.append((start, stop))
+        start = stop
+    return out
+
+
+def read_table(path: str, expected: Sequence[int], layout: str, wanted: Sequence[int]) -> Table:
+    """Columns ``wanted`` of ``path``: every non-blank line must have the same count of fields, one of
+    ``expected``. The file is tokenized a chunk at a time with array operations on its bytes."""
     data = read_bytes(path)
-    text = decode(path, data)
-    tokens = text.split()
-    counts = fields_per_line(data)
-    if int(counts.sum()) != len(tokens):  # non-ASCII whitespace (no-break space ...): count line by line
-        counts = np.array([len(line.split()) for line in text.split("\n")], dtype=np.int64)
-    rows = np.flatnonzero(counts)
-    if rows.size == 0:
+    if not data.isascii():
+        decode(path, data)  # reports the first byte that is not UTF-8
+    parts: List[List[np.ndarray]] = [[] for _ in wanted]
+    lines: List[np.ndarray] = []
+    width, first_line, line0 = 0, 0, 0
+    for start, stop in _chunks(data):
+        tokens = tokenize(data[start:stop])
+        counts = tokens.per_line[:-1] if stop < len(data) else tokens.per_line  # the chunk ends with a line break
+        rows = np.flatnonzero(counts)
+        if rows.size and not width:
+            width, first_line = int(counts[rows[0]]), line0 + int(rows[0]) + 1
+            if width not in expected:
+                raise CliError(f"{path}:{first_line}: expected {' or '.join(map(str, expected))} fields '{layout}', "
+                               f"got {width}")
+        bad = rows[counts.take(rows) != width]
+        if bad.size:
+            raise CliError(f"{path}:{line0 + bad[0] + 1}: expected {' or '.join(map(str, expected))} fields "
+                           f"'{layout}', got {int(counts[bad[0]])} (line {first_line} has {width})")
+        for part, c in zip(parts, wanted if width else ()):
+            part.append(fixed_width(tokens, np.arange(c, rows.size * width, width, dtype=np.int64)))
+        lines.append(rows + line0 + 1)
+        line0 += counts.size
+    if not width:
         raise CliError(f"{path}: the file is empty (expected lines '{layout}')")
-    width = int(counts[rows[0]])
-    bad = rows[counts.take(rows) != width] if width in expected else rows[:1]
-    if bad.size:
-        got = int(counts[bad[0]])
-        raise CliError(f"{path}:{bad[0] + 1}: expected {' or '.join(map(str, expected))} fields '{layout}', got {got}"
-                       + ("" if width not in expected else f" (line {rows[0] + 1} has {width})"))
-    return Table([tokens[c::width] for c in range(width)], rows + 1)
+    columns = [np.concatenate([x.astype(f"S{max(y.dtype.itemsize for y in part)}") for x in part]) for part in parts]
+    return Table(path, columns, np.concatenate(lines))
 
 
-def parse_numbers(path: str, table: Table, column: int, what: str, integral: bool) -> np.ndarray:
-    """float64 (or int64) values of one column; the first bad value is reported with its line."""
-    raw = table.columns[column]
+def numbers(table: Table, c: int, what: str, integral: bool) -> np.ndarray:
+    """float64 (int64) values of the wanted column ``c``; the first value that is not one is reported with its
+    line."""
+    raw = table.columns[c]
     try:
-        values = np.array(raw, dtype=np.int64 if integral else np.float64)
+        values = raw.astype(np.int64 if integral else np.float64)
+        if integral or not np.isnan(values).any():
+            return values
     except (ValueError, OverflowError):
-        values = None
-    if values is not None and (integral or not np.isnan(values).any()):
-        return values
-    for i, token in enumerate(raw):
+        pass
+    for i, token in enumerate(raw.tolist()):
         try:
-            value = int(token) if integral else float(token)
-        except ValueError:
-            value = math.nan
-        if math.isnan(value):
+            ok = not math.isnan(int(token) if integral else float(token))
+        except (ValueError, OverflowError):
+            ok = False
+        if not ok:
             kind = "an integer" if integral else "a number"
-            raise CliError(f"{path}:{table.lines[i]}: {what} {token!r} is not {kind}")
-    raise CliError(f"{path}: {what}: values out of range")  # pragma: no cover - int64 overflow
+            raise CliError(f"{table.path}:{table.lines[i]}: {what} {token.decode('utf-8', 'replace')!r} is not {kind}")
+    raise CliError(f"{table.path}: {what}: a value out of range")  # pragma: no cover
 
 
 class Qrels(NamedTuple):
-    qid: List[str]
-    doc: List[str]
+    path: str
+    lines: np.ndarray  # 1-based line of each row
+    q: int  # the part of the query Vocab holding its query ids
+    doc: int  # the part of the document Vocab
     rel: np.ndarray  # int64
 
 
 class Run(NamedTuple):
-    qid: List[str]
-    doc: List[str]
+    path: str
+    lines: np.ndarray
+    q: int
+    doc: int
     score: np.ndarray  # float64
 
 
-def _check_unique(path: str, table: Table, qid: List[str], doc: List[str], what: str) -> None:
-    pairs = list(zip(qid, doc))
-    if len(set(pairs)) == len(pairs):
-        return
-    seen = set()
-    for i, pair in enumerate(pairs):
-        if pair in seen:
-            raise CliError(f"{path}:{table.lines[i]}: document {pair[1]!r} is {what} twice for query {pair[0]!r}")
-        seen.add(pair)
+def read_qrels(path: str, queries: Vocab, docs: Vocab) -> Qrels:
+    """TREC qrels, lines ``qid iter docid rel`` (integer relevance); ids go to the vocabularies."""
+    t = read_table(path, (4,), "qid iter docid rel", (0, 2, 3))
+    rel = numbers(t, 2, "relevance", integral=True)
+    return Qrels(path, t.lines, queries.add(t.columns[0]), docs.add(t.columns[1]), rel)
 
 
-def read_qrels(path: str) -> Qrels:
-    """TREC qrels, lines ``qid iter docid rel`` (integer relevance)."""
-    table = read_table(path, (4,), "qid iter docid rel")
-    rel = parse_numbers(path, table, 3, "relevance", integral=True)
-    _check_unique(path, table, table.columns[0], table.columns[2], "judged")
-    return Qrels(table.columns[0], table.columns[2], rel)
-
-
-def read_run(path: str) -> Run:
+def read_run(path: str, queries: Vocab, docs: Vocab) -> Run:
     """TREC run, lines ``qid Q0 docid rank score tag`` or, without the tag, ``qid Q0 docid rank score``; the rank
     column is ignored (the score orders)."""
-    table = read_table(path, (6, 5), "qid Q0 docid rank score [tag]")
-    score = parse_numbers(path, table, 4, "score", integral=False)
-    _check_unique(path, table, table.columns[0], table.columns[2], "retrieved")
-    return Run(table.columns[0], table.columns[2], score)
+    t = read_table(path, (6, 5), "qid Q0 docid rank score [tag]", (0, 2, 4))
+    score = numbers(t, 2, "score", integral=False)
+    return Run(path, t.lines, queries.add(t.columns[0]), docs.add(t.columns[1]), score)
+
+
+def check_unique(path: str, lines: np.ndarray, q: np.ndarray, doc: np.ndarray, what: str, queries: Vocab,
+                 docs: Vocab) -> None:
+    """No (query, document) pair twice: one packed sort; the first repeat is reported with its line."""
+    key = (q << 32) | doc
+    ordered = np.sort(key)
+    if not (ordered[1:] == ordered[:-1]).any():
+        return
+    order = np.argsort(key, kind="stable")
+    repeat = int(order[1:][key.take(order[1:]) == key.take(order[:-1])].min())
+    raise CliError(f"{path}:{lines[repeat]}: document {docs.names(doc[repeat:repeat + 1])[0]!r} is "
+                   f"{what} twice for query {queries.names(q[repeat:repeat + 1])[0]!r}")

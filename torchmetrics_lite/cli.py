@@ -61,6 +61,8 @@ from torchmetrics_lite._trec_files import (
     CliError,
     Qrels,
     Run,
+    Vocab,
+    check_unique,
     decode,
     read_bytes,
     read_qrels,
@@ -172,27 +174,37 @@ class _Joined(NamedTuple):
     q: np.ndarray  # (n,) query of each retrieved document (index into qids)
     score: np.ndarray  # (n,) float64
     rel: np.ndarray  # (n,) int64 judged relevance (0 when unjudged)
-    doc: List[str]  # (n,) document ids
+    doc: np.ndarray  # (n,) document code: in byte order of the document ids
     judged_q: np.ndarray  # query of each judgement with relevance > 0
     judged_rel: np.ndarray  # its relevance
 
 
-def _join(qrels: Qrels, run: Run) -> _Joined:
-    """The run's documents of the queries present in both files, with their judged relevance."""
-    qids = sorted(set(run.qid).intersection(qrels.qid), key=_natural_key)
-    if not qids:
+def _join(qrels: Qrels, run: Run, queries: Vocab, docs: Vocab) -> _Joined:
+    """The run's documents of the queries present in both files, with their judged relevance (a search in the
+    sorted packed (query, document) keys of the qrels)."""
+    q_codes, doc_codes = queries.codes(), docs.codes()
+    qrels_q, run_q, qrels_doc, run_doc = q_codes[qrels.q], q_codes[run.q], doc_codes[qrels.doc], doc_codes[run.doc]
+    check_unique(qrels.path, qrels.lines, qrels_q, qrels_doc, "judged", queries, docs)
+    check_unique(run.path, run.lines, run_q, run_doc, "retrieved", queries, docs)
+    n_codes = queries.unique.size
+    both = np.flatnonzero((np.bincount(run_q, minlength=n_codes) > 0) & (np.bincount(qrels_q, minlength=n_codes) > 0))
+    if not both.size:
         raise CliError("no query of the run has judgements in the qrels")
-    code = {q: i for i, q in enumerate(qids)}
-    q = np.array([code.get(x, -1) for x in run.qid], dtype=np.int64)
+    named = sorted(zip(queries.names(both), both.tolist()), key=lambda x: _natural_key(x[0]))
+    index = np.full(n_codes, -1, dtype=np.int64)
+    index[[code for _, code in named]] = np.arange(len(named))
+    q = index.take(run_q)
     keep = np.flatnonzero(q >= 0)
-    judged = dict(zip(zip(qrels.qid, qrels.doc), qrels.rel.tolist()))
-    pairs = zip(run.qid, run.doc)
-    rel = np.array([judged.get(pair, 0) for pair in pairs], dtype=np.int64)
-    doc = run.doc if keep.size == len(run.doc) else [run.doc[i] for i in keep.tolist()]
-    jq = np.array([code.get(x, -1) for x in qrels.qid], dtype=np.int64)
+    judged_key = (qrels_q << 32) | qrels_doc
+    order = np.argsort(judged_key)
+    judged_key, judged_rel = judged_key.take(order), qrels.rel.take(order)
+    key = (run_q.take(keep) << 32) | run_doc.take(keep)
+    at = np.minimum(np.searchsorted(judged_key, key), judged_key.size - 1)
+    rel = np.where(judged_key.take(at) == key, judged_rel.take(at), 0)
+    jq = index.take(qrels_q)
     positive = np.flatnonzero((jq >= 0) & (qrels.rel > 0))
-    return _Joined(qids, q.take(keep), run.score.take(keep), rel.take(keep), doc, jq.take(positive),
-                   qrels.rel.take(positive))
+    return _Joined([name for name, _ in named], q.take(keep), run.score.take(keep), rel, run_doc.take(keep),
+                   jq.take(positive), qrels.rel.take(positive))
 
 
 def _docid_order(joined: _Joined) -> np.ndarray:
@@ -205,12 +217,9 @@ def _docid_order(joined: _Joined) -> np.ndarray:
     same = np.zeros(order.shape[0], dtype=np.bool_)
     same[1:] = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
     tied = np.flatnonzero(same | np.append(same[1:], False))  # ranked positions inside a tie group
-    if tied.size:
+    if tied.size:  # document codes are in byte order of the ids, trec_eval's strcmp
         group = np.cumsum(~same).take(tied)
-        names = [joined.doc[i] for i in order.take(tied).tolist()]
-        by_name = np.empty(len(names), dtype=np.int64)
-        by_name[sorted(range(len(names)), key=names.__getitem__, reverse=True)] = np.arange(len(names))
-        order[tied] = order.take(tied).take(np.lexsort((by_name, group)))
+        order[tied] = order.take(tied).take(np.lexsort((-joined.doc.take(order.take(tied)), group)))
     return order
 
 
@@ -232,19 +241,26 @@ def _ranking(joined: _Joined, ties: str) -> Any:
     return ranked._replace(ops=NK.NUMPY._replace(ideal_runs=lambda _: ideal), n_rel=n_rel)
 
 
-def retrieval_values(qrels: Qrels, run: Run, measures: Sequence[Measure], *, ties: str = "average",
-                     empty: str = "zero") -> Tuple[List[str], Dict[str, np.ndarray]]:
+def retrieval_values(qrels: Qrels, run: Run, measures: Sequence[Measure], queries: Vocab, docs: Vocab, *,
+                     ties: str = "average", empty: str = "zero") -> Tuple[List[str], Dict[str, np.ndarray]]:
     """Per-query float64 values (in the order of the returned query ids) of each measure, trec_eval's way; the
     run is ranked once for all measures.
 
-    >>> qrels = Qrels(["1", "1", "1", "2"], ["a", "b", "z", "c"], np.array([1, 0, 2, 1]))
-    >>> run = Run(["1", "1", "2", "2", "3"], ["a", "b", "c", "d", "e"], np.array([0.9, 0.8, 0.1, 0.5, 1.0]))
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> with open(os.path.join(folder, "qrels"), "w") as f:
+    ...     _ = f.write("1 0 a 1\\n1 0 b 0\\n1 0 z 2\\n2 0 c 1\\n")
+    >>> with open(os.path.join(folder, "run"), "w") as f:
+    ...     _ = f.write("1 Q0 a 1 0.9 t\\n1 Q0 b 2 0.8 t\\n2 Q0 c 2 0.1 t\\n2 Q0 d 1 0.5 t\\n3 Q0 e 1 1.0 t\\n")
+    >>> queries, docs = Vocab(), Vocab()
+    >>> qrels = read_qrels(os.path.join(folder, "qrels"), queries, docs)
+    >>> run = read_run(os.path.join(folder, "run"), queries, docs)
     >>> m = [parse_measure(t, "retrieval") for t in ("recall@10", "mrr", "P@5")]
-    >>> qids, values = retrieval_values(qrels, run, m)  # "z" is relevant but never retrieved: recall 1/2
+    >>> qids, values = retrieval_values(qrels, run, m, queries, docs)  # "z" is relevant, not retrieved: recall 1/2
     >>> qids, [values[x.label].tolist() for x in m]
     (['1', '2'], [[0.5, 1.0], [1.0, 0.5], [0.2, 0.2]])
     """
-    joined = _join(qrels, run)
+    joined = _join(qrels, run, queries, docs)
     ranked = _ranking(joined, ties)
     kernels = _kernels()
     blank = ranked.n_rel == 0
@@ -266,8 +282,9 @@ def _run_retrieval(args: argparse.Namespace, out: TextIO) -> int:
     qrels_path, run_path = args.files
     if qrels_path == run_path == "-":
         raise CliError("only one of the two files can be standard input ('-')", EXIT_USAGE)
-    qrels, run = read_qrels(qrels_path), read_run(run_path)
-    qids, values = retrieval_values(qrels, run, measures, ties=args.ties, empty=args.empty)
+    queries, docs = Vocab(), Vocab()
+    qrels, run = read_qrels(qrels_path, queries, docs), read_run(run_path, queries, docs)
+    qids, values = retrieval_values(qrels, run, measures, queries, docs, ties=args.ties, empty=args.empty)
     width, digits = max(22, *(len(m.label) for m in measures)), args.digits
     lines = []
     if args.per_query:
