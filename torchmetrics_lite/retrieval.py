@@ -1,17 +1,9 @@
 """Stateful retrieval metrics: the modules of :mod:`torchmetrics_lite.functional.retrieval`.
 
-``update(preds, target, indexes=None, mask=None)`` takes either input form of the functions:
-
-* dense ``(queries, items)`` ``preds``/``target`` (optional bool ``mask``): each row is a complete query, so
-  the batch is reduced at once to three sum states, the sum of its per-query values, the number of queries
-  counted and the number skipped (constant memory);
-* flat 1-D ``preds``/``target``/``indexes``: a query may span batches and ranks, so the rows (after ``mask``
-  and ``ignore_index``) are appended to growable ``cat`` buffers and grouped by query id at ``compute``.
-
-Both may be mixed (dense rows are queries of their own). ``compute()`` is the mean over every counted query
-(``nan`` when none), synced across ranks; :meth:`skipped` is the number of queries that ``empty="skip"`` left
-out of that mean. Options are those of the functions (``k``, ``ties``, ``empty``, ``ignore_index``, and
-``gain`` for NDCG).
+Dense updates are reduced at once to three sum states (sum of per-query values, queries counted, queries
+skipped); flat updates keep their rows in growable ``cat`` buffers, grouped by query id at ``compute``. Both may
+be mixed (dense rows are queries of their own). :meth:`~_RetrievalMetric.skipped` is the number of queries that
+``empty="skip"`` left out of the mean.
 """
 from __future__ import annotations
 
@@ -49,10 +41,41 @@ __all__ = [
 _SUMS = ("value_sum", "n_queries", "n_skipped")
 
 
+_MODULE_ARGS = """k: The cut-off: only the top ``k`` ranks count; ``None`` (default): the whole list.
+        ties: ``"average"`` (default): the expected value over uniformly random orders of tied scores
+            (McSherry and Najork, ECIR 2008); ``"order"``: tied items in input order.
+        empty: A query without a relevant item: ``"zero"`` (default: 0, as torchmetrics' ``empty_target_action=
+            "neg"``, scikit-learn and trec_eval), ``"skip"`` (left out; counted by :meth:`skipped`), ``"one"``
+            or ``"error"``.
+        ignore_index: Items whose target equals it are dropped first.
+        **kwargs: Options of :class:`~torchmetrics_lite.metric.Metric` (``validate_args``, ...)."""
+_MODULE_TEXT = """
+    ``update(preds, target, indexes=None, mask=None)`` takes dense ``(queries, items)`` rows (each row a
+    complete query, reduced at once to three sums) or flat 1-D rows with query ``indexes`` (a query may span
+    batches and ranks: the rows are kept and grouped at ``compute``). ``compute()`` is the mean over every
+    counted query (``nan`` when none), synced across ranks."""
+_MODULE_RAISES = """ValueError: An option outside its choices (at construction); in ``update``, the errors of the
+            functional form (shapes, NaN scores, negative grades). A rejected update leaves the state unchanged.
+        TypeError: A non-tensor input, non-integer ``indexes`` or a non-bool ``mask``."""
+
+
+def _module_doc(k: bool = True) -> Any:
+    """Insert the shared text into a class docstring's ``{text}``, ``{args}`` and ``{raises}``."""
+    def wrap(cls: Any) -> Any:
+        args = _MODULE_ARGS if k else _MODULE_ARGS.split("\n", 1)[1].lstrip()
+        cls.__doc__ = cls.__doc__.replace("{text}", _MODULE_TEXT).replace("{args}", args).replace(
+            "{raises}", _MODULE_RAISES)
+        return cls
+
+    return wrap
+
+
 class _RetrievalMetric(Metric):
     """Shared states and update logic; a subclass names its per-query function and its options."""
 
     _measure: Measure
+    higher_is_better = True
+    is_differentiable = False
 
     def __init__(self, *, k: Optional[int] = None, ties: str = "average", empty: str = "zero",
                  ignore_index: Optional[int] = None, **kwargs: Any) -> None:
@@ -110,15 +133,27 @@ class _RetrievalMetric(Metric):
         return self._skipped
 
 
+@_module_doc()
 class RetrievalNormalizedDCG(_RetrievalMetric):
-    """Mean NDCG@k over queries (:func:`~torchmetrics_lite.functional.retrieval_normalized_dcg`); ``gain`` is
-    ``"linear"`` or ``"exponential"``. Inputs, ties and empty queries: see the module docstring.
+    """Mean NDCG@k over queries (:func:`~torchmetrics_lite.functional.retrieval_normalized_dcg`).
+{text}
 
-    >>> m = RetrievalNormalizedDCG(k=3)
-    >>> m.update(torch.tensor([0.9, 0.2, 0.5]), torch.tensor([1, 2, 0]), torch.tensor([7, 7, 7]))
-    >>> m.update(torch.tensor([0.1, 0.4]), torch.tensor([0, 0]), torch.tensor([8, 8]))  # no relevant item
-    >>> round(m.compute().item(), 4)  # ((1 + 2/2) / (2 + 1/log2(3)) + 0) / 2: query 8 counts as 0
-    0.3801
+    Args:
+        {args}
+        gain: ``"linear"`` (default, ``rel``) or ``"exponential"`` (``2^rel - 1``).
+
+    Raises:
+        {raises}
+
+    References:
+        Järvelin and Kekäläinen, TOIS 2002; McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> m = RetrievalNormalizedDCG(k=3)
+        >>> m.update(torch.tensor([0.9, 0.2, 0.5]), torch.tensor([1, 2, 0]), torch.tensor([7, 7, 7]))
+        >>> m.update(torch.tensor([0.1, 0.4]), torch.tensor([0, 0]), torch.tensor([8, 8]))  # no relevant item
+        >>> round(m.compute().item(), 4)  # ((1 + 2/2) / (2 + 1/log2(3)) + 0) / 2: query 8 counts as 0
+        0.3801
     """
 
     _measure = staticmethod(NDCG)
@@ -133,74 +168,145 @@ class RetrievalNormalizedDCG(_RetrievalMetric):
         return {"k": self.k, "gain": self.gain}
 
 
+@_module_doc()
 class RetrievalMAP(_RetrievalMetric):
-    """Mean average precision at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_average_precision`,
-    trec_eval's ``map_cut_k``). Inputs, ties and empty queries: see the module docstring.
+    """Mean average precision at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_average_precision`).
+{text}
 
-    >>> m = RetrievalMAP()
-    >>> m.update(torch.tensor([[0.9, 0.8, 0.7, 0.6]]), torch.tensor([[1, 0, 1, 0]]))  # dense: one query
-    >>> f"{m.compute().item():.4f}"
-    '0.8333'
+    Args:
+        {args}
+
+    Raises:
+        {raises}
+
+    References:
+        trec_eval's ``map`` / ``map_cut_k``; McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> m = RetrievalMAP()
+        >>> m.update(torch.tensor([[0.9, 0.8, 0.7, 0.6]]), torch.tensor([[1, 0, 1, 0]]))  # dense: one query
+        >>> f"{m.compute().item():.4f}"
+        '0.8333'
     """
 
     _measure = staticmethod(AVERAGE_PRECISION)
 
 
+@_module_doc()
 class RetrievalMRR(_RetrievalMetric):
     """Mean reciprocal rank at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_reciprocal_rank`).
+{text}
 
-    >>> m = RetrievalMRR()
-    >>> m.update(torch.tensor([[0.2, 0.9, 0.4], [0.3, 0.1, 0.5]]), torch.tensor([[1, 0, 1], [0, 1, 0]]))
-    >>> f"{m.compute().item():.4f}"  # (1/2 + 1/3) / 2
-    '0.4167'
+    Args:
+        {args}
+
+    Raises:
+        {raises}
+
+    References:
+        trec_eval's ``recip_rank``; McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> m = RetrievalMRR()
+        >>> m.update(torch.tensor([[0.2, 0.9, 0.4], [0.3, 0.1, 0.5]]), torch.tensor([[1, 0, 1], [0, 1, 0]]))
+        >>> f"{m.compute().item():.4f}"  # (1/2 + 1/3) / 2
+        '0.4167'
     """
 
     _measure = staticmethod(RECIPROCAL_RANK)
 
 
+@_module_doc()
 class RetrievalPrecision(_RetrievalMetric):
     """Mean precision at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_precision`).
+{text}
 
-    >>> m = RetrievalPrecision(k=2)
-    >>> m.update(torch.tensor([[0.2, 0.9, 0.4, 0.1]]), torch.tensor([[1, 0, 1, 0]]))
-    >>> m.compute().item()
-    0.5
+    Args:
+        {args}
+
+    Raises:
+        {raises}
+
+    References:
+        trec_eval's ``P_k``; McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> m = RetrievalPrecision(k=2)
+        >>> m.update(torch.tensor([[0.2, 0.9, 0.4, 0.1]]), torch.tensor([[1, 0, 1, 0]]))
+        >>> m.compute().item()
+        0.5
     """
 
     _measure = staticmethod(PRECISION)
 
 
+@_module_doc()
 class RetrievalRecall(_RetrievalMetric):
     """Mean recall at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_recall`).
+{text}
 
-    >>> m = RetrievalRecall(k=3)
-    >>> m.update(torch.tensor([[0.2, 0.9, 0.4, 0.1]]), torch.tensor([[1, 0, 1, 0]]))
-    >>> m.compute().item()
-    1.0
+    Args:
+        {args}
+
+    Raises:
+        {raises}
+
+    References:
+        trec_eval's ``recall_k``; McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> m = RetrievalRecall(k=3)
+        >>> m.update(torch.tensor([[0.2, 0.9, 0.4, 0.1]]), torch.tensor([[1, 0, 1, 0]]))
+        >>> m.compute().item()
+        1.0
     """
 
     _measure = staticmethod(RECALL)
 
 
+@_module_doc()
 class RetrievalHitRate(_RetrievalMetric):
     """Mean hit rate at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_hit_rate`).
+{text}
 
-    >>> m = RetrievalHitRate(k=1)
-    >>> m.update(torch.tensor([[0.2, 0.9, 0.4], [0.3, 0.1, 0.5]]), torch.tensor([[1, 0, 1], [0, 0, 1]]))
-    >>> m.compute().item()
-    0.5
+    Args:
+        {args}
+
+    Raises:
+        {raises}
+
+    References:
+        trec_eval's ``success_k``; McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> m = RetrievalHitRate(k=1)
+        >>> m.update(torch.tensor([[0.2, 0.9, 0.4], [0.3, 0.1, 0.5]]), torch.tensor([[1, 0, 1], [0, 0, 1]]))
+        >>> m.compute().item()
+        0.5
     """
 
     _measure = staticmethod(HIT_RATE)
 
 
+@_module_doc(k=False)
 class RetrievalRPrecision(_RetrievalMetric):
     """Mean R-precision (:func:`~torchmetrics_lite.functional.retrieval_r_precision`); it has no ``k``.
+{text}
 
-    >>> m = RetrievalRPrecision()
-    >>> m.update(torch.tensor([[0.2, 0.9, 0.4, 0.1]]), torch.tensor([[1, 0, 1, 0]]))
-    >>> m.compute().item()
-    0.5
+    Args:
+        {args}
+
+    Raises:
+        {raises}
+
+    References:
+        trec_eval's ``Rprec``; McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> m = RetrievalRPrecision()
+        >>> m.update(torch.tensor([[0.2, 0.9, 0.4, 0.1]]), torch.tensor([[1, 0, 1, 0]]))
+        >>> m.compute().item()
+        0.5
     """
 
     _measure = staticmethod(R_PRECISION)
