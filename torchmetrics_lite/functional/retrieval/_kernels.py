@@ -19,6 +19,10 @@ the ranks ``a+1 .. a+j-1``. By linearity, with ``D`` and ``H`` the prefix sums o
 
 and the first relevant item (RR, hit rate) lies in the first group with ``r > 0`` at its slot ``j`` with
 probability ``C(n-j, r-1) / C(n, r)``. With ``n = 1`` each formula is the plain one.
+
+The numpy ranking lists each group once (a data-dependent count). The torch ranking lists every item with its
+group's values and a weight ``1/n`` (:attr:`Ranked.weight`), so the sums are the same and every shape is known
+before the data: ``torch.compile`` traces it without a graph break and CUDA needs no host sync.
 """
 from __future__ import annotations
 
@@ -64,6 +68,9 @@ class Ranked(NamedTuple):
     n_rel: A  # (Q,) int64 items with grade > 0
     qstart: A  # (Q,) int64 first ranked index of each query
     n_queries: int
+    # Static shapes (torch): one row per ITEM carrying its group's values, so no shape depends on the data.
+    weight: Optional[A] = None  # (n,) 1 / group size: a group's term is spread evenly over its items
+    within: Optional[A] = None  # (n,) int64 slot of the item in its group (j - 1)
 
 
 class Runs(NamedTuple):
@@ -143,10 +150,15 @@ def _div(num: A, den: A, ops: Ops) -> A:
     return num / ops.f64(ops.where(den > 0, den, 1))
 
 
+def _group_sum(r: Ranked, term: A) -> A:
+    """Per-query sums of one term per tie group."""
+    return r.ops.segsum(term if r.weight is None else term * r.weight, r.gq, r.n_queries)
+
+
 def _hits(r: Ranked, cut: Any) -> A:
     """Expected relevant items per query at the ranks inside the cut-off."""
     ops = r.ops
-    return ops.segsum(ops.f64(r.r * _slots(r, cut)) / ops.f64(r.gsize), r.gq, r.n_queries)
+    return _group_sum(r, ops.f64(r.r * _slots(r, cut)) / ops.f64(r.gsize))
 
 
 def _gains(rel: A, gain: str, ops: Ops) -> A:
@@ -166,7 +178,7 @@ def ndcg_values(r: Ranked, k: Optional[int] = None, gain: str = "linear") -> Per
     disc = _table(r, max(ops.span(r.n_items, k, n), ops.span(ideal.above + ideal.size, k, n)), _discount(ops))
     g = ops.cumsum0(_gains(r.rel, gain, ops))
     group_gain = ops.take(g, r.gstart + r.gsize) - ops.take(g, r.gstart)
-    dcg = ops.segsum(group_gain / ops.f64(r.gsize) * _range_sum(r, disc, _slots(r, k)), r.gq, r.n_queries)
+    dcg = _group_sum(r, group_gain / ops.f64(r.gsize) * _range_sum(r, disc, _slots(r, k)))
     m = ideal.size if k is None else ops.clip0(k - ideal.above, ideal.size)
     lo = ops.cap(ideal.above, disc.shape[0] - 1)
     span = ops.take(disc, lo + m) - ops.take(disc, lo)
@@ -181,7 +193,7 @@ def average_precision_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
     n, rr, a = ops.f64(r.gsize), ops.f64(r.r), ops.f64(r.above)
     pairs = (rr - 1.0) / ops.where(n > 1.0, n - 1.0, 1.0) * (ops.f64(m) - (a + 1.0) * s)
     term = rr / n * ((ops.f64(r.h) + 1.0) * s + pairs)
-    return PerQuery(_div(ops.segsum(term, r.gq, r.n_queries), r.n_rel, ops), r.n_items, r.n_rel)
+    return PerQuery(_div(_group_sum(r, term), r.n_rel, ops), r.n_items, r.n_rel)
 
 
 def precision_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
@@ -203,19 +215,27 @@ def _first_relevant(r: Ranked, k: Optional[int]) -> tuple:
     """The slots that may hold each query's first relevant item (those of its first group with a relevant
     item, inside the cut-off): their query, rank and probability ``C(n-j, r-1) / C(n, r)``."""
     ops = r.ops
-    sel = ops.nonzero((r.h == 0) & (r.r > 0))
-    n, rr, a = ops.take(r.gsize, sel), ops.take(r.r, sel), ops.take(r.above, sel)
-    count = n - rr + 1
-    if k is not None:
-        count = ops.clip0(k - a, count)
-    rep = ops.repeat(ops.arange(sel.shape[0], sel), count)
-    j = ops.arange(rep.shape[0], sel) - ops.take(ops.cumsum0(count)[:-1], rep) + 1
-    n, rr = ops.f64(ops.take(n, rep)), ops.f64(ops.take(rr, rep))
-    jf = ops.f64(j)
+    if r.within is None:  # one row per group: expand the slots of the selected groups
+        sel = ops.nonzero((r.h == 0) & (r.r > 0))
+        n, rr, a = ops.take(r.gsize, sel), ops.take(r.r, sel), ops.take(r.above, sel)
+        count = n - rr + 1
+        if k is not None:
+            count = ops.clip0(k - a, count)
+        rep = ops.repeat(ops.arange(sel.shape[0], sel), count)
+        j = ops.arange(rep.shape[0], sel) - ops.take(ops.cumsum0(count)[:-1], rep) + 1
+        q, n, rr, a = ops.take(ops.take(r.gq, sel), rep), ops.take(n, rep), ops.take(rr, rep), ops.take(a, rep)
+        keep = None
+    else:  # one row per item: each item is its group's slot j = within + 1; the others get probability 0
+        q, n, rr, a, j = r.gq, r.gsize, r.r, r.above, r.within + 1
+        count = n - rr + 1 if k is None else ops.clip0(k - a, n - rr + 1)
+        keep = (r.h == 0) & (rr > 0) & (j <= count)
+        n, rr, j = ops.where(keep, n, 1), ops.where(keep, rr, 1), ops.where(keep, j, 1)  # finite logs
+    n, rr, jf = ops.f64(n), ops.f64(rr), ops.f64(j)
     lg = ops.lgamma
     # C(n-j, r-1) / C(n, r) = r (n-j)! (n-r)! / ((n-j-r+1)! n!), as differences of nearby log-factorials
     logp = (lg(n - jf + 1.0) - lg(n + 1.0)) - (lg(n - jf - rr + 2.0) - lg(n - rr + 1.0)) + ops.log(rr)
-    return ops.take(ops.take(r.gq, sel), rep), ops.f64(ops.take(a, rep) + j), ops.exp(logp)
+    prob = ops.exp(logp)
+    return q, ops.f64(a + j), prob if keep is None else ops.where(keep, prob, 0.0)
 
 
 def reciprocal_rank_values(r: Ranked, k: Optional[int] = None) -> PerQuery:

@@ -36,6 +36,7 @@ class Flat(NamedTuple):
     qid: Tensor  # (n,) int64 query ids in [0, n_queries)
     n_queries: int
     dense: bool  # the queries are the rows of a dense block: reduction="none" returns one value per row
+    valid: Optional[Tensor] = None  # (n,) bool: False at masked items kept in place (static shapes)
 
 
 # ------------------------------------------------------------------------------------ flatten and rank
@@ -54,8 +55,10 @@ def _compact_ids(indexes: Tensor) -> tuple:
 
 
 def _flatten(preds: Tensor, target: Tensor, indexes: Optional[Tensor], mask: Optional[Tensor],
-             ignore_index: Optional[int], validate_args: bool) -> Flat:
-    """Checked inputs -> one flat item list; masked and ``ignore_index`` items dropped."""
+             ignore_index: Optional[int], validate_args: bool, drop: bool = True) -> Flat:
+    """Checked inputs -> one flat item list. Masked and ``ignore_index`` items are dropped, or, with
+    ``drop=False`` on dense input, kept in place and flagged in ``valid`` (every shape then follows the input's
+    shape, as ``torch.compile`` needs)."""
     dense = indexes is None
     if dense:
         if preds.dim() == 1:
@@ -65,19 +68,20 @@ def _flatten(preds: Tensor, target: Tensor, indexes: Optional[Tensor], mask: Opt
         qid = torch.arange(n_queries, device=preds.device)[:, None].expand(n_queries, n_cols).reshape(-1)
         preds, target = preds.reshape(-1), target.reshape(-1)
         mask = None if mask is None else mask.reshape(-1)
+    else:
+        assert indexes is not None
+        qid = indexes
     keep = mask
     if ignore_index is not None:
         keep = (target != ignore_index) if keep is None else keep & (target != ignore_index)
-    if not dense:
-        assert indexes is not None
-        qid = indexes
-    if keep is not None:
-        preds, target, qid = preds[keep], target[keep], qid[keep]
     if validate_args:
-        check_retrieval_values(preds, target)
+        check_retrieval_values(preds, target, keep)
+    if keep is not None and not (dense and not drop):
+        preds, target, qid = preds[keep], target[keep], qid[keep]
+        keep = None
     if not dense:
         qid, n_queries = _compact_ids(qid)
-    return Flat(preds, target, qid, n_queries, dense)
+    return Flat(preds, target, qid, n_queries, dense, keep)
 
 
 # ------------------------------------------------------------------------------------------ torch ops
@@ -96,10 +100,11 @@ def _span(n_items: Tensor, k: Optional[int], n: int) -> int:
 
 
 def _ideal_runs(r: K.Ranked) -> K.Runs:
-    """Grades sorted descending within each query (two chained stable sorts), cut into runs."""
+    """Grades sorted descending within each query (two chained stable sorts), one run per item."""
     by_value = torch.sort(r.rel, descending=True, stable=True).indices
     order = by_value[torch.sort(r.q[by_value], stable=True).indices]
-    return K.runs_of_sorted(TORCH, r.q, r.rel[order], r.qstart)
+    pos = torch.arange(r.q.numel(), device=r.q.device) - r.qstart[r.q]
+    return K.Runs(r.q, pos, torch.ones_like(pos), r.rel[order].to(F64))
 
 
 TORCH = K.Ops(
@@ -124,18 +129,51 @@ TORCH = K.Ops(
 )
 
 
+def _group_bounds(new: Tensor) -> tuple:
+    """First and last index of the group of every item, from the group-start flags (cumulative max/min: no
+    data-dependent shape)."""
+    n = new.numel()
+    idx = torch.arange(n, device=new.device)
+    first = torch.cummax(torch.where(new, idx, 0), 0).values
+    ends_here = torch.cat([new[1:], new.new_ones(1)])
+    last = torch.flip(torch.cummin(torch.flip(torch.where(ends_here, idx, n), (0,)), 0).values, (0,))
+    return idx, first, last
+
+
 def rank(flat: Flat, ties: str) -> K.Ranked:
-    """Tie groups of flat items ranked by one stable sort of (query, -score) (two chained stable sorts)."""
+    """Items ranked by two chained stable sorts (query, then -score; masked items last in their query), as
+    one row per item carrying its tie group's values (:class:`~torchmetrics_lite.functional.retrieval._kernels.
+    Ranked` with ``weight``): every shape is the input's, so it traces under ``torch.compile`` and runs on CUDA
+    without a host sync."""
     by_value = torch.sort(flat.preds, descending=True, stable=True).indices
-    perm = by_value[torch.sort(flat.qid[by_value], stable=True).indices]
-    q, rel = flat.qid[perm], torch.clamp(flat.target[perm].to(F64), min=0.0)  # < 0: validate_args=False only
-    n_items = torch.bincount(q, minlength=flat.n_queries)
-    new = None
-    if ties == "average" and q.numel() > 1:
+    seg = flat.qid[by_value]
+    if flat.valid is not None:
+        seg = seg * 2 + (~flat.valid[by_value]).to(seg.dtype)  # masked items after the real ones
+    perm = by_value[torch.sort(seg, stable=True).indices]
+    q = flat.qid[perm]
+    rel = torch.clamp(flat.target[perm].to(F64), min=0.0)  # < 0: validate_args=False only
+    ok = None if flat.valid is None else flat.valid[perm]
+    if ok is not None:
+        rel = torch.where(ok, rel, 0.0)
+    n, nq = q.numel(), flat.n_queries
+    new = torch.ones(n, dtype=torch.bool, device=q.device)
+    if ties == "average" and n > 1:
         s = flat.preds[perm]
-        new = torch.ones(q.numel(), dtype=torch.bool, device=q.device)
         new[1:] = (q[1:] != q[:-1]) | (s[1:] != s[:-1])
-    return K.build(TORCH, q, rel, new, n_items)
+        if ok is not None:
+            new |= ~ok
+    idx, first, last = _group_bounds(new)
+    ones = torch.ones(n, dtype=torch.int64, device=q.device)
+    counts = torch.zeros(nq, dtype=torch.int64, device=q.device).index_add_(0, q, ones)
+    n_items = counts if ok is None else torch.zeros_like(counts).index_add_(0, q, ok.to(torch.int64))
+    ends = _cumsum0(counts)
+    qstart = ends[:-1]
+    crel = _cumsum0(rel > 0)
+    item_qstart = qstart[q]
+    gsize = last - first + 1
+    at = crel[first]
+    return K.Ranked(TORCH, rel, q, first, gsize, q, first - item_qstart, crel[last + 1] - at, at - crel[item_qstart],
+                    n_items, crel[ends[1:]] - crel[qstart], qstart, nq, 1.0 / gsize.to(F64), idx - first)
 
 
 # ------------------------------------------------------------------------------------------- reduction
@@ -177,22 +215,17 @@ def _per_query(pq: PerQuery, empty: str, dense: bool) -> Tensor:
 
 
 # ------------------------------------------------------------------------------------------ dispatch
-def _rank_any(flat: Flat, ties: str) -> K.Ranked:
-    if _backend.use_numpy(flat.preds):
-        target = flat.target.detach()
-        if target.dtype in (torch.bfloat16, torch.float16):
-            target = target.float()  # exact
-        return _numpy_kernels.rank(flat.qid.numpy(), _backend.host(flat.preds), target.numpy(), flat.n_queries,
-                                   ties)
-    return rank(flat, ties)
-
-
 def _measure_values(measure: Measure, preds: Tensor, target: Tensor, indexes: Optional[Tensor],
                     mask: Optional[Tensor], *, ties: str, ignore_index: Optional[int], validate_args: bool,
                     options: Dict[str, Any]) -> tuple:
     """Checked inputs -> (per-query values as float64/int64 tensors, dense?)."""
-    flat = _flatten(preds, target, indexes, mask, ignore_index, validate_args)
-    values, n_items, n_rel = measure(_rank_any(flat, ties), **options)
-    if isinstance(values, Tensor):
+    on_numpy = _backend.use_numpy(preds)
+    flat = _flatten(preds, target, indexes, mask, ignore_index, validate_args, drop=on_numpy)
+    if not on_numpy:
+        values, n_items, n_rel = measure(rank(flat, ties), **options)
         return PerQuery(values, n_items, n_rel), flat.dense
-    return PerQuery(*(torch.from_numpy(x) for x in (values, n_items, n_rel))), flat.dense
+    target = flat.target.detach()
+    if target.dtype in (torch.bfloat16, torch.float16):
+        target = target.float()  # exact
+    ranked = _numpy_kernels.rank(flat.qid.numpy(), _backend.host(flat.preds), target.numpy(), flat.n_queries, ties)
+    return PerQuery(*(torch.from_numpy(x) for x in measure(ranked, **options))), flat.dense
