@@ -42,6 +42,7 @@ _EXPORTS = {  # module: the public names it provides (imported on first use, PEP
     "torchmetrics_lite.retrieval": [
         "RetrievalHitRate", "RetrievalMAP", "RetrievalMRR", "RetrievalNormalizedDCG", "RetrievalPrecision",
         "RetrievalRecall", "RetrievalRPrecision",
+        "RetrievalDCG", "RetrievalFallOut", "RetrievalAUROC",
     ],
 }
 __getattr__, __dir__ = _lazy.attach(__name__, globals(), _EXPORTS)
@@ -94,6 +95,9 @@ __all__ = [
     "RetrievalRecall",
     "RetrievalHitRate",
     "RetrievalRPrecision",
+    "RetrievalDCG",
+    "RetrievalFallOut",
+    "RetrievalAUROC",
     # --- regression, calibration
     "MeanSquaredError",
     "RootMeanSquaredError",

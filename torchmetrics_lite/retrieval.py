@@ -14,13 +14,17 @@ from torch import Tensor
 
 from torchmetrics_lite._checks import check_retrieval_inputs, check_retrieval_options, check_retrieval_values
 from torchmetrics_lite.functional.retrieval._torch_kernels import (
+    AUROC,
     AVERAGE_PRECISION,
+    DCG,
+    FALL_OUT,
     HIT_RATE,
     NDCG,
     PRECISION,
     R_PRECISION,
     RECALL,
     RECIPROCAL_RANK,
+    RELEVANT,
     Measure,
     _measure_values,
     _retrieval_from_stats,
@@ -36,6 +40,9 @@ __all__ = [
     "RetrievalRecall",
     "RetrievalHitRate",
     "RetrievalRPrecision",
+    "RetrievalDCG",
+    "RetrievalFallOut",
+    "RetrievalAUROC",
 ]
 
 _SUMS = ("value_sum", "n_queries", "n_skipped")
@@ -74,6 +81,7 @@ class _RetrievalMetric(Metric):
     """Shared states and update logic; a subclass names its per-query function and its options."""
 
     _measure: Measure
+    _need = RELEVANT  # what a query must hold not to be empty (named by empty="error")
     higher_is_better = True
     is_differentiable = False
 
@@ -103,7 +111,7 @@ class _RetrievalMetric(Metric):
             pq, _ = _measure_values(self._measure, preds, target, None, mask, ties=self.ties,
                                     ignore_index=self.ignore_index, validate_args=self.validate_args,
                                     options=self._options())
-            return _retrieval_stats(pq, self.empty)
+            return _retrieval_stats(pq, self.empty, self._need)
         keep = mask
         if self.ignore_index is not None:
             keep = (target != self.ignore_index) if keep is None else keep & (target != self.ignore_index)
@@ -119,7 +127,7 @@ class _RetrievalMetric(Metric):
         if preds is not None and preds.numel():
             pq, _ = _measure_values(self._measure, preds, state["target"], state["indexes"], None, ties=self.ties,
                                     ignore_index=None, validate_args=False, options=self._options())
-            part = _retrieval_stats(pq, self.empty)
+            part = _retrieval_stats(pq, self.empty, self._need)
             totals = [t + part[name] for t, name in zip(totals, _SUMS)] if totals else [part[n] for n in _SUMS]
         if not totals:
             totals = [torch.zeros((), dtype=torch.float64), torch.zeros((), dtype=torch.int64)] * 2
@@ -162,7 +170,7 @@ class RetrievalNormalizedDCG(_RetrievalMetric):
                  empty: str = "zero", ignore_index: Optional[int] = None, **kwargs: Any) -> None:
         check_retrieval_options(gain=gain)
         self.gain = gain
-        super().__init__(k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
+        _RetrievalMetric.__init__(self, k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
 
     def _options(self) -> Dict[str, Any]:
         return {"k": self.k, "gain": self.gain}
@@ -313,7 +321,96 @@ class RetrievalRPrecision(_RetrievalMetric):
 
     def __init__(self, *, ties: str = "average", empty: str = "zero", ignore_index: Optional[int] = None,
                  **kwargs: Any) -> None:
-        super().__init__(ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
+        _RetrievalMetric.__init__(self, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
 
     def _options(self) -> Dict[str, Any]:
         return {}
+
+
+@_module_doc()
+class RetrievalDCG(_RetrievalMetric):
+    """Mean DCG@k over queries, without normalisation (:func:`~torchmetrics_lite.functional.retrieval_dcg`).
+{text}
+
+    Args:
+        {args}
+        gain: ``"linear"`` (default, ``rel``) or ``"exponential"`` (``2^rel - 1``).
+
+    Raises:
+        {raises}
+
+    References:
+        Järvelin and Kekäläinen, TOIS 2002; scikit-learn's ``dcg_score``.
+
+    Examples:
+        >>> m = RetrievalDCG()
+        >>> m.update(torch.tensor([[0.9, 0.5, 0.7]]), torch.tensor([[3, 1, 0]]))
+        >>> m.compute().item()  # 3 / log2(2) + 1 / log2(4)
+        3.5
+    """
+
+    _measure = staticmethod(DCG)
+    __init__ = RetrievalNormalizedDCG.__init__  # the same options (gain)
+    _options = RetrievalNormalizedDCG._options
+
+
+@_module_doc()
+class RetrievalFallOut(_RetrievalMetric):
+    """Mean fall-out at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_fall_out`); lower is better.
+{text}
+
+    Here a query is empty when it has no NON-RELEVANT item; the default ``empty="one"`` counts it as 1, as
+    torchmetrics' ``RetrievalFallOut`` (``empty_target_action="pos"``).
+
+    Args:
+        {args}
+
+    Raises:
+        {raises}
+
+    References:
+        torchmetrics' ``RetrievalFallOut``.
+
+    Examples:
+        >>> m = RetrievalFallOut(k=2)
+        >>> m.update(torch.tensor([[0.9, 0.8, 0.7, 0.6]]), torch.tensor([[1, 0, 1, 0]]))
+        >>> m.compute().item()
+        0.5
+    """
+
+    _measure = staticmethod(FALL_OUT)
+    _need = "a non-relevant item (target == 0)"
+    higher_is_better = False
+
+    def __init__(self, *, k: Optional[int] = None, ties: str = "average", empty: str = "one",
+                 ignore_index: Optional[int] = None, **kwargs: Any) -> None:
+        super().__init__(k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
+
+
+@_module_doc(k=False)
+class RetrievalAUROC(_RetrievalMetric):
+    """Mean per-query AUROC (:func:`~torchmetrics_lite.functional.retrieval_auroc`); it has no ``k``.
+{text}
+
+    A query without a relevant or without a non-relevant item is empty (``"zero"``: 0, as torchmetrics).
+
+    Args:
+        {args}
+
+    Raises:
+        {raises}
+
+    References:
+        Hanley and McNeil, Radiology 1982; torchmetrics' ``RetrievalAUROC``.
+
+    Examples:
+        >>> m = RetrievalAUROC()
+        >>> m.update(torch.tensor([[0.9, 0.5, 0.5, 0.1]]), torch.tensor([[1, 1, 0, 0]]))
+        >>> m.compute().item()
+        0.875
+    """
+
+    _measure = staticmethod(AUROC)
+    _need = "a relevant (target > 0) and a non-relevant item"
+    __init__ = RetrievalRPrecision.__init__  # no k
+    _options = RetrievalRPrecision._options

@@ -28,6 +28,7 @@ _EXPORTS = {  # module: the public names it provides (imported on first use, PEP
     "torchmetrics_lite.functional.retrieval": [
         "retrieval_average_precision", "retrieval_hit_rate", "retrieval_normalized_dcg", "retrieval_precision",
         "retrieval_r_precision", "retrieval_recall", "retrieval_reciprocal_rank",
+        "retrieval_dcg", "retrieval_fall_out", "retrieval_auroc",
     ],
 }
 __getattr__, __dir__ = _lazy.attach(__name__, globals(), _EXPORTS)
@@ -73,6 +74,9 @@ __all__ = [
     "retrieval_recall",
     "retrieval_hit_rate",
     "retrieval_r_precision",
+    "retrieval_dcg",
+    "retrieval_fall_out",
+    "retrieval_auroc",
     # --- regression, calibration
     "mean_squared_error",
     "root_mean_squared_error",

@@ -11,7 +11,10 @@ from sklearn.metrics import ndcg_score
 from tests.helpers.metric_tester import assert_close
 from torchmetrics_lite import _backend
 from torchmetrics_lite.functional import (
+    retrieval_auroc,
     retrieval_average_precision,
+    retrieval_dcg,
+    retrieval_fall_out,
     retrieval_hit_rate,
     retrieval_normalized_dcg,
     retrieval_precision,
@@ -149,6 +152,19 @@ BRUTE = {
     "r_precision": (retrieval_r_precision, lambda rels, k: sum(x > 0 for x in rels[: sum(x > 0 for x in rels)])
                     / sum(x > 0 for x in rels)),
 }
+def _fall_out(rels, k):
+    non = sum(x <= 0 for x in rels)
+    return sum(x <= 0 for x in rels[:k]) / non if non else 1.0
+
+
+def _auroc(rels, k):
+    pos = [i for i, x in enumerate(rels) if x > 0]
+    neg = [i for i, x in enumerate(rels) if x <= 0]
+    return sum(p < q for p in pos for q in neg) / (len(pos) * len(neg)) if pos and neg else 0.0
+
+
+BRUTE.update({"dcg": (retrieval_dcg, _dcg), "fall_out": (retrieval_fall_out, _fall_out),
+              "auroc": (retrieval_auroc, _auroc)})
 SMALL_G = torch.Generator().manual_seed(11)
 SMALL_N = 6
 SMALL_PREDS = torch.randint(0, 3, (12, SMALL_N), generator=SMALL_G).float()
@@ -177,8 +193,9 @@ def _brute(oracle, scores, rels, k, ties):
 @pytest.mark.parametrize("name", sorted(BRUTE))
 def test_tie_rule_equals_brute_force_over_orderings(name, ties):
     fn, oracle = BRUTE[name]
-    for k in ([None] if name == "r_precision" else [None, 1, 2, 4, 8]):
-        kw = {} if name == "r_precision" else {"k": k}
+    no_k = name in ("r_precision", "auroc")
+    for k in ([None] if no_k else [None, 1, 2, 4, 8]):
+        kw = {} if no_k else {"k": k}
         ours = fn(SMALL_PREDS, SMALL_TARGET, mask=SMALL_MASK, ties=ties, reduction="none", **kw)
         want = []
         for i in range(SMALL_PREDS.shape[0]):
@@ -193,3 +210,49 @@ def test_average_ties_do_not_depend_on_input_order():
         a = fn(TIED, GRADED, reduction="none")
         b = fn(TIED[:, perm], GRADED[:, perm], reduction="none")
         assert_close(a, b, atol=1e-12)
+
+
+# ---------------------------------------------------------------------- DCG, fall-out, per-query AUROC
+@pytest.mark.parametrize("k", [None, 3])
+@pytest.mark.parametrize("scores", ["tied", "distinct"])
+def test_dcg_matches_sklearn(k, scores):
+    from sklearn.metrics import dcg_score
+
+    preds = TIED if scores == "tied" else DISTINCT
+    ours = retrieval_dcg(preds, GRADED, k=k, reduction="none")
+    want = [dcg_score(GRADED[i : i + 1].numpy(), preds[i : i + 1].numpy(), k=k) for i in range(Q)]
+    assert_close(ours, torch.tensor(want, dtype=torch.float64), atol=1e-12)
+
+
+def test_auroc_matches_sklearn_per_query_with_ties():
+    from sklearn.metrics import roc_auc_score
+
+    target = (GRADED > 1).long()
+    target[5] = 1  # a query without a non-relevant item: empty, 0 by default (as torchmetrics)
+    ours = retrieval_auroc(TIED, target, reduction="none")
+    for i in range(Q):
+        if 0 < target[i].sum() < N:
+            assert ours[i].item() == pytest.approx(roc_auc_score(target[i].numpy(), TIED[i].numpy()), abs=1e-12)
+        else:
+            assert ours[i].item() == 0.0
+    assert torch.isnan(retrieval_auroc(TIED, target, empty="skip", reduction="none")[[3, 5]]).all()
+    with pytest.raises(ValueError, match=r"a relevant \(target > 0\) and a non-relevant item in every query, got 2"):
+        retrieval_auroc(TIED, target, empty="error")
+
+
+def test_fall_out_and_auroc_match_torchmetrics():
+    """Distinct scores (torchmetrics orders ties by input position), queries without a relevant or without a
+    non-relevant item, each measure's default empty rule."""
+    tm = pytest.importorskip("torchmetrics")
+    target = (GRADED > 1).long()
+    target[5] = 1  # no non-relevant item: fall-out's empty query (torchmetrics' "pos" gives 1)
+    idx = torch.arange(Q)[:, None].expand(Q, N).reshape(-1)
+    flat = (DISTINCT.reshape(-1), target.reshape(-1), idx)
+    for k in (None, 5):
+        theirs = tm.retrieval.RetrievalFallOut(top_k=k)
+        theirs.update(flat[0], flat[1], indexes=flat[2])
+        assert_close(retrieval_fall_out(*flat, k=k), theirs.compute().double(), atol=1e-6)
+    theirs = tm.retrieval.RetrievalAUROC()
+    theirs.update(*flat[:2], indexes=flat[2])
+    assert_close(retrieval_auroc(*flat), theirs.compute().double(), atol=1e-6)
+

@@ -6,7 +6,10 @@ import torch
 from tests.helpers.metric_tester import assert_close
 from torchmetrics_lite import _backend
 from torchmetrics_lite.functional import (
+    retrieval_auroc,
     retrieval_average_precision,
+    retrieval_dcg,
+    retrieval_fall_out,
     retrieval_hit_rate,
     retrieval_normalized_dcg,
     retrieval_precision,
@@ -30,7 +33,7 @@ TARGET[7] = 0  # a query with no relevant item
 
 
 def _kw(name, **kw):
-    return kw if name == "r_precision" else {"k": 4, **kw}
+    return kw if name in ("r_precision", "auroc") else {"k": 4, **kw}
 
 
 def _to_flat(preds, target, mask, ids):
@@ -113,13 +116,16 @@ def test_scores_by_order_only_and_float64_kept():
     assert_close(ints, retrieval_average_precision(PREDS, TARGET, reduction="none"), atol=1e-12)
 
 
+MORE = {"dcg": retrieval_dcg, "fall_out": retrieval_fall_out, "auroc": retrieval_auroc}
+
+
 @pytest.mark.parametrize("ties", ["average", "order"])
-@pytest.mark.parametrize("name", sorted(FNS))
+@pytest.mark.parametrize("name", sorted({**FNS, **MORE}))
 def test_torch_kernels_equal_numpy_kernels(name, ties):
     """The torch path (as on CUDA and under torch.compile), run on CPU, gives the numpy path's values, for
     32-bit and wider scores (packed keys; an argsort), whole and fractional grades (packed into the sort key;
     not), dense and shuffled flat input."""
-    fn = FNS[name]
+    fn = {**FNS, **MORE}[name]
     ids = torch.randperm(Q, generator=G) * 3 + 11
     for scores in (PREDS, PREDS.double() + 1e-10):
         for target in (TARGET, TARGET * 0.25):

@@ -8,6 +8,9 @@ import torch
 from tests.helpers.distributed import Case, check_distributed, run_cases
 from tests.helpers.metric_tester import assert_close, check_metric, check_rejects, concat, feed
 from torchmetrics_lite import (
+    RetrievalAUROC,
+    RetrievalDCG,
+    RetrievalFallOut,
     RetrievalHitRate,
     RetrievalMAP,
     RetrievalMRR,
@@ -17,7 +20,10 @@ from torchmetrics_lite import (
     RetrievalRPrecision,
 )
 from torchmetrics_lite.functional import (
+    retrieval_auroc,
     retrieval_average_precision,
+    retrieval_dcg,
+    retrieval_fall_out,
     retrieval_hit_rate,
     retrieval_normalized_dcg,
     retrieval_precision,
@@ -59,6 +65,9 @@ METRICS = {  # name: (class, functional, options)
     "recall": (RetrievalRecall, retrieval_recall, {"k": 4, "ties": "order"}),
     "hit_rate": (RetrievalHitRate, retrieval_hit_rate, {"k": 2, "empty": "one"}),
     "r_precision": (RetrievalRPrecision, retrieval_r_precision, {"empty": "zero"}),
+    "dcg": (RetrievalDCG, retrieval_dcg, {"k": 3}),
+    "fall_out": (RetrievalFallOut, retrieval_fall_out, {"k": 4}),
+    "auroc": (RetrievalAUROC, retrieval_auroc, {}),
 }
 
 
@@ -200,3 +209,11 @@ def test_empty_default_is_zero_as_torchmetrics_and_trec_eval():
     assert_close(ours.compute(), theirs.compute().double(), atol=1e-6)  # torchmetrics computes in float32
     assert_close(retrieval_average_precision(preds, target), ours.compute(), atol=1e-12)
     assert abs(retrieval_average_precision(preds, target, empty="skip").item() - ours.compute().item()) > 0.1
+
+
+def test_fall_out_empty_query_is_one_by_default_and_errors_name_it():
+    m = RetrievalFallOut()
+    m.update(torch.tensor([[0.9, 0.1]]), torch.tensor([[1, 1]]))  # no non-relevant item
+    assert m.compute().item() == 1.0 and not RetrievalFallOut.higher_is_better
+    with pytest.raises(ValueError, match=r"`target` to hold a non-relevant item \(target == 0\) in every query"):
+        feed(RetrievalFallOut(empty="error"), [(torch.tensor([[0.9, 0.1]]), torch.tensor([[1, 1]]))]).compute()

@@ -27,6 +27,9 @@ __all__ = [
     "retrieval_recall",
     "retrieval_hit_rate",
     "retrieval_r_precision",
+    "retrieval_dcg",
+    "retrieval_fall_out",
+    "retrieval_auroc",
 ]
 
 __getattr__, __dir__ = _lazy.attach(__name__, globals(), {"torchmetrics_lite.functional.retrieval.measures": __all__})

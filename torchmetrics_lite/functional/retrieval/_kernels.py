@@ -83,9 +83,9 @@ class Runs(NamedTuple):
 
 
 class PerQuery(NamedTuple):
-    values: A  # (Q,) float64, meaningful where n_items > 0 and n_rel > 0
+    values: A  # (Q,) float64, meaningful where n_items > 0 and support > 0
     n_items: A  # (Q,) int64
-    n_rel: A  # (Q,) int64 items with target > 0
+    support: A  # (Q,) int64 what the measure needs (relevant items; non-relevant ones for fall-out): 0 = empty
 
 
 def build(ops: Ops, q: A, rel: A, new: Optional[A], n_items: A) -> Ranked:
@@ -171,14 +171,24 @@ def _discount(ops: Ops) -> Callable[[A], A]:
 
 
 # ------------------------------------------------------------------------------------------ measures
+def _dcg(r: Ranked, k: Optional[int], gain: str, disc: A) -> A:
+    ops = r.ops
+    g = ops.cumsum0(_gains(r.rel, gain, ops))
+    group_gain = ops.take(g, r.gstart + r.gsize) - ops.take(g, r.gstart)
+    return _group_sum(r, group_gain / ops.f64(r.gsize) * _range_sum(r, disc, _slots(r, k)))
+
+
+def dcg_values(r: Ranked, k: Optional[int] = None, gain: str = "linear") -> PerQuery:
+    disc = _table(r, r.ops.span(r.n_items, k, r.q.shape[0]), _discount(r.ops))
+    return PerQuery(_dcg(r, k, gain, disc), r.n_items, r.n_rel)
+
+
 def ndcg_values(r: Ranked, k: Optional[int] = None, gain: str = "linear") -> PerQuery:
     ops = r.ops
     ideal = ops.ideal_runs(r)  # in the command line it holds relevant documents the run did not retrieve
     n = r.q.shape[0]
     disc = _table(r, max(ops.span(r.n_items, k, n), ops.span(ideal.above + ideal.size, k, n)), _discount(ops))
-    g = ops.cumsum0(_gains(r.rel, gain, ops))
-    group_gain = ops.take(g, r.gstart + r.gsize) - ops.take(g, r.gstart)
-    dcg = _group_sum(r, group_gain / ops.f64(r.gsize) * _range_sum(r, disc, _slots(r, k)))
+    dcg = _dcg(r, k, gain, disc)
     m = ideal.size if k is None else ops.clip0(k - ideal.above, ideal.size)
     lo = ops.cap(ideal.above, disc.shape[0] - 1)
     span = ops.take(disc, lo + m) - ops.take(disc, lo)
@@ -246,3 +256,22 @@ def reciprocal_rank_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
 def hit_rate_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
     q, _, prob = _first_relevant(r, k)
     return PerQuery(r.ops.segsum(prob, q, r.n_queries), r.n_items, r.n_rel)
+
+
+def fall_out_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
+    """Non-relevant items in the top ``k`` over the query's non-relevant items (expected, under ties)."""
+    ops = r.ops
+    nonrel = r.n_items - r.n_rel
+    ranks = r.n_items if k is None else ops.cap(r.n_items, k)
+    return PerQuery(_div(ops.f64(ranks) - _hits(r, k), nonrel, ops), r.n_items, nonrel)
+
+
+def auroc_values(r: Ranked) -> PerQuery:
+    """Per-query AUROC: the share of (relevant, non-relevant) pairs ranked in order, a tie counting 1/2 (with
+    ``ties="order"`` groups are single items, so no pair ties)."""
+    ops = r.ops
+    nonrel = r.n_items - r.n_rel
+    tied_neg = r.gsize - r.r
+    below = ops.take(nonrel, r.gq) - (r.above - r.h) - tied_neg
+    pairs = _group_sum(r, ops.f64(r.r) * (ops.f64(below) + 0.5 * ops.f64(tied_neg)))
+    return PerQuery(_div(pairs, r.n_rel * nonrel, ops), r.n_items, r.n_rel * nonrel)

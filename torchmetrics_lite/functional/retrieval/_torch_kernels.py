@@ -28,6 +28,9 @@ PRECISION: Measure = K.precision_values
 RECALL: Measure = K.recall_values
 HIT_RATE: Measure = K.hit_rate_values
 R_PRECISION: Measure = K.r_precision_values
+DCG: Measure = K.dcg_values
+FALL_OUT: Measure = K.fall_out_values
+AUROC: Measure = K.auroc_values
 
 
 class Flat(NamedTuple):
@@ -180,13 +183,16 @@ def rank(flat: Flat, ties: str) -> K.Ranked:
 _FILL = {"zero": 0.0, "one": 1.0}
 
 
-def _counted(pq: PerQuery, empty: str) -> tuple:
+RELEVANT = "a relevant item (target > 0)"
+
+
+def _counted(pq: PerQuery, empty: str, need: str = RELEVANT) -> tuple:
     """(values with the empty rule applied, counted mask, queries without a relevant item)."""
     present = pq.n_items > 0
-    blank = present & (pq.n_rel == 0)
+    blank = present & (pq.support == 0)
     if empty == "error" and bool(blank.any()):
         raise ValueError(
-            f"Expected `target` to hold a relevant item (target > 0) in every query, got {int(blank.sum())} "
+            f"Expected `target` to hold {need} in every query, got {int(blank.sum())} "
             "query(ies) without one; pass empty='skip', 'zero' or 'one' to allow them"
         )
     if empty in _FILL:
@@ -194,9 +200,9 @@ def _counted(pq: PerQuery, empty: str) -> tuple:
     return pq.values, present & ~blank, blank
 
 
-def _retrieval_stats(pq: PerQuery, empty: str) -> Dict[str, Tensor]:
+def _retrieval_stats(pq: PerQuery, empty: str, need: str = RELEVANT) -> Dict[str, Tensor]:
     """Sum of the counted per-query values, number counted, number skipped (``empty="skip"`` only)."""
-    values, counted, blank = _counted(pq, empty)
+    values, counted, blank = _counted(pq, empty, need)
     skipped = blank.sum() if empty == "skip" else torch.zeros((), dtype=torch.int64, device=blank.device)
     return {"value_sum": torch.where(counted, values, 0.0).sum(), "n_queries": counted.sum(), "n_skipped": skipped}
 
@@ -206,10 +212,10 @@ def _retrieval_from_stats(stats: Dict[str, Tensor]) -> Tensor:
     return stats["value_sum"] / stats["n_queries"].to(F64)
 
 
-def _per_query(pq: PerQuery, empty: str, dense: bool) -> Tensor:
+def _per_query(pq: PerQuery, empty: str, dense: bool, need: str = RELEVANT) -> Tensor:
     """``reduction="none"``: one value per dense row (``nan`` for a skipped or item-less row), or per flat
     query id present, in ascending id order (``nan`` for a skipped one)."""
-    values, counted, _ = _counted(pq, empty)
+    values, counted, _ = _counted(pq, empty, need)
     values = torch.where(counted, values, float("nan"))
     return values if dense else values[pq.n_items > 0]
 

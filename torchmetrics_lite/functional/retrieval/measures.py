@@ -11,13 +11,17 @@ from torch import Tensor
 
 from torchmetrics_lite._checks import check_retrieval_inputs, check_retrieval_options
 from torchmetrics_lite.functional.retrieval._torch_kernels import (
+    AUROC,
     AVERAGE_PRECISION,
+    DCG,
+    FALL_OUT,
     HIT_RATE,
     NDCG,
     PRECISION,
     R_PRECISION,
     RECALL,
     RECIPROCAL_RANK,
+    RELEVANT,
     Measure,
     _measure_values,
     _per_query,
@@ -35,7 +39,12 @@ __all__ = [
     "retrieval_recall",
     "retrieval_hit_rate",
     "retrieval_r_precision",
+    "retrieval_dcg",
+    "retrieval_fall_out",
+    "retrieval_auroc",
 ]
+NON_RELEVANT = "a non-relevant item (target == 0)"
+BOTH = "a relevant (target > 0) and a non-relevant item"
 
 
 _ARGS = """preds: Scores, used by their order only (any real values; float64 stays float64). Dense
@@ -75,14 +84,14 @@ def _doc(k: bool = True) -> Callable[[F], F]:
 
 def _evaluate(measure: Measure, preds: Any, target: Any, indexes: Any, mask: Any, *,
               ties: str, empty: str, ignore_index: Optional[int], reduction: str, validate_args: bool,
-              **options: Any) -> Tensor:
+              need: str = RELEVANT, **options: Any) -> Tensor:
     check_retrieval_options(k=options.get("k"), ties=ties, empty=empty, ignore_index=ignore_index,
                             reduction=reduction, gain=options.get("gain", "linear"))
     pq, dense = _measure_values(measure, *check_retrieval_inputs(preds, target, indexes, mask, validate_args),
                                 ties=ties, ignore_index=ignore_index, validate_args=validate_args, options=options)
     if reduction == "none":
-        return _per_query(pq, empty, dense)
-    return _retrieval_from_stats(_retrieval_stats(pq, empty))
+        return _per_query(pq, empty, dense, need)
+    return _retrieval_from_stats(_retrieval_stats(pq, empty, need))
 
 
 @_doc()
@@ -320,4 +329,105 @@ def retrieval_r_precision(preds: Tensor, target: Tensor, indexes: Optional[Tenso
         0.5
     """
     return _evaluate(R_PRECISION, preds, target, indexes, mask, ties=ties, empty=empty,
+                     ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
+
+
+@_doc()
+def retrieval_dcg(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
+                  mask: Optional[Tensor] = None, k: Optional[int] = None, gain: str = "linear", ties: str = "average",
+                  empty: str = "zero", ignore_index: Optional[int] = None, reduction: str = "mean",
+                  validate_args: bool = True) -> Tensor:
+    """Discounted cumulative gain at ``k``, without normalisation (torchmetrics has no such metric).
+
+    ``DCG@k = sum_{rank p <= k} gain(rel_p) / log2(p + 1)`` with ``gain="linear"`` (``rel``) or
+    ``"exponential"`` (``2^rel - 1``); scikit-learn's ``dcg_score``. Ties (``"average"``): each item of a tie
+    group gets the group's mean gain. A query without a relevant item (DCG 0) follows ``empty``.
+
+    Args:
+        {args}
+        gain: ``"linear"`` (default) or ``"exponential"``.
+
+    Returns:
+        A float64 scalar (``reduction="mean"``) or one float64 value per query (``reduction="none"``).
+
+    Raises:
+        {raises}
+
+    References:
+        Järvelin and Kekäläinen, "Cumulated gain-based evaluation of IR techniques", ACM TOIS 2002.
+
+    Examples:
+        >>> import torch
+        >>> round(retrieval_dcg(torch.tensor([0.9, 0.5, 0.7]), torch.tensor([3, 1, 0])).item(), 4)  # 3 + 1/2
+        3.5
+    """
+    return _evaluate(DCG, preds, target, indexes, mask, k=k, gain=gain, ties=ties, empty=empty,
+                     ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
+
+
+@_doc()
+def retrieval_fall_out(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
+                       mask: Optional[Tensor] = None, k: Optional[int] = None, ties: str = "average",
+                       empty: str = "one", ignore_index: Optional[int] = None, reduction: str = "mean",
+                       validate_args: bool = True) -> Tensor:
+    """Fall-out at ``k``: non-relevant items in the top ``k`` over all the query's non-relevant items.
+
+    ``FO@k = (min(k, n) - hits@k) / (n - R)`` (lower is better). Ties (``"average"``): the expected count, as
+    :func:`retrieval_precision`. Here a query is *empty* when it has NO NON-RELEVANT item, and the default
+    ``empty="one"`` counts it as 1, as torchmetrics' ``RetrievalFallOut`` (``empty_target_action="pos"``);
+    ``"zero"`` counts it as 0.
+
+    Args:
+        {args}
+
+    Returns:
+        A float64 scalar (``reduction="mean"``) or one float64 value per query (``reduction="none"``).
+
+    Raises:
+        {raises}
+
+    References:
+        Salton and McGill, "Introduction to Modern Information Retrieval", 1983 (fallout); torchmetrics'
+        ``RetrievalFallOut``.
+
+    Examples:
+        >>> import torch
+        >>> retrieval_fall_out(torch.tensor([0.9, 0.8, 0.7, 0.6]), torch.tensor([1, 0, 1, 0]), k=2).item()
+        0.5
+    """
+    return _evaluate(FALL_OUT, preds, target, indexes, mask, k=k, ties=ties, empty=empty, need=NON_RELEVANT,
+                     ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
+
+
+@_doc(k=False)
+def retrieval_auroc(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
+                    mask: Optional[Tensor] = None, ties: str = "average", empty: str = "zero",
+                    ignore_index: Optional[int] = None, reduction: str = "mean",
+                    validate_args: bool = True) -> Tensor:
+    """Area under the ROC curve of each query, averaged over queries.
+
+    ``AUROC = #{(i, j): i relevant, j not, i ranked above j} / (R (n - R))``. Ties (``"average"``): a tied
+    (relevant, non-relevant) pair counts 1/2 (mid-ranks, as scikit-learn); ``"order"``: input order breaks it.
+    A query without a relevant or without a non-relevant item follows ``empty`` (torchmetrics gives such a
+    query 0, as the default ``"zero"``). No cut-off: torchmetrics' ``top_k`` has no counterpart here.
+
+    Args:
+        {args}
+
+    Returns:
+        A float64 scalar (``reduction="mean"``) or one float64 value per query (``reduction="none"``).
+
+    Raises:
+        {raises}
+
+    References:
+        Hanley and McNeil, "The meaning and use of the area under a ROC curve", Radiology 1982; torchmetrics'
+        ``RetrievalAUROC``.
+
+    Examples:
+        >>> import torch
+        >>> retrieval_auroc(torch.tensor([0.9, 0.5, 0.5, 0.1]), torch.tensor([1, 1, 0, 0])).item()  # (2 + 1.5) / 4
+        0.875
+    """
+    return _evaluate(AUROC, preds, target, indexes, mask, ties=ties, empty=empty, need=BOTH,
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
