@@ -12,7 +12,12 @@ from typing import Any, Dict, Optional
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_retrieval_inputs, check_retrieval_options, check_retrieval_values
+from torchmetrics_lite._checks import (
+    check_choice,
+    check_retrieval_inputs,
+    check_retrieval_options,
+    check_retrieval_values,
+)
 from torchmetrics_lite.functional.retrieval._torch_kernels import (
     AUROC,
     AVERAGE_PRECISION,
@@ -27,6 +32,7 @@ from torchmetrics_lite.functional.retrieval._torch_kernels import (
     RELEVANT,
     Measure,
     _measure_values,
+    _per_query,
     _retrieval_from_stats,
     _retrieval_stats,
 )
@@ -46,6 +52,7 @@ __all__ = [
 ]
 
 _SUMS = ("value_sum", "n_queries", "n_skipped")
+_AGGREGATIONS = ("mean", "median", "min", "max")
 
 
 _MODULE_ARGS = """k: The cut-off: only the top ``k`` ranks count; ``None`` (default): the whole list.
@@ -55,6 +62,10 @@ _MODULE_ARGS = """k: The cut-off: only the top ``k`` ranks count; ``None`` (defa
             "neg"``, scikit-learn and trec_eval), ``"skip"`` (left out; counted by :meth:`skipped`), ``"one"``
             or ``"error"``.
         ignore_index: Items whose target equals it are dropped first.
+        aggregation: How per-query values become one: ``"mean"`` (default), ``"median"`` (the lower median, as
+            torchmetrics), ``"min"`` or ``"max"``; all but the mean keep every query's value.
+        keep_per_query: Keep every query's value for :meth:`per_query` (dense updates otherwise keep only
+            sums).
         **kwargs: Options of :class:`~torchmetrics_lite.metric.Metric` (``validate_args``, ...)."""
 _MODULE_TEXT = """
     ``update(preds, target, indexes=None, mask=None)`` takes dense ``(queries, items)`` rows (each row a
@@ -86,23 +97,30 @@ class _RetrievalMetric(Metric):
     is_differentiable = False
 
     def __init__(self, *, k: Optional[int] = None, ties: str = "average", empty: str = "zero",
-                 ignore_index: Optional[int] = None, **kwargs: Any) -> None:
+                 ignore_index: Optional[int] = None, aggregation: str = "mean", keep_per_query: bool = False,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         check_retrieval_options(k=k, ties=ties, empty=empty, ignore_index=ignore_index)
+        check_choice("aggregation", aggregation, _AGGREGATIONS)
         self.k, self.ties, self.empty, self.ignore_index = k, ties, empty, ignore_index
+        self.aggregation, self.keep_per_query = aggregation, bool(keep_per_query)
+        self._keep = self.keep_per_query or aggregation != "mean"  # dense updates also keep per-query values
         self.add_state("value_sum", torch.zeros((), dtype=torch.float64), reduce="sum")
         self.add_state("n_queries", torch.zeros((), dtype=torch.int64), reduce="sum")
         self.add_state("n_skipped", torch.zeros((), dtype=torch.int64), reduce="sum")
         self.add_state("preds", torch.zeros(0, dtype=torch.float32), reduce="cat")
         self.add_state("target", torch.zeros(0, dtype=torch.float64), reduce="cat")
         self.add_state("indexes", torch.zeros(0, dtype=torch.int64), reduce="cat")
+        self.add_state("query_values", torch.zeros(0, dtype=torch.float64), reduce="cat")  # when kept
         self._skipped = 0
+        self._values: Optional[Tensor] = None
 
     def _options(self) -> Dict[str, Any]:
         return {"k": self.k}
 
     def _config(self) -> Dict[str, Any]:
-        return {**self._options(), "ties": self.ties, "empty": self.empty, "ignore_index": self.ignore_index}
+        return {**self._options(), "ties": self.ties, "empty": self.empty, "ignore_index": self.ignore_index,
+                "aggregation": self.aggregation, "keep_per_query": self.keep_per_query}
 
     def batch_stats(self, preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None,
                mask: Optional[Tensor] = None) -> Dict[str, Tensor]:
@@ -111,7 +129,10 @@ class _RetrievalMetric(Metric):
             pq, _ = _measure_values(self._measure, preds, target, None, mask, ties=self.ties,
                                     ignore_index=self.ignore_index, validate_args=self.validate_args,
                                     options=self._options())
-            return _retrieval_stats(pq, self.empty, self._need)
+            stats = _retrieval_stats(pq, self.empty, self._need)
+            if self._keep:
+                stats["query_values"] = _per_query(pq, self.empty, True, self._need)
+            return stats
         keep = mask
         if self.ignore_index is not None:
             keep = (target != self.ignore_index) if keep is None else keep & (target != self.ignore_index)
@@ -123,16 +144,41 @@ class _RetrievalMetric(Metric):
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         totals = [state[name] for name in _SUMS if name in state]
+        values = [state["query_values"]] if "query_values" in state else []
         preds = state.get("preds")
         if preds is not None and preds.numel():
             pq, _ = _measure_values(self._measure, preds, state["target"], state["indexes"], None, ties=self.ties,
                                     ignore_index=None, validate_args=False, options=self._options())
             part = _retrieval_stats(pq, self.empty, self._need)
             totals = [t + part[name] for t, name in zip(totals, _SUMS)] if totals else [part[n] for n in _SUMS]
+            if self._keep:
+                values.append(_per_query(pq, self.empty, False, self._need))
         if not totals:
             totals = [torch.zeros((), dtype=torch.float64), torch.zeros((), dtype=torch.int64)] * 2
         self._skipped = int(totals[2])
-        return _retrieval_from_stats(dict(zip(_SUMS, totals)))
+        self._values = torch.cat(values) if self._keep and values else None
+        if self.aggregation == "mean":
+            return _retrieval_from_stats(dict(zip(_SUMS, totals)))
+        counted = self._values[~torch.isnan(self._values)] if self._values is not None else torch.zeros(0)
+        if not counted.numel():
+            return torch.tensor(float("nan"), dtype=torch.float64)
+        return getattr(torch, self.aggregation)(counted.to(torch.float64))  # median: the lower one, as torchmetrics
+
+    def per_query(self) -> Tensor:
+        """The per-query values behind :meth:`compute` (float64): one per dense row in update order (``nan`` for
+        a row without items or a query ``empty="skip"`` leaves out), then one per flat query id in ascending id
+        order, as the functional ``reduction="none"``; synced across ranks like ``compute`` (rank order).
+        Needs ``keep_per_query=True`` or an ``aggregation`` other than ``"mean"`` (dense updates otherwise keep
+        only sums).
+
+        Raises:
+            ValueError: The metric does not keep per-query values.
+        """
+        if not self._keep:
+            raise ValueError(f"{type(self).__name__}.per_query() needs per-query values: construct it with "
+                             "keep_per_query=True (or aggregation='median', 'min' or 'max')")
+        self.compute()
+        return self._values if self._values is not None else torch.zeros(0, dtype=torch.float64)
 
     def skipped(self) -> int:
         """Number of queries without a relevant item left out of :meth:`compute` by ``empty="skip"`` (over

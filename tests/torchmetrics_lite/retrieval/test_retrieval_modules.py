@@ -217,3 +217,36 @@ def test_fall_out_empty_query_is_one_by_default_and_errors_name_it():
     assert m.compute().item() == 1.0 and not RetrievalFallOut.higher_is_better
     with pytest.raises(ValueError, match=r"`target` to hold a non-relevant item \(target == 0\) in every query"):
         feed(RetrievalFallOut(empty="error"), [(torch.tensor([[0.9, 0.1]]), torch.tensor([[1, 1]]))]).compute()
+
+
+def test_per_query_equals_the_functional_values():
+    dense, flat = concat(DENSE), concat(FLAT)
+    m = RetrievalNormalizedDCG(k=5, empty="skip", keep_per_query=True)
+    for batch in DENSE + FLAT:
+        m.update(*batch)
+    want = torch.cat([retrieval_normalized_dcg(dense[0], dense[1], mask=dense[3], k=5, empty="skip",
+                                               reduction="none"),
+                      retrieval_normalized_dcg(*flat, k=5, empty="skip", reduction="none")])
+    assert_close(m.per_query(), want, atol=1e-12)
+    assert_close(m.compute(), want[~torch.isnan(want)].mean(), atol=1e-12)
+    with pytest.raises(ValueError, match=r"RetrievalMAP.per_query\(\) needs per-query values: construct it with "
+                                         r"keep_per_query=True"):
+        RetrievalMAP().per_query()
+
+
+@pytest.mark.parametrize("aggregation", ["median", "min", "max"])
+def test_aggregation_matches_torchmetrics(aggregation):
+    tm = pytest.importorskip("torchmetrics")
+    g = torch.Generator().manual_seed(13)
+    preds, target = torch.rand(300, generator=g, dtype=torch.float64), (torch.rand(300, generator=g) < 0.3).long()
+    indexes = torch.randint(0, 40, (300,), generator=g)
+    ours = RetrievalMAP(aggregation=aggregation)
+    for a, b in ((0, 120), (120, 300)):  # two batches; queries span both
+        ours.update(preds[a:b], target[a:b], indexes[a:b])
+    theirs = tm.retrieval.RetrievalMAP(aggregation=aggregation)
+    theirs.update(preds, target, indexes=indexes)
+    assert_close(ours.compute(), theirs.compute().double(), atol=1e-6)
+    values = retrieval_average_precision(preds, target, indexes, reduction="none")
+    assert_close(ours.compute(), getattr(torch, aggregation)(values), atol=1e-12)
+    with pytest.raises(ValueError, match=r"`aggregation` to be one of \('mean', 'median', 'min', 'max'\)"):
+        RetrievalMAP(aggregation="sum")
