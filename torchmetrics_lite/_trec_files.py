@@ -72,7 +72,7 @@ def tokenize(data: bytes) -> Tokens:
     if not breaks.size or breaks[-1] != arr.size - 1:
         breaks = np.concatenate([breaks, [arr.size]])
     per_line = np.diff(np.searchsorted(start, breaks), prepend=0) if arr.size else np.zeros(0, dtype=np.int64)
-    return Tokens(arr, start, end - start, per_line)
+    return Tokens(arr, start, np.subtract(end, start), per_line)
 
 
 def fixed_width(tokens: Tokens, index: np.ndarray) -> np.ndarray:

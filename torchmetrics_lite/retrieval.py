@@ -77,12 +77,25 @@ _MODULE_RAISES = """ValueError: An option outside its choices (at construction);
         TypeError: A non-tensor input, non-integer ``indexes`` or a non-bool ``mask``."""
 
 
+_MODULE_SECTIONS = """Args:
+        {args}
+
+    Raises:
+        {raises}"""
+_GAIN = """
+        gain: ``"linear"`` (default, ``rel``) or ``"exponential"`` (``2^rel - 1``)."""
+
+
 def _module_doc(k: bool = True) -> Any:
-    """Insert the shared text into a class docstring's ``{text}``, ``{args}`` and ``{raises}``."""
+    """Insert the shared text into a class docstring's ``{text}`` and ``{sections}`` (``{sections+gain}``: with
+    the ``gain`` argument)."""
     def wrap(cls: Any) -> Any:
         args = _MODULE_ARGS if k else _MODULE_ARGS.split("\n", 1)[1].lstrip()
-        cls.__doc__ = cls.__doc__.replace("{text}", _MODULE_TEXT).replace("{args}", args).replace(
-            "{raises}", _MODULE_RAISES)
+        sections = _MODULE_SECTIONS.replace("{raises}", _MODULE_RAISES)
+        doc = cls.__doc__.replace("{text}", _MODULE_TEXT)
+        doc = doc.replace("{sections+gain}", sections.replace("{args}", args.replace("\n        **kwargs",
+                                                                                      _GAIN + "\n        **kwargs")))
+        cls.__doc__ = doc.replace("{sections}", sections.replace("{args}", args))
         return cls
 
     return wrap
@@ -192,12 +205,7 @@ class RetrievalNormalizedDCG(_RetrievalMetric):
     """Mean NDCG@k over queries (:func:`~torchmetrics_lite.functional.retrieval_normalized_dcg`).
 {text}
 
-    Args:
-        {args}
-        gain: ``"linear"`` (default, ``rel``) or ``"exponential"`` (``2^rel - 1``).
-
-    Raises:
-        {raises}
+    {sections+gain}
 
     References:
         Järvelin and Kekäläinen, TOIS 2002; McSherry and Najork, ECIR 2008 (ties).
@@ -227,11 +235,7 @@ class RetrievalMAP(_RetrievalMetric):
     """Mean average precision at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_average_precision`).
 {text}
 
-    Args:
-        {args}
-
-    Raises:
-        {raises}
+    {sections}
 
     References:
         trec_eval's ``map`` / ``map_cut_k``; McSherry and Najork, ECIR 2008 (ties).
@@ -251,11 +255,7 @@ class RetrievalMRR(_RetrievalMetric):
     """Mean reciprocal rank at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_reciprocal_rank`).
 {text}
 
-    Args:
-        {args}
-
-    Raises:
-        {raises}
+    {sections}
 
     References:
         trec_eval's ``recip_rank``; McSherry and Najork, ECIR 2008 (ties).
@@ -275,11 +275,7 @@ class RetrievalPrecision(_RetrievalMetric):
     """Mean precision at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_precision`).
 {text}
 
-    Args:
-        {args}
-
-    Raises:
-        {raises}
+    {sections}
 
     References:
         trec_eval's ``P_k``; McSherry and Najork, ECIR 2008 (ties).
@@ -299,11 +295,7 @@ class RetrievalRecall(_RetrievalMetric):
     """Mean recall at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_recall`).
 {text}
 
-    Args:
-        {args}
-
-    Raises:
-        {raises}
+    {sections}
 
     References:
         trec_eval's ``recall_k``; McSherry and Najork, ECIR 2008 (ties).
@@ -323,11 +315,7 @@ class RetrievalHitRate(_RetrievalMetric):
     """Mean hit rate at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_hit_rate`).
 {text}
 
-    Args:
-        {args}
-
-    Raises:
-        {raises}
+    {sections}
 
     References:
         trec_eval's ``success_k``; McSherry and Najork, ECIR 2008 (ties).
@@ -347,11 +335,7 @@ class RetrievalRPrecision(_RetrievalMetric):
     """Mean R-precision (:func:`~torchmetrics_lite.functional.retrieval_r_precision`); it has no ``k``.
 {text}
 
-    Args:
-        {args}
-
-    Raises:
-        {raises}
+    {sections}
 
     References:
         trec_eval's ``Rprec``; McSherry and Najork, ECIR 2008 (ties).
@@ -378,12 +362,7 @@ class RetrievalDCG(_RetrievalMetric):
     """Mean DCG@k over queries, without normalisation (:func:`~torchmetrics_lite.functional.retrieval_dcg`).
 {text}
 
-    Args:
-        {args}
-        gain: ``"linear"`` (default, ``rel``) or ``"exponential"`` (``2^rel - 1``).
-
-    Raises:
-        {raises}
+    {sections+gain}
 
     References:
         Järvelin and Kekäläinen, TOIS 2002; scikit-learn's ``dcg_score``.
@@ -408,11 +387,7 @@ class RetrievalFallOut(_RetrievalMetric):
     Here a query is empty when it has no NON-RELEVANT item; the default ``empty="one"`` counts it as 1, as
     torchmetrics' ``RetrievalFallOut`` (``empty_target_action="pos"``).
 
-    Args:
-        {args}
-
-    Raises:
-        {raises}
+    {sections}
 
     References:
         torchmetrics' ``RetrievalFallOut``.
@@ -440,11 +415,7 @@ class RetrievalAUROC(_RetrievalMetric):
 
     A query without a relevant or without a non-relevant item is empty (``"zero"``: 0, as torchmetrics).
 
-    Args:
-        {args}
-
-    Raises:
-        {raises}
+    {sections}
 
     References:
         Hanley and McNeil, Radiology 1982; torchmetrics' ``RetrievalAUROC``.

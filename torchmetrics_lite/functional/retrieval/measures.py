@@ -1,7 +1,7 @@
 """The public retrieval functions (conventions in :mod:`torchmetrics_lite.functional.retrieval`).
 
-Every docstring's shared argument text comes from :data:`_ARGS` (one place), inserted where a docstring says
-``{args}``.
+Every docstring's shared Args/Returns/Raises text comes from :data:`_ARGS` (one place), inserted where a
+docstring says ``{sections}``.
 """
 from __future__ import annotations
 
@@ -72,11 +72,26 @@ _RAISES = """ValueError: Shapes that differ, ``preds`` not 1-D/2-D (or not 1-D w
         TypeError: A non-tensor or complex input, non-integer ``indexes``, a non-bool ``mask``."""
 
 
+_GAIN = """
+        gain: ``"linear"`` (default, ``rel``) or ``"exponential"`` (``2^rel - 1``)."""
+_SECTIONS = """Args:
+        {args}
+
+    Returns:
+        A float64 scalar (``reduction="mean"``) or one float64 value per query (``reduction="none"``).
+
+    Raises:
+        {raises}"""
+
+
 def _doc(k: bool = True) -> Callable[[F], F]:
-    """Insert the shared argument and error text into a docstring's ``{args}`` and ``{raises}``."""
+    """Insert the shared Args/Returns/Raises sections into a docstring's ``{sections}`` (``{sections+gain}``:
+    with the ``gain`` argument)."""
     def wrap(fn: F) -> F:
-        fn.__doc__ = (fn.__doc__ or "").replace("{args}", _ARGS.replace("{k}", _K if k else "")).replace(
-            "{raises}", _RAISES)
+        args = _ARGS.replace("{k}", _K if k else "")
+        sections = _SECTIONS.replace("{raises}", _RAISES)
+        doc = (fn.__doc__ or "").replace("{sections+gain}", sections.replace("{args}", args + _GAIN))
+        fn.__doc__ = doc.replace("{sections}", sections.replace("{args}", args))
         return fn
 
     return wrap
@@ -106,15 +121,7 @@ def retrieval_normalized_dcg(preds: Tensor, target: Tensor, indexes: Optional[Te
     query's items (not only the top k). Ties (``"average"``): each item of a tie group gets the group's mean
     gain (scikit-learn's ``ndcg_score``). A query whose grades are all 0 has no relevant item (``empty``).
 
-    Args:
-        {args}
-        gain: ``"linear"`` (default) or ``"exponential"``.
-
-    Returns:
-        A float64 scalar (``reduction="mean"``) or one float64 value per query (``reduction="none"``).
-
-    Raises:
-        {raises}
+    {sections+gain}
 
     References:
         Järvelin and Kekäläinen, "Cumulated gain-based evaluation of IR techniques", ACM TOIS 2002;
@@ -147,14 +154,7 @@ def retrieval_average_precision(preds: Tensor, target: Tensor, indexes: Optional
     the number retrieved). Ties (``"average"``): the exact expectation over random orders of each tie group, in
     closed form per group. A query with ``R = 0`` follows ``empty``.
 
-    Args:
-        {args}
-
-    Returns:
-        A float64 scalar (``reduction="mean"``) or one float64 value per query (``reduction="none"``).
-
-    Raises:
-        {raises}
+    {sections}
 
     References:
         Voorhees and Harman (eds.), "TREC: Experiment and Evaluation in Information Retrieval", 2005 (trec_eval's
@@ -185,14 +185,7 @@ def retrieval_reciprocal_rank(preds: Tensor, target: Tensor, indexes: Optional[T
     among the ``n`` tied at ranks ``a+1 .. a+n`` (the first group holding one), the first relevant item is at
     ``a+j`` with probability ``C(n-j, r-1) / C(n, r)``. A query without a relevant item follows ``empty``.
 
-    Args:
-        {args}
-
-    Returns:
-        A float64 scalar (``reduction="mean"``) or one float64 value per query (``reduction="none"``).
-
-    Raises:
-        {raises}
+    {sections}
 
     References:
         Voorhees, "The TREC-8 question answering track report", TREC 1999; McSherry and Najork, ECIR 2008.
@@ -217,14 +210,7 @@ def retrieval_precision(preds: Tensor, target: Tensor, indexes: Optional[Tensor]
     the query's number of items. Ties (``"average"``): a tie group of ``n`` items with ``r`` relevant adds
     ``r/n`` per rank inside the cut-off. A query without a relevant item follows ``empty``.
 
-    Args:
-        {args}
-
-    Returns:
-        A float64 scalar (``reduction="mean"``) or one float64 value per query (``reduction="none"``).
-
-    Raises:
-        {raises}
+    {sections}
 
     References:
         trec_eval's ``P`` measure; McSherry and Najork, ECIR 2008 (ties).
@@ -247,14 +233,7 @@ def retrieval_recall(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = 
 
     trec_eval's ``recall_k``. Ties as :func:`retrieval_precision`. A query with ``R = 0`` follows ``empty``.
 
-    Args:
-        {args}
-
-    Returns:
-        A float64 scalar (``reduction="mean"``) or one float64 value per query (``reduction="none"``).
-
-    Raises:
-        {raises}
+    {sections}
 
     References:
         trec_eval's ``recall`` measure; McSherry and Najork, ECIR 2008 (ties).
@@ -279,14 +258,7 @@ def retrieval_hit_rate(preds: Tensor, target: Tensor, indexes: Optional[Tensor] 
     a tie group of ``n`` items (``r`` relevant) cut after ``m`` of its ranks. A query without a relevant item
     follows ``empty``.
 
-    Args:
-        {args}
-
-    Returns:
-        A float64 scalar (``reduction="mean"``) or one float64 value per query (``reduction="none"``).
-
-    Raises:
-        {raises}
+    {sections}
 
     References:
         trec_eval's ``success`` measure; McSherry and Najork, ECIR 2008 (ties).
@@ -310,14 +282,7 @@ def retrieval_r_precision(preds: Tensor, target: Tensor, indexes: Optional[Tenso
     trec_eval's ``Rprec`` (it has no ``k``). Ties as :func:`retrieval_precision`. A query with ``R = 0``
     follows ``empty``.
 
-    Args:
-        {args}
-
-    Returns:
-        A float64 scalar (``reduction="mean"``) or one float64 value per query (``reduction="none"``).
-
-    Raises:
-        {raises}
+    {sections}
 
     References:
         Buckley and Voorhees, "Evaluating evaluation measure stability", SIGIR 2000 (trec_eval's ``Rprec``);
@@ -343,15 +308,7 @@ def retrieval_dcg(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = Non
     ``"exponential"`` (``2^rel - 1``); scikit-learn's ``dcg_score``. Ties (``"average"``): each item of a tie
     group gets the group's mean gain. A query without a relevant item (DCG 0) follows ``empty``.
 
-    Args:
-        {args}
-        gain: ``"linear"`` (default) or ``"exponential"``.
-
-    Returns:
-        A float64 scalar (``reduction="mean"``) or one float64 value per query (``reduction="none"``).
-
-    Raises:
-        {raises}
+    {sections+gain}
 
     References:
         Järvelin and Kekäläinen, "Cumulated gain-based evaluation of IR techniques", ACM TOIS 2002.
@@ -377,14 +334,7 @@ def retrieval_fall_out(preds: Tensor, target: Tensor, indexes: Optional[Tensor] 
     ``empty="one"`` counts it as 1, as torchmetrics' ``RetrievalFallOut`` (``empty_target_action="pos"``);
     ``"zero"`` counts it as 0.
 
-    Args:
-        {args}
-
-    Returns:
-        A float64 scalar (``reduction="mean"``) or one float64 value per query (``reduction="none"``).
-
-    Raises:
-        {raises}
+    {sections}
 
     References:
         Salton and McGill, "Introduction to Modern Information Retrieval", 1983 (fallout); torchmetrics'
@@ -411,14 +361,7 @@ def retrieval_auroc(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = N
     A query without a relevant or without a non-relevant item follows ``empty`` (torchmetrics gives such a
     query 0, as the default ``"zero"``). No cut-off: torchmetrics' ``top_k`` has no counterpart here.
 
-    Args:
-        {args}
-
-    Returns:
-        A float64 scalar (``reduction="mean"``) or one float64 value per query (``reduction="none"``).
-
-    Raises:
-        {raises}
+    {sections}
 
     References:
         Hanley and McNeil, "The meaning and use of the area under a ROC curve", Radiology 1982; torchmetrics'
