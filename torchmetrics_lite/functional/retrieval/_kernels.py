@@ -92,20 +92,26 @@ def build(ops: Ops, q: A, rel: A, new: Optional[A], n_items: A) -> Ranked:
     """Tie groups of a ranked list: ``new`` flags the items that start a group (None: every item does); ``rel``
     holds no negative grade (the rankings clip them to 0, as trec_eval)."""
     n = q.shape[0]
-    gstart = ops.arange(n, q) if new is None else ops.nonzero(new)
+    ends = ops.cumsum0(n_items)
+    qstart = ends[:-1]
+    crel = ops.cumsum0(rel > 0)
+    n_rel = ops.take(crel, ends[1:]) - ops.take(crel, qstart)
+    if new is None:  # every item its own group: no gathers
+        idx = ops.arange(n, q)
+        item_qstart = ops.repeat(qstart, n_items)
+        at = crel[:-1]
+        return Ranked(ops, rel, q, idx, idx * 0 + 1, q, idx - item_qstart, crel[1:] - at, at - ops.take(crel,
+                      item_qstart), n_items, n_rel, qstart, n_items.shape[0])
+    gstart = ops.nonzero(new)
     gsize = gstart * 0
     if gstart.shape[0]:
         gsize[:-1] = gstart[1:] - gstart[:-1]
         gsize[-1] = n - gstart[-1]
-    ends = ops.cumsum0(n_items)
-    qstart = ends[:-1]
     gq = ops.take(q, gstart)
     group_qstart = ops.take(qstart, gq)
-    crel = ops.cumsum0(rel > 0)
     at = ops.take(crel, gstart)
     r = ops.take(crel, gstart + gsize) - at
     h = at - ops.take(crel, group_qstart)
-    n_rel = ops.take(crel, ends[1:]) - ops.take(crel, qstart)
     return Ranked(ops, rel, q, gstart, gsize, gq, gstart - group_qstart, r, h, n_items, n_rel, qstart,
                   n_items.shape[0])
 

@@ -81,25 +81,54 @@ NUMPY = Ops(
 )
 
 
-def rank(qid: np.ndarray, preds: np.ndarray, target: np.ndarray, n_queries: int, ties: str) -> Ranked:
-    """Rank flat items (int64 query ids in ``[0, n_queries)``, any order) by query, then descending score."""
+def rank(qid: np.ndarray, preds: np.ndarray, target: np.ndarray, n_queries: int, ties: str,
+         cut: Optional[int] = None) -> Ranked:
+    """Rank flat items (int64 query ids in ``[0, n_queries)``, any order) by query, then descending score.
+
+    ``cut``: the measure reads only the ranks up to ``cut`` (its ``k``); the tie groups that start below it are
+    dropped after the sort (relevant counts, item counts and the ideal order still cover every item)."""
     n_items = np.bincount(qid, minlength=n_queries).astype(np.int64, copy=False)
     packed = segment_sort_payload(qid, preds, target, n_segments=n_queries) if ties == "average" else None
-    if packed is not None:
-        keys, rel = packed
-        first = np.empty(keys.shape[0], dtype=np.bool_)
-        first[:1] = True
-        np.not_equal(keys[1:], keys[:-1], out=first[1:])
-        return build(NUMPY, keys >> 32, rel, None if first.all() else first, n_items)  # payloads are >= 0
-    order = segment_order(qid, preds, n_segments=n_queries, descending=True, stable=ties == "order")
-    q = qid.take(order)
-    rel = np.maximum(target.take(order).astype(np.float64, copy=False), 0.0)  # < 0: validate_args=False only
     new: Optional[np.ndarray] = None
-    if ties == "average" and q.shape[0] > 1:
-        s = preds.take(order)
-        new = np.empty(q.shape[0], dtype=np.bool_)
-        new[0] = True
-        new[1:] = (q[1:] != q[:-1]) | (s[1:] != s[:-1])
-        if new.all():
-            new = None
-    return build(NUMPY, q, rel, new, n_items)
+    if packed is not None:
+        keys, rel = packed  # payloads are >= 0
+        q = keys >> 32
+        if keys.shape[0] > 1:
+            new = np.empty(keys.shape[0], dtype=np.bool_)
+            new[0] = True
+            np.not_equal(keys[1:], keys[:-1], out=new[1:])
+    else:
+        order = segment_order(qid, preds, n_segments=n_queries, descending=True, stable=ties == "order")
+        q = qid.take(order)
+        rel = np.maximum(target.take(order).astype(np.float64, copy=False), 0.0)  # < 0: validate_args=False only
+        if ties == "average" and q.shape[0] > 1:
+            s = preds.take(order)
+            new = np.empty(q.shape[0], dtype=np.bool_)
+            new[0] = True
+            new[1:] = (q[1:] != q[:-1]) | (s[1:] != s[:-1])
+    if new is not None and new.all():
+        new = None
+    if cut is None or q.shape[0] <= 2 * cut * n_queries:
+        return build(NUMPY, q, rel, new, n_items)
+    return _head(q, rel, new, n_items, cut)
+
+
+def _head(q: np.ndarray, rel: np.ndarray, new: Optional[np.ndarray], n_items: np.ndarray, cut: int) -> Ranked:
+    """The ranking restricted to the tie groups that start above rank ``cut`` of their query (a prefix of each
+    query), with the counts of the whole ranking."""
+    qstart = _cumsum0(n_items)[:-1]
+    pos = np.arange(q.shape[0], dtype=np.int64) - np.repeat(qstart, n_items)
+    keep = pos < cut
+    if new is not None:  # and the rest of a group that straddles the cut-off
+        gid = np.cumsum(new) - 1
+        long = np.flatnonzero(n_items > cut)
+        boundary = np.full(n_items.shape[0], -1, dtype=np.int64)
+        boundary[long] = gid.take(qstart.take(long) + cut - 1)
+        keep |= gid == np.repeat(boundary, n_items)
+    sel = np.flatnonzero(keep)
+    q_all, rel_all = q, rel
+    q, rel = q.take(sel), rel.take(sel)
+    head = build(NUMPY._replace(ideal_runs=lambda r: ideal_runs(q_all, rel_all, r.n_queries)), q, rel,
+                 None if new is None else new.take(sel), np.bincount(q, minlength=n_items.shape[0]))
+    n_rel = np.bincount(q_all, rel_all > 0, minlength=n_items.shape[0]).astype(np.int64)
+    return head._replace(n_items=n_items, n_rel=n_rel)

@@ -233,5 +233,6 @@ def _measure_values(measure: Measure, preds: Tensor, target: Tensor, indexes: Op
     target = flat.target.detach()
     if target.dtype in (torch.bfloat16, torch.float16):
         target = target.float()  # exact
-    ranked = _numpy_kernels.rank(flat.qid.numpy(), _backend.host(flat.preds), target.numpy(), flat.n_queries, ties)
+    ranked = _numpy_kernels.rank(flat.qid.numpy(), _backend.host(flat.preds), target.numpy(), flat.n_queries, ties,
+                                 cut=options.get("k"))
     return PerQuery(*(torch.from_numpy(x) for x in measure(ranked, **options))), flat.dense
