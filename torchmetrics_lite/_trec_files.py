@@ -149,7 +149,7 @@ def read_table(path: str, expected: Sequence[int], layout: str, wanted: Sequence
     width, first_line, line0 = 0, 0, 0
     for start, stop in _chunks(data):
         tokens = tokenize(data[start:stop])
-        counts = tokens.per_line[:-1] if stop < len(data) else tokens.per_line  # the chunk ends with a line break
+        counts = tokens.per_line  # the chunk ends with a line break, or the file ends
         rows = np.flatnonzero(counts)
         if rows.size and not width:
             width, first_line = int(counts[rows[0]]), line0 + int(rows[0]) + 1

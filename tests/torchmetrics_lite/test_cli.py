@@ -344,3 +344,21 @@ def test_retrieval_command_line_never_imports_torch(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "torch imported: False"
     assert done.stdout.splitlines()[0].split()[:3] == ["num_q", "all", "22"]
+
+
+def test_files_read_in_chunks_give_the_same_values(tmp_path, monkeypatch):
+    """Large files are tokenized a chunk of bytes at a time: chunk boundaries must lose no line (and error lines
+    count across chunks)."""
+    from torchmetrics_lite import _trec_files
+
+    qrels, run = _generate(7)
+    qp, rp = _write(tmp_path, qrels, run)
+    want = _cli("retrieval", qp, rp, "-m", "map", "recall@20", "ndcg", "-q", "--digits", 12)
+    monkeypatch.setattr(_trec_files, "_CHUNK", 97)  # a few lines per chunk, boundaries anywhere
+    assert _cli("retrieval", qp, rp, "-m", "map", "recall@20", "ndcg", "-q", "--digits", 12) == want
+    lines = open(rp).read().splitlines()
+    lines[40] = " ".join(lines[40].split()[:4])
+    bad = tmp_path / "bad.txt"
+    bad.write_text("\n".join(lines) + "\n")
+    code, _, err = _cli("retrieval", qp, bad, "-m", "map")
+    assert code == 1 and "bad.txt:41: expected 6 or 5 fields" in err
