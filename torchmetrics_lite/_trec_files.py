@@ -80,7 +80,7 @@ def fixed_width(tokens: Tokens, index: np.ndarray) -> np.ndarray:
     start, length = tokens.start.take(index), tokens.length.take(index)
     width = int(length.max(initial=1))
     mat = np.zeros((index.size, width), dtype=np.uint8)
-    for j in range(width):
+    for j in range(width):  # byte j of every field at once (no (fields, width) index array: less memory)
         rows = np.flatnonzero(length > j)
         mat[rows, j] = tokens.data.take(start.take(rows) + j)
     return mat.view(f"S{width}").reshape(-1)
@@ -108,8 +108,9 @@ class Vocab:
         else:
             keys = joined
         heads = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))  # runs of one id (grouped files)
-        unique, inverse = np.unique(keys.take(heads), return_inverse=True)
-        inverse = np.repeat(inverse.reshape(-1), np.diff(np.append(heads, keys.size)))
+        ordered = np.sort(keys.take(heads))
+        unique = ordered[np.concatenate([[True], ordered[1:] != ordered[:-1]])] if ordered.size else ordered
+        inverse = np.repeat(np.searchsorted(unique, keys.take(heads)), np.diff(np.append(heads, keys.size)))
         self.unique = unique.astype(">u8").view("S8") if width <= 8 else unique
         bounds = np.cumsum([0] + [p.size for p in self.parts])
         self.parts = []  # the bytes of every id are no longer needed
