@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from typing import Any, Callable, Dict, List, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Sequence, Tuple
 
 
 def attach(package: str, namespace: Dict[str, Any],
-           exports: Dict[str, Sequence[str]]) -> Tuple[Callable[[str], Any], Callable[[], List[str]]]:
+           exports: Mapping[str, Sequence[str]]) -> Tuple[Callable[[str], Any], Callable[[], List[str]]]:
     """``(__getattr__, __dir__)`` for ``package`` whose ``exports`` map a module to the names it provides;
     a resolved name is cached in the package's ``namespace`` (its ``globals()``)."""
     where = {name: module for module, names in exports.items() for name in names}
