@@ -116,19 +116,20 @@ def rank(qid: np.ndarray, preds: np.ndarray, target: np.ndarray, n_queries: int,
 def _head(q: np.ndarray, rel: np.ndarray, new: Optional[np.ndarray], n_items: np.ndarray, cut: int) -> Ranked:
     """The ranking restricted to the tie groups that start above rank ``cut`` of their query (a prefix of each
     query), with the counts of the whole ranking."""
-    qstart = _cumsum0(n_items)[:-1]
-    pos = np.arange(q.shape[0], dtype=np.int64) - np.repeat(qstart, n_items)
-    keep = pos < cut
-    if new is not None:  # and the rest of a group that straddles the cut-off
-        gid = np.cumsum(new) - 1
-        long = np.flatnonzero(n_items > cut)
-        boundary = np.full(n_items.shape[0], -1, dtype=np.int64)
-        boundary[long] = gid.take(qstart.take(long) + cut - 1)
-        keep |= gid == np.repeat(boundary, n_items)
-    sel = np.flatnonzero(keep)
+    starts = _cumsum0(n_items)
+    qstart = starts[:-1]
+    end = qstart + np.minimum(n_items, cut)  # a prefix of each query ...
+    if new is not None:  # ... extended to the end of a tie group that straddles the cut-off
+        group_start = np.flatnonzero(new)
+        last = np.flatnonzero(n_items > cut)
+        after = np.searchsorted(group_start, qstart.take(last) + cut, side="left")
+        end[last] = np.append(group_start, q.shape[0]).take(after)
+        end = np.minimum(end, starts[1:])
+    length = end - qstart
+    sel = np.arange(int(length.sum()), dtype=np.int64) + np.repeat(qstart - _cumsum0(length)[:-1], length)
     q_all, rel_all = q, rel
     q, rel = q.take(sel), rel.take(sel)
     head = build(NUMPY._replace(ideal_runs=lambda r: ideal_runs(q_all, rel_all, r.n_queries)), q, rel,
-                 None if new is None else new.take(sel), np.bincount(q, minlength=n_items.shape[0]))
+                 None if new is None else new.take(sel), length)
     n_rel = np.bincount(q_all, rel_all > 0, minlength=n_items.shape[0]).astype(np.int64)
     return head._replace(n_items=n_items, n_rel=n_rel)
