@@ -1,21 +1,29 @@
-"""Retrieval metrics on 10,000 queries x 100 items, relevance graded 0-4, single thread.
+"""Retrieval metrics, relevance graded 0-4, single thread, at two shapes.
 
-Scores without ties (uniform float32) and with ties (integers 0-9 as float32, about 10 items per tie group).
+Uniform: 10,000 queries x 100 items, scores without ties (uniform float32) and with ties (integers 0-9 as
+float32, about 10 items per tie group).
+Uneven (``--shape uneven``): 10,000 queries whose sizes are drawn as ``clip(lognormal(log 80, 0.9), 1, 1300)``
+(MSLR-like, 1.19M rows), scores tied (50 levels), grades 0-4; dense means the masked ``(10000, 1300)`` block a
+padded batch would give. Its headline row is NDCG@10 + MAP together against pytrec_eval's ``evaluate()`` for
+both measures (one evaluator).
 Ours: dense ``(queries, items)`` input and the same rows flat and shuffled with query ids (``indexes``).
 Peers, same run: scikit-learn ``ndcg_score`` (averages ties), pytrec_eval (its ``evaluate`` call; building
 its dicts is reported apart; trec_eval breaks ties by document id instead of averaging), ranx (numba JIT warmed
 first; ties broken by document id) and torchmetrics (a Python loop over queries; timed on 1,000 queries and
 scaled x10 when 10,000 would take more than ~30 s).
-Run: python -m benchmarks.bench_retrieval
+Run: python -m benchmarks.bench_retrieval [--shape uniform|uneven|both]
 """
+import argparse
 import time
 
+import numpy as np
 import torch
 
 from benchmarks._runner import header, median_time, optional, print_tables, table
 from torchmetrics_lite.functional import (
     retrieval_average_precision,
     retrieval_normalized_dcg,
+    retrieval_precision,
     retrieval_reciprocal_rank,
 )
 
@@ -82,8 +90,80 @@ def peer_rows(metric, preds, target, dicts, rows):
             rows.append(("torchmetrics", median_time(lambda: run_tm(Q), repeat=1, warmup=0), tm.__version__))
 
 
-def main() -> None:
-    torch.set_num_threads(1)
+# ------------------------------------------------------------------------------------------ uneven shape
+UNEVEN = {**OURS, "P@10": (retrieval_precision, {"k": 10})}
+TREC["P@10"], RANX["P@10"], TM["P@10"] = ("P.10", "P_10"), "precision@10", ("RetrievalPrecision", {"top_k": 10})
+
+
+def uneven_data():
+    rng = np.random.default_rng(0)
+    sizes = np.clip(np.round(rng.lognormal(np.log(80), 0.9, Q)), 1, 1300).astype(np.int64)
+    n = int(sizes.sum())
+    qid = np.repeat(np.arange(Q), sizes)
+    preds = rng.integers(0, 50, n).astype(np.float32)
+    target = rng.integers(0, 5, n)
+    perm = rng.permutation(n)
+    flat = tuple(torch.from_numpy(x[perm]) for x in (preds, target, qid))
+    m = int(sizes.max())
+    mask = torch.from_numpy(np.arange(m) < sizes[:, None])
+    dense_p, dense_t = torch.zeros(Q, m), torch.zeros(Q, m, dtype=torch.int64)
+    dense_p[mask], dense_t[mask] = torch.from_numpy(preds), torch.from_numpy(target)  # rows in query order
+    qrel, run = {}, {}
+    for q, d, s, t in zip(qid.tolist(), range(n), preds.tolist(), target.tolist()):
+        qrel.setdefault(f"q{q}", {})[f"d{d}"] = t
+        run.setdefault(f"q{q}", {})[f"d{d}"] = s
+    return flat, (dense_p, dense_t, mask), (qrel, run), sizes
+
+
+def tm_uneven(metric, flat, n_q):
+    """torchmetrics on the first ``n_q`` queries of the flat input."""
+    tm = optional("torchmetrics")
+    name, kw = TM[metric]
+    p, t, i = flat
+    keep = i < n_q
+    target = t[keep] if metric == "ndcg@10" else t[keep] > 0
+    m = getattr(tm.retrieval, name)(**kw)
+    m.update(p[keep], target, indexes=i[keep])
+    return m.compute()
+
+
+def uneven_tables():
+    flat, dense, (qrel, run), sizes = uneven_data()
+    n_rows = int(sizes.sum())
+    title = f"{Q:,} queries, sizes clip(lognormal(log 80, 0.9), 1, 1300) ({n_rows:,} rows), 50 score levels"
+    tables = []
+    pytrec_eval, ranx, tm = optional("pytrec_eval"), optional("ranx"), optional("torchmetrics")
+    both = lambda: (retrieval_normalized_dcg(*flat, k=10), retrieval_average_precision(*flat))  # noqa: E731
+    rows = [("torchmetrics_lite flat", median_time(both, repeat=5), "shuffled, indexes; two calls")]
+    if pytrec_eval is not None:
+        ev = pytrec_eval.RelevanceEvaluator(qrel, {"ndcg_cut.10", "map"})
+        rows.append(("pytrec_eval", median_time(lambda: ev.evaluate(run), repeat=3), "evaluate() for both"))
+    tables.append(table(f"NDCG@10 + MAP, {title}", rows, ours="torchmetrics_lite flat"))
+    for metric, (fn, kw) in UNEVEN.items():
+        rows = [("torchmetrics_lite flat", median_time(lambda: fn(*flat, **kw), repeat=5), "shuffled, indexes"),
+                ("torchmetrics_lite dense", median_time(lambda: fn(dense[0], dense[1], mask=dense[2], **kw), repeat=3),
+                 "masked (10000, 1300) block")]
+        if pytrec_eval is not None:
+            ev = pytrec_eval.RelevanceEvaluator(qrel, {TREC[metric][0]})
+            rows.append(("pytrec_eval", median_time(lambda: ev.evaluate(run), repeat=3), "evaluate() only"))
+        if ranx is not None:
+            qr, rn = ranx.Qrels.from_dict(qrel), ranx.Run.from_dict(run)
+            ranx.evaluate(qr, rn, RANX[metric], threads=1)  # JIT warm-up
+            rows.append(("ranx", median_time(lambda: ranx.evaluate(qr, rn, RANX[metric], threads=1,
+                                                                  save_results_in_run=False), repeat=3), "JIT warm"))
+        if tm is not None:  # all 10,000 queries unless that would take minutes (then 2,000, scaled)
+            sub = 2000
+            t_sub = median_time(lambda: tm_uneven(metric, flat, sub), repeat=1, warmup=0)
+            if t_sub * Q / sub > 60:
+                rows.append(("torchmetrics", t_sub * Q / sub, f"{tm.__version__}, first {sub:,} queries, x{Q // sub}"))
+            else:
+                rows.append(("torchmetrics", median_time(lambda: tm_uneven(metric, flat, Q), repeat=1, warmup=0),
+                             f"{tm.__version__}, all queries"))
+        tables.append(table(f"{metric}, {title}", rows, ours="torchmetrics_lite flat"))
+    return tables
+
+
+def uniform_tables():
     tables = []
     for ties in (False, True):
         preds, target, flat = data(ties)
@@ -94,6 +174,15 @@ def main() -> None:
                     ("torchmetrics_lite flat", median_time(lambda: fn(*flat, **kw), repeat=5), "shuffled, indexes")]
             peer_rows(metric, preds, target, dicts, rows)
             tables.append(table(f"{metric}, {Q:,} queries x {N} items, {label}", rows, ours="torchmetrics_lite dense"))
+    return tables
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--shape", choices=("uniform", "uneven", "both"), default="both")
+    shape = parser.parse_args().shape
+    torch.set_num_threads(1)
+    tables = (uniform_tables() if shape != "uneven" else []) + (uneven_tables() if shape != "uniform" else [])
     print(header())
     print_tables(tables)
 

@@ -2,7 +2,8 @@
 
 On CPU, numpy's vectorised (SIMD) sort on a zero-copy view of the tensor's memory is an order of magnitude
 faster than ``torch.sort`` (1e7 float32: about 0.04 s against 1.1 s on the project's 2-core machines). On
-CUDA, ``torch.sort`` (a radix sort) is the right tool. Every rank and retrieval metric sorts through here.
+CUDA, ``torch.sort`` (a radix sort) is the right tool. Every rank metric sorts through here; the retrieval
+kernels use the packed sorts of :mod:`torchmetrics_lite._sort_keys` (numpy alone) directly.
 
 ``backend`` can force either path (``"numpy"`` only for CPU tensors) so the tests cover both on CPU.
 float16 / bfloat16 (which numpy lacks) are sorted as float32: the conversion is exact and order-preserving.
@@ -15,17 +16,17 @@ tensor([2, 0, 3, 1])
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Optional
 
 import numpy as np
 import torch
 from torch import Tensor
 
 from torchmetrics_lite import _backend
+from torchmetrics_lite._sort_keys import segment_order
 
 __all__ = ["sort", "argsort", "searchsorted", "default_backend", "segment_argsort", "select_sorted", "sort_rows",
-           "searchsorted_rows", "group_starts", "PAD_KEY", "rank_rows", "group_by_segment",
-           "segment_sort_payload"]
+           "searchsorted_rows", "group_starts"]
 
 _NUMPY_DTYPES = {torch.float32, torch.float64, torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8}
 
@@ -85,35 +86,6 @@ def searchsorted(sorted_seq: Tensor, values: Tensor, *, right: bool = False, bac
 
 
 # ------------------------------------------------------------------------- segmented sort (retrieval)
-def _key32(a: np.ndarray) -> Optional[np.ndarray]:
-    """int64 keys in [0, 2**32) ordered as ``a`` (no NaN), or None when ``a`` does not fit 32 bits.
-
-    float32 bits are made monotonic (negative floats flip their magnitude bits, -0.0 becomes +0.0);
-    integers are shifted by their minimum; float64 values that are all exact float32 take the float32 path."""
-    if a.size == 0:
-        return np.zeros(0, dtype=np.int64)
-    if a.dtype == np.float64:
-        single = a.astype(np.float32)
-        if not np.array_equal(single.astype(np.float64), a):
-            return None
-        a = single
-    if a.dtype == np.float32:
-        bits = (a + np.float32(0.0)).view(np.int32).astype(np.int64)
-        return (bits ^ ((bits >> 31) & 0x7FFFFFFF)) + (1 << 31)
-    lo, hi = int(a.min()), int(a.max())
-    if hi - lo >= 1 << 32:
-        return None
-    return a.astype(np.int64) - lo
-
-
-def _key64(a: np.ndarray) -> np.ndarray:
-    """int64 keys ordered as ``a`` (floats: monotonic bits, -0.0 as +0.0)."""
-    if a.dtype.kind != "f":
-        return a.astype(np.int64)
-    bits = (a.astype(np.float64) + 0.0).view(np.int64)
-    return bits ^ ((bits >> 63) & 0x7FFFFFFFFFFFFFFF)
-
-
 def segment_argsort(segments: Tensor, values: Tensor, *, n_segments: int, descending: bool = True,
                     stable: bool = False, backend: Optional[str] = None) -> Tensor:
     """Permutation sorting 1-D items by segment (ascending), then by value (``descending`` or not).
@@ -132,35 +104,8 @@ def segment_argsort(segments: Tensor, values: Tensor, *, n_segments: int, descen
     if _pick(values, backend) == "torch" or n == 0:
         by_value = torch.sort(values, descending=descending, stable=True).indices
         return by_value[torch.sort(segments[by_value], stable=True).indices]
-    seg = _as_numpy(segments).astype(np.int64, copy=False)
-    key = _key32(_as_numpy(values))
-    seg_bits = max(int(n_segments) - 1, 0).bit_length()
-    if key is not None:
-        if descending:
-            key = ((1 << 32) - 1) - key
-        grouped = bool(np.all(seg[1:] >= seg[:-1]))
-        if grouped:
-            starts = np.searchsorted(seg, np.arange(n_segments, dtype=np.int64))
-            tie = np.arange(n, dtype=np.int64) - starts[seg]
-        else:
-            tie = np.arange(n, dtype=np.int64)
-        tie_bits = max(int(tie.max()), 0).bit_length()
-        if seg_bits + 32 + tie_bits <= 63:
-            packed = (seg << (32 + tie_bits)) | (key << tie_bits) | tie
-            packed.sort()
-            out = packed & ((1 << tie_bits) - 1)
-            if grouped:
-                out += starts[packed >> (32 + tie_bits)]
-            return torch.from_numpy(out)
-        if seg_bits + 32 <= 63:
-            return torch.from_numpy(np.argsort((seg << 32) | key, kind="stable" if stable else None))
-        k64 = key
-    else:
-        k64 = _key64(_as_numpy(values))
-        if descending:
-            k64 = ~k64
-    by_value = np.argsort(k64, kind="stable" if stable else None)
-    return torch.from_numpy(by_value[np.argsort(seg[by_value], kind="stable")])
+    return torch.from_numpy(segment_order(_as_numpy(segments), _as_numpy(values), n_segments=n_segments,
+                                          descending=descending, stable=stable))
 
 
 # ---------------------------------------------------------------------------- rank metrics (auroc)
@@ -203,156 +148,6 @@ def group_starts(sorted_seq: Tensor, *, backend: Optional[str] = None) -> Tensor
             torch.ne(sorted_seq[1:], sorted_seq[:-1], out=new[1:])
         return torch.nonzero(new).view(-1)
     a = _as_numpy(sorted_seq)
-    new = np.ones(a.shape[0], dtype=np.bool_)
-    np.not_equal(a[1:], a[:-1], out=new[1:])
-    return torch.from_numpy(np.flatnonzero(new))
-
-
-# ------------------------------------------------------------------ row-wise sort (dense retrieval blocks)
-PAD_KEY = 1 << 32  # the key of an invalid (padding) column in :func:`rank_rows`: larger than every real key
-_PACKED_BITS = 63  # bits of a packed sort key (int64, non-negative)
-
-
-def _desc_key32(a: np.ndarray) -> Optional[np.ndarray]:
-    """Keys in [0, 2**32) ordered as ``a`` DEScending (smallest key = largest value), or None (as :func:`_key32`).
-    float32: one xor of the bits (positive values flip their 31 low bits, negative ones keep them)."""
-    if a.dtype == np.float32:
-        bits = (a + np.float32(0.0)).view(np.int32)  # -0.0 -> +0.0
-        return (bits ^ (~(bits >> 31) & np.int32(0x7FFFFFFF))).view(np.uint32)
-    key = _key32(a)
-    return None if key is None else ((1 << 32) - 1) - key
-
-
-def _row_ranks(k64: np.ndarray) -> np.ndarray:
-    """Per row, the dense rank (0, 1, ...) of each value among the row's distinct values (one unstable row
-    argsort): 32-bit keys with the order and the ties of ``k64``."""
-    q, m = k64.shape
-    order = np.argsort(k64, axis=1)
-    ordered = np.take_along_axis(k64, order, axis=1)
-    new = np.zeros((q, m), dtype=np.int64)
-    np.not_equal(ordered[:, 1:], ordered[:, :-1], out=new[:, 1:], casting="unsafe")
-    ranks = np.empty_like(new)
-    np.put_along_axis(ranks, order, np.cumsum(new, axis=1), axis=1)
-    return ranks
-
-
-def rank_rows(x: Tensor, *, valid: Optional[Tensor] = None, descending: bool = True,
-              backend: Optional[str] = None) -> Tuple[Tensor, Tensor]:
-    """Stable sort of every row of a 2-D tensor at once: ``(order, keys)``, both ``(rows, cols)`` int64.
-
-    ``order[r]`` lists the columns of row ``r`` by value (``descending`` or not), equal values in column order, the
-    columns where the bool ``valid`` is False last (in no promised order). ``keys[r]`` are the sort keys in that
-    order: equal exactly where the values are equal (within a row), increasing along the row, :data:`PAD_KEY` (and
-    only there) at invalid columns; tie groups are read from them. On CPU, values of at most 32 bits (as in
-    :func:`segment_argsort`) are packed with their column into one int64 and sorted row-wise by numpy (no argsort);
-    wider values (float64 that are not exact float32, int64 spanning >= 2**32) are first replaced by their dense rank
-    within the row (one unstable row argsort). On CUDA: stable ``torch.sort`` along rows.
-
-    >>> order, keys = rank_rows(torch.tensor([[0.5, 0.9, 0.5], [0.1, 0.2, 0.3]]),
-    ...                         valid=torch.tensor([[True, True, True], [True, False, True]]))
-    >>> order
-    tensor([[1, 0, 2],
-            [2, 0, 1]])
-    >>> bool(keys[0, 1] == keys[0, 2]), bool(keys[1, 2] == PAD_KEY)
-    (True, True)
-    """
-    if x.dim() != 2:
-        raise ValueError(f"Expected `x` to be 2-D, got shape {tuple(x.shape)}")
-    if _pick(x, backend) == "torch":
-        return _rank_rows_torch(x, valid, descending)
-    q, m = x.shape
-    if x.numel() == 0:
-        return torch.zeros(q, m, dtype=torch.int64), torch.zeros(q, m, dtype=torch.int64)
-    a = _as_numpy(x)
-    ok = None if valid is None else valid.detach().contiguous().numpy()
-    key = _desc_key32(a) if descending else _key32(a)
-    if key is None:
-        k64 = _key64(a)
-        if descending:
-            k64 = ~k64
-        if ok is not None:
-            k64 = np.where(ok, k64, np.iinfo(np.int64).max)
-        key = _row_ranks(k64)
-    key = key.astype(np.int64, copy=False)
-    if ok is not None:
-        key = np.where(ok, key, PAD_KEY)
-    col_bits = (m - 1).bit_length()
-    if 33 + col_bits > _PACKED_BITS:  # rows of more than 2**30 items: a stable argsort instead of packing
-        order = np.argsort(key, axis=1, kind="stable")
-        return torch.from_numpy(order), torch.from_numpy(np.take_along_axis(key, order, axis=1))
-    packed = key << col_bits
-    packed |= np.arange(m, dtype=np.int64)
-    packed.sort(axis=1)
-    return torch.from_numpy(packed & ((1 << col_bits) - 1)), torch.from_numpy(packed >> col_bits)
-
-
-def _rank_rows_torch(x: Tensor, valid: Optional[Tensor], descending: bool) -> Tuple[Tensor, Tensor]:
-    order = torch.sort(x, dim=1, descending=descending, stable=True).indices
-    if valid is not None:  # invalid columns last, the rest keeping their order
-        order = order.gather(1, torch.sort((~valid).gather(1, order).to(torch.uint8), dim=1, stable=True).indices)
-    ordered = x.gather(1, order)
-    new = torch.zeros(x.shape, dtype=torch.int64, device=x.device)
-    if x.shape[1] > 1:
-        new[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
-    keys = torch.cumsum(new, 1)
-    if valid is not None:
-        keys = torch.where(valid.gather(1, order), keys, PAD_KEY)
-    return order, keys
-
-
-def group_by_segment(segments: Tensor, *, n_segments: int, backend: Optional[str] = None) -> Tensor:
-    """Stable permutation listing 1-D items by segment id (int64 in ``[0, n_segments)``, ascending), input
-    order within a segment. On CPU (segment, position) is packed into one int64 and sorted by numpy when it
-    fits 63 bits (several times faster than a stable argsort), else a stable argsort.
-
-    >>> group_by_segment(torch.tensor([2, 0, 2, 1, 0]), n_segments=3)
-    tensor([1, 4, 3, 0, 2])
-    """
-    if _pick(segments, backend) == "torch":
-        return torch.sort(segments, stable=True).indices
-    seg = _as_numpy(segments).astype(np.int64, copy=False)
-    n = seg.shape[0]
-    pos_bits = max(n - 1, 0).bit_length()
-    if max(int(n_segments) - 1, 0).bit_length() + pos_bits > 63:
-        return torch.from_numpy(np.argsort(seg, kind="stable"))
-    packed = (seg << pos_bits) | np.arange(n, dtype=np.int64)
-    packed.sort()
-    return torch.from_numpy(packed & ((1 << pos_bits) - 1))
-
-
-def segment_sort_payload(segments: Tensor, values: Tensor, payload: Tensor, *, n_segments: int,
-                         descending: bool = True) -> Optional[Tuple[Tensor, Tensor]]:
-    """1-D items sorted by segment (ascending), then value (``descending`` or not), then payload, in ONE numpy
-    sort of a packed int64 ``(segment, value key, payload)``: ``(keys, payload)`` in that order, where ``keys``
-    (int64) are equal exactly where segment and value are, and ``keys >> 32`` is the segment. Items with equal
-    segment and value come in payload order, NOT input order. None when it does not fit: not on CPU, values
-    wider than 32 bits (see :func:`segment_argsort`), a payload that is not integral in ``[0, 2**b)`` with
-    ``b`` the bits left, or a payload that is not exactly integral.
-
-    >>> keys, load = segment_sort_payload(torch.tensor([1, 0, 1, 1]), torch.tensor([0.5, 0.1, 0.9, 0.5]),
-    ...                                   torch.tensor([3, 0, 2, 1]), n_segments=2)
-    >>> load, keys[2] == keys[3]
-    (tensor([0, 2, 1, 3]), tensor(True))
-    """
-    if values.device.type != "cpu" or values.shape[0] == 0:
-        return None
-    key = _desc_key32(_as_numpy(values)) if descending else _key32(_as_numpy(values))
-    load = payload.detach()
-    load = (load.float() if load.dtype == torch.bfloat16 else load).contiguous().numpy()  # bfloat16: exact
-    if key is None or load.dtype.kind not in "biuf":
-        return None
-    if load.dtype.kind != "i":
-        as_int = load.astype(np.int64)
-        if load.dtype.kind == "f" and not np.array_equal(as_int, load):
-            return None
-        load = as_int
-    lo, hi = int(load.min()), int(load.max())
-    load_bits = hi.bit_length()
-    seg_bits = max(int(n_segments) - 1, 0).bit_length()
-    if lo < 0 or seg_bits + 32 + load_bits > 63:
-        return None
-    packed = np.left_shift(_as_numpy(segments), 32 + load_bits, dtype=np.int64)
-    packed |= np.left_shift(key, load_bits, dtype=np.int64)
-    packed |= load
-    packed.sort()
-    return torch.from_numpy(packed >> load_bits), torch.from_numpy(packed & ((1 << load_bits) - 1))
+    flags = np.ones(a.shape[0], dtype=np.bool_)
+    np.not_equal(a[1:], a[:-1], out=flags[1:])
+    return torch.from_numpy(np.flatnonzero(flags))

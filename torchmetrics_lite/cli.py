@@ -1,20 +1,27 @@
 """Command line: ``python -m torchmetrics_lite`` (installed as ``tml-eval``).
 
-``retrieval QRELS RUN -m ndcg@10 map mrr P@5 recall@100 Rprec [--per-query]``
-    TREC files: qrels lines ``qid iter docid rel`` and run lines ``qid Q0 docid rank score tag`` (whitespace
-    separated; blank lines skipped). Prints trec_eval-style lines ``measure <TAB> qid <TAB> value``: ``num_q``
-    then the mean of each measure over the queries (``all``), after one line per query and measure with
-    ``--per-query``. As trec_eval: a query is evaluated when it is in both files (queries with no relevant
-    document count as 0, ``--empty skip`` leaves them out), documents missing from the qrels are non-relevant,
-    relevant documents the run does not retrieve still count (recall, AP and R-precision denominators, the ideal
-    DCG), relevance ``<= 0`` is non-relevant (gain 0), and the rank column is ignored (the score orders).
-    Tied scores: ``--ties average`` (default, the library's rule: the expected value over random orders of the
-    tied documents) or ``--ties docid`` (trec_eval's rule: ties broken by descending docid; then every measure
-    equals trec_eval's).
+``retrieval QRELS RUN -m ndcg@10 map mrr P@5 recall@100 Rprec [--per-query] [--ties average|docid]``
+    TREC files: qrels lines ``qid iter docid rel`` and run lines ``qid Q0 docid rank score tag`` (or without the
+    tag: 5 columns), whitespace separated, blank lines skipped; ``-`` reads standard input, a name ending in
+    ``.gz`` is gunzipped. Measures as trec_eval writes them too: ``-m ndcg_cut_10 -m map`` (repeated),
+    ``-m map ndcg@10`` (several after one flag, before or after the file names), ``-m map,P@5`` and
+    ``-m P.5,10`` (comma lists; a bare number is another cut-off of the measure before it). Prints
+    trec_eval-style lines ``measure <TAB> qid <TAB> value``: ``num_q`` then the mean of each measure over the
+    queries (``all``), after one line per query and measure with ``--per-query``. As trec_eval: a query is
+    evaluated when it is in both files, a query with no relevant document counts as 0 (``--empty skip`` leaves
+    it out of the mean), documents missing from the qrels are non-relevant, relevant documents the run does not
+    retrieve still count (recall, AP and R-precision denominators, the ideal DCG), relevance ``<= 0`` is
+    non-relevant (gain 0), and the rank column is ignored (the score orders).
+
+    Tied scores: the default ``--ties average`` is the library's rule, the expected value over every order of the
+    tied documents, so a value never depends on document names. It DIFFERS from trec_eval, which breaks ties by
+    descending docid; ``--ties docid`` reproduces trec_eval's order exactly (then every measure equals
+    trec_eval's). Scores are ranked once for all measures, with numpy alone (no torch import).
 
 ``classify FILE.csv --preds COL --target COL -m auroc ap f1 accuracy precision recall [--threshold T]``
-    A CSV file with a header row; ``target`` holds 0/1 labels. Threshold measures count ``preds > T``
-    (probabilities, or real scores with ``--from-logits``). Prints ``measure <TAB> value`` lines.
+    A CSV file with a header row; ``target`` holds 0/1 labels. Threshold measures count ``preds > T`` on
+    probabilities in [0, 1]; real-valued scores need ``--from-logits`` (threshold on ``sigmoid(preds)``).
+    Prints ``measure <TAB> value`` lines.
 
 Measures (case-insensitive; a cut-off as ``@k``, or trec_eval's ``_k``/``.k``):
 
@@ -33,34 +40,37 @@ measure               trec_eval / pytrec_eval name         function (torchmetric
 ``precision``         (classify)                           ``binary_precision``, ``binary_recall``
 ====================  ==================================  ===========================================
 
-Exit codes: 0 success, 1 unreadable or malformed input (the message names the file and line), 2 usage errors
-(unknown measure, bad options).
+Exit codes: 0 success; 1 unreadable, empty or malformed input (the message names the file and line) or values a
+measure rejects (naming the command-line flag to change); 2 usage errors (unknown measure, bad options, a
+missing file name).
 """
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
 import sys
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Sequence, TextIO, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, TextIO, Tuple
 
 import numpy as np
-import torch
-from torch import Tensor
 
-__all__ = ["main", "CliError", "parse_measure", "read_qrels", "read_run", "read_csv_columns", "retrieval_values",
-           "classify_values"]
+from torchmetrics_lite._trec_files import (
+    EXIT_USAGE,
+    CliError,
+    Qrels,
+    Run,
+    Vocab,
+    check_unique,
+    decode,
+    read_bytes,
+    read_qrels,
+    read_run,
+)
 
-EXIT_DATA, EXIT_USAGE = 1, 2
-
-
-class CliError(Exception):
-    """An error reported to the user as ``tml-eval: error: <message>`` with exit code ``code``."""
-
-    def __init__(self, message: str, code: int = EXIT_DATA) -> None:
-        super().__init__(message)
-        self.code = code
+__all__ = ["main", "CliError", "parse_measure", "split_measures", "read_qrels", "read_run", "read_csv_columns",
+           "retrieval_values", "classify_values"]
 
 
 # ---------------------------------------------------------------------------------------------- measures
@@ -114,7 +124,7 @@ def parse_measure(token: str, kind: str) -> Measure:
     if name not in table:
         raise CliError(f"unknown {kind} measure {token!r} (known: {known})", EXIT_USAGE)
     function, cut = table[name]
-    k = int(match.group("k")) if match and match.group("k") is not None else None  # type: ignore[union-attr]
+    k = int(match.group("k")) if match and match.group("k") is not None else None
     if k is not None and cut == "none":
         raise CliError(f"measure {token!r} takes no cut-off", EXIT_USAGE)
     if k is None and cut == "required":
@@ -124,76 +134,196 @@ def parse_measure(token: str, kind: str) -> Measure:
     return Measure(token, function, k)
 
 
-def _function(measure: Measure) -> Callable[..., Tensor]:
-    import torchmetrics_lite.functional as F
+def split_measures(tokens: Sequence[str]) -> List[str]:
+    """Measure names from ``-m`` values: comma lists are split, and a bare number after a comma is another
+    cut-off of the measure before it (trec_eval's ``P.5,10``).
 
-    fn = getattr(F, measure.function, None)
-    if fn is None:
-        raise CliError(f"measure {measure.label!r} needs torchmetrics_lite.functional.{measure.function}, "
-                       "which this installation does not provide", EXIT_USAGE)
-    return fn
+    >>> split_measures(["map,ndcg@10", "P.5,10", "P_20"])
+    ['map', 'ndcg@10', 'P.5', 'P.10', 'P_20']
+    """
+    out: List[str] = []
+    for token in tokens:
+        stem = None
+        for piece in filter(None, token.split(",")):
+            if piece.isdecimal() and stem is not None:
+                out.append(stem + piece)
+                continue
+            out.append(piece)
+            match = re.fullmatch(r"(.*?[@_.])\d+", piece)
+            stem = match.group(1) if match else None
+    return out
 
 
-# --------------------------------------------------------------------------------------------- reading
-def _lines(path: str) -> List[str]:
-    try:
-        with open(path, encoding="utf-8-sig") as f:  # a byte order mark is not part of the first field
-            return f.read().splitlines()
-    except OSError as e:
-        raise CliError(f"cannot read {path}: {e.strerror or e}") from None
-    except UnicodeDecodeError as e:
-        raise CliError(f"cannot read {path}: not UTF-8 text (byte {e.start})") from None
+# ------------------------------------------------------------------------------------------- retrieval
+def _kernels() -> Dict[str, Callable[..., Any]]:
+    from torchmetrics_lite.functional.retrieval import _kernels as K
+
+    return {"retrieval_normalized_dcg": K.ndcg_values, "retrieval_average_precision": K.average_precision_values,
+            "retrieval_reciprocal_rank": K.reciprocal_rank_values, "retrieval_precision": K.precision_values,
+            "retrieval_recall": K.recall_values, "retrieval_hit_rate": K.hit_rate_values,
+            "retrieval_r_precision": K.r_precision_values}
 
 
-def read_qrels(path: str) -> Dict[str, Dict[str, int]]:
-    """TREC qrels ``qid iter docid rel`` -> ``{qid: {docid: rel}}``."""
-    qrels: Dict[str, Dict[str, int]] = {}
-    for no, line in enumerate(_lines(path), 1):
-        parts = line.split()
-        if not parts:
-            continue
-        if len(parts) != 4:
-            raise CliError(f"{path}:{no}: expected 4 fields 'qid iter docid rel', got {len(parts)}")
-        qid, _, doc, rel = parts
+def _natural_key(qid: str) -> Tuple[int, int, str]:
+    # isdecimal, not isdigit: int() rejects digits such as '²'; the id itself breaks ties such as '7' / '07'
+    return (0, int(qid), qid) if qid.isdecimal() else (1, 0, qid)
+
+
+class _Joined(NamedTuple):
+    qids: List[str]  # evaluated queries, in output order
+    q: np.ndarray  # (n,) query of each retrieved document (index into qids)
+    score: np.ndarray  # (n,) float64
+    rel: np.ndarray  # (n,) int64 judged relevance (0 when unjudged)
+    doc: np.ndarray  # (n,) document code: in byte order of the document ids
+    judged_q: np.ndarray  # query of each judgement with relevance > 0
+    judged_rel: np.ndarray  # its relevance
+
+
+def _join(qrels: Qrels, run: Run, queries: Vocab, docs: Vocab) -> _Joined:
+    """The run's documents of the queries present in both files, with their judged relevance (a search in the
+    sorted packed (query, document) keys of the qrels)."""
+    q_codes, doc_codes = queries.codes(), docs.codes()
+    qrels_q, run_q, qrels_doc, run_doc = q_codes[qrels.q], q_codes[run.q], doc_codes[qrels.doc], doc_codes[run.doc]
+    check_unique(qrels.path, qrels.lines, qrels_q, qrels_doc, "judged", queries, docs)
+    check_unique(run.path, run.lines, run_q, run_doc, "retrieved", queries, docs)
+    n_codes = queries.unique.size
+    both = np.flatnonzero((np.bincount(run_q, minlength=n_codes) > 0) & (np.bincount(qrels_q, minlength=n_codes) > 0))
+    if not both.size:
+        raise CliError("no query of the run has judgements in the qrels")
+    named = sorted(zip(queries.names(both), both.tolist()), key=lambda x: _natural_key(x[0]))
+    index = np.full(n_codes, -1, dtype=np.int64)
+    index[[code for _, code in named]] = np.arange(len(named))
+    q = index.take(run_q)
+    keep = np.flatnonzero(q >= 0)
+    judged_key = (qrels_q << 32) | qrels_doc
+    order = np.argsort(judged_key)
+    judged_key, judged_rel = judged_key.take(order), qrels.rel.take(order)
+    key = (run_q.take(keep) << 32) | run_doc.take(keep)
+    at = np.minimum(np.searchsorted(judged_key, key), judged_key.size - 1)
+    rel = np.where(judged_key.take(at) == key, judged_rel.take(at), 0)
+    jq = index.take(qrels_q)
+    positive = np.flatnonzero((jq >= 0) & (qrels.rel > 0))
+    return _Joined([name for name, _ in named], q.take(keep), run.score.take(keep), rel, run_doc.take(keep),
+                   jq.take(positive), qrels.rel.take(positive))
+
+
+def _docid_order(joined: _Joined) -> np.ndarray:
+    """trec_eval's ranking: by query, descending score, then descending docid (only tied documents need their
+    docids compared)."""
+    from torchmetrics_lite._sort_keys import segment_order
+
+    order = segment_order(joined.q, joined.score, n_segments=len(joined.qids), descending=True)
+    q, s = joined.q.take(order), joined.score.take(order)
+    same = np.zeros(order.shape[0], dtype=np.bool_)
+    same[1:] = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    tied = np.flatnonzero(same | np.append(same[1:], False))  # ranked positions inside a tie group
+    if tied.size:  # document codes are in byte order of the ids, trec_eval's strcmp
+        group = np.cumsum(~same).take(tied)
+        order[tied] = order.take(tied).take(np.lexsort((-joined.doc.take(order.take(tied)), group)))
+    return order
+
+
+def _ranking(joined: _Joined, ties: str) -> Any:
+    """The tie groups of the run (numpy kernels), with the qrels' relevant counts and ideal order."""
+    from torchmetrics_lite.functional.retrieval import _kernels as K
+    from torchmetrics_lite.functional.retrieval import _numpy_kernels as NK
+
+    nq = len(joined.qids)
+    rel = np.maximum(joined.rel, 0)
+    if ties == "docid":
+        order = _docid_order(joined)
+        n_items = np.bincount(joined.q, minlength=nq)
+        ranked = K.build(NK.NUMPY, joined.q.take(order), rel.take(order), None, n_items)
+    else:
+        ranked = NK.rank(joined.q, joined.score, rel, nq, "average")
+    ideal = NK.ideal_runs(joined.judged_q, joined.judged_rel, nq)
+    n_rel = np.bincount(joined.judged_q, minlength=nq).astype(np.int64)
+    return ranked._replace(ops=NK.NUMPY._replace(ideal_runs=lambda _: ideal), n_rel=n_rel)
+
+
+def retrieval_values(qrels: Qrels, run: Run, measures: Sequence[Measure], queries: Vocab, docs: Vocab, *,
+                     ties: str = "average", empty: str = "zero") -> Tuple[List[str], Dict[str, np.ndarray]]:
+    """Per-query float64 values (in the order of the returned query ids) of each measure, trec_eval's way; the
+    run is ranked once for all measures.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> with open(os.path.join(folder, "qrels"), "w") as f:
+    ...     _ = f.write("1 0 a 1\\n1 0 b 0\\n1 0 z 2\\n2 0 c 1\\n")
+    >>> with open(os.path.join(folder, "run"), "w") as f:
+    ...     _ = f.write("1 Q0 a 1 0.9 t\\n1 Q0 b 2 0.8 t\\n2 Q0 c 2 0.1 t\\n2 Q0 d 1 0.5 t\\n3 Q0 e 1 1.0 t\\n")
+    >>> queries, docs = Vocab(), Vocab()
+    >>> qrels = read_qrels(os.path.join(folder, "qrels"), queries, docs)
+    >>> run = read_run(os.path.join(folder, "run"), queries, docs)
+    >>> m = [parse_measure(t, "retrieval") for t in ("recall@10", "mrr", "P@5")]
+    >>> qids, values = retrieval_values(qrels, run, m, queries, docs)  # "z" is relevant, not retrieved: recall 1/2
+    >>> qids, [values[x.label].tolist() for x in m]
+    (['1', '2'], [[0.5, 1.0], [1.0, 0.5], [0.2, 0.2]])
+    """
+    joined = _join(qrels, run, queries, docs)
+    ranked = _ranking(joined, ties)
+    kernels = _kernels()
+    blank = ranked.n_rel == 0
+    out = {}
+    for m in measures:
+        options = {} if m.function == "retrieval_r_precision" else {"k": m.k}
+        values = kernels[m.function](ranked, **options).values
+        out[m.label] = np.where(blank, 0.0 if empty == "zero" else math.nan, values)
+    return joined.qids, out
+
+
+def _mean(values: np.ndarray) -> float:
+    counted = values[~np.isnan(values)]
+    return float(counted.mean()) if counted.size else math.nan
+
+
+def _run_retrieval(args: argparse.Namespace, out: TextIO) -> int:
+    measures = _dedupe([parse_measure(t, "retrieval") for t in split_measures(args.measures)])
+    qrels_path, run_path = args.files
+    if qrels_path == run_path == "-":
+        raise CliError("only one of the two files can be standard input ('-')", EXIT_USAGE)
+    queries, docs = Vocab(), Vocab()
+    qrels, run = read_qrels(qrels_path, queries, docs), read_run(run_path, queries, docs)
+    qids, values = retrieval_values(qrels, run, measures, queries, docs, ties=args.ties, empty=args.empty)
+    width, digits = max(22, *(len(m.label) for m in measures)), args.digits
+    lines = []
+    if args.per_query:
+        columns = [values[m.label].tolist() for m in measures]
+        for i, q in enumerate(qids):
+            for m, col in zip(measures, columns):
+                lines.append(f"{m.label:<{width}}\t{q}\t{col[i]:.{digits}f}\n")
+    lines.append(f"{'num_q':<{width}}\tall\t{len(qids)}\n")
+    for m in measures:
+        lines.append(f"{m.label:<{width}}\tall\t{_mean(values[m.label]):.{digits}f}\n")
+    out.write("".join(lines))
+    return 0
+
+
+def _files_and_measures(args: argparse.Namespace) -> None:
+    """``-m map qrels run``: argparse gives every word after ``-m`` to it; the trailing words that are not
+    measure names (or are existing files) are the missing file names."""
+    while len(args.files) < (2 if args.command == "retrieval" else 1) and args.measures:
+        last = args.measures[-1]
         try:
-            value = int(rel)
-        except ValueError:
-            raise CliError(f"{path}:{no}: relevance {rel!r} is not an integer") from None
-        docs = qrels.setdefault(qid, {})
-        if doc in docs:
-            raise CliError(f"{path}:{no}: document {doc!r} is judged twice for query {qid!r}")
-        docs[doc] = value
-    return qrels
+            for piece in split_measures([last]):
+                parse_measure(piece, args.command)
+            is_measure = True
+        except CliError:
+            is_measure = False
+        if is_measure and not (last == "-" or os.path.exists(last)):
+            break
+        args.files.insert(0, args.measures.pop())
 
 
-def read_run(path: str) -> Dict[str, Dict[str, float]]:
-    """TREC run ``qid Q0 docid rank score tag`` -> ``{qid: {docid: score}}`` (the rank column is ignored)."""
-    run: Dict[str, Dict[str, float]] = {}
-    for no, line in enumerate(_lines(path), 1):
-        parts = line.split()
-        if not parts:
-            continue
-        if len(parts) != 6:
-            raise CliError(f"{path}:{no}: expected 6 fields 'qid Q0 docid rank score tag', got {len(parts)}")
-        qid, _, doc, _, score, _ = parts
-        try:
-            value = float(score)
-        except ValueError:
-            value = math.nan
-        if math.isnan(value):
-            raise CliError(f"{path}:{no}: score {score!r} is not a number")
-        docs = run.setdefault(qid, {})
-        if doc in docs:
-            raise CliError(f"{path}:{no}: document {doc!r} is retrieved twice for query {qid!r}")
-        docs[doc] = value
-    return run
-
-
-def read_csv_columns(path: str, preds: str, target: str) -> Tuple[Tensor, Tensor]:
-    """Float64 scores and int64 0/1 labels from two columns of a CSV file with a header row."""
+# ------------------------------------------------------------------------------------------- classify
+def read_csv_columns(path: str, preds: str, target: str) -> Tuple[Any, Any, List[int]]:
+    """Float64 scores, int64 0/1 labels (torch tensors) and the line of each row, from two columns of a CSV
+    file with a header row."""
     import csv
 
-    rows = csv.reader(_lines(path))
+    import torch
+
+    rows = csv.reader(decode(path, read_bytes(path)).splitlines())
     header = next(rows, None)
     if header is None:
         raise CliError(f"{path}: empty file (expected a header row)")
@@ -202,7 +332,7 @@ def read_csv_columns(path: str, preds: str, target: str) -> Tuple[Tensor, Tensor
         if name not in header:
             raise CliError(f"{path}: no column {name!r} (columns: {', '.join(header)})")
         cols.append(header.index(name))
-    scores, labels = [], []
+    scores, labels, lines = [], [], []
     for row in rows:
         no = rows.line_num
         if not row:
@@ -221,117 +351,54 @@ def read_csv_columns(path: str, preds: str, target: str) -> Tuple[Tensor, Tensor
             raise CliError(f"{path}:{no}: column {target!r}: {raw_label!r} is not a 0/1 label")
         scores.append(score)
         labels.append(label)
+        lines.append(no)
     if not scores:
         raise CliError(f"{path}: no data rows")
-    return torch.tensor(scores, dtype=torch.float64), torch.tensor(labels, dtype=torch.int64)
+    return torch.tensor(scores, dtype=torch.float64), torch.tensor(labels, dtype=torch.int64), lines
 
 
-# ------------------------------------------------------------------------------------------- retrieval
-def _natural_key(qid: str) -> Tuple[int, int, str]:
-    # isdecimal, not isdigit: int() rejects digits such as '²'; the id itself breaks ties such as '7' / '07'
-    return (0, int(qid), qid) if qid.isdecimal() else (1, 0, qid)
+def _function(measure: Measure) -> Callable[..., Any]:
+    import torchmetrics_lite.functional as F
+
+    fn = getattr(F, measure.function, None)
+    if fn is None:
+        raise CliError(f"measure {measure.label!r} needs torchmetrics_lite.functional.{measure.function}, "
+                       "which this installation does not provide", EXIT_USAGE)
+    return fn
 
 
-def _flat_retrieval(qrels: Dict[str, Dict[str, int]], run: Dict[str, Dict[str, float]], qids: List[str],
-                    length: int, ties: str) -> Tuple[Tensor, Tensor, Tensor]:
-    """Flat (preds, target, indexes). Per query: the retrieved documents (preds > 1), fillers up to ``length``
-    items (preds 1, non-relevant), then the unretrieved relevant documents (preds 0): with every cut-off at most
-    ``length`` they count in the denominators and never in the top k, as in trec_eval."""
-    rel_parts, pred_parts, sizes = [], [], []
-    for q in qids:
-        docs, judged = run[q], qrels[q]
-        if ties == "docid":  # trec_eval: score descending, then docid descending
-            ranked = sorted(docs.items(), key=lambda d: (d[1], d[0]), reverse=True)
-            order = np.arange(len(ranked), 0, -1, dtype=np.float64)  # distinct, descending
-        else:
-            ranked = list(docs.items())
-            order = np.array([s for _, s in ranked], dtype=np.float64)
-        missing = [max(r, 0) for d, r in judged.items() if r > 0 and d not in docs]
-        rel = [max(judged.get(d, 0), 0) for d, _ in ranked]
-        rel_parts.append(np.array(rel + [0] * (length - len(ranked)) + missing, dtype=np.int64))
-        pred_parts.append(order)
-        sizes.append((len(ranked), length - len(ranked), len(missing)))
-    retrieved = np.concatenate(pred_parts)
-    if ties != "docid":  # global dense ranks keep each query's order and ties, and leave room below
-        retrieved = np.unique(retrieved, return_inverse=True)[1].astype(np.float64).reshape(-1)
-    preds, at = [], 0
-    for n, fill, miss in sizes:
-        preds.append(np.concatenate([retrieved[at : at + n] + 2.0, np.ones(fill), np.zeros(miss)]))
-        at += n
-    counts = np.array([sum(s) for s in sizes], dtype=np.int64)
-    indexes = np.repeat(np.arange(len(qids), dtype=np.int64), counts)
-    return torch.from_numpy(np.concatenate(preds)), torch.from_numpy(np.concatenate(rel_parts)), \
-        torch.from_numpy(indexes)
+_THRESHOLD_FREE = ("binary_auroc", "binary_average_precision")
 
 
-def retrieval_values(qrels: Dict[str, Dict[str, int]], run: Dict[str, Dict[str, float]],
-                     measures: Sequence[Measure], *, ties: str = "average",
-                     empty: str = "zero") -> Tuple[List[str], Dict[str, Tensor]]:
-    """Per-query values (float64, in the order of the returned query ids) of each measure, trec_eval's way.
-
-    >>> qrels = {"1": {"a": 1, "b": 0, "z": 2}, "2": {"c": 1}}
-    >>> run = {"1": {"a": 0.9, "b": 0.8}, "2": {"c": 0.1, "d": 0.5}, "3": {"e": 1.0}}  # "3" has no qrels
-    >>> m = [parse_measure(t, "retrieval") for t in ("recall@10", "mrr", "P@5")]
-    >>> qids, values = retrieval_values(qrels, run, m)  # "z" is relevant but never retrieved: recall 1/2
-    >>> qids, [values[x.label].tolist() for x in m]
-    (['1', '2'], [[0.5, 1.0], [1.0, 0.5], [0.2, 0.2]])
-    """
-    qids = sorted(set(run) & set(qrels), key=_natural_key)
-    if not qids:
-        raise CliError("no query of the run has judgements in the qrels")
-    n_rel = max(sum(r > 0 for r in qrels[q].values()) for q in qids)
-    length = max(max(len(run[q]) for q in qids), n_rel, 1)
-    preds, target, indexes = _flat_retrieval(qrels, run, qids, length, ties)
-    out = {}
-    for m in measures:
-        fn = _function(m)
-        options = {} if m.function == "retrieval_r_precision" else {"k": min(m.k or length, length)}
-        values = fn(preds, target, indexes, ties="order" if ties == "docid" else "average", empty=empty,
-                    reduction="none", **options)
-        if m.function == "retrieval_precision" and m.k is not None and m.k > length:
-            values = values * (length / m.k)  # P@k divides by k; nothing relevant ranks past `length`
-        out[m.label] = values.to(torch.float64)
-    return qids, out
-
-
-def _mean(values: Tensor) -> float:
-    counted = values[~torch.isnan(values)]
-    return counted.mean().item() if counted.numel() else math.nan
-
-
-def _run_retrieval(args: argparse.Namespace, out: TextIO) -> int:
-    measures = _dedupe([parse_measure(t, "retrieval") for t in args.measures])
-    qrels, run = read_qrels(args.qrels), read_run(args.run)
-    qids, values = retrieval_values(qrels, run, measures, ties=args.ties, empty=args.empty)
-    width, digits = max(22, *(len(m.label) for m in measures)), args.digits
-    if args.per_query:
-        for i, q in enumerate(qids):
-            for m in measures:
-                out.write(f"{m.label:<{width}}\t{q}\t{values[m.label][i].item():.{digits}f}\n")
-    out.write(f"{'num_q':<{width}}\tall\t{len(qids)}\n")
-    for m in measures:
-        out.write(f"{m.label:<{width}}\tall\t{_mean(values[m.label]):.{digits}f}\n")
-    return 0
-
-
-# ------------------------------------------------------------------------------------------- classify
-def classify_values(preds: Tensor, target: Tensor, measures: Sequence[Measure], *, threshold: float = 0.5,
+def classify_values(preds: Any, target: Any, measures: Sequence[Measure], *, threshold: float = 0.5,
                     from_logits: bool = False) -> Dict[str, float]:
+    """Each measure on float64 scores and 0/1 labels; a value a measure rejects is a :class:`CliError` that
+    names the command-line flag (``--from-logits``), not the Python argument."""
     out = {}
     for m in measures:
         fn = _function(m)
-        kwargs = {} if m.function.startswith(("binary_auroc", "binary_average")) else \
-            {"threshold": threshold, "from_logits": from_logits}
+        kwargs = {} if m.function in _THRESHOLD_FREE else {"threshold": threshold, "from_logits": from_logits}
         try:
             out[m.label] = float(fn(preds, target, **kwargs))
         except ValueError as e:
-            raise CliError(f"{m.label}: {e}") from None
+            message = str(e).replace("from_logits=True", "--from-logits").replace("`threshold`", "--threshold")
+            raise CliError(f"{m.label}: {message}") from None
     return out
 
 
 def _run_classify(args: argparse.Namespace, out: TextIO) -> int:
-    measures = _dedupe([parse_measure(t, "classify") for t in args.measures])
-    preds, target = read_csv_columns(args.file, args.preds, args.target)
+    measures = _dedupe([parse_measure(t, "classify") for t in split_measures(args.measures)])
+    if len(args.files) != 1:
+        raise CliError(f"classify takes one CSV file, got {len(args.files)}: {' '.join(args.files) or '(none)'}",
+                       EXIT_USAGE)
+    path = args.files[0]
+    preds, target, lines = read_csv_columns(path, args.preds, args.target)
+    if not args.from_logits and any(m.function not in _THRESHOLD_FREE for m in measures):
+        outside = ((preds < 0) | (preds > 1)).nonzero()
+        if outside.numel():
+            i = int(outside[0])
+            raise CliError(f"{path}:{lines[i]}: column {args.preds!r}: {preds[i].item()!r} is not a probability in "
+                           "[0, 1]; pass --from-logits for real-valued scores (threshold on sigmoid(preds))")
     values = classify_values(preds, target, measures, threshold=args.threshold, from_logits=args.from_logits)
     width = max(22, *(len(m.label) for m in measures))
     out.write(f"{'num_rows':<{width}}\t{preds.numel()}\n")
@@ -345,27 +412,35 @@ def _dedupe(measures: List[Measure]) -> List[Measure]:
 
 
 # ----------------------------------------------------------------------------------------------- main
+_TIES_HELP = ("tied scores: 'average' (default) is the expected value over every order of the tied documents, "
+              "which DIFFERS from trec_eval; 'docid' breaks ties by descending docid as trec_eval does and "
+              "reproduces its values exactly")
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tml-eval", description="Exact evaluation metrics from files.",
-                                     epilog="Exit codes: 0 ok, 1 unreadable or malformed input, 2 usage error.")
+                                     epilog="Exit codes: 0 ok, 1 unreadable, empty or malformed input, 2 usage error.")
     sub = parser.add_subparsers(dest="command", required=True)
-    r = sub.add_parser("retrieval", help="TREC qrels + run -> trec_eval-style measures")
-    r.add_argument("qrels", help="qrels file: qid iter docid rel")
-    r.add_argument("run", help="run file: qid Q0 docid rank score tag")
-    r.add_argument("-m", "--measures", nargs="+", required=True, metavar="M",
-                   help="ndcg[@k] map[@k] mrr[@k] P@k recall@k success@k Rprec (or trec_eval names: ndcg_cut_10)")
+    r = sub.add_parser("retrieval", help="TREC qrels + run -> trec_eval-style measures",
+                       description="TREC qrels + run -> trec_eval-style measures. The default --ties average "
+                       "differs from trec_eval's tie order; --ties docid reproduces trec_eval exactly.")
+    r.add_argument("files", nargs="*", metavar="QRELS RUN",
+                   help="qrels file (qid iter docid rel) and run file (qid Q0 docid rank score [tag]); "
+                   "'-' reads standard input, *.gz is gunzipped")
+    r.add_argument("-m", "--measures", nargs="+", action="extend", required=True, metavar="M",
+                   help="ndcg[@k] map[@k] mrr[@k] P@k recall@k success@k Rprec, or trec_eval names (ndcg_cut_10, "
+                   "P.5,10); repeatable, several per flag, comma lists")
     r.add_argument("-q", "--per-query", action="store_true", help="also print one line per query and measure")
-    r.add_argument("--ties", choices=("average", "docid"), default="average",
-                   help="tied scores: expected value over random orders (default), or trec_eval's docid order")
+    r.add_argument("--ties", choices=("average", "docid"), default="average", help=_TIES_HELP)
     r.add_argument("--empty", choices=("zero", "skip"), default="zero",
                    help="a query with no relevant document counts as 0 (trec_eval, default) or is left out")
     r.set_defaults(handler=_run_retrieval)
     c = sub.add_parser("classify", help="CSV scores + 0/1 labels -> binary classification measures")
-    c.add_argument("file", help="CSV file with a header row")
+    c.add_argument("files", nargs="*", metavar="FILE", help="CSV file with a header row ('-': standard input)")
     c.add_argument("--preds", required=True, help="column of scores (probabilities, or logits with --from-logits)")
     c.add_argument("--target", required=True, help="column of 0/1 labels")
-    c.add_argument("-m", "--measures", nargs="+", required=True, metavar="M",
-                   help="auroc ap f1 accuracy precision recall")
+    c.add_argument("-m", "--measures", nargs="+", action="extend", required=True, metavar="M",
+                   help="auroc ap f1 accuracy precision recall (repeatable, comma lists)")
     c.add_argument("--threshold", type=float, default=0.5, help="positive when preds > threshold (default 0.5)")
     c.add_argument("--from-logits", action="store_true", help="preds are real scores: threshold on sigmoid(preds)")
     c.set_defaults(handler=_run_classify)
@@ -377,11 +452,17 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None, *, stdout: Optional[TextIO] = None) -> int:
     """Run the command line; returns the exit code (0 ok, 1 bad input, 2 usage error)."""
+    parser = _parser()
     try:
-        args = _parser().parse_args(argv)
+        args = parser.parse_args(argv)
     except SystemExit as e:  # argparse: --help (0) or a usage error (2), already printed
         return int(e.code or 0)
     try:
+        _files_and_measures(args)
+        if args.command == "retrieval" and len(args.files) != 2:
+            print("usage: tml-eval retrieval QRELS RUN -m M [M ...]", file=sys.stderr)
+            raise CliError(f"retrieval takes two files, QRELS and RUN, got {len(args.files)}: "
+                           f"{' '.join(args.files) or '(none)'}", EXIT_USAGE)
         return args.handler(args, stdout if stdout is not None else sys.stdout)
     except CliError as e:
         print(f"tml-eval: error: {e}", file=sys.stderr)

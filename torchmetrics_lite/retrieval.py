@@ -1,17 +1,9 @@
 """Stateful retrieval metrics: the modules of :mod:`torchmetrics_lite.functional.retrieval`.
 
-``update(preds, target, indexes=None, mask=None)`` takes either input form of the functions:
-
-* dense ``(queries, items)`` ``preds``/``target`` (optional bool ``mask``): each row is a complete query, so
-  the batch is reduced at once to three sum states, the sum of its per-query values, the number of queries
-  counted and the number skipped (constant memory);
-* flat 1-D ``preds``/``target``/``indexes``: a query may span batches and ranks, so the rows (after ``mask``
-  and ``ignore_index``) are appended to growable ``cat`` buffers and grouped by query id at ``compute``.
-
-Both may be mixed (dense rows are queries of their own). ``compute()`` is the mean over every counted query
-(``nan`` when none), synced across ranks; :meth:`skipped` is the number of queries that ``empty="skip"`` left
-out of that mean. Options are those of the functions (``k``, ``ties``, ``empty``, ``ignore_index``, and
-``gain`` for NDCG).
+Dense updates are reduced at once to three sum states (sum of per-query values, queries counted, queries
+skipped); flat updates keep their rows in growable ``cat`` buffers, grouped by query id at ``compute``. Both may
+be mixed (dense rows are queries of their own). :meth:`~_RetrievalMetric.skipped` is the number of queries that
+``empty="skip"`` left out of the mean.
 """
 from __future__ import annotations
 
@@ -20,17 +12,27 @@ from typing import Any, Dict, Optional
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_retrieval_inputs, check_retrieval_options, check_retrieval_values
+from torchmetrics_lite._checks import (
+    check_choice,
+    check_retrieval_inputs,
+    check_retrieval_options,
+    check_retrieval_values,
+)
 from torchmetrics_lite.functional.retrieval._torch_kernels import (
+    AUROC,
     AVERAGE_PRECISION,
+    DCG,
+    FALL_OUT,
     HIT_RATE,
     NDCG,
     PRECISION,
     R_PRECISION,
     RECALL,
     RECIPROCAL_RANK,
+    RELEVANT,
     Measure,
     _measure_values,
+    _per_query,
     _retrieval_from_stats,
     _retrieval_stats,
 )
@@ -44,34 +46,94 @@ __all__ = [
     "RetrievalRecall",
     "RetrievalHitRate",
     "RetrievalRPrecision",
+    "RetrievalDCG",
+    "RetrievalFallOut",
+    "RetrievalAUROC",
 ]
 
 _SUMS = ("value_sum", "n_queries", "n_skipped")
+_AGGREGATIONS = ("mean", "median", "min", "max")
+
+
+_MODULE_ARGS = """k: The cut-off: only the top ``k`` ranks count; ``None`` (default): the whole list.
+        ties: ``"average"`` (default): the expected value over uniformly random orders of tied scores
+            (McSherry and Najork, ECIR 2008); ``"order"``: tied items in input order.
+        empty: A query without a relevant item: ``"zero"`` (default: 0, as torchmetrics' ``empty_target_action=
+            "neg"``, scikit-learn and trec_eval), ``"skip"`` (left out; counted by :meth:`skipped`), ``"one"``
+            or ``"error"``.
+        ignore_index: Items whose target equals it are dropped first.
+        aggregation: How per-query values become one: ``"mean"`` (default), ``"median"`` (the lower median, as
+            torchmetrics), ``"min"`` or ``"max"``; all but the mean keep every query's value.
+        keep_per_query: Keep every query's value for :meth:`per_query` (dense updates otherwise keep only
+            sums).
+        **kwargs: Options of :class:`~torchmetrics_lite.metric.Metric` (``validate_args``, ...)."""
+_MODULE_TEXT = """
+    ``update(preds, target, indexes=None, mask=None)`` takes dense ``(queries, items)`` rows (each row a
+    complete query, reduced at once to three sums) or flat 1-D rows with query ``indexes`` (a query may span
+    batches and ranks: the rows are kept and grouped at ``compute``). ``compute()`` is the mean over every
+    counted query (``nan`` when none), synced across ranks."""
+_MODULE_RAISES = """ValueError: An option outside its choices (at construction); in ``update``, the errors of the
+            functional form (shapes, NaN scores, negative grades). A rejected update leaves the state unchanged.
+        TypeError: A non-tensor input, non-integer ``indexes`` or a non-bool ``mask``."""
+
+
+_MODULE_SECTIONS = """Args:
+        {args}
+
+    Raises:
+        {raises}"""
+_GAIN = """
+        gain: ``"linear"`` (default, ``rel``) or ``"exponential"`` (``2^rel - 1``)."""
+
+
+def _module_doc(k: bool = True) -> Any:
+    """Insert the shared text into a class docstring's ``{text}`` and ``{sections}`` (``{sections+gain}``: with
+    the ``gain`` argument)."""
+    def wrap(cls: Any) -> Any:
+        args = _MODULE_ARGS if k else _MODULE_ARGS.split("\n", 1)[1].lstrip()
+        sections = _MODULE_SECTIONS.replace("{raises}", _MODULE_RAISES)
+        doc = cls.__doc__.replace("{text}", _MODULE_TEXT)
+        doc = doc.replace("{sections+gain}", sections.replace("{args}", args.replace("\n        **kwargs",
+                                                                                      _GAIN + "\n        **kwargs")))
+        cls.__doc__ = doc.replace("{sections}", sections.replace("{args}", args))
+        return cls
+
+    return wrap
 
 
 class _RetrievalMetric(Metric):
     """Shared states and update logic; a subclass names its per-query function and its options."""
 
     _measure: Measure
+    _need = RELEVANT  # what a query must hold not to be empty (named by empty="error")
+    higher_is_better = True
+    is_differentiable = False
 
-    def __init__(self, *, k: Optional[int] = None, ties: str = "average", empty: str = "skip",
-                 ignore_index: Optional[int] = None, **kwargs: Any) -> None:
+    def __init__(self, *, k: Optional[int] = None, ties: str = "average", empty: str = "zero",
+                 ignore_index: Optional[int] = None, aggregation: str = "mean", keep_per_query: bool = False,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         check_retrieval_options(k=k, ties=ties, empty=empty, ignore_index=ignore_index)
+        check_choice("aggregation", aggregation, _AGGREGATIONS)
         self.k, self.ties, self.empty, self.ignore_index = k, ties, empty, ignore_index
+        self.aggregation, self.keep_per_query = aggregation, bool(keep_per_query)
+        self._keep = self.keep_per_query or aggregation != "mean"  # dense updates also keep per-query values
         self.add_state("value_sum", torch.zeros((), dtype=torch.float64), reduce="sum")
         self.add_state("n_queries", torch.zeros((), dtype=torch.int64), reduce="sum")
         self.add_state("n_skipped", torch.zeros((), dtype=torch.int64), reduce="sum")
         self.add_state("preds", torch.zeros(0, dtype=torch.float32), reduce="cat")
         self.add_state("target", torch.zeros(0, dtype=torch.float64), reduce="cat")
         self.add_state("indexes", torch.zeros(0, dtype=torch.int64), reduce="cat")
+        self.add_state("query_values", torch.zeros(0, dtype=torch.float64), reduce="cat")  # when kept
         self._skipped = 0
+        self._values: Optional[Tensor] = None
 
     def _options(self) -> Dict[str, Any]:
         return {"k": self.k}
 
     def _config(self) -> Dict[str, Any]:
-        return {**self._options(), "ties": self.ties, "empty": self.empty, "ignore_index": self.ignore_index}
+        return {**self._options(), "ties": self.ties, "empty": self.empty, "ignore_index": self.ignore_index,
+                "aggregation": self.aggregation, "keep_per_query": self.keep_per_query}
 
     def batch_stats(self, preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None,
                mask: Optional[Tensor] = None) -> Dict[str, Tensor]:
@@ -80,7 +142,10 @@ class _RetrievalMetric(Metric):
             pq, _ = _measure_values(self._measure, preds, target, None, mask, ties=self.ties,
                                     ignore_index=self.ignore_index, validate_args=self.validate_args,
                                     options=self._options())
-            return _retrieval_stats(pq, self.empty)
+            stats = _retrieval_stats(pq, self.empty, self._need)
+            if self._keep:
+                stats["query_values"] = _per_query(pq, self.empty, True, self._need)
+            return stats
         keep = mask
         if self.ignore_index is not None:
             keep = (target != self.ignore_index) if keep is None else keep & (target != self.ignore_index)
@@ -92,16 +157,41 @@ class _RetrievalMetric(Metric):
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         totals = [state[name] for name in _SUMS if name in state]
+        values = [state["query_values"]] if "query_values" in state else []
         preds = state.get("preds")
         if preds is not None and preds.numel():
             pq, _ = _measure_values(self._measure, preds, state["target"], state["indexes"], None, ties=self.ties,
                                     ignore_index=None, validate_args=False, options=self._options())
-            part = _retrieval_stats(pq, self.empty)
+            part = _retrieval_stats(pq, self.empty, self._need)
             totals = [t + part[name] for t, name in zip(totals, _SUMS)] if totals else [part[n] for n in _SUMS]
+            if self._keep:
+                values.append(_per_query(pq, self.empty, False, self._need))
         if not totals:
             totals = [torch.zeros((), dtype=torch.float64), torch.zeros((), dtype=torch.int64)] * 2
         self._skipped = int(totals[2])
-        return _retrieval_from_stats(dict(zip(_SUMS, totals)))
+        self._values = torch.cat(values) if self._keep and values else None
+        if self.aggregation == "mean":
+            return _retrieval_from_stats(dict(zip(_SUMS, totals)))
+        counted = self._values[~torch.isnan(self._values)] if self._values is not None else torch.zeros(0)
+        if not counted.numel():
+            return torch.tensor(float("nan"), dtype=torch.float64)
+        return getattr(torch, self.aggregation)(counted.to(torch.float64))  # median: the lower one, as torchmetrics
+
+    def per_query(self) -> Tensor:
+        """The per-query values behind :meth:`compute` (float64): one per dense row in update order (``nan`` for
+        a row without items or a query ``empty="skip"`` leaves out), then one per flat query id in ascending id
+        order, as the functional ``reduction="none"``; synced across ranks like ``compute`` (rank order).
+        Needs ``keep_per_query=True`` or an ``aggregation`` other than ``"mean"`` (dense updates otherwise keep
+        only sums).
+
+        Raises:
+            ValueError: The metric does not keep per-query values.
+        """
+        if not self._keep:
+            raise ValueError(f"{type(self).__name__}.per_query() needs per-query values: construct it with "
+                             "keep_per_query=True (or aggregation='median', 'min' or 'max')")
+        self.compute()
+        return self._values if self._values is not None else torch.zeros(0, dtype=torch.float64)
 
     def skipped(self) -> int:
         """Number of queries without a relevant item left out of :meth:`compute` by ``empty="skip"`` (over
@@ -110,104 +200,234 @@ class _RetrievalMetric(Metric):
         return self._skipped
 
 
+@_module_doc()
 class RetrievalNormalizedDCG(_RetrievalMetric):
-    """Mean NDCG@k over queries (:func:`~torchmetrics_lite.functional.retrieval_normalized_dcg`); ``gain`` is
-    ``"linear"`` or ``"exponential"``. Inputs, ties and empty queries: see the module docstring.
+    """Mean NDCG@k over queries (:func:`~torchmetrics_lite.functional.retrieval_normalized_dcg`).
+{text}
 
-    >>> m = RetrievalNormalizedDCG(k=3)
-    >>> m.update(torch.tensor([0.9, 0.2, 0.5]), torch.tensor([1, 2, 0]), torch.tensor([7, 7, 7]))
-    >>> m.update(torch.tensor([0.1, 0.4]), torch.tensor([0, 0]), torch.tensor([8, 8]))  # no relevant item
-    >>> round(m.compute().item(), 4), m.skipped()  # (1 + 2/2) / (2 + 1/log2(3)), query 8 skipped
-    (0.7602, 1)
+    {sections+gain}
+
+    References:
+        Järvelin and Kekäläinen, TOIS 2002; McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> m = RetrievalNormalizedDCG(k=3)
+        >>> m.update(torch.tensor([0.9, 0.2, 0.5]), torch.tensor([1, 2, 0]), torch.tensor([7, 7, 7]))
+        >>> m.update(torch.tensor([0.1, 0.4]), torch.tensor([0, 0]), torch.tensor([8, 8]))  # no relevant item
+        >>> round(m.compute().item(), 4)  # ((1 + 2/2) / (2 + 1/log2(3)) + 0) / 2: query 8 counts as 0
+        0.3801
     """
 
-    _measure = NDCG
+    _measure = staticmethod(NDCG)
 
     def __init__(self, *, k: Optional[int] = None, gain: str = "linear", ties: str = "average",
-                 empty: str = "skip", ignore_index: Optional[int] = None, **kwargs: Any) -> None:
+                 empty: str = "zero", ignore_index: Optional[int] = None, **kwargs: Any) -> None:
         check_retrieval_options(gain=gain)
         self.gain = gain
-        super().__init__(k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
+        _RetrievalMetric.__init__(self, k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
 
     def _options(self) -> Dict[str, Any]:
         return {"k": self.k, "gain": self.gain}
 
 
+@_module_doc()
 class RetrievalMAP(_RetrievalMetric):
-    """Mean average precision at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_average_precision`,
-    trec_eval's ``map_cut_k``). Inputs, ties and empty queries: see the module docstring.
+    """Mean average precision at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_average_precision`).
+{text}
 
-    >>> m = RetrievalMAP()
-    >>> m.update(torch.tensor([[0.9, 0.8, 0.7, 0.6]]), torch.tensor([[1, 0, 1, 0]]))  # dense: one query
-    >>> f"{m.compute().item():.4f}"
-    '0.8333'
+    {sections}
+
+    References:
+        trec_eval's ``map`` / ``map_cut_k``; McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> m = RetrievalMAP()
+        >>> m.update(torch.tensor([[0.9, 0.8, 0.7, 0.6]]), torch.tensor([[1, 0, 1, 0]]))  # dense: one query
+        >>> f"{m.compute().item():.4f}"
+        '0.8333'
     """
 
-    _measure = AVERAGE_PRECISION
+    _measure = staticmethod(AVERAGE_PRECISION)
 
 
+@_module_doc()
 class RetrievalMRR(_RetrievalMetric):
     """Mean reciprocal rank at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_reciprocal_rank`).
+{text}
 
-    >>> m = RetrievalMRR()
-    >>> m.update(torch.tensor([[0.2, 0.9, 0.4], [0.3, 0.1, 0.5]]), torch.tensor([[1, 0, 1], [0, 1, 0]]))
-    >>> f"{m.compute().item():.4f}"  # (1/2 + 1/3) / 2
-    '0.4167'
+    {sections}
+
+    References:
+        trec_eval's ``recip_rank``; McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> m = RetrievalMRR()
+        >>> m.update(torch.tensor([[0.2, 0.9, 0.4], [0.3, 0.1, 0.5]]), torch.tensor([[1, 0, 1], [0, 1, 0]]))
+        >>> f"{m.compute().item():.4f}"  # (1/2 + 1/3) / 2
+        '0.4167'
     """
 
-    _measure = RECIPROCAL_RANK
+    _measure = staticmethod(RECIPROCAL_RANK)
 
 
+@_module_doc()
 class RetrievalPrecision(_RetrievalMetric):
     """Mean precision at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_precision`).
+{text}
 
-    >>> m = RetrievalPrecision(k=2)
-    >>> m.update(torch.tensor([[0.2, 0.9, 0.4, 0.1]]), torch.tensor([[1, 0, 1, 0]]))
-    >>> m.compute().item()
-    0.5
+    {sections}
+
+    References:
+        trec_eval's ``P_k``; McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> m = RetrievalPrecision(k=2)
+        >>> m.update(torch.tensor([[0.2, 0.9, 0.4, 0.1]]), torch.tensor([[1, 0, 1, 0]]))
+        >>> m.compute().item()
+        0.5
     """
 
-    _measure = PRECISION
+    _measure = staticmethod(PRECISION)
 
 
+@_module_doc()
 class RetrievalRecall(_RetrievalMetric):
     """Mean recall at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_recall`).
+{text}
 
-    >>> m = RetrievalRecall(k=3)
-    >>> m.update(torch.tensor([[0.2, 0.9, 0.4, 0.1]]), torch.tensor([[1, 0, 1, 0]]))
-    >>> m.compute().item()
-    1.0
+    {sections}
+
+    References:
+        trec_eval's ``recall_k``; McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> m = RetrievalRecall(k=3)
+        >>> m.update(torch.tensor([[0.2, 0.9, 0.4, 0.1]]), torch.tensor([[1, 0, 1, 0]]))
+        >>> m.compute().item()
+        1.0
     """
 
-    _measure = RECALL
+    _measure = staticmethod(RECALL)
 
 
+@_module_doc()
 class RetrievalHitRate(_RetrievalMetric):
     """Mean hit rate at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_hit_rate`).
+{text}
 
-    >>> m = RetrievalHitRate(k=1)
-    >>> m.update(torch.tensor([[0.2, 0.9, 0.4], [0.3, 0.1, 0.5]]), torch.tensor([[1, 0, 1], [0, 0, 1]]))
-    >>> m.compute().item()
-    0.5
+    {sections}
+
+    References:
+        trec_eval's ``success_k``; McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> m = RetrievalHitRate(k=1)
+        >>> m.update(torch.tensor([[0.2, 0.9, 0.4], [0.3, 0.1, 0.5]]), torch.tensor([[1, 0, 1], [0, 0, 1]]))
+        >>> m.compute().item()
+        0.5
     """
 
-    _measure = HIT_RATE
+    _measure = staticmethod(HIT_RATE)
 
 
+@_module_doc(k=False)
 class RetrievalRPrecision(_RetrievalMetric):
     """Mean R-precision (:func:`~torchmetrics_lite.functional.retrieval_r_precision`); it has no ``k``.
+{text}
 
-    >>> m = RetrievalRPrecision()
-    >>> m.update(torch.tensor([[0.2, 0.9, 0.4, 0.1]]), torch.tensor([[1, 0, 1, 0]]))
-    >>> m.compute().item()
-    0.5
+    {sections}
+
+    References:
+        trec_eval's ``Rprec``; McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> m = RetrievalRPrecision()
+        >>> m.update(torch.tensor([[0.2, 0.9, 0.4, 0.1]]), torch.tensor([[1, 0, 1, 0]]))
+        >>> m.compute().item()
+        0.5
     """
 
-    _measure = R_PRECISION
+    _measure = staticmethod(R_PRECISION)
 
-    def __init__(self, *, ties: str = "average", empty: str = "skip", ignore_index: Optional[int] = None,
+    def __init__(self, *, ties: str = "average", empty: str = "zero", ignore_index: Optional[int] = None,
                  **kwargs: Any) -> None:
-        super().__init__(ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
+        _RetrievalMetric.__init__(self, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
 
     def _options(self) -> Dict[str, Any]:
         return {}
+
+
+@_module_doc()
+class RetrievalDCG(_RetrievalMetric):
+    """Mean DCG@k over queries, without normalisation (:func:`~torchmetrics_lite.functional.retrieval_dcg`).
+{text}
+
+    {sections+gain}
+
+    References:
+        Järvelin and Kekäläinen, TOIS 2002; scikit-learn's ``dcg_score``.
+
+    Examples:
+        >>> m = RetrievalDCG()
+        >>> m.update(torch.tensor([[0.9, 0.5, 0.7]]), torch.tensor([[3, 1, 0]]))
+        >>> m.compute().item()  # 3 / log2(2) + 1 / log2(4)
+        3.5
+    """
+
+    _measure = staticmethod(DCG)
+    __init__ = RetrievalNormalizedDCG.__init__  # the same options (gain)
+    _options = RetrievalNormalizedDCG._options
+
+
+@_module_doc()
+class RetrievalFallOut(_RetrievalMetric):
+    """Mean fall-out at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_fall_out`); lower is better.
+{text}
+
+    Here a query is empty when it has no NON-RELEVANT item; the default ``empty="one"`` counts it as 1, as
+    torchmetrics' ``RetrievalFallOut`` (``empty_target_action="pos"``).
+
+    {sections}
+
+    References:
+        torchmetrics' ``RetrievalFallOut``.
+
+    Examples:
+        >>> m = RetrievalFallOut(k=2)
+        >>> m.update(torch.tensor([[0.9, 0.8, 0.7, 0.6]]), torch.tensor([[1, 0, 1, 0]]))
+        >>> m.compute().item()
+        0.5
+    """
+
+    _measure = staticmethod(FALL_OUT)
+    _need = "a non-relevant item (target == 0)"
+    higher_is_better = False
+
+    def __init__(self, *, k: Optional[int] = None, ties: str = "average", empty: str = "one",
+                 ignore_index: Optional[int] = None, **kwargs: Any) -> None:
+        super().__init__(k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
+
+
+@_module_doc(k=False)
+class RetrievalAUROC(_RetrievalMetric):
+    """Mean per-query AUROC (:func:`~torchmetrics_lite.functional.retrieval_auroc`); it has no ``k``.
+{text}
+
+    A query without a relevant or without a non-relevant item is empty (``"zero"``: 0, as torchmetrics).
+
+    {sections}
+
+    References:
+        Hanley and McNeil, Radiology 1982; torchmetrics' ``RetrievalAUROC``.
+
+    Examples:
+        >>> m = RetrievalAUROC()
+        >>> m.update(torch.tensor([[0.9, 0.5, 0.5, 0.1]]), torch.tensor([[1, 1, 0, 0]]))
+        >>> m.compute().item()
+        0.875
+    """
+
+    _measure = staticmethod(AUROC)
+    _need = "a relevant (target > 0) and a non-relevant item"
+    __init__ = RetrievalRPrecision.__init__  # no k
+    _options = RetrievalRPrecision._options

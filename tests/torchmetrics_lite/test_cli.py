@@ -190,7 +190,11 @@ FILE_ERRORS = [
     ("1 0 a 1\n1 0 b\n", RUN_OK, r"qrels.txt:2: expected 4 fields 'qid iter docid rel', got 3"),
     ("1 0 a x\n", RUN_OK, r"qrels.txt:1: relevance 'x' is not an integer"),
     ("1 0 a 1\n\n1 0 a 0\n", RUN_OK, r"qrels.txt:3: document 'a' is judged twice for query '1'"),
-    (QRELS_OK, "1 Q0 a 1 2.0\n", r"run.txt:1: expected 6 fields 'qid Q0 docid rank score tag', got 5"),
+    (QRELS_OK, "1 Q0 a 1\n", r"run.txt:1: expected 6 or 5 fields 'qid Q0 docid rank score [tag]', got 4"),
+    (QRELS_OK, "1 Q0 a 1 2.0 t\n\n1 Q0 b 2 1.0\n",
+     r"run.txt:3: expected 6 or 5 fields 'qid Q0 docid rank score [tag]', got 5 (line 1 has 6)"),
+    (QRELS_OK, "\n  \n", r"run.txt: the file is empty (expected lines 'qid Q0 docid rank score [tag]')"),
+    ("", RUN_OK, r"qrels.txt: the file is empty (expected lines 'qid iter docid rel')"),
     (QRELS_OK, "1 Q0 a 1 2.0 t\n1 Q0 b 2 high t\n", r"run.txt:2: score 'high' is not a number"),
     (QRELS_OK, "1 Q0 a 1 nan t\n", r"run.txt:1: score 'nan' is not a number"),
     (QRELS_OK, "1 Q0 a 1 2.0 t\n1 Q0 a 2 1.0 t\n", r"run.txt:2: document 'a' is retrieved twice for query '1'"),
@@ -250,7 +254,8 @@ CSV_ERRORS = [
     ("score,label\n0.5,1\n0.2\n", r"scores.csv:3: expected 2 fields, got 1"),
     ("score,label\n0.5,1\nabc,0\n", r"scores.csv:3: column 'score': 'abc' is not a number"),
     ("score,label\n0.5,2\n", r"scores.csv:2: column 'label': '2' is not a 0/1 label"),
-    ("score,label\n1.5,1\n0.2,0\n", r"f1: Expected `preds`"),
+    ("score,label\n0.5,1\n\n1.5,1\n0.2,0\n", r"scores.csv:4: column 'score': 1.5 is not a probability in [0, 1]; "
+     "pass --from-logits for real-valued scores"),
 ]
 
 
@@ -285,3 +290,75 @@ def test_query_ids_that_look_numeric_but_are_not_integers(tmp_path):
     assert code == 0 and err == ""
     assert [line.split("\t")[1] for line in out.splitlines()[:4]] == ["07", "7", "10", "²"]
     assert [float(line.split("\t")[2]) for line in out.splitlines()[:4]] == [1.0, 0.5, 1.0, 1.0]
+
+
+# ------------------------------------------------------------------------------ trec_eval syntax, files, no torch
+def test_measure_syntax_as_trec_eval_users_type_it(tmp_path):
+    qrels, run = _generate(4)
+    qp, rp = _write(tmp_path, qrels, run)
+    want = _parse(_cli("retrieval", qp, rp, "-m", "ndcg_cut_10", "map", "P_5", "P_10", "--digits", 12)[1])
+    for argv in (["-m", "ndcg_cut_10", "-m", "map", "-m", "P_5", "-m", "P_10", qp, rp],  # repeated flag
+                 ["-m", "ndcg_cut_10", "map", "P_5", "P_10", qp, rp],  # several values before the files
+                 [qp, rp, "-m", "ndcg_cut_10", "map", "-m", "P_5,P_10"],  # after the files; a comma list
+                 ["-m", "ndcg_cut_10,map", "-m", "P_5,10", qp, rp]):  # trec_eval's P.5,10 form
+        code, out, err = _cli("retrieval", *argv, "--digits", 12)
+        assert code == 0 and err == "", (argv, err)
+        assert _parse(out) == want, argv
+    code, _, err = _cli("retrieval", "-m", "map", qp)
+    assert code == 2 and "retrieval takes two files, QRELS and RUN, got 1" in err
+
+
+def test_five_column_run_stdin_and_gzip(tmp_path, monkeypatch):
+    import gzip
+
+    qrels, run = _generate(5)
+    qp, rp = _write(tmp_path, qrels, run)
+    want = _cli("retrieval", qp, rp, "-m", "map", "ndcg@10", "-q", "--digits", 12)[1]
+    lines = open(rp).read().splitlines()
+    five = tmp_path / "run5.txt"
+    five.write_text("".join(" ".join(line.split()[:5]) + "\n" for line in lines))  # no tag column
+    assert _cli("retrieval", qp, five, "-m", "map", "ndcg@10", "-q", "--digits", 12)[1] == want
+    gz = tmp_path / "run.txt.gz"
+    gz.write_bytes(gzip.compress(open(rp, "rb").read()))
+    assert _cli("retrieval", qp, gz, "-m", "map", "ndcg@10", "-q", "--digits", 12)[1] == want
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(open(rp, "rb").read())))
+    assert _cli("retrieval", qp, "-", "-m", "map", "ndcg@10", "-q", "--digits", 12)[1] == want
+
+
+def test_help_says_the_default_tie_rule_differs_from_trec_eval(capsys):
+    assert main(["retrieval", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "differs from trec_eval" in text.lower() and "--ties docid reproduces trec_eval" in text
+
+
+def test_retrieval_command_line_never_imports_torch(tmp_path):
+    """``python -m torchmetrics_lite retrieval`` runs on numpy alone: importing the package and evaluating a run
+    leave torch unimported (it would cost seconds of start-up)."""
+    qp, rp = _write(tmp_path, *_generate(6))
+    code = ("import runpy, sys\n"
+            f"sys.argv = ['tml-eval', 'retrieval', {qp!r}, {rp!r}, '-m', 'map', 'ndcg@10', 'P@5', '--ties', 'docid']\n"
+            "try:\n    runpy.run_module('torchmetrics_lite', run_name='__main__')\n"
+            "except SystemExit as e:\n    assert e.code == 0, e.code\n"
+            "print('torch imported:', 'torch' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "torch imported: False"
+    assert done.stdout.splitlines()[0].split()[:3] == ["num_q", "all", "22"]
+
+
+def test_files_read_in_chunks_give_the_same_values(tmp_path, monkeypatch):
+    """Large files are tokenized a chunk of bytes at a time: chunk boundaries must lose no line (and error lines
+    count across chunks)."""
+    from torchmetrics_lite import _trec_files
+
+    qrels, run = _generate(7)
+    qp, rp = _write(tmp_path, qrels, run)
+    want = _cli("retrieval", qp, rp, "-m", "map", "recall@20", "ndcg", "-q", "--digits", 12)
+    monkeypatch.setattr(_trec_files, "_CHUNK", 97)  # a few lines per chunk, boundaries anywhere
+    assert _cli("retrieval", qp, rp, "-m", "map", "recall@20", "ndcg", "-q", "--digits", 12) == want
+    lines = open(rp).read().splitlines()
+    lines[40] = " ".join(lines[40].split()[:4])
+    bad = tmp_path / "bad.txt"
+    bad.write_text("\n".join(lines) + "\n")
+    code, _, err = _cli("retrieval", qp, bad, "-m", "map")
+    assert code == 1 and "bad.txt:41: expected 6 or 5 fields" in err

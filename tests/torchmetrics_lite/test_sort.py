@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from torchmetrics_lite import _sort
+from torchmetrics_lite._sort_keys import segment_sort_payload
 
 DTYPES = [torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int64, torch.int32, torch.uint8]
 
@@ -108,77 +109,7 @@ def test_segment_argsort_empty():
     assert _sort.segment_argsort(e, torch.zeros(0), n_segments=0, backend="numpy").tolist() == []
 
 
-# ----------------------------------------------------------------- row-wise and payload sorts (retrieval)
-ROW_CASES = ["float32", "float64_fine", "int64_wide", "float16", "int32", "uint8"]
-
-
-def _row_values(case, g, shape):
-    v = torch.randint(-6, 6, shape, generator=g)
-    if case == "float32":
-        v = v.float() / 4
-        v[0, :3] = torch.tensor([0.0, -0.0, 0.0])  # -0.0 ties +0.0
-        v[1, :2] = torch.tensor([float("inf"), -float("inf")])
-        return v
-    if case == "float64_fine":  # not exact float32: ranked within rows first
-        return v.double() + torch.randint(0, 2, shape, generator=g).double() * 1e-12
-    if case == "int64_wide":
-        return v * (1 << 40)
-    return v.abs().to(getattr(torch, case)) if case == "uint8" else v.to(getattr(torch, case))
-
-
-def _row_reference(values, valid, descending):
-    """Per row: lexsort by (invalid last, value, column), and where consecutive valid values are equal."""
-    v = values.double().numpy()
-    order = np.stack([np.lexsort((np.arange(v.shape[1]), -r if descending else r, ~ok))
-                      for r, ok in zip(v, valid.numpy())])
-    ordered = np.take_along_axis(v, order, axis=1)
-    ok = np.take_along_axis(valid.numpy(), order, axis=1)
-    return order, (ordered[:, 1:] == ordered[:, :-1]) & ok[:, 1:] & ok[:, :-1], ~ok
-
-
-@pytest.mark.parametrize("case", ROW_CASES)
-@pytest.mark.parametrize("descending", [True, False])
-@pytest.mark.parametrize("masked", [False, True])
-def test_rank_rows_matches_lexsort(case, descending, masked):
-    g = torch.Generator().manual_seed(4)
-    values = _row_values(case, g, (9, 13))
-    valid = torch.rand(9, 13, generator=g) < 0.7 if masked else torch.ones(9, 13, dtype=torch.bool)
-    order, same, pad = _row_reference(values, valid, descending)
-    for backend in ("numpy", "torch"):
-        got, keys = _sort.rank_rows(values, valid=valid if masked else None, descending=descending, backend=backend)
-        real = ~torch.from_numpy(pad)
-        assert torch.equal(got[real], torch.from_numpy(order)[real]), backend  # padding: last, any order
-        assert torch.equal(got.sort(dim=1).values, torch.arange(13).expand(9, 13))
-        assert torch.equal(keys[:, 1:] == keys[:, :-1], torch.from_numpy(same) | torch.from_numpy(pad[:, 1:]
-                                                                                                & pad[:, :-1]))
-        assert torch.equal(keys == _sort.PAD_KEY, torch.from_numpy(pad)) and bool((keys.diff(dim=1) >= 0).all())
-
-
-def test_rank_rows_wide_rows_fall_back_to_stable_argsort(monkeypatch):
-    g = torch.Generator().manual_seed(5)
-    values, valid = torch.randint(0, 4, (6, 20), generator=g).float(), torch.rand(6, 20, generator=g) < 0.8
-    want = _sort.rank_rows(values, valid=valid)
-    monkeypatch.setattr(_sort, "_PACKED_BITS", 34)  # as if the rows had more than 2**30 columns
-    got = _sort.rank_rows(values, valid=valid)
-    assert torch.equal(got[0], want[0]) and torch.equal(got[1], want[1])
-
-
-def test_rank_rows_empty_and_errors():
-    order, keys = _sort.rank_rows(torch.zeros(3, 0))
-    assert order.shape == keys.shape == (3, 0)
-    with pytest.raises(ValueError, match=r"Expected `x` to be 2-D, got shape \(4,\)"):
-        _sort.rank_rows(torch.zeros(4))
-
-
-@pytest.mark.parametrize("n_segments", [7, 1 << 50])
-def test_group_by_segment_is_stable_argsort(n_segments):
-    g = torch.Generator().manual_seed(6)
-    seg = torch.randint(0, 7, (400,), generator=g) * (n_segments // 7)
-    want = np.argsort(seg.numpy(), kind="stable").tolist()
-    for backend in ("numpy", "torch"):
-        assert _sort.group_by_segment(seg, n_segments=n_segments, backend=backend).tolist() == want
-
-
+# ----------------------------------------------------------------- packed payload sort (retrieval)
 @pytest.mark.parametrize("payload_kind", ["int", "bool", "float_integral", "bfloat16"])
 def test_segment_sort_payload_matches_lexsort(payload_kind):
     g = torch.Generator().manual_seed(7)
@@ -188,20 +119,20 @@ def test_segment_sort_payload_matches_lexsort(payload_kind):
     load = {"int": load, "bool": load > 2, "float_integral": load.double(), "bfloat16": load.bfloat16()}[payload_kind]
     ref = load.long().numpy()
     want = np.lexsort((ref, -values.numpy(), seg.numpy()))
-    keys, got = _sort.segment_sort_payload(seg, values, load, n_segments=5)
+    host = load.float() if load.dtype == torch.bfloat16 else load
+    keys, got = segment_sort_payload(seg.numpy(), values.numpy(), host.numpy(), n_segments=5)
     assert got.tolist() == ref[want].tolist()
-    assert torch.equal(keys >> 32, seg[want])
+    assert (keys >> 32).tolist() == seg[want].tolist()
     same = (values.numpy()[want][1:] == values.numpy()[want][:-1]) & (seg.numpy()[want][1:] == seg.numpy()[want][:-1])
     assert (keys[1:] == keys[:-1]).tolist() == same.tolist()
 
 
 def test_segment_sort_payload_declines_what_does_not_fit():
-    seg, values, load = torch.tensor([0, 1, 0]), torch.tensor([0.5, 0.1, 0.2]), torch.tensor([1, 0, 2])
-    fits = _sort.segment_sort_payload
+    seg, values, load = np.array([0, 1, 0]), np.array([0.5, 0.1, 0.2], dtype=np.float32), np.array([1, 0, 2])
+    fits = segment_sort_payload
     assert fits(seg, values, load, n_segments=2) is not None
-    assert fits(seg, values, load.double() / 2, n_segments=2) is None  # not integral
+    assert fits(seg, values, load / 2, n_segments=2) is None  # not integral
     assert fits(seg, values, load - 1, n_segments=2) is None  # negative
     assert fits(seg, values, load * (1 << 40), n_segments=2) is None  # too wide
-    assert fits(seg, values.double() + 1e-12, load, n_segments=2) is None  # values wider than 32 bits
-    assert fits(seg.to("meta"), values.to("meta"), load.to("meta"), n_segments=2) is None  # not on CPU
+    assert fits(seg, values.astype(np.float64) + 1e-12, load, n_segments=2) is None  # values wider than 32 bits
     assert fits(seg[:0], values[:0], load[:0], n_segments=0) is None

@@ -20,7 +20,7 @@ from torchmetrics_lite._checks.primitives import (
 )
 
 
-def check_retrieval_options(*, k: Any = None, ties: Any = "average", empty: Any = "skip",
+def check_retrieval_options(*, k: Any = None, ties: Any = "average", empty: Any = "zero",
                             ignore_index: Any = None, reduction: Any = "mean", gain: Any = "linear") -> None:
     """The options shared by every retrieval function and module."""
     check_positive_int("k", k, allow_none=True)

@@ -9,8 +9,12 @@ import torch
 from sklearn.metrics import ndcg_score
 
 from tests.helpers.metric_tester import assert_close
+from torchmetrics_lite import _backend
 from torchmetrics_lite.functional import (
+    retrieval_auroc,
     retrieval_average_precision,
+    retrieval_dcg,
+    retrieval_fall_out,
     retrieval_hit_rate,
     retrieval_normalized_dcg,
     retrieval_precision,
@@ -27,6 +31,13 @@ TIED = torch.randint(0, 6, (Q, N), generator=G).float()  # many ties
 DISTINCT = torch.rand(Q, N, generator=G, dtype=torch.float64) * 4 - 2  # negative scores, no ties
 
 
+@pytest.fixture(autouse=True, params=["numpy", "torch"])
+def backend(request):
+    """Every oracle test runs on both kernels (numpy's packed sorts; torch's sorts, as on CUDA)."""
+    with _backend.force(request.param):
+        yield request.param
+
+
 # ------------------------------------------------------------------------------------------------ sklearn
 @pytest.mark.parametrize("k", [None, 1, 5, 30, 50])
 @pytest.mark.parametrize("scores", ["tied", "distinct"])
@@ -34,35 +45,28 @@ def test_ndcg_matches_sklearn(k, scores):
     preds = TIED if scores == "tied" else DISTINCT
     ours = retrieval_normalized_dcg(preds, GRADED, k=k, reduction="none")
     want = [ndcg_score(GRADED[i : i + 1].numpy(), preds[i : i + 1].numpy(), k=k) for i in range(Q)]
-    keep = GRADED.sum(1) > 0
-    assert_close(ours[keep], torch.tensor(want, dtype=torch.float64)[keep], atol=1e-12)
-    assert torch.isnan(ours[~keep]).all()
-    # sklearn counts a query without relevant item as 0: empty="zero"
-    mean = retrieval_normalized_dcg(preds, GRADED, k=k, empty="zero")
-    assert_close(mean, ndcg_score(GRADED.numpy(), preds.numpy(), k=k), atol=1e-12)
+    assert_close(ours, torch.tensor(want, dtype=torch.float64), atol=1e-12)  # query 3: no relevant item, 0
+    # sklearn counts a query without relevant item as 0, as the default empty="zero"
+    assert_close(retrieval_normalized_dcg(preds, GRADED, k=k), ndcg_score(GRADED.numpy(), preds.numpy(), k=k),
+                 atol=1e-12)
+    skipped = retrieval_normalized_dcg(preds, GRADED, k=k, empty="skip", reduction="none")
+    assert torch.isnan(skipped[3]) and torch.equal(skipped[:3], ours[:3])
 
 
 @pytest.mark.parametrize("k", [None, 3])
 def test_ndcg_exponential_gain_is_sklearn_on_transformed_target(k):
-    ours = retrieval_normalized_dcg(TIED, GRADED, k=k, gain="exponential", empty="zero")
+    ours = retrieval_normalized_dcg(TIED, GRADED, k=k, gain="exponential")
     assert_close(ours, ndcg_score((2.0 ** GRADED.numpy()) - 1, TIED.numpy(), k=k), atol=1e-12)
 
 
-@pytest.mark.parametrize("path", ["dense", "flat", "generic_flat", "torch"])
-def test_ndcg_fractional_grades_match_sklearn(path, monkeypatch):
+@pytest.mark.parametrize("form", ["dense", "flat"])
+def test_ndcg_fractional_grades_match_sklearn(form):
     """Grades below 1 (an ideal DCG below 1 must not be clamped), on every code path."""
-    from torchmetrics_lite.functional.retrieval import _numpy_kernels as _retrieval_dense
-    from torchmetrics_lite.functional.retrieval import _torch_kernels as _retrieval_impl
-
     grades = GRADED * 0.01  # every ideal DCG is below 1
     keep = grades.sum(1) > 0
     want = torch.tensor([ndcg_score(grades[i : i + 1].numpy(), TIED[i : i + 1].numpy(), k=5) for i in range(Q)],
                         dtype=torch.float64)[keep]
-    if path == "generic_flat":
-        monkeypatch.setattr(_retrieval_dense, "flat_block", lambda *args, **kwargs: None)
-    if path == "torch":
-        monkeypatch.setattr(_retrieval_impl, "_use_numpy", lambda x: False)
-    if path in ("flat", "generic_flat"):
+    if form == "flat":
         rows = torch.arange(Q)[:, None].expand(Q, N).reshape(-1)
         ours = retrieval_normalized_dcg(TIED.reshape(-1), grades.reshape(-1), rows, k=5, reduction="none")
     else:
@@ -148,6 +152,19 @@ BRUTE = {
     "r_precision": (retrieval_r_precision, lambda rels, k: sum(x > 0 for x in rels[: sum(x > 0 for x in rels)])
                     / sum(x > 0 for x in rels)),
 }
+def _fall_out(rels, k):
+    non = sum(x <= 0 for x in rels)
+    return sum(x <= 0 for x in rels[:k]) / non if non else 1.0
+
+
+def _auroc(rels, k):
+    pos = [i for i, x in enumerate(rels) if x > 0]
+    neg = [i for i, x in enumerate(rels) if x <= 0]
+    return sum(p < q for p in pos for q in neg) / (len(pos) * len(neg)) if pos and neg else 0.0
+
+
+BRUTE.update({"dcg": (retrieval_dcg, _dcg), "fall_out": (retrieval_fall_out, _fall_out),
+              "auroc": (retrieval_auroc, _auroc)})
 SMALL_G = torch.Generator().manual_seed(11)
 SMALL_N = 6
 SMALL_PREDS = torch.randint(0, 3, (12, SMALL_N), generator=SMALL_G).float()
@@ -176,8 +193,9 @@ def _brute(oracle, scores, rels, k, ties):
 @pytest.mark.parametrize("name", sorted(BRUTE))
 def test_tie_rule_equals_brute_force_over_orderings(name, ties):
     fn, oracle = BRUTE[name]
-    for k in ([None] if name == "r_precision" else [None, 1, 2, 4, 8]):
-        kw = {} if name == "r_precision" else {"k": k}
+    no_k = name in ("r_precision", "auroc")
+    for k in ([None] if no_k else [None, 1, 2, 4, 8]):
+        kw = {} if no_k else {"k": k}
         ours = fn(SMALL_PREDS, SMALL_TARGET, mask=SMALL_MASK, ties=ties, reduction="none", **kw)
         want = []
         for i in range(SMALL_PREDS.shape[0]):
@@ -192,3 +210,49 @@ def test_average_ties_do_not_depend_on_input_order():
         a = fn(TIED, GRADED, reduction="none")
         b = fn(TIED[:, perm], GRADED[:, perm], reduction="none")
         assert_close(a, b, atol=1e-12)
+
+
+# ---------------------------------------------------------------------- DCG, fall-out, per-query AUROC
+@pytest.mark.parametrize("k", [None, 3])
+@pytest.mark.parametrize("scores", ["tied", "distinct"])
+def test_dcg_matches_sklearn(k, scores):
+    from sklearn.metrics import dcg_score
+
+    preds = TIED if scores == "tied" else DISTINCT
+    ours = retrieval_dcg(preds, GRADED, k=k, reduction="none")
+    want = [dcg_score(GRADED[i : i + 1].numpy(), preds[i : i + 1].numpy(), k=k) for i in range(Q)]
+    assert_close(ours, torch.tensor(want, dtype=torch.float64), atol=1e-12)
+
+
+def test_auroc_matches_sklearn_per_query_with_ties():
+    from sklearn.metrics import roc_auc_score
+
+    target = (GRADED > 1).long()
+    target[5] = 1  # a query without a non-relevant item: empty, 0 by default (as torchmetrics)
+    ours = retrieval_auroc(TIED, target, reduction="none")
+    for i in range(Q):
+        if 0 < target[i].sum() < N:
+            assert ours[i].item() == pytest.approx(roc_auc_score(target[i].numpy(), TIED[i].numpy()), abs=1e-12)
+        else:
+            assert ours[i].item() == 0.0
+    assert torch.isnan(retrieval_auroc(TIED, target, empty="skip", reduction="none")[[3, 5]]).all()
+    with pytest.raises(ValueError, match=r"a relevant \(target > 0\) and a non-relevant item in every query, got 2"):
+        retrieval_auroc(TIED, target, empty="error")
+
+
+def test_fall_out_and_auroc_match_torchmetrics():
+    """Distinct scores (torchmetrics orders ties by input position), queries without a relevant or without a
+    non-relevant item, each measure's default empty rule."""
+    tm = pytest.importorskip("torchmetrics")
+    target = (GRADED > 1).long()
+    target[5] = 1  # no non-relevant item: fall-out's empty query (torchmetrics' "pos" gives 1)
+    idx = torch.arange(Q)[:, None].expand(Q, N).reshape(-1)
+    flat = (DISTINCT.reshape(-1), target.reshape(-1), idx)
+    for k in (None, 5):
+        theirs = tm.retrieval.RetrievalFallOut(top_k=k)
+        theirs.update(flat[0], flat[1], indexes=flat[2])
+        assert_close(retrieval_fall_out(*flat, k=k), theirs.compute().double(), atol=1e-6)
+    theirs = tm.retrieval.RetrievalAUROC()
+    theirs.update(*flat[:2], indexes=flat[2])
+    assert_close(retrieval_auroc(*flat), theirs.compute().double(), atol=1e-6)
+

@@ -4,8 +4,12 @@ import pytest
 import torch
 
 from tests.helpers.metric_tester import assert_close
+from torchmetrics_lite import _backend
 from torchmetrics_lite.functional import (
+    retrieval_auroc,
     retrieval_average_precision,
+    retrieval_dcg,
+    retrieval_fall_out,
     retrieval_hit_rate,
     retrieval_normalized_dcg,
     retrieval_precision,
@@ -29,7 +33,7 @@ TARGET[7] = 0  # a query with no relevant item
 
 
 def _kw(name, **kw):
-    return kw if name == "r_precision" else {"k": 4, **kw}
+    return kw if name in ("r_precision", "auroc") else {"k": 4, **kw}
 
 
 def _to_flat(preds, target, mask, ids):
@@ -75,7 +79,7 @@ def test_ignore_index_drops_items():
 
 def test_one_dim_input_is_one_query_and_order_ties():
     p, t = torch.tensor([0.5, 0.5, 0.1]), torch.tensor([0, 1, 0])
-    assert retrieval_reciprocal_rank(p, t).item() == 0.75
+    assert retrieval_reciprocal_rank(p, t).item() == pytest.approx(0.75, abs=1e-15)
     assert retrieval_reciprocal_rank(p, t, ties="order").item() == 0.5
     assert retrieval_reciprocal_rank(p.flip(0), t.flip(0), ties="order").item() == 1.0
 
@@ -84,13 +88,13 @@ def test_one_dim_input_is_one_query_and_order_ties():
 def test_empty_rules(name):
     fn = FNS[name]
     blank = (TARGET[MASK.any(1)] * MASK[MASK.any(1)]).sum(1) == 0
-    per_query = fn(PREDS, TARGET, mask=MASK, reduction="none", **_kw(name))
+    per_query = fn(PREDS, TARGET, mask=MASK, empty="skip", reduction="none", **_kw(name))
     assert torch.isnan(per_query[5]) and torch.isnan(per_query[7])
     present = per_query[MASK.any(1)]
     counted = present[~blank]
     n_present = present.numel()
-    assert_close(fn(PREDS, TARGET, mask=MASK, **_kw(name)), counted.mean(), atol=1e-12)
-    assert_close(fn(PREDS, TARGET, mask=MASK, empty="zero", **_kw(name)), counted.sum() / n_present, atol=1e-12)
+    assert_close(fn(PREDS, TARGET, mask=MASK, empty="skip", **_kw(name)), counted.mean(), atol=1e-12)
+    assert_close(fn(PREDS, TARGET, mask=MASK, **_kw(name)), counted.sum() / n_present, atol=1e-12)  # default
     assert_close(fn(PREDS, TARGET, mask=MASK, empty="one", **_kw(name)),
                  (counted.sum() + blank.sum()) / n_present, atol=1e-12)
     zero = fn(PREDS, TARGET, mask=MASK, empty="zero", reduction="none", **_kw(name))
@@ -112,68 +116,45 @@ def test_scores_by_order_only_and_float64_kept():
     assert_close(ints, retrieval_average_precision(PREDS, TARGET, reduction="none"), atol=1e-12)
 
 
-@pytest.mark.parametrize("name", sorted(FNS))
-def test_torch_kernels_equal_numpy_kernels(name, monkeypatch):
-    """The CUDA code path (torch sort, gather, index_add), run on CPU, gives the numpy path's values."""
-    from functools import partial
-
-    from torchmetrics_lite._sort import segment_argsort
-    from torchmetrics_lite.functional.retrieval import _torch_kernels as impl
-
-    fn = FNS[name]
-    want = [fn(PREDS, TARGET, mask=MASK, ties=t, reduction="none", **_kw(name)) for t in ("average", "order")]
-    monkeypatch.setattr(impl, "_use_numpy", lambda x: False)
-    monkeypatch.setattr(impl, "segment_argsort", partial(segment_argsort, backend="torch"))
-    for t, w in zip(("average", "order"), want):
-        assert_close(fn(PREDS, TARGET, mask=MASK, ties=t, reduction="none", **_kw(name)), w, atol=1e-12)
-
-
-def _generic_flat_path(monkeypatch):
-    from torchmetrics_lite.functional.retrieval import _numpy_kernels as _retrieval_dense
-
-    monkeypatch.setattr(_retrieval_dense, "flat_block", lambda *args, **kwargs: None)
+MORE = {"dcg": retrieval_dcg, "fall_out": retrieval_fall_out, "auroc": retrieval_auroc}
 
 
 @pytest.mark.parametrize("ties", ["average", "order"])
-@pytest.mark.parametrize("name", sorted(FNS))
-def test_block_paths_equal_generic_flat_path(name, ties, monkeypatch):
-    """CPU block paths (dense rows; flat grouped by one packed sort with the grades, or by query then ranked
-    per row) against the generic segmented flat path, for 32-bit and wider scores, integral and fractional
-    grades."""
-    fn = FNS[name]
+@pytest.mark.parametrize("name", sorted({**FNS, **MORE}))
+def test_torch_kernels_equal_numpy_kernels(name, ties):
+    """The torch path (as on CUDA and under torch.compile), run on CPU, gives the numpy path's values, for
+    32-bit and wider scores (packed keys; an argsort), whole and fractional grades (packed into the sort key;
+    not), dense and shuffled flat input."""
+    fn = {**FNS, **MORE}[name]
     ids = torch.randperm(Q, generator=G) * 3 + 11
-    for scores in (PREDS, PREDS.double() + 1e-10):  # packed 32-bit keys; float64 ranked within rows first
-        for target in (TARGET, TARGET * 0.25):  # grades packed into the sort key; fractional grades
+    for scores in (PREDS, PREDS.double() + 1e-10):
+        for target in (TARGET, TARGET * 0.25):
             p, t, i = _to_flat(scores, target, MASK, ids)
-            block = fn(p, t, i, ties=ties, reduction="none", **_kw(name))
-            with monkeypatch.context() as patch:
-                _generic_flat_path(patch)
-                generic = fn(p, t, i, ties=ties, reduction="none", **_kw(name))
-            assert_close(block, generic, atol=1e-12)
-            if ties == "average":  # input order does not matter: equal to the dense rows
-                dense = fn(scores, target, mask=MASK, ties=ties, reduction="none", **_kw(name))
+            got = {}
+            for backend in ("numpy", "torch"):
+                with _backend.force(backend):
+                    got[backend] = (fn(scores, target, mask=MASK, ties=ties, reduction="none", **_kw(name)),
+                                    fn(p, t, i, ties=ties, reduction="none", **_kw(name)))
+            assert_close(got["torch"][0], got["numpy"][0], atol=1e-12)
+            assert_close(got["torch"][1], got["numpy"][1], atol=1e-12)
+            if ties == "average":  # input order does not matter: flat equals the dense rows
                 present = MASK.any(1)
-                assert_close(block, dense[present][torch.argsort(ids[present])], atol=1e-12)
+                assert_close(got["numpy"][1], got["numpy"][0][present][torch.argsort(ids[present])], atol=1e-12)
 
 
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
 @pytest.mark.parametrize("dtype", [torch.bool, torch.uint8, torch.float16, torch.bfloat16, torch.float64])
-def test_target_dtypes_on_every_path(dtype, monkeypatch):
-    from torchmetrics_lite.functional.retrieval import _torch_kernels as _retrieval_impl
-
+def test_target_dtypes_on_every_path(dtype, backend):
     target = TARGET.to(dtype)
     want = {name: fn(PREDS, TARGET.double() if dtype != torch.bool else TARGET > 0, mask=MASK, reduction="none",
                      **_kw(name)) for name, fn in FNS.items()}
     rows = torch.arange(Q)[:, None].expand(Q, N)[MASK]
-    for path in ("block", "generic_flat", "torch"):
-        if path == "generic_flat":
-            _generic_flat_path(monkeypatch)
-        if path == "torch":
-            monkeypatch.setattr(_retrieval_impl, "_use_numpy", lambda x: False)
+    with _backend.force(backend):
         for name, fn in FNS.items():
             dense = fn(PREDS, target, mask=MASK, reduction="none", **_kw(name))
             flat = fn(PREDS[MASK], target[MASK], rows, reduction="none", **_kw(name))
-            assert_close(dense, want[name], atol=1e-12, path=f"{path} {name} dense")
-            assert_close(flat, want[name][MASK.any(1)], atol=1e-12, path=f"{path} {name} flat")
+            assert_close(dense, want[name], atol=1e-12, path=f"{backend} {name} dense")
+            assert_close(flat, want[name][MASK.any(1)], atol=1e-12, path=f"{backend} {name} flat")
 
 
 @pytest.mark.parametrize("name", sorted(FNS))
@@ -186,9 +167,10 @@ def test_edge_blocks_give_float64_values(name):
     assert fn(tied, blank, empty="one", **_kw(name)).item() == 1.0
 
 
-def test_uneven_queries_take_the_generic_path():
-    from torchmetrics_lite.functional.retrieval._numpy_kernels import flat_block
-
+@pytest.mark.parametrize("ties", ["average", "order"])
+def test_uneven_queries(ties):
+    """One query of 3000 items beside 200 of one item: flat input equals the masked dense block (no padding is
+    built on the flat path)."""
     g = torch.Generator().manual_seed(8)
     sizes = torch.tensor([3000] + [1] * 200)
     q, m = sizes.numel(), int(sizes.max())
@@ -198,10 +180,9 @@ def test_uneven_queries_take_the_generic_path():
     target[1:, 0] = 1  # the one-item queries are not skipped
     rows = torch.arange(q)[:, None].expand(q, m)[valid]
     p, t = preds[valid], target[valid]
-    assert flat_block(p, t, rows, q, "average") is None  # a (201, 3000) block would be 94% padding
     for name, fn in FNS.items():
-        assert_close(fn(p, t, rows, reduction="none", **_kw(name)),
-                     fn(preds, target, mask=valid, reduction="none", **_kw(name)), atol=1e-12)
+        assert_close(fn(p, t, rows, ties=ties, reduction="none", **_kw(name)),
+                     fn(preds, target, mask=valid, ties=ties, reduction="none", **_kw(name)), atol=1e-12)
 
 
 def test_scores_requiring_grad_are_fine():
@@ -215,10 +196,22 @@ def test_float_graded_target():
                  retrieval_normalized_dcg(PREDS, TARGET, reduction="none"), atol=1e-12)
 
 
-def test_validate_args_false_skips_value_checks():
+def test_validate_args_false_skips_value_checks(monkeypatch):
+    """No value check runs (they need a host sync); a negative grade is then simply not relevant."""
+    from torchmetrics_lite.functional.retrieval import _torch_kernels
+
     bad = TARGET.clone()
     bad[0, 0] = -1
-    retrieval_precision(PREDS, bad, validate_args=False)
+    with pytest.raises(ValueError, match=r"`target` to be non-negative"):
+        retrieval_precision(PREDS, bad)
+
+    def fail(*args, **kwargs):
+        raise AssertionError("a value check ran with validate_args=False")
+
+    want = {name: fn(PREDS, bad.clamp(min=0), reduction="none", **_kw(name)) for name, fn in FNS.items()}
+    monkeypatch.setattr(_torch_kernels, "check_retrieval_values", fail)
+    for name, fn in FNS.items():
+        assert_close(fn(PREDS, bad, validate_args=False, reduction="none", **_kw(name)), want[name], atol=1e-12)
 
 
 ERRORS = [

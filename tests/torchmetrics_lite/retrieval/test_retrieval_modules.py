@@ -8,6 +8,9 @@ import torch
 from tests.helpers.distributed import Case, distributed_test
 from tests.helpers.metric_tester import assert_close, check_metric, check_rejects, concat, feed
 from torchmetrics_lite import (
+    RetrievalAUROC,
+    RetrievalDCG,
+    RetrievalFallOut,
     RetrievalHitRate,
     RetrievalMAP,
     RetrievalMRR,
@@ -17,7 +20,10 @@ from torchmetrics_lite import (
     RetrievalRPrecision,
 )
 from torchmetrics_lite.functional import (
+    retrieval_auroc,
     retrieval_average_precision,
+    retrieval_dcg,
+    retrieval_fall_out,
     retrieval_hit_rate,
     retrieval_normalized_dcg,
     retrieval_precision,
@@ -59,6 +65,9 @@ METRICS = {  # name: (class, functional, options)
     "recall": (RetrievalRecall, retrieval_recall, {"k": 4, "ties": "order"}),
     "hit_rate": (RetrievalHitRate, retrieval_hit_rate, {"k": 2, "empty": "one"}),
     "r_precision": (RetrievalRPrecision, retrieval_r_precision, {"empty": "zero"}),
+    "dcg": (RetrievalDCG, retrieval_dcg, {"k": 3}),
+    "fall_out": (RetrievalFallOut, retrieval_fall_out, {"k": 4}),
+    "auroc": (RetrievalAUROC, retrieval_auroc, {}),
 }
 
 
@@ -90,11 +99,12 @@ def test_dense_updates_keep_constant_memory_and_flat_keeps_rows():
 def test_mixed_dense_and_flat_updates():
     dense = concat(DENSE)
     flat = concat(FLAT)
-    m = RetrievalMAP()
+    m = RetrievalMAP(empty="skip")
     m.update(*dense)
     m.update(*flat)
-    per_query = torch.cat([retrieval_average_precision(dense[0], dense[1], mask=dense[3], reduction="none"),
-                           retrieval_average_precision(*flat, reduction="none")])
+    per_query = torch.cat([retrieval_average_precision(dense[0], dense[1], mask=dense[3], empty="skip",
+                                                       reduction="none"),
+                           retrieval_average_precision(*flat, empty="skip", reduction="none")])
     assert_close(m.compute(), per_query[~torch.isnan(per_query)].mean())
     assert m.skipped() == int(torch.isnan(per_query).sum()) - int((~dense[3].any(1)).sum())
 
@@ -106,11 +116,11 @@ def test_skipped_counts_queries_without_relevant_item():
     rel_per_id = torch.zeros(ids.numel()).index_add_(0, torch.searchsorted(ids, flat[2]), (flat[1] > 0).float())
     no_rel_flat = int((rel_per_id == 0).sum())
     assert no_rel_dense > 0 and no_rel_flat > 0
-    a, b = feed(RetrievalMRR(), DENSE), feed(RetrievalMRR(), FLAT)
+    a, b = feed(RetrievalMRR(empty="skip"), DENSE), feed(RetrievalMRR(empty="skip"), FLAT)
     assert a.skipped() == no_rel_dense and b.skipped() == no_rel_flat
     a.merge_state(b)
     assert a.skipped() == no_rel_dense + no_rel_flat
-    assert feed(RetrievalMRR(empty="zero"), DENSE).skipped() == 0
+    assert feed(RetrievalMRR(), DENSE).skipped() == 0  # the default empty="zero" counts them
     a.reset()
     assert a.skipped() == 0 and torch.isnan(a.compute())
 
@@ -167,3 +177,69 @@ for _name, (_cls, _fn, _options) in sorted(METRICS.items()):
 
 
 test_distributed_equals_single_process = distributed_test(CASES)
+
+
+def test_empty_default_is_zero_as_torchmetrics_and_trec_eval():
+    """20 queries, 13 without a relevant item: the default counts them as 0, as torchmetrics'
+    ``empty_target_action="neg"``, trec_eval and scikit-learn do (``empty="skip"`` would give 0.33 instead)."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    tm = pytest.importorskip("torchmetrics")
+    g = torch.Generator().manual_seed(12)
+    q, n = 20, 15
+    preds = torch.rand(q, n, generator=g, dtype=torch.float64)
+    target = (torch.rand(q, n, generator=g) < 0.3).long()
+    target[:13] = 0
+    indexes = torch.arange(q)[:, None].expand(q, n).reshape(-1)
+    ours = RetrievalMAP()
+    ours.update(preds.reshape(-1), target.reshape(-1), indexes)
+    theirs = tm.retrieval.RetrievalMAP()
+    theirs.update(preds.reshape(-1), target.reshape(-1), indexes=indexes)
+    qrel = {f"q{i}": {f"d{j}": int(target[i, j]) for j in range(n)} for i in range(q)}
+    run = {f"q{i}": {f"d{j}": float(preds[i, j]) for j in range(n)} for i in range(q)}
+    trec = pytrec_eval.RelevanceEvaluator(qrel, {"map"}).evaluate(run)
+    trec_map = sum(v["map"] for v in trec.values()) / q
+    assert_close(ours.compute(), torch.tensor(trec_map, dtype=torch.float64), atol=1e-12)
+    assert_close(ours.compute(), theirs.compute().double(), atol=1e-6)  # torchmetrics computes in float32
+    assert_close(retrieval_average_precision(preds, target), ours.compute(), atol=1e-12)
+    assert abs(retrieval_average_precision(preds, target, empty="skip").item() - ours.compute().item()) > 0.1
+
+
+def test_fall_out_empty_query_is_one_by_default_and_errors_name_it():
+    m = RetrievalFallOut()
+    m.update(torch.tensor([[0.9, 0.1]]), torch.tensor([[1, 1]]))  # no non-relevant item
+    assert m.compute().item() == 1.0 and not RetrievalFallOut.higher_is_better
+    with pytest.raises(ValueError, match=r"`target` to hold a non-relevant item \(target == 0\) in every query"):
+        feed(RetrievalFallOut(empty="error"), [(torch.tensor([[0.9, 0.1]]), torch.tensor([[1, 1]]))]).compute()
+
+
+def test_per_query_equals_the_functional_values():
+    dense, flat = concat(DENSE), concat(FLAT)
+    m = RetrievalNormalizedDCG(k=5, empty="skip", keep_per_query=True)
+    for batch in DENSE + FLAT:
+        m.update(*batch)
+    want = torch.cat([retrieval_normalized_dcg(dense[0], dense[1], mask=dense[3], k=5, empty="skip",
+                                               reduction="none"),
+                      retrieval_normalized_dcg(*flat, k=5, empty="skip", reduction="none")])
+    assert_close(m.per_query(), want, atol=1e-12)
+    assert_close(m.compute(), want[~torch.isnan(want)].mean(), atol=1e-12)
+    with pytest.raises(ValueError, match=r"RetrievalMAP.per_query\(\) needs per-query values: construct it with "
+                                         r"keep_per_query=True"):
+        RetrievalMAP().per_query()
+
+
+@pytest.mark.parametrize("aggregation", ["median", "min", "max"])
+def test_aggregation_matches_torchmetrics(aggregation):
+    tm = pytest.importorskip("torchmetrics")
+    g = torch.Generator().manual_seed(13)
+    preds, target = torch.rand(300, generator=g, dtype=torch.float64), (torch.rand(300, generator=g) < 0.3).long()
+    indexes = torch.randint(0, 40, (300,), generator=g)
+    ours = RetrievalMAP(aggregation=aggregation)
+    for a, b in ((0, 120), (120, 300)):  # two batches; queries span both
+        ours.update(preds[a:b], target[a:b], indexes[a:b])
+    theirs = tm.retrieval.RetrievalMAP(aggregation=aggregation)
+    theirs.update(preds, target, indexes=indexes)
+    assert_close(ours.compute(), theirs.compute().double(), atol=1e-6)
+    values = retrieval_average_precision(preds, target, indexes, reduction="none")
+    assert_close(ours.compute(), getattr(torch, aggregation)(values), atol=1e-12)
+    with pytest.raises(ValueError, match=r"`aggregation` to be one of \('mean', 'median', 'min', 'max'\)"):
+        RetrievalMAP(aggregation="sum")

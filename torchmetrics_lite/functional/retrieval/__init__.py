@@ -1,40 +1,23 @@
 """Retrieval metrics, vectorised over queries: NDCG@k, AP@k (MAP), RR@k (MRR), P@k, R@k, hit rate, R-precision.
 
-Inputs (every function):
+Each function documents its arguments; the conventions they share:
 
-* dense: ``preds`` and ``target`` of shape ``(queries, items)`` (a 1-D pair is one query), with an optional
-  bool ``mask`` of the same shape marking real items (padding is ``False``);
-* flat: 1-D ``preds``, ``target`` and ``indexes`` (integer query ids, any values, any order).
+* Inputs: dense ``(queries, items)`` ``preds``/``target`` (a 1-D pair is one query) with an optional bool
+  ``mask`` marking real items, or flat 1-D ``preds``/``target``/``indexes`` (integer query ids, any values, any
+  order). Both give identical results on the same data. ``preds`` are used by their order only; ``target``
+  holds non-negative grades and an item is relevant when ``target > 0``.
+* Ties (McSherry and Najork, ECIR 2008): ``ties="average"`` (default) is the expectation over uniformly random
+  orders of tied scores (for NDCG: scikit-learn's ``ndcg_score``), so a value never depends on input order;
+  ``ties="order"`` ranks tied items in input order.
+* A query with no relevant item follows ``empty``: ``"zero"`` (default; torchmetrics' ``empty_target_action=
+  "neg"``, scikit-learn and trec_eval), ``"skip"`` (left out of the mean), ``"one"`` or ``"error"``.
 
-Both forms give identical results on the same data. ``preds`` are scores used by their order only (any real
-values, negative included; float64 stays float64). ``target`` holds non-negative relevance grades (bool, int
-or float); an item is *relevant* when ``target > 0``. ``ignore_index`` drops the items with that target. A query
-with no item left (a fully masked row) does not exist: it is neither counted nor skipped.
-
-``k=None`` means the whole list. ``ties="average"`` (default) gives the expectation over uniformly random
-orderings of tied scores, so the value never depends on input order (McSherry and Najork, "Computing
-Information Retrieval Performance Measures Efficiently in the Presence of Tied Scores", ECIR 2008; for NDCG
-this is scikit-learn's ``ndcg_score`` rule); ``ties="order"`` ranks tied items in input order. A query with no
-relevant item follows ``empty``: ``"skip"`` (default, left out of the mean), ``"zero"``, ``"one"`` (its value),
-or ``"error"`` (``ValueError``). ``reduction="mean"`` (default) returns the mean over counted queries as a
-float64 scalar (``nan`` when none is counted); ``"none"`` returns the per-query values: one per dense row, or
-one per flat query id in ascending id order, ``nan`` for a skipped query. ``validate_args=False`` skips the
-value checks (NaN scores, NaN or negative targets) that need a device-to-host sync.
-
-Everything runs without a Python loop over queries. On CPU each query's items are sorted as one row of a padded
-``(queries, items)`` block (flat input is grouped into one first, when the query sizes allow) and every measure
-is a few row-wise array operations; on CUDA, one segmented sort by (query, -score) and segment sums (see
-:mod:`torchmetrics_lite.functional.retrieval._torch_kernels`).
+Everything runs without a Python loop over queries and without padding to the longest query: one sort of
+packed (query, score) keys cuts each query into tie groups, and every measure is a few operations per group
+plus one segment sum per query (:mod:`torchmetrics_lite.functional.retrieval._kernels`, written once for numpy
+on CPU and torch on other devices and under ``torch.compile``).
 """
-from torchmetrics_lite.functional.retrieval.measures import (
-    retrieval_average_precision,
-    retrieval_hit_rate,
-    retrieval_normalized_dcg,
-    retrieval_precision,
-    retrieval_r_precision,
-    retrieval_recall,
-    retrieval_reciprocal_rank,
-)
+from torchmetrics_lite import _lazy
 
 __all__ = [
     "retrieval_normalized_dcg",
@@ -44,4 +27,9 @@ __all__ = [
     "retrieval_recall",
     "retrieval_hit_rate",
     "retrieval_r_precision",
+    "retrieval_dcg",
+    "retrieval_fall_out",
+    "retrieval_auroc",
 ]
+
+__getattr__, __dir__ = _lazy.attach(__name__, globals(), {"torchmetrics_lite.functional.retrieval.measures": __all__})

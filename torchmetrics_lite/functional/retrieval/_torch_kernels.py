@@ -1,66 +1,45 @@
-"""Retrieval internals shared by :mod:`torchmetrics_lite.functional.retrieval` and the modules.
+"""The torch side of the retrieval kernels, input flattening, the empty-query rule and the dispatch.
 
-Two paths give the same values: on CPU, :func:`_measure_values` ranks a padded ``(queries, items)`` block row
-by row (dense input, or flat input that fits one) with the kernels of ``_numpy_kernels``; elsewhere (CUDA,
-or flat queries too uneven for a block) the generic flat path below runs.
-
-Generic flat path: ``_flatten`` turns dense ``(queries, items)`` or flat ``(preds, target, indexes)`` input into one
-flat list of items with compact query ids; ``_rank`` groups it with ONE segmented sort by (query, -score) and marks
-the tie groups; each ``_x_values`` turns the ranked list into per-query values with segment sums (no loop over
-queries); ``_retrieval_stats`` applies the empty-query rule and sums, ``_retrieval_from_stats`` divides.
-
-Tie expectation (``ties="average"``, McSherry and Najork, ECIR 2008). A tie group holds the ranks
-``a+1 .. a+n`` of its query, ``r`` of its items are relevant and ``h`` relevant items rank above it. Under a
-uniformly random order of the group, the rank ``a+j`` holds a relevant item with probability ``r/n`` and,
-given that, ``(j-1)(r-1)/(n-1)`` relevant items are expected at ranks ``a+1 .. a+j-1``. By linearity every
-measure that is a sum over ranks is a sum over those slots: expected hits ``r/n``; expected precision at a
-relevant rank ``(r/n)(h + 1 + (j-1)(r-1)/(n-1))/(a+j)``; NDCG's expected gain ``G/n`` (``G`` the group's gain,
-scikit-learn's rule). The first relevant item (RR, hit rate) lies in the first group with ``r > 0`` at slot
-``j`` with probability ``C(n-j, r-1)/C(n, r)``. ``ties="order"`` makes every item its own group (``n = 1``),
-which reduces each formula to the plain one in input order (stable sort).
+:func:`_measure_values` turns checked dense ``(queries, items)`` or flat ``(preds, target, indexes)`` input into
+one flat list of items with compact query ids (:func:`_flatten`), ranks it with ONE sort (numpy's packed sort on
+CPU, :func:`rank` here on every other device and under ``torch.compile``; :mod:`torchmetrics_lite._backend`
+chooses) and evaluates a measure of :mod:`~torchmetrics_lite.functional.retrieval._kernels` on the tie groups.
+``_retrieval_stats`` applies the empty-query rule and sums, ``_retrieval_from_stats`` divides.
 """
 from __future__ import annotations
 
 from typing import Any, Callable, Dict, NamedTuple, Optional
 
-import numpy as np
 import torch
 from torch import Tensor
 
 from torchmetrics_lite import _backend
 from torchmetrics_lite._checks import check_retrieval_values
-from torchmetrics_lite._sort import segment_argsort
-from torchmetrics_lite.functional.retrieval import _numpy_kernels as dense
+from torchmetrics_lite.functional.retrieval import _kernels as K
+from torchmetrics_lite.functional.retrieval import _numpy_kernels
 
 F64 = torch.float64
+PerQuery = K.PerQuery
+Measure = Callable[..., K.PerQuery]
+NDCG: Measure = K.ndcg_values
+AVERAGE_PRECISION: Measure = K.average_precision_values
+RECIPROCAL_RANK: Measure = K.reciprocal_rank_values
+PRECISION: Measure = K.precision_values
+RECALL: Measure = K.recall_values
+HIT_RATE: Measure = K.hit_rate_values
+R_PRECISION: Measure = K.r_precision_values
+DCG: Measure = K.dcg_values
+FALL_OUT: Measure = K.fall_out_values
+AUROC: Measure = K.auroc_values
 
 
 class Flat(NamedTuple):
     preds: Tensor  # (n,) scores
-    target: Tensor  # (n,) relevance (the input's dtype; _rank makes it float64)
+    target: Tensor  # (n,) relevance (the input's dtype)
     qid: Tensor  # (n,) int64 query ids in [0, n_queries)
     n_queries: int
     dense: bool  # the queries are the rows of a dense block: reduction="none" returns one value per row
-
-
-class Ranked(NamedTuple):
-    q: Tensor  # (n,) query of each ranked item (ascending)
-    rel: Tensor  # (n,) float64 target in ranked order
-    pos: Tensor  # (n,) float64 rank within the query, 1-based
-    within: Tensor  # (n,) float64 slot in the tie group, 0-based (j - 1)
-    gn: Tensor  # (n,) float64 size of the item's tie group
-    gid: Tensor  # (n,) int64 tie group id
-    gstart: Tensor  # (G,) int64 first ranked index of each group
-    starts: Tensor  # (Q,) int64 first ranked index of each query
-    n_items: Tensor  # (Q,) int64
-    n_queries: int
-    tied: bool  # some tie group holds several items (else gid = gstart = arange(n), within = 0, gn = 1)
-
-
-class PerQuery(NamedTuple):
-    values: Tensor  # (Q,) float64, meaningful where n_items > 0 and n_rel > 0
-    n_items: Tensor  # (Q,) int64
-    n_rel: Tensor  # (Q,) int64 items with target > 0
+    valid: Optional[Tensor] = None  # (n,) bool: False at masked items kept in place (static shapes)
 
 
 # ------------------------------------------------------------------------------------ flatten and rank
@@ -79,8 +58,10 @@ def _compact_ids(indexes: Tensor) -> tuple:
 
 
 def _flatten(preds: Tensor, target: Tensor, indexes: Optional[Tensor], mask: Optional[Tensor],
-             ignore_index: Optional[int], validate_args: bool) -> Flat:
-    """Checked inputs -> one flat item list; masked and ``ignore_index`` items dropped."""
+             ignore_index: Optional[int], validate_args: bool, drop: bool = True) -> Flat:
+    """Checked inputs -> one flat item list. Masked and ``ignore_index`` items are dropped, or, with
+    ``drop=False`` on dense input, kept in place and flagged in ``valid`` (every shape then follows the input's
+    shape, as ``torch.compile`` needs)."""
     dense = indexes is None
     if dense:
         if preds.dim() == 1:
@@ -90,193 +71,128 @@ def _flatten(preds: Tensor, target: Tensor, indexes: Optional[Tensor], mask: Opt
         qid = torch.arange(n_queries, device=preds.device)[:, None].expand(n_queries, n_cols).reshape(-1)
         preds, target = preds.reshape(-1), target.reshape(-1)
         mask = None if mask is None else mask.reshape(-1)
+    else:
+        assert indexes is not None
+        qid = indexes
     keep = mask
     if ignore_index is not None:
         keep = (target != ignore_index) if keep is None else keep & (target != ignore_index)
-    if keep is not None:
-        preds, target = preds[keep], target[keep]
-        qid = qid[keep] if dense else indexes[keep]
-    elif not dense:
-        qid = indexes
     if validate_args:
-        check_retrieval_values(preds, target)
+        check_retrieval_values(preds, target, keep)
+    if keep is not None and not (dense and not drop):
+        preds, target, qid = preds[keep], target[keep], qid[keep]
+        keep = None
     if not dense:
         qid, n_queries = _compact_ids(qid)
-    return Flat(preds, target, qid, n_queries, dense)
+    return Flat(preds, target, qid, n_queries, dense, keep)
 
 
-def _use_numpy(x: Tensor) -> bool:
-    """CPU tensors gather and segment-sum through numpy (several times faster than torch's CPU kernels)."""
-    return _backend.use_numpy(x)
+# ------------------------------------------------------------------------------------------ torch ops
+def _cumsum0(x: Tensor) -> Tensor:
+    dtype = torch.int64 if not x.is_floating_point() else x.dtype
+    return torch.cat([torch.zeros(1, dtype=dtype, device=x.device), torch.cumsum(x, 0, dtype=dtype)])
 
 
-def _take(x: Tensor, index: Tensor) -> Tensor:
-    """``x[index]``."""
-    if _use_numpy(x):
-        return torch.from_numpy(x.detach().numpy().take(index.numpy()))
-    return x[index]
+def _segsum(values: Tensor, ids: Tensor, n: int) -> Tensor:
+    return torch.zeros(n, dtype=F64, device=values.device).index_add_(0, ids, values.to(F64))
 
 
-def _segment_sum(values: Tensor, starts: Tensor, lengths: Tensor) -> Tensor:
-    """Sums of the contiguous segments ``values[starts[i] : starts[i] + lengths[i]]`` (0 when empty)."""
-    out = torch.zeros(lengths.numel(), dtype=values.dtype, device=values.device)
-    if values.numel() == 0:
-        return out
-    if _use_numpy(values):
-        nonempty = lengths > 0
-        out[nonempty] = torch.from_numpy(np.add.reduceat(values.detach().numpy(), starts[nonempty].numpy()))
-        return out
-    seg = torch.repeat_interleave(torch.arange(lengths.numel(), device=values.device), lengths)
-    return out.index_add_(0, seg, values)
+def _span(n_items: Tensor, k: Optional[int], n: int) -> int:
+    """An upper bound known without a host sync: the number of items, or ``k`` if smaller."""
+    return 1 + (n if k is None else min(k, n))
 
 
-def _rank(flat: Flat, ties: str) -> Ranked:
-    """One segmented sort by (query, -score); tie groups are runs of equal (query, score)."""
-    n, n_queries, device = flat.preds.numel(), flat.n_queries, flat.preds.device
-    perm = segment_argsort(flat.qid, flat.preds, n_segments=n_queries, descending=True, stable=ties == "order")
-    perm = perm.to(device)
-    q, rel = _take(flat.qid, perm), _take(flat.target.to(F64), perm)
-    n_items = torch.bincount(q, minlength=n_queries)
-    starts = torch.cumsum(n_items, 0) - n_items
-    idx = torch.arange(n, device=device)
-    pos = (idx - _take(starts, q)).to(F64) + 1.0
-    if ties == "average" and n > 0:
-        s = _take(flat.preds, perm)
-        new = torch.ones(n, dtype=torch.bool, device=device)
+def _ideal_runs(r: K.Ranked) -> K.Runs:
+    """Grades sorted descending within each query (two chained stable sorts), one run per item."""
+    by_value = torch.sort(r.rel, descending=True, stable=True).indices
+    order = by_value[torch.sort(r.q[by_value], stable=True).indices]
+    pos = torch.arange(r.q.numel(), device=r.q.device) - r.qstart[r.q]
+    return K.Runs(r.q, pos, torch.ones_like(pos), r.rel[order].to(F64))
+
+
+TORCH = K.Ops(
+    name="torch",
+    f64=lambda x: x.to(F64),
+    cumsum0=_cumsum0,
+    take=lambda x, i: x[i],
+    segsum=_segsum,
+    nonzero=lambda m: torch.nonzero(m).view(-1),
+    arange=lambda n, like: torch.arange(n, device=like.device),
+    repeat=torch.repeat_interleave,
+    cap=lambda x, c: torch.clamp(x, max=c),
+    clip0=lambda x, hi: torch.minimum(torch.clamp(x, min=0), hi),
+    where=torch.where,
+    log=torch.log,
+    log2=torch.log2,
+    exp=torch.exp,
+    exp2=torch.exp2,
+    lgamma=torch.lgamma,
+    span=_span,
+    ideal_runs=lambda r: _ideal_runs(r),
+)
+
+
+def _group_bounds(new: Tensor) -> tuple:
+    """First and last index of the group of every item, from the group-start flags (cumulative max/min: no
+    data-dependent shape)."""
+    n = new.numel()
+    idx = torch.arange(n, device=new.device)
+    first = torch.cummax(torch.where(new, idx, 0), 0).values
+    ends_here = torch.cat([new[1:], new.new_ones(1)])
+    last = torch.flip(torch.cummin(torch.flip(torch.where(ends_here, idx, n), (0,)), 0).values, (0,))
+    return idx, first, last
+
+
+def rank(flat: Flat, ties: str) -> K.Ranked:
+    """Items ranked by two chained stable sorts (query, then -score; masked items last in their query), as
+    one row per item carrying its tie group's values (:class:`~torchmetrics_lite.functional.retrieval._kernels.
+    Ranked` with ``weight``): every shape is the input's, so it traces under ``torch.compile`` and runs on CUDA
+    without a host sync."""
+    by_value = torch.sort(flat.preds, descending=True, stable=True).indices
+    seg = flat.qid[by_value]
+    if flat.valid is not None:
+        seg = seg * 2 + (~flat.valid[by_value]).to(seg.dtype)  # masked items after the real ones
+    perm = by_value[torch.sort(seg, stable=True).indices]
+    q = flat.qid[perm]
+    rel = torch.clamp(flat.target[perm].to(F64), min=0.0)  # < 0: validate_args=False only
+    ok = None if flat.valid is None else flat.valid[perm]
+    if ok is not None:
+        rel = torch.where(ok, rel, 0.0)
+    n, nq = q.numel(), flat.n_queries
+    new = torch.ones(n, dtype=torch.bool, device=q.device)
+    if ties == "average" and n > 1:
+        s = flat.preds[perm]
         new[1:] = (q[1:] != q[:-1]) | (s[1:] != s[:-1])
-        if not bool(new.all()):
-            return _tie_groups(q, rel, pos, new, idx, starts, n_items, n_queries)
-    zero = torch.zeros(n, dtype=F64, device=device)  # every item is its own group
-    return Ranked(q, rel, pos, zero, zero + 1.0, idx, idx, starts, n_items, n_queries, False)
-
-
-def _tie_groups(q: Tensor, rel: Tensor, pos: Tensor, new: Tensor, idx: Tensor, starts: Tensor, n_items: Tensor,
-                n_queries: int) -> Ranked:
-    n = q.numel()
-    gstart = torch.nonzero(new).squeeze(1)
-    gid = torch.cumsum(new, 0) - 1
-    gsize = torch.diff(gstart, append=gstart.new_tensor([n]))
-    within = (idx - _take(gstart, gid)).to(F64)
-    return Ranked(q, rel, pos, within, _take(gsize, gid).to(F64), gid, gstart, starts, n_items, n_queries, True)
-
-
-def _relevant_counts(r: Ranked) -> tuple:
-    """Per item: relevant items in its tie group (``r``) and above the group in its query (``h``); per query:
-    relevant items."""
-    c = torch.zeros(r.q.numel() + 1, dtype=torch.int64, device=r.q.device)
-    torch.cumsum(r.rel > 0, 0, out=c[1:])
-    n_rel = _take(c, r.starts + r.n_items) - _take(c, r.starts)
-    if not r.tied:
-        return (r.rel > 0).to(F64), (c[:-1] - _take(_take(c, r.starts), r.q)).to(F64), n_rel
-    gend = torch.cat([r.gstart[1:], r.gstart.new_tensor([r.q.numel()])])
-    at_start = _take(c, r.gstart)
-    in_group = _take(_take(c, gend) - at_start, r.gid)
-    above = _take(at_start - _take(c, _take(r.starts, _take(r.q, r.gstart))), r.gid)
-    return in_group.to(F64), above.to(F64), n_rel
-
-
-def _query_sum(r: Ranked, term: Tensor, keep: Optional[Tensor] = None) -> Tensor:
-    """Per-query sums of ``term`` (times the 0/1 float ``keep``)."""
-    return _segment_sum(term if keep is None else term * keep, r.starts, r.n_items)
-
-
-def _in_k(r: Ranked, k: Optional[int]) -> Optional[Tensor]:
-    """1.0 at ranks <= k, else 0.0 (ranks are whole numbers)."""
-    return None if k is None else torch.clamp(k + 1.0 - r.pos, 0.0, 1.0)
-
-
-def _safe_div(num: Tensor, den: Tensor) -> Tensor:
-    """``num / den`` with 0 / 0 = 0 for the non-negative counts ``den`` (those queries are empty anyway)."""
-    return num / torch.clamp(den, min=1).to(F64)
-
-
-# ------------------------------------------------------------------------------------ per-query values
-def _gains(rel: Tensor, gain: str) -> Tensor:
-    return rel if gain == "linear" else torch.exp2(rel) - 1.0
-
-
-def _ndcg_values(r: Ranked, k: Optional[int] = None, gain: str = "linear") -> PerQuery:
-    g = _gains(r.rel, gain)
-    if r.tied:  # the items of a tie group share its mean gain
-        gend = torch.cat([r.gstart[1:], r.gstart.new_tensor([r.q.numel()])])
-        g = _take(_segment_sum(g, r.gstart, gend - r.gstart), r.gid) / r.gn
-    disc = 1.0 / torch.log2(r.pos + 1.0)
-    keep = _in_k(r, k)
-    dcg = _query_sum(r, g * disc, keep)
-    ideal = segment_argsort(r.q, r.rel, n_segments=r.n_queries, descending=True).to(r.q.device)
-    ideal_gain = _gains(_take(r.rel, ideal), gain)
-    idcg = _query_sum(r, ideal_gain * disc, keep)
-    n_rel = _query_sum(r, (r.rel > 0).to(F64)).to(torch.int64)
-    return PerQuery(dcg / torch.where(idcg > 0, idcg, 1.0), r.n_items, n_rel)  # IDCG may be < 1 (grades < 1)
-
-
-def _average_precision_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
-    rg, hg, n_rel = _relevant_counts(r)
-    pairs = r.within * (rg - 1.0) / torch.clamp(r.gn - 1.0, min=1.0)
-    term = (rg / r.gn) * (hg + 1.0 + pairs) / r.pos
-    return PerQuery(_safe_div(_query_sum(r, term, _in_k(r, k)), n_rel), r.n_items, n_rel)
-
-
-def _expected_hits(r: Ranked, keep: Optional[Tensor]) -> tuple:
-    rg, _, n_rel = _relevant_counts(r)
-    return _query_sum(r, rg / r.gn, keep), n_rel
-
-
-def _precision_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
-    hits, n_rel = _expected_hits(r, _in_k(r, k))
-    return PerQuery(_safe_div(hits, r.n_items if k is None else torch.full_like(r.n_items, k)), r.n_items, n_rel)
-
-
-def _recall_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
-    hits, n_rel = _expected_hits(r, _in_k(r, k))
-    return PerQuery(_safe_div(hits, n_rel), r.n_items, n_rel)
-
-
-def _r_precision_values(r: Ranked) -> PerQuery:
-    rg, _, n_rel = _relevant_counts(r)
-    hits = _query_sum(r, rg / r.gn, torch.clamp(_take(n_rel, r.q).to(F64) + 1.0 - r.pos, 0.0, 1.0))
-    return PerQuery(_safe_div(hits, n_rel), r.n_items, n_rel)
-
-
-def _first_relevant(r: Ranked, k: Optional[int]) -> tuple:
-    """Items at the slots of each query's first relevant tie group, the probability that the first relevant
-    item sits at that slot, and per-query relevant counts."""
-    rg, hg, n_rel = _relevant_counts(r)
-    sel = (hg == 0) & (rg > 0) & (r.within < r.gn - rg + 1)
-    if k is not None:
-        sel &= r.pos <= k
-    sel = torch.nonzero(sel).squeeze(1)
-    n, rr, j = _take(r.gn, sel), _take(rg, sel), _take(r.within, sel) + 1.0
-    lg = torch.lgamma
-    logp = (lg(n - j + 1) - lg(rr) - lg(n - j - rr + 2)) - (lg(n + 1) - lg(rr + 1) - lg(n - rr + 1))
-    return sel, torch.exp(logp), n_rel
-
-
-def _reciprocal_rank_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
-    sel, prob, n_rel = _first_relevant(r, k)
-    out = torch.zeros(r.n_queries, dtype=F64, device=r.q.device)
-    out.index_add_(0, _take(r.q, sel), prob / _take(r.pos, sel))
-    return PerQuery(out, r.n_items, n_rel)
-
-
-def _hit_rate_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
-    sel, prob, n_rel = _first_relevant(r, k)
-    out = torch.zeros(r.n_queries, dtype=F64, device=r.q.device)
-    out.index_add_(0, _take(r.q, sel), prob)
-    return PerQuery(out, r.n_items, n_rel)
+        if ok is not None:
+            new |= ~ok
+    idx, first, last = _group_bounds(new)
+    ones = torch.ones(n, dtype=torch.int64, device=q.device)
+    counts = torch.zeros(nq, dtype=torch.int64, device=q.device).index_add_(0, q, ones)
+    n_items = counts if ok is None else torch.zeros_like(counts).index_add_(0, q, ok.to(torch.int64))
+    ends = _cumsum0(counts)
+    qstart = ends[:-1]
+    crel = _cumsum0(rel > 0)
+    item_qstart = qstart[q]
+    gsize = last - first + 1
+    at = crel[first]
+    return K.Ranked(TORCH, rel, q, first, gsize, q, first - item_qstart, crel[last + 1] - at, at - crel[item_qstart],
+                    n_items, crel[ends[1:]] - crel[qstart], qstart, nq, 1.0 / gsize.to(F64), idx - first)
 
 
 # ------------------------------------------------------------------------------------------- reduction
 _FILL = {"zero": 0.0, "one": 1.0}
 
 
-def _counted(pq: PerQuery, empty: str) -> tuple:
+RELEVANT = "a relevant item (target > 0)"
+
+
+def _counted(pq: PerQuery, empty: str, need: str = RELEVANT) -> tuple:
     """(values with the empty rule applied, counted mask, queries without a relevant item)."""
     present = pq.n_items > 0
-    blank = present & (pq.n_rel == 0)
+    blank = present & (pq.support == 0)
     if empty == "error" and bool(blank.any()):
         raise ValueError(
-            f"Expected `target` to hold a relevant item (target > 0) in every query, got {int(blank.sum())} "
+            f"Expected `target` to hold {need} in every query, got {int(blank.sum())} "
             "query(ies) without one; pass empty='skip', 'zero' or 'one' to allow them"
         )
     if empty in _FILL:
@@ -284,9 +200,9 @@ def _counted(pq: PerQuery, empty: str) -> tuple:
     return pq.values, present & ~blank, blank
 
 
-def _retrieval_stats(pq: PerQuery, empty: str) -> Dict[str, Tensor]:
+def _retrieval_stats(pq: PerQuery, empty: str, need: str = RELEVANT) -> Dict[str, Tensor]:
     """Sum of the counted per-query values, number counted, number skipped (``empty="skip"`` only)."""
-    values, counted, blank = _counted(pq, empty)
+    values, counted, blank = _counted(pq, empty, need)
     skipped = blank.sum() if empty == "skip" else torch.zeros((), dtype=torch.int64, device=blank.device)
     return {"value_sum": torch.where(counted, values, 0.0).sum(), "n_queries": counted.sum(), "n_skipped": skipped}
 
@@ -296,44 +212,27 @@ def _retrieval_from_stats(stats: Dict[str, Tensor]) -> Tensor:
     return stats["value_sum"] / stats["n_queries"].to(F64)
 
 
-def _per_query(pq: PerQuery, empty: str, dense: bool) -> Tensor:
+def _per_query(pq: PerQuery, empty: str, dense: bool, need: str = RELEVANT) -> Tensor:
     """``reduction="none"``: one value per dense row (``nan`` for a skipped or item-less row), or per flat
     query id present, in ascending id order (``nan`` for a skipped one)."""
-    values, counted, _ = _counted(pq, empty)
+    values, counted, _ = _counted(pq, empty, need)
     values = torch.where(counted, values, float("nan"))
     return values if dense else values[pq.n_items > 0]
 
 
 # ------------------------------------------------------------------------------------------ dispatch
-class Measure(NamedTuple):
-    flat: Callable[..., PerQuery]  # per-query values of a Ranked flat list (any device)
-    dense: Callable[..., "dense.PerQueryNp"]  # the same from a ranked CPU block (_numpy_kernels)
-
-
-NDCG = Measure(_ndcg_values, dense.ndcg_values)
-AVERAGE_PRECISION = Measure(_average_precision_values, dense.average_precision_values)
-RECIPROCAL_RANK = Measure(_reciprocal_rank_values, dense.reciprocal_rank_values)
-PRECISION = Measure(_precision_values, dense.precision_values)
-RECALL = Measure(_recall_values, dense.recall_values)
-HIT_RATE = Measure(_hit_rate_values, dense.hit_rate_values)
-R_PRECISION = Measure(_r_precision_values, dense.r_precision_values)
-
-
-def _from_block(measure: Measure, block: "dense.Block", options: Dict[str, Any]) -> PerQuery:
-    values, n_items, n_rel = measure.dense(block, **options)
-    return PerQuery(torch.from_numpy(values), torch.from_numpy(n_items), torch.from_numpy(n_rel))
-
-
 def _measure_values(measure: Measure, preds: Tensor, target: Tensor, indexes: Optional[Tensor],
                     mask: Optional[Tensor], *, ties: str, ignore_index: Optional[int], validate_args: bool,
                     options: Dict[str, Any]) -> tuple:
-    """Checked inputs -> (per-query values, dense?). CPU: the block path; else the generic flat path."""
-    if indexes is None and _use_numpy(preds):
-        return _from_block(measure, dense.dense_block(preds, target, mask, ignore_index, validate_args, ties),
-                           options), True
-    flat = _flatten(preds, target, indexes, mask, ignore_index, validate_args)
-    if _use_numpy(flat.preds):
-        block = dense.flat_block(flat.preds, flat.target, flat.qid, flat.n_queries, ties)
-        if block is not None:
-            return _from_block(measure, block, options), flat.dense
-    return measure.flat(_rank(flat, ties), **options), flat.dense
+    """Checked inputs -> (per-query values as float64/int64 tensors, dense?)."""
+    on_numpy = _backend.use_numpy(preds)
+    flat = _flatten(preds, target, indexes, mask, ignore_index, validate_args, drop=on_numpy)
+    if not on_numpy:
+        values, n_items, n_rel = measure(rank(flat, ties), **options)
+        return PerQuery(values, n_items, n_rel), flat.dense
+    target = flat.target.detach()
+    if target.dtype in (torch.bfloat16, torch.float16):
+        target = target.float()  # exact
+    ranked = _numpy_kernels.rank(flat.qid.numpy(), _backend.host(flat.preds), target.numpy(), flat.n_queries, ties,
+                                 cut=options.get("k"))
+    return PerQuery(*(torch.from_numpy(x) for x in measure(ranked, **options))), flat.dense

@@ -1,25 +1,35 @@
-"""The public retrieval functions (conventions in :mod:`torchmetrics_lite.functional.retrieval`)."""
+"""The public retrieval functions (conventions in :mod:`torchmetrics_lite.functional.retrieval`).
+
+Every docstring's shared Args/Returns/Raises text comes from :data:`_ARGS` (one place), inserted where a
+docstring says ``{sections}``.
+"""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional, TypeVar
 
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_retrieval_inputs, check_retrieval_options
 from torchmetrics_lite.functional.retrieval._torch_kernels import (
+    AUROC,
     AVERAGE_PRECISION,
+    DCG,
+    FALL_OUT,
     HIT_RATE,
     NDCG,
     PRECISION,
     R_PRECISION,
     RECALL,
     RECIPROCAL_RANK,
+    RELEVANT,
     Measure,
     _measure_values,
     _per_query,
     _retrieval_from_stats,
     _retrieval_stats,
 )
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 __all__ = [
     "retrieval_normalized_dcg",
@@ -29,148 +39,338 @@ __all__ = [
     "retrieval_recall",
     "retrieval_hit_rate",
     "retrieval_r_precision",
+    "retrieval_dcg",
+    "retrieval_fall_out",
+    "retrieval_auroc",
 ]
+NON_RELEVANT = "a non-relevant item (target == 0)"
+BOTH = "a relevant (target > 0) and a non-relevant item"
+
+
+_ARGS = """preds: Scores, used by their order only (any real values; float64 stays float64). Dense
+            ``(queries, items)`` (a 1-D tensor is one query), or flat 1-D with ``indexes``.
+        target: Relevance grades of ``preds``' shape, non-negative (bool, integer or floating); an item is
+            relevant when ``target > 0``.
+        indexes: Flat input only: the integer query id of each item (any values, any order). ``None``: dense.
+        mask: Dense input only: bool, ``True`` at real items (padding ``False``); a row without a real item is
+            no query at all.{k}
+        ties: ``"average"`` (default): the expected value over uniformly random orders of tied scores
+            (McSherry and Najork, ECIR 2008); ``"order"``: tied items in input order.
+        empty: A query without a relevant item: ``"zero"`` (default: its value is 0, as torchmetrics,
+            scikit-learn and trec_eval), ``"skip"`` (left out of the mean; ``nan`` per query), ``"one"``, or
+            ``"error"``.
+        ignore_index: Items whose target equals it are dropped first.
+        reduction: ``"mean"`` (default): the mean over counted queries, a float64 scalar (``nan`` when none);
+            ``"none"``: one value per dense row, or per flat query id in ascending id order.
+        validate_args: ``False`` skips the value checks (NaN scores, NaN or negative grades) that need a
+            device-to-host sync; a negative grade then counts as 0."""
+_K = """
+        k: The cut-off: only the top ``k`` ranks count; ``None`` (default): the whole list."""
+_RAISES = """ValueError: Shapes that differ, ``preds`` not 1-D/2-D (or not 1-D with ``indexes``), a NaN
+            score, a NaN or negative grade (with ``validate_args``), an option outside its choices, or
+            ``empty="error"`` with a query without a relevant item.
+        TypeError: A non-tensor or complex input, non-integer ``indexes``, a non-bool ``mask``."""
+
+
+_GAIN = """
+        gain: ``"linear"`` (default, ``rel``) or ``"exponential"`` (``2^rel - 1``)."""
+_SECTIONS = """Args:
+        {args}
+
+    Returns:
+        A float64 scalar (``reduction="mean"``) or one float64 value per query (``reduction="none"``).
+
+    Raises:
+        {raises}"""
+
+
+def _doc(k: bool = True) -> Callable[[F], F]:
+    """Insert the shared Args/Returns/Raises sections into a docstring's ``{sections}`` (``{sections+gain}``:
+    with the ``gain`` argument)."""
+    def wrap(fn: F) -> F:
+        args = _ARGS.replace("{k}", _K if k else "")
+        sections = _SECTIONS.replace("{raises}", _RAISES)
+        doc = (fn.__doc__ or "").replace("{sections+gain}", sections.replace("{args}", args + _GAIN))
+        fn.__doc__ = doc.replace("{sections}", sections.replace("{args}", args))
+        return fn
+
+    return wrap
 
 
 def _evaluate(measure: Measure, preds: Any, target: Any, indexes: Any, mask: Any, *,
               ties: str, empty: str, ignore_index: Optional[int], reduction: str, validate_args: bool,
-              **options: Any) -> Tensor:
+              need: str = RELEVANT, **options: Any) -> Tensor:
     check_retrieval_options(k=options.get("k"), ties=ties, empty=empty, ignore_index=ignore_index,
                             reduction=reduction, gain=options.get("gain", "linear"))
     pq, dense = _measure_values(measure, *check_retrieval_inputs(preds, target, indexes, mask, validate_args),
                                 ties=ties, ignore_index=ignore_index, validate_args=validate_args, options=options)
     if reduction == "none":
-        return _per_query(pq, empty, dense)
-    return _retrieval_from_stats(_retrieval_stats(pq, empty))
+        return _per_query(pq, empty, dense, need)
+    return _retrieval_from_stats(_retrieval_stats(pq, empty, need))
 
 
+@_doc()
 def retrieval_normalized_dcg(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
                              mask: Optional[Tensor] = None, k: Optional[int] = None, gain: str = "linear",
-                             ties: str = "average", empty: str = "skip", ignore_index: Optional[int] = None,
+                             ties: str = "average", empty: str = "zero", ignore_index: Optional[int] = None,
                              reduction: str = "mean", validate_args: bool = True) -> Tensor:
-    """Normalized discounted cumulative gain at ``k``: ``DCG@k / IDCG@k``.
+    """Normalized discounted cumulative gain at ``k``: ``DCG@k / IDCG@k`` per query, averaged over queries.
 
     ``DCG@k = sum_{rank p <= k} gain(rel_p) / log2(p + 1)`` with ``gain="linear"`` (``rel``, as trec_eval and
-    scikit-learn) or ``"exponential"`` (``2^rel - 1``). ``IDCG@k`` is the DCG@k of the ideal order of ALL the
-    query's items (not only the top k). ``ties="average"``: the items of a tie group each get the group's
-    mean gain (scikit-learn's ``ndcg_score``). A query whose targets are all 0 has no relevant item
-    (``empty`` rule). Shapes and other arguments: see the module docstring.
+    scikit-learn) or ``"exponential"`` (``2^rel - 1``); ``IDCG@k`` is the DCG@k of the ideal order of ALL the
+    query's items (not only the top k). Ties (``"average"``): each item of a tie group gets the group's mean
+    gain (scikit-learn's ``ndcg_score``). A query whose grades are all 0 has no relevant item (``empty``).
 
-    Reference: Jarvelin and Kekalainen, "Cumulated gain-based evaluation of IR techniques", TOIS 2002.
+    {sections+gain}
 
-    >>> import torch
-    >>> rel = torch.tensor([3, 2, 3, 0, 1, 2])  # relevance in the returned order
-    >>> scores = torch.arange(6, 0, -1).float()
-    >>> round(retrieval_normalized_dcg(scores, rel).item(), 4)
-    0.9608
-    >>> round(retrieval_normalized_dcg(scores, rel, k=3).item(), 4)
-    0.9778
-    >>> round(retrieval_normalized_dcg(scores, rel, gain="exponential").item(), 4)
-    0.9488
+    References:
+        Järvelin and Kekäläinen, "Cumulated gain-based evaluation of IR techniques", ACM TOIS 2002;
+        McSherry and Najork, "Computing information retrieval performance measures efficiently in the
+        presence of tied scores", ECIR 2008.
+
+    Examples:
+        >>> import torch
+        >>> rel = torch.tensor([3, 2, 3, 0, 1, 2])  # relevance in the returned order
+        >>> scores = torch.arange(6, 0, -1).float()
+        >>> round(retrieval_normalized_dcg(scores, rel).item(), 4)
+        0.9608
+        >>> round(retrieval_normalized_dcg(scores, rel, k=3).item(), 4)
+        0.9778
+        >>> round(retrieval_normalized_dcg(scores, rel, gain="exponential").item(), 4)
+        0.9488
     """
     return _evaluate(NDCG, preds, target, indexes, mask, k=k, gain=gain, ties=ties, empty=empty,
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
 
 
+@_doc()
 def retrieval_average_precision(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
                                 mask: Optional[Tensor] = None, k: Optional[int] = None, ties: str = "average",
-                                empty: str = "skip", ignore_index: Optional[int] = None, reduction: str = "mean",
+                                empty: str = "zero", ignore_index: Optional[int] = None, reduction: str = "mean",
                                 validate_args: bool = True) -> Tensor:
-    """Average precision at ``k`` (trec_eval's ``map_cut_k``; the mean over queries is MAP@k).
+    """Average precision at ``k`` (trec_eval's ``map_cut_k``; its mean over queries is MAP@k).
 
-    ``AP@k = (1 / R) * sum_{relevant at rank p <= k} P@p`` where ``R`` is the query's number of relevant
-    items (not the number retrieved). ``ties="average"``: the exact expectation over random orders of tied
-    items (McSherry and Najork 2008). Shapes and other arguments: see the module docstring.
+    ``AP@k = (1 / R) * sum_{relevant at rank p <= k} P@p`` with ``R`` the query's number of relevant items (not
+    the number retrieved). Ties (``"average"``): the exact expectation over random orders of each tie group, in
+    closed form per group. A query with ``R = 0`` follows ``empty``.
 
-    >>> import torch
-    >>> scores = torch.tensor([0.9, 0.8, 0.7, 0.6])
-    >>> hits = torch.tensor([1, 0, 1, 0])  # R, N, R, N
-    >>> f"{retrieval_average_precision(scores, hits).item():.6f}  {(1 + 2 / 3) / 2:.6f}"
-    '0.833333  0.833333'
-    >>> # all tied: the mean of AP over the 6 placements of the 2 relevant items
-    >>> f"{retrieval_average_precision(torch.zeros(4), hits).item():.4f}"
-    '0.6806'
+    {sections}
+
+    References:
+        Voorhees and Harman (eds.), "TREC: Experiment and Evaluation in Information Retrieval", 2005 (trec_eval's
+        ``map``); McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> import torch
+        >>> scores = torch.tensor([0.9, 0.8, 0.7, 0.6])
+        >>> hits = torch.tensor([1, 0, 1, 0])  # R, N, R, N
+        >>> f"{retrieval_average_precision(scores, hits).item():.6f}  {(1 + 2 / 3) / 2:.6f}"
+        '0.833333  0.833333'
+        >>> # all tied: the mean of AP over the 6 placements of the 2 relevant items
+        >>> f"{retrieval_average_precision(torch.zeros(4), hits).item():.4f}"
+        '0.6806'
     """
     return _evaluate(AVERAGE_PRECISION, preds, target, indexes, mask, k=k, ties=ties, empty=empty,
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
 
 
+@_doc()
 def retrieval_reciprocal_rank(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
                               mask: Optional[Tensor] = None, k: Optional[int] = None, ties: str = "average",
-                              empty: str = "skip", ignore_index: Optional[int] = None, reduction: str = "mean",
+                              empty: str = "zero", ignore_index: Optional[int] = None, reduction: str = "mean",
                               validate_args: bool = True) -> Tensor:
-    """Reciprocal rank at ``k``: ``1 / p`` for the rank ``p`` of the first relevant item, 0 when ``p > k``
-    (trec_eval's ``recip_rank``; the mean over queries is MRR). ``ties="average"``: with ``r`` relevant items
-    among the ``n`` tied at ranks ``a+1 .. a+n``, the first one is at ``a+j`` with probability
-    ``C(n-j, r-1) / C(n, r)``. Shapes and other arguments: see the module docstring.
+    """Reciprocal rank at ``k``: ``1 / p`` for the rank ``p`` of the first relevant item, 0 when ``p > k``.
 
-    >>> import torch
-    >>> retrieval_reciprocal_rank(torch.tensor([0.2, 0.9, 0.4]), torch.tensor([1, 0, 1])).item()
-    0.5
+    trec_eval's ``recip_rank``; its mean over queries is MRR. Ties (``"average"``): with ``r`` relevant items
+    among the ``n`` tied at ranks ``a+1 .. a+n`` (the first group holding one), the first relevant item is at
+    ``a+j`` with probability ``C(n-j, r-1) / C(n, r)``. A query without a relevant item follows ``empty``.
+
+    {sections}
+
+    References:
+        Voorhees, "The TREC-8 question answering track report", TREC 1999; McSherry and Najork, ECIR 2008.
+
+    Examples:
+        >>> import torch
+        >>> retrieval_reciprocal_rank(torch.tensor([0.2, 0.9, 0.4]), torch.tensor([1, 0, 1])).item()
+        0.5
     """
     return _evaluate(RECIPROCAL_RANK, preds, target, indexes, mask, k=k, ties=ties, empty=empty,
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
 
 
+@_doc()
 def retrieval_precision(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
                         mask: Optional[Tensor] = None, k: Optional[int] = None, ties: str = "average",
-                        empty: str = "skip", ignore_index: Optional[int] = None, reduction: str = "mean",
+                        empty: str = "zero", ignore_index: Optional[int] = None, reduction: str = "mean",
                         validate_args: bool = True) -> Tensor:
-    """Precision at ``k``: relevant items among the top ``k``, divided by ``k`` even when the query has fewer
-    items (trec_eval's ``P_k``); ``k=None``: divided by the query's number of items. ``ties="average"``: a
-    tie group of ``n`` items with ``r`` relevant contributes ``r/n`` per rank inside the cut-off. Shapes and
-    other arguments: see the module docstring.
+    """Precision at ``k``: relevant items among the top ``k``, divided by ``k``.
 
-    >>> import torch
-    >>> retrieval_precision(torch.tensor([0.2, 0.9, 0.4, 0.1]), torch.tensor([1, 0, 1, 0]), k=2).item()
-    0.5
+    As trec_eval's ``P_k`` the division is by ``k`` even when the query has fewer items; ``k=None`` divides by
+    the query's number of items. Ties (``"average"``): a tie group of ``n`` items with ``r`` relevant adds
+    ``r/n`` per rank inside the cut-off. A query without a relevant item follows ``empty``.
+
+    {sections}
+
+    References:
+        trec_eval's ``P`` measure; McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> import torch
+        >>> retrieval_precision(torch.tensor([0.2, 0.9, 0.4, 0.1]), torch.tensor([1, 0, 1, 0]), k=2).item()
+        0.5
     """
     return _evaluate(PRECISION, preds, target, indexes, mask, k=k, ties=ties, empty=empty,
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
 
 
+@_doc()
 def retrieval_recall(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
                      mask: Optional[Tensor] = None, k: Optional[int] = None, ties: str = "average",
-                     empty: str = "skip", ignore_index: Optional[int] = None, reduction: str = "mean",
+                     empty: str = "zero", ignore_index: Optional[int] = None, reduction: str = "mean",
                      validate_args: bool = True) -> Tensor:
-    """Recall at ``k``: relevant items among the top ``k`` divided by the query's relevant items
-    (trec_eval's ``recall_k``). Ties as :func:`retrieval_precision`. Shapes and other arguments: see the
-    module docstring.
+    """Recall at ``k``: relevant items among the top ``k`` divided by the query's relevant items ``R``.
 
-    >>> import torch
-    >>> retrieval_recall(torch.tensor([0.2, 0.9, 0.4, 0.1]), torch.tensor([1, 0, 1, 0]), k=2).item()
-    0.5
+    trec_eval's ``recall_k``. Ties as :func:`retrieval_precision`. A query with ``R = 0`` follows ``empty``.
+
+    {sections}
+
+    References:
+        trec_eval's ``recall`` measure; McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> import torch
+        >>> retrieval_recall(torch.tensor([0.2, 0.9, 0.4, 0.1]), torch.tensor([1, 0, 1, 0]), k=2).item()
+        0.5
     """
     return _evaluate(RECALL, preds, target, indexes, mask, k=k, ties=ties, empty=empty,
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
 
 
+@_doc()
 def retrieval_hit_rate(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
                        mask: Optional[Tensor] = None, k: Optional[int] = None, ties: str = "average",
-                       empty: str = "skip", ignore_index: Optional[int] = None, reduction: str = "mean",
+                       empty: str = "zero", ignore_index: Optional[int] = None, reduction: str = "mean",
                        validate_args: bool = True) -> Tensor:
-    """Hit rate at ``k``: 1 when a relevant item ranks within the top ``k``, else 0. ``ties="average"``: the
-    probability of a hit, ``1 - C(n-r, m) / C(n, m)`` for a tie group of ``n`` items (``r`` relevant) cut after
-    ``m`` of its ranks. Shapes and other arguments: see the module docstring.
+    """Hit rate at ``k``: 1 when a relevant item ranks within the top ``k``, else 0.
 
-    >>> import torch
-    >>> round(retrieval_hit_rate(torch.tensor([0.5, 0.5, 0.5, 0.1]), torch.tensor([1, 0, 0, 0]), k=1).item(), 4)
-    0.3333
+    trec_eval's ``success_k``. Ties (``"average"``): the probability of a hit, ``1 - C(n-r, m) / C(n, m)`` for
+    a tie group of ``n`` items (``r`` relevant) cut after ``m`` of its ranks. A query without a relevant item
+    follows ``empty``.
+
+    {sections}
+
+    References:
+        trec_eval's ``success`` measure; McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> import torch
+        >>> round(retrieval_hit_rate(torch.tensor([0.5, 0.5, 0.5, 0.1]), torch.tensor([1, 0, 0, 0]), k=1).item(), 4)
+        0.3333
     """
     return _evaluate(HIT_RATE, preds, target, indexes, mask, k=k, ties=ties, empty=empty,
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
 
 
+@_doc(k=False)
 def retrieval_r_precision(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
-                          mask: Optional[Tensor] = None, ties: str = "average", empty: str = "skip",
+                          mask: Optional[Tensor] = None, ties: str = "average", empty: str = "zero",
                           ignore_index: Optional[int] = None, reduction: str = "mean",
                           validate_args: bool = True) -> Tensor:
-    """R-precision: precision at ``R``, the query's number of relevant items (trec_eval's ``Rprec``). Ties as
-    :func:`retrieval_precision`. Shapes and other arguments: see the module docstring.
+    """R-precision: precision at ``R``, the query's number of relevant items.
 
-    >>> import torch
-    >>> retrieval_r_precision(torch.tensor([0.2, 0.9, 0.4, 0.1]), torch.tensor([1, 0, 1, 0])).item()
-    0.5
+    trec_eval's ``Rprec`` (it has no ``k``). Ties as :func:`retrieval_precision`. A query with ``R = 0``
+    follows ``empty``.
+
+    {sections}
+
+    References:
+        Buckley and Voorhees, "Evaluating evaluation measure stability", SIGIR 2000 (trec_eval's ``Rprec``);
+        McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> import torch
+        >>> retrieval_r_precision(torch.tensor([0.2, 0.9, 0.4, 0.1]), torch.tensor([1, 0, 1, 0])).item()
+        0.5
     """
     return _evaluate(R_PRECISION, preds, target, indexes, mask, ties=ties, empty=empty,
+                     ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
+
+
+@_doc()
+def retrieval_dcg(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
+                  mask: Optional[Tensor] = None, k: Optional[int] = None, gain: str = "linear", ties: str = "average",
+                  empty: str = "zero", ignore_index: Optional[int] = None, reduction: str = "mean",
+                  validate_args: bool = True) -> Tensor:
+    """Discounted cumulative gain at ``k``, without normalisation (torchmetrics has no such metric).
+
+    ``DCG@k = sum_{rank p <= k} gain(rel_p) / log2(p + 1)`` with ``gain="linear"`` (``rel``) or
+    ``"exponential"`` (``2^rel - 1``); scikit-learn's ``dcg_score``. Ties (``"average"``): each item of a tie
+    group gets the group's mean gain. A query without a relevant item (DCG 0) follows ``empty``.
+
+    {sections+gain}
+
+    References:
+        Järvelin and Kekäläinen, "Cumulated gain-based evaluation of IR techniques", ACM TOIS 2002.
+
+    Examples:
+        >>> import torch
+        >>> round(retrieval_dcg(torch.tensor([0.9, 0.5, 0.7]), torch.tensor([3, 1, 0])).item(), 4)  # 3 + 1/2
+        3.5
+    """
+    return _evaluate(DCG, preds, target, indexes, mask, k=k, gain=gain, ties=ties, empty=empty,
+                     ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
+
+
+@_doc()
+def retrieval_fall_out(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
+                       mask: Optional[Tensor] = None, k: Optional[int] = None, ties: str = "average",
+                       empty: str = "one", ignore_index: Optional[int] = None, reduction: str = "mean",
+                       validate_args: bool = True) -> Tensor:
+    """Fall-out at ``k``: non-relevant items in the top ``k`` over all the query's non-relevant items.
+
+    ``FO@k = (min(k, n) - hits@k) / (n - R)`` (lower is better). Ties (``"average"``): the expected count, as
+    :func:`retrieval_precision`. Here a query is *empty* when it has NO NON-RELEVANT item, and the default
+    ``empty="one"`` counts it as 1, as torchmetrics' ``RetrievalFallOut`` (``empty_target_action="pos"``);
+    ``"zero"`` counts it as 0.
+
+    {sections}
+
+    References:
+        Salton and McGill, "Introduction to Modern Information Retrieval", 1983 (fallout); torchmetrics'
+        ``RetrievalFallOut``.
+
+    Examples:
+        >>> import torch
+        >>> retrieval_fall_out(torch.tensor([0.9, 0.8, 0.7, 0.6]), torch.tensor([1, 0, 1, 0]), k=2).item()
+        0.5
+    """
+    return _evaluate(FALL_OUT, preds, target, indexes, mask, k=k, ties=ties, empty=empty, need=NON_RELEVANT,
+                     ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
+
+
+@_doc(k=False)
+def retrieval_auroc(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
+                    mask: Optional[Tensor] = None, ties: str = "average", empty: str = "zero",
+                    ignore_index: Optional[int] = None, reduction: str = "mean",
+                    validate_args: bool = True) -> Tensor:
+    """Area under the ROC curve of each query, averaged over queries.
+
+    ``AUROC = #{(i, j): i relevant, j not, i ranked above j} / (R (n - R))``. Ties (``"average"``): a tied
+    (relevant, non-relevant) pair counts 1/2 (mid-ranks, as scikit-learn); ``"order"``: input order breaks it.
+    A query without a relevant or without a non-relevant item follows ``empty`` (torchmetrics gives such a
+    query 0, as the default ``"zero"``). No cut-off: torchmetrics' ``top_k`` has no counterpart here.
+
+    {sections}
+
+    References:
+        Hanley and McNeil, "The meaning and use of the area under a ROC curve", Radiology 1982; torchmetrics'
+        ``RetrievalAUROC``.
+
+    Examples:
+        >>> import torch
+        >>> retrieval_auroc(torch.tensor([0.9, 0.5, 0.5, 0.1]), torch.tensor([1, 1, 0, 0])).item()  # (2 + 1.5) / 4
+        0.875
+    """
+    return _evaluate(AUROC, preds, target, indexes, mask, ties=ties, empty=empty, need=BOTH,
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)

@@ -1,0 +1,72 @@
+"""``torch.compile(fullgraph=True)`` of the retrieval functions and of the modules' update (issue: a compiled
+update path). Under ``torch.compiler.is_compiling()`` the torch kernels run: one row per item, so every shape
+follows the input's. Dense input compiles (masks included); flat input cannot, since its number of queries
+depends on the values of ``indexes`` (see ``test_flat_input_does_not_compile``)."""
+import pytest
+import torch
+
+from tests.helpers.compile import check_compiles, graph_breaks
+from tests.helpers.metric_tester import assert_close
+from torchmetrics_lite import RetrievalMAP, RetrievalNormalizedDCG
+from torchmetrics_lite.functional import (
+    retrieval_average_precision,
+    retrieval_hit_rate,
+    retrieval_normalized_dcg,
+    retrieval_precision,
+    retrieval_r_precision,
+    retrieval_recall,
+    retrieval_reciprocal_rank,
+)
+
+G = torch.Generator().manual_seed(21)
+PREDS = torch.randint(0, 4, (6, 9), generator=G).float()  # ties
+TARGET = torch.randint(0, 3, (6, 9), generator=G)
+MASK = torch.rand(6, 9, generator=G) < 0.8
+FNS = {
+    "ndcg": (retrieval_normalized_dcg, {"k": 4}), "ap": (retrieval_average_precision, {}),
+    "rr": (retrieval_reciprocal_rank, {"k": 3}), "precision": (retrieval_precision, {"k": 4}),
+    "recall": (retrieval_recall, {"k": 4}), "hit_rate": (retrieval_hit_rate, {"k": 2}),
+    "r_precision": (retrieval_r_precision, {}),
+}
+
+
+CASES = [(name, "average") for name in sorted(FNS)] + [("ap", "order"), ("rr", "order")]
+
+
+@pytest.mark.parametrize("name, ties", CASES)
+def test_functions_compile_without_graph_break(name, ties):
+    fn, options = FNS[name]
+
+    def value(preds, target, mask):
+        return fn(preds, target, mask=mask, ties=ties, validate_args=False, reduction="none", **options)
+
+    got = check_compiles(value, PREDS, TARGET, MASK)
+    assert_close(got, fn(PREDS, TARGET, mask=MASK, ties=ties, reduction="none", **options), atol=1e-12)  # numpy
+
+
+def test_ndcg_compiles_with_inductor():
+    def value(preds, target):
+        return retrieval_normalized_dcg(preds, target, k=5, gain="exponential", validate_args=False)
+
+    check_compiles(value, PREDS, TARGET, backends=("inductor",))
+
+
+@pytest.mark.parametrize("cls", [RetrievalMAP, RetrievalNormalizedDCG])
+def test_module_update_compiles(cls):
+    """The dense update (three sum states from one batch) traces as one graph and accumulates the eager state."""
+    eager, compiled = cls(k=5, validate_args=False), cls(k=5, validate_args=False)
+    assert graph_breaks(compiled.update, PREDS, TARGET, None, MASK) == 0
+    torch._dynamo.reset()
+    step = torch.compile(compiled.update, backend="eager", fullgraph=True)
+    for _ in range(2):
+        eager.update(PREDS, TARGET, mask=MASK)
+        step(PREDS, TARGET, None, MASK)
+    assert_close(compiled.compute(), eager.compute(), atol=1e-12)
+
+
+def test_flat_input_does_not_compile():
+    """Flat input's number of queries is the number of distinct ids, known only from the values: a graph
+    break (the documented limit)."""
+    ids = torch.arange(6)[:, None].expand(6, 9).reshape(-1)
+    assert graph_breaks(lambda p, t, i: retrieval_average_precision(p, t, i, validate_args=False),
+                        PREDS.reshape(-1), TARGET.reshape(-1), ids) > 0

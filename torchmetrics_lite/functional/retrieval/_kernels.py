@@ -1,0 +1,283 @@
+"""Every retrieval measure, written once over tie groups, for numpy arrays and torch tensors alike.
+
+A ranking (made by ``_numpy_kernels.rank`` or ``_torch_kernels.rank``: one sort of packed (query, score) keys)
+lists the items by query, then by descending score; :func:`build` cuts it into *tie groups*, the runs of equal
+(query, score) (with ``ties="order"`` every item is a group of its own). A measure is then a few arithmetic
+operations per group and one segment sum per query (:class:`Ops` names the handful of array operations that
+differ between numpy and torch): no padding to the longest query, no loop over queries.
+
+Tie expectation (``ties="average"``, McSherry and Najork, ECIR 2008). A group holds the ranks ``a+1 .. a+n``
+of its query; ``r`` of its items are relevant, ``h`` relevant items rank above it, ``m = clip(k - a, 0, n)``
+of its ranks lie inside the cut-off ``k``. Under a uniformly random order of the group, each rank holds a
+relevant item with probability ``r/n`` and, given that, ``(j-1)(r-1)/(n-1)`` relevant items are expected at
+the ranks ``a+1 .. a+j-1``. By linearity, with ``D`` and ``H`` the prefix sums of ``1/log2(p+1)`` and
+``1/p`` and ``S = H(a+m) - H(a)``, the group contributes
+
+* ``r m / n`` expected hits (precision, recall, R-precision);
+* ``(G/n) (D(a+m) - D(a))`` expected DCG, ``G`` the group's gain (scikit-learn's ``ndcg_score`` rule);
+* ``(r/n) ((h+1) S + (r-1)/(n-1) (m - (a+1) S))`` to the sum of precisions at relevant ranks (AP);
+
+and the first relevant item (RR, hit rate) lies in the first group with ``r > 0`` at its slot ``j`` with
+probability ``C(n-j, r-1) / C(n, r)``. With ``n = 1`` each formula is the plain one.
+
+The numpy ranking lists each group once (a data-dependent count). The torch ranking lists every item with its
+group's values and a weight ``1/n`` (:attr:`Ranked.weight`), so the sums are the same and every shape is known
+before the data: ``torch.compile`` traces it without a graph break and CUDA needs no host sync.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, NamedTuple, Optional
+
+A = Any  # a numpy array or a torch tensor, as the Ops in use
+
+
+class Ops(NamedTuple):
+    """The array operations that differ between numpy and torch (everything else is operators)."""
+
+    name: str
+    f64: Callable[[A], A]  # cast to float64
+    cumsum0: Callable[[A], A]  # [0, x0, x0 + x1, ...] (n + 1 values, the input's dtype)
+    take: Callable[[A, A], A]  # x[index] (1-D)
+    segsum: Callable[[A, A, int], A]  # float64 sums of values by segment id, one per segment
+    nonzero: Callable[[A], A]  # int64 indices where a bool array is True
+    arange: Callable[[int, A], A]  # int64 0 .. n-1 (on the like-array's device)
+    repeat: Callable[[A, A], A]  # x[i] repeated counts[i] times
+    cap: Callable[[A, int], A]  # min(x, c) for an int c
+    clip0: Callable[[A, A], A]  # clip(x, 0, hi) elementwise (hi an array)
+    where: Callable[[A, A, Any], A]
+    log: Callable[[A], A]
+    log2: Callable[[A], A]
+    exp: Callable[[A], A]
+    exp2: Callable[[A], A]
+    lgamma: Callable[[A], A]  # log Gamma of whole numbers >= 1 (float64)
+    span: Callable[[A, Optional[int], int], int]  # table length >= 1 + min(k, longest query) (n: the items)
+    ideal_runs: Callable[["Ranked"], "Runs"]  # the runs of equal grades of each query's ideal order
+
+
+class Ranked(NamedTuple):
+    ops: Ops
+    rel: A  # (n,) grades >= 0 in ranked order (query ascending, score descending; any real dtype)
+    q: A  # (n,) int64 query of each ranked item
+    gstart: A  # (G,) int64 first ranked index of each tie group
+    gsize: A  # (G,) int64 its size
+    gq: A  # (G,) int64 its query
+    above: A  # (G,) int64 items of its query ranked above it (a)
+    r: A  # (G,) int64 relevant items in it
+    h: A  # (G,) int64 relevant items of its query ranked above it
+    n_items: A  # (Q,) int64
+    n_rel: A  # (Q,) int64 items with grade > 0
+    qstart: A  # (Q,) int64 first ranked index of each query
+    n_queries: int
+    # Static shapes (torch): one row per ITEM carrying its group's values, so no shape depends on the data.
+    weight: Optional[A] = None  # (n,) 1 / group size: a group's term is spread evenly over its items
+    within: Optional[A] = None  # (n,) int64 slot of the item in its group (j - 1)
+
+
+class Runs(NamedTuple):
+    """Runs of equal grades in each query's ideal order (grades descending): the ideal DCG's groups."""
+
+    gq: A  # (R,) int64 query of each run
+    above: A  # (R,) int64 items of the query in the runs before it
+    size: A  # (R,) int64
+    grade: A  # (R,) float64
+
+
+class PerQuery(NamedTuple):
+    values: A  # (Q,) float64, meaningful where n_items > 0 and support > 0
+    n_items: A  # (Q,) int64
+    support: A  # (Q,) int64 what the measure needs (relevant items; non-relevant ones for fall-out): 0 = empty
+
+
+def build(ops: Ops, q: A, rel: A, new: Optional[A], n_items: A) -> Ranked:
+    """Tie groups of a ranked list: ``new`` flags the items that start a group (None: every item does); ``rel``
+    holds no negative grade (the rankings clip them to 0, as trec_eval)."""
+    n = q.shape[0]
+    ends = ops.cumsum0(n_items)
+    qstart = ends[:-1]
+    crel = ops.cumsum0(rel > 0)
+    n_rel = ops.take(crel, ends[1:]) - ops.take(crel, qstart)
+    if new is None:  # every item its own group: no gathers
+        idx = ops.arange(n, q)
+        item_qstart = ops.repeat(qstart, n_items)
+        at = crel[:-1]
+        return Ranked(ops, rel, q, idx, idx * 0 + 1, q, idx - item_qstart, crel[1:] - at, at - ops.take(crel,
+                      item_qstart), n_items, n_rel, qstart, n_items.shape[0])
+    gstart = ops.nonzero(new)
+    gsize = gstart * 0
+    if gstart.shape[0]:
+        gsize[:-1] = gstart[1:] - gstart[:-1]
+        gsize[-1] = n - gstart[-1]
+    gq = ops.take(q, gstart)
+    group_qstart = ops.take(qstart, gq)
+    at = ops.take(crel, gstart)
+    r = ops.take(crel, gstart + gsize) - at
+    h = at - ops.take(crel, group_qstart)
+    return Ranked(ops, rel, q, gstart, gsize, gq, gstart - group_qstart, r, h, n_items, n_rel, qstart,
+                  n_items.shape[0])
+
+
+def runs_of_sorted(ops: Ops, q: A, values: A, qstart: A) -> Runs:
+    """The :class:`Runs` of ``values`` sorted descending within each query (items listed by query)."""
+    n = q.shape[0]
+    new = q != q  # all False, the right type and device
+    if n:
+        new[0] = True
+        new[1:] = (q[1:] != q[:-1]) | (values[1:] != values[:-1])
+    start = ops.nonzero(new)
+    size = start * 0
+    if n:
+        size[:-1] = start[1:] - start[:-1]
+        size[-1] = n - start[-1]
+    gq = ops.take(q, start)
+    return Runs(gq, start - ops.take(qstart, gq), size, ops.f64(ops.take(values, start)))
+
+
+# ------------------------------------------------------------------------------------------- helpers
+def _slots(r: Ranked, cut: Any) -> A:
+    """Ranks of each group inside the cut-off (an int, one value per group, or None: the whole list)."""
+    return r.gsize if cut is None else r.ops.clip0(cut - r.above, r.gsize)
+
+
+def _table(r: Ranked, length: int, term: Callable[[A], A]) -> A:
+    """Prefix sums ``T[i] = sum_{p=1..i} term(p)`` for ``i < length``."""
+    ops = r.ops
+    return ops.cumsum0(term(ops.f64(ops.arange(length - 1, r.q)) + 1.0))
+
+
+def _range_sum(r: Ranked, table: A, m: A) -> A:
+    """``T[a+m] - T[a]`` per group: the sum of the table's terms over the group's ranks inside the cut-off."""
+    ops = r.ops
+    lo = ops.cap(r.above, table.shape[0] - 1)  # a group below the cut-off has m = 0: lo = hi
+    return ops.take(table, lo + m) - ops.take(table, lo)
+
+
+def _div(num: A, den: A, ops: Ops) -> A:
+    """``num / den`` with 0 / 0 = 0 for the non-negative counts ``den`` (those queries are empty anyway)."""
+    return num / ops.f64(ops.where(den > 0, den, 1))
+
+
+def _group_sum(r: Ranked, term: A) -> A:
+    """Per-query sums of one term per tie group."""
+    return r.ops.segsum(term if r.weight is None else term * r.weight, r.gq, r.n_queries)
+
+
+def _hits(r: Ranked, cut: Any) -> A:
+    """Expected relevant items per query at the ranks inside the cut-off."""
+    ops = r.ops
+    return _group_sum(r, ops.f64(r.r * _slots(r, cut)) / ops.f64(r.gsize))
+
+
+def _gains(rel: A, gain: str, ops: Ops) -> A:
+    rel = ops.f64(rel)
+    return rel if gain == "linear" else ops.exp2(rel) - 1.0
+
+
+def _discount(ops: Ops) -> Callable[[A], A]:
+    return lambda pos: 1.0 / ops.log2(pos + 1.0)
+
+
+# ------------------------------------------------------------------------------------------ measures
+def _dcg(r: Ranked, k: Optional[int], gain: str, disc: A) -> A:
+    ops = r.ops
+    g = ops.cumsum0(_gains(r.rel, gain, ops))
+    group_gain = ops.take(g, r.gstart + r.gsize) - ops.take(g, r.gstart)
+    return _group_sum(r, group_gain / ops.f64(r.gsize) * _range_sum(r, disc, _slots(r, k)))
+
+
+def dcg_values(r: Ranked, k: Optional[int] = None, gain: str = "linear") -> PerQuery:
+    disc = _table(r, r.ops.span(r.n_items, k, r.q.shape[0]), _discount(r.ops))
+    return PerQuery(_dcg(r, k, gain, disc), r.n_items, r.n_rel)
+
+
+def ndcg_values(r: Ranked, k: Optional[int] = None, gain: str = "linear") -> PerQuery:
+    ops = r.ops
+    ideal = ops.ideal_runs(r)  # in the command line it holds relevant documents the run did not retrieve
+    n = r.q.shape[0]
+    disc = _table(r, max(ops.span(r.n_items, k, n), ops.span(ideal.above + ideal.size, k, n)), _discount(ops))
+    dcg = _dcg(r, k, gain, disc)
+    m = ideal.size if k is None else ops.clip0(k - ideal.above, ideal.size)
+    lo = ops.cap(ideal.above, disc.shape[0] - 1)
+    span = ops.take(disc, lo + m) - ops.take(disc, lo)
+    idcg = ops.segsum(_gains(ideal.grade, gain, ops) * span, ideal.gq, r.n_queries)
+    return PerQuery(dcg / ops.where(idcg > 0, idcg, 1.0), r.n_items, r.n_rel)  # IDCG < 1 for grades < 1
+
+
+def average_precision_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
+    ops = r.ops
+    m = _slots(r, k)
+    s = _range_sum(r, _table(r, ops.span(r.n_items, k, r.q.shape[0]), lambda pos: 1.0 / pos), m)
+    n, rr, a = ops.f64(r.gsize), ops.f64(r.r), ops.f64(r.above)
+    pairs = (rr - 1.0) / ops.where(n > 1.0, n - 1.0, 1.0) * (ops.f64(m) - (a + 1.0) * s)
+    term = rr / n * ((ops.f64(r.h) + 1.0) * s + pairs)
+    return PerQuery(_div(_group_sum(r, term), r.n_rel, ops), r.n_items, r.n_rel)
+
+
+def precision_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
+    ops = r.ops
+    den = r.n_items if k is None else r.n_items * 0 + k
+    return PerQuery(_div(_hits(r, k), den, ops), r.n_items, r.n_rel)
+
+
+def recall_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
+    return PerQuery(_div(_hits(r, k), r.n_rel, r.ops), r.n_items, r.n_rel)
+
+
+def r_precision_values(r: Ranked) -> PerQuery:
+    ops = r.ops
+    return PerQuery(_div(_hits(r, ops.take(r.n_rel, r.gq)), r.n_rel, ops), r.n_items, r.n_rel)
+
+
+def _first_relevant(r: Ranked, k: Optional[int]) -> tuple:
+    """The slots that may hold each query's first relevant item (those of its first group with a relevant
+    item, inside the cut-off): their query, rank and probability ``C(n-j, r-1) / C(n, r)``."""
+    ops = r.ops
+    if r.within is None:  # one row per group: expand the slots of the selected groups
+        sel = ops.nonzero((r.h == 0) & (r.r > 0))
+        n, rr, a = ops.take(r.gsize, sel), ops.take(r.r, sel), ops.take(r.above, sel)
+        count = n - rr + 1
+        if k is not None:
+            count = ops.clip0(k - a, count)
+        rep = ops.repeat(ops.arange(sel.shape[0], sel), count)
+        j = ops.arange(rep.shape[0], sel) - ops.take(ops.cumsum0(count)[:-1], rep) + 1
+        q, n, rr, a = ops.take(ops.take(r.gq, sel), rep), ops.take(n, rep), ops.take(rr, rep), ops.take(a, rep)
+        keep = None
+    else:  # one row per item: each item is its group's slot j = within + 1; the others get probability 0
+        q, n, rr, a, j = r.gq, r.gsize, r.r, r.above, r.within + 1
+        count = n - rr + 1 if k is None else ops.clip0(k - a, n - rr + 1)
+        keep = (r.h == 0) & (rr > 0) & (j <= count)
+        n, rr, j = ops.where(keep, n, 1), ops.where(keep, rr, 1), ops.where(keep, j, 1)  # finite logs
+    n, rr, jf = ops.f64(n), ops.f64(rr), ops.f64(j)
+    lg = ops.lgamma
+    # C(n-j, r-1) / C(n, r) = r (n-j)! (n-r)! / ((n-j-r+1)! n!), as differences of nearby log-factorials
+    logp = (lg(n - jf + 1.0) - lg(n + 1.0)) - (lg(n - jf - rr + 2.0) - lg(n - rr + 1.0)) + ops.log(rr)
+    prob = ops.exp(logp)
+    return q, ops.f64(a + j), prob if keep is None else ops.where(keep, prob, 0.0)
+
+
+def reciprocal_rank_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
+    q, rank, prob = _first_relevant(r, k)
+    return PerQuery(r.ops.segsum(prob / rank, q, r.n_queries), r.n_items, r.n_rel)
+
+
+def hit_rate_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
+    q, _, prob = _first_relevant(r, k)
+    return PerQuery(r.ops.segsum(prob, q, r.n_queries), r.n_items, r.n_rel)
+
+
+def fall_out_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
+    """Non-relevant items in the top ``k`` over the query's non-relevant items (expected, under ties)."""
+    ops = r.ops
+    nonrel = r.n_items - r.n_rel
+    ranks = r.n_items if k is None else ops.cap(r.n_items, k)
+    return PerQuery(_div(ops.f64(ranks) - _hits(r, k), nonrel, ops), r.n_items, nonrel)
+
+
+def auroc_values(r: Ranked) -> PerQuery:
+    """Per-query AUROC: the share of (relevant, non-relevant) pairs ranked in order, a tie counting 1/2 (with
+    ``ties="order"`` groups are single items, so no pair ties)."""
+    ops = r.ops
+    nonrel = r.n_items - r.n_rel
+    tied_neg = r.gsize - r.r
+    below = ops.take(nonrel, r.gq) - (r.above - r.h) - tied_neg
+    pairs = _group_sum(r, ops.f64(r.r) * (ops.f64(below) + 0.5 * ops.f64(tied_neg)))
+    return PerQuery(_div(pairs, r.n_rel * nonrel, ops), r.n_items, r.n_rel * nonrel)
