@@ -131,10 +131,6 @@ class _RetrievalMetric(Metric):
     def _options(self) -> Dict[str, Any]:
         return {"k": self.k}
 
-    def _config(self) -> Dict[str, Any]:
-        return {**self._options(), "ties": self.ties, "empty": self.empty, "ignore_index": self.ignore_index,
-                "aggregation": self.aggregation, "keep_per_query": self.keep_per_query}
-
     def batch_stats(self, preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None,
                mask: Optional[Tensor] = None) -> Dict[str, Tensor]:
         preds, target, indexes, mask = check_retrieval_inputs(preds, target, indexes, mask, self.validate_args)
