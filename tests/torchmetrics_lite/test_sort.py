@@ -136,3 +136,66 @@ def test_segment_sort_payload_declines_what_does_not_fit():
     assert fits(seg, values, load * (1 << 40), n_segments=2) is None  # too wide
     assert fits(seg, values.astype(np.float64) + 1e-12, load, n_segments=2) is None  # values wider than 32 bits
     assert fits(seg[:0], values[:0], load[:0], n_segments=0) is None
+
+
+# ------------------------------------------------------------ row-wise sorts (multiclass/multilabel AUROC)
+ROW_CASES = ["float32", "float64_fine", "int64_wide", "float16", "int32", "uint8"]
+
+
+def _row_values(case, g, shape):
+    v = torch.randint(-6, 6, shape, generator=g)
+    if case == "float32":
+        v = v.float() / 4
+        v[0, :3] = torch.tensor([0.0, -0.0, 0.0])  # -0.0 ties +0.0
+        v[1, :2] = torch.tensor([float("inf"), -float("inf")])
+        return v
+    if case == "float64_fine":  # not exact float32: ranked within rows first
+        return v.double() + torch.randint(0, 2, shape, generator=g).double() * 1e-12
+    if case == "int64_wide":
+        return v * (1 << 40)
+    return v.abs().to(getattr(torch, case)) if case == "uint8" else v.to(getattr(torch, case))
+
+
+def _row_reference(values, valid, descending):
+    """Per row: lexsort by (invalid last, value, column), and where consecutive valid values are equal."""
+    v = values.double().numpy()
+    order = np.stack([np.lexsort((np.arange(v.shape[1]), -r if descending else r, ~ok))
+                      for r, ok in zip(v, valid.numpy())])
+    ordered = np.take_along_axis(v, order, axis=1)
+    ok = np.take_along_axis(valid.numpy(), order, axis=1)
+    return order, (ordered[:, 1:] == ordered[:, :-1]) & ok[:, 1:] & ok[:, :-1], ~ok
+
+
+@pytest.mark.parametrize("case", ROW_CASES)
+@pytest.mark.parametrize("descending", [True, False])
+@pytest.mark.parametrize("masked", [False, True])
+def test_rank_rows_matches_lexsort(case, descending, masked):
+    g = torch.Generator().manual_seed(4)
+    values = _row_values(case, g, (9, 13))
+    valid = torch.rand(9, 13, generator=g) < 0.7 if masked else torch.ones(9, 13, dtype=torch.bool)
+    order, same, pad = _row_reference(values, valid, descending)
+    for backend in ("numpy", "torch"):
+        got, keys = _sort.rank_rows(values, valid=valid if masked else None, descending=descending, backend=backend)
+        real = ~torch.from_numpy(pad)
+        assert torch.equal(got[real], torch.from_numpy(order)[real]), backend  # padding: last, any order
+        assert torch.equal(got.sort(dim=1).values, torch.arange(13).expand(9, 13))
+        assert torch.equal(keys[:, 1:] == keys[:, :-1], torch.from_numpy(same) | torch.from_numpy(pad[:, 1:]
+                                                                                                & pad[:, :-1]))
+        assert torch.equal(keys == _sort.PAD_KEY, torch.from_numpy(pad)) and bool((keys.diff(dim=1) >= 0).all())
+
+
+def test_rank_rows_wide_rows_fall_back_to_stable_argsort(monkeypatch):
+    g = torch.Generator().manual_seed(5)
+    values, valid = torch.randint(0, 4, (6, 20), generator=g).float(), torch.rand(6, 20, generator=g) < 0.8
+    want = _sort.rank_rows(values, valid=valid)
+    monkeypatch.setattr(_sort, "_PACKED_BITS", 34)  # as if the rows had more than 2**30 columns
+    got = _sort.rank_rows(values, valid=valid)
+    assert torch.equal(got[0], want[0]) and torch.equal(got[1], want[1])
+
+
+def test_rank_rows_empty_and_errors():
+    order, keys = _sort.rank_rows(torch.zeros(3, 0))
+    assert order.shape == keys.shape == (3, 0)
+    with pytest.raises(ValueError, match=r"Expected `x` to be 2-D, got shape \(4,\)"):
+        _sort.rank_rows(torch.zeros(4))
+
