@@ -1,8 +1,10 @@
 """torchmetrics_lite: exact evaluation metrics for PyTorch, as pure functions and as stateful modules."""
 from torchmetrics_lite import _lazy
-from torchmetrics_lite._version import __version__
 
 _EXPORTS = {  # module: the public names it provides (imported on first use, PEP 562)
+    "torchmetrics_lite._version": [
+        "__version__",
+    ],
     "torchmetrics_lite.aggregation": [
         "MaxMetric", "MeanMetric", "MinMetric", "SumMetric",
     ],
@@ -57,4 +59,4 @@ _EXPORTS = {  # module: the public names it provides (imported on first use, PEP
 }
 __getattr__, __dir__ = _lazy.attach(__name__, globals(), _EXPORTS)
 
-__all__ = ["__version__", *(name for names in _EXPORTS.values() for name in names)]
+__all__ = [*(name for names in _EXPORTS.values() for name in names)]
