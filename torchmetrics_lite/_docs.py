@@ -1,7 +1,8 @@
 """Shared docstring text: an argument described once, used by every function that takes it.
 
 A docstring names a shared entry as a placeholder on a line of its own, ``{name}`` inside ``Args:`` (or any
-section); :func:`fill_doc` replaces it with ``DOCS[name]``, indenting continuation lines to match. A *group*
+section); :func:`fill_doc` replaces it with ``DOCS[name]``, indenting continuation lines to match. A one-line
+entry may also stand inside a line (``... as torchmetrics. {compile}``). A *group*
 (:data:`GROUPS`, e.g. the arguments every binary metric takes) expands to its members, one per line. Only known
 names are replaced, so other braces (dict literals in doctests, ``{0, 1}``) are left alone. A family adds its
 entries with :func:`register` and its groups with :func:`register_group` at import time.
@@ -38,6 +39,7 @@ DOCS: Dict[str, str] = {
 GROUPS: Dict[str, Tuple[str, ...]] = {}
 
 _PLACEHOLDER = re.compile(r"^(?P<indent>[ \t]*)\{(?P<name>\w+)\}[ \t]*$", re.MULTILINE)
+_INLINE = re.compile(r"\{(\w+)\}")
 
 
 def register(**entries: str) -> None:
@@ -63,10 +65,17 @@ def _expand(name: str, indent: str) -> str:
     return indent + DOCS[name].replace("\n", "\n" + indent + "    ")
 
 
+def _inline(match: "re.Match[str]") -> str:
+    text = DOCS.get(match.group(1))
+    return match.group(0) if text is None or "\n" in text else text
+
+
 def fill_doc(fn: F) -> F:
-    """Replace each ``{name}`` line of ``fn.__doc__`` by ``DOCS[name]`` (or a group's entries); an unknown name
-    raises ``KeyError`` (a typo in a placeholder must fail at import, not ship a broken docstring)."""
+    """Replace each ``{name}`` line of ``fn.__doc__`` by ``DOCS[name]`` (or a group's entries), and each ``{name}``
+    inside a line by a one-line entry; an unknown name on a line of its own raises ``KeyError`` (a typo in a
+    placeholder must fail at import, not ship a broken docstring)."""
     doc = fn.__doc__
     if doc:
-        fn.__doc__ = _PLACEHOLDER.sub(lambda m: _expand(m.group("name"), m.group("indent")), doc)
+        doc = _PLACEHOLDER.sub(lambda m: _expand(m.group("name"), m.group("indent")), doc)
+        fn.__doc__ = _INLINE.sub(_inline, doc)
     return fn

@@ -6,7 +6,8 @@ scores 1e-9 apart all give the exact answer. Binary and multilabel scores are us
 change their order). Multiclass scores are probabilities, or logits with ``from_logits=True`` (a float64 softmax
 is applied: it changes the order within a column, so it matters); without it scores outside ``[0, 1]`` raise.
 float64 is never cast down (float16/bfloat16 go up to float32, which is exact and keeps the order). Labels are
-0/1 (int or bool). ``weight=`` gives scikit-learn's ``sample_weight`` semantics (weighted Mann-Whitney).
+0/1 (bool, integer, or floating 0.0/1.0). ``weight=`` gives scikit-learn's ``sample_weight`` semantics
+(weighted Mann-Whitney).
 
 Exact AUROC is the Mann-Whitney statistic: the fraction of positive/negative pairs ranked correctly, a tied
 pair counting 1/2 (mid-ranks), from one sort in O(n log n) with integer pair counts; see ``_ranking``.

@@ -1,8 +1,7 @@
 """Shared pieces of the AUROC family: the state type, label views, which exact kernel runs (the fast unweighted
 counts of :mod:`._ranking`, or the weighted sweep of :mod:`._sweep`), per-class averaging, the undefined-value rule
-(``nan`` with a warning, or ``ValueError`` with ``strict=True``) and the argument text every docstring of the
-family shares (the classification helper's ``torchmetrics_lite._docs`` does not exist on this branch; these
-constants are the one place for it here)."""
+(``nan`` with a warning, or ``ValueError`` with ``strict=True``), and the family's entries of the shared argument
+text (:mod:`torchmetrics_lite._docs`)."""
 from __future__ import annotations
 
 import warnings
@@ -11,6 +10,7 @@ from typing import Dict, Optional, Tuple, TypeVar
 import torch
 from torch import Tensor
 
+from torchmetrics_lite._docs import fill_doc, register
 from torchmetrics_lite.functional.auroc import _ranking as rk
 from torchmetrics_lite.functional.auroc import _sweep as sw
 
@@ -18,23 +18,24 @@ State = Dict[str, Tensor]
 _T = TypeVar("_T")
 
 # ---------------------------------------------------------------------------------------------- shared docs
-DOC_WEIGHT = """weight: optional non-negative sample weights (scikit-learn's ``sample_weight``), one per sample
-            (the shape is given per function). Every count becomes a sum of weights: a positive/negative pair
-            counts ``w_i * w_j``. ``None``: every sample counts 1 (exact integer counts)."""
-DOC_STRICT = """strict: raise ``ValueError`` instead of returning ``nan`` with a ``UserWarning`` when the value is
-            undefined (one class present)."""
-DOC_VALIDATE = """validate_args: run the value checks that force a device-to-host sync (NaN scores, labels other
-            than 0/1, class indices out of range, negative weights, probabilities outside ``[0, 1]``); shapes and
-            dtypes are always checked. ``False`` is required for ``torch.compile(fullgraph=True)``."""
-DOC_FROM_LOGITS_MC = """from_logits: ``preds`` are logits (any real scores): a float64 softmax over the classes
-            turns them into probabilities first (as torchmetrics does for scores outside ``[0, 1]`` and as
-            scikit-learn needs). ``False`` (default): ``preds`` must be probabilities in ``[0, 1]`` (used as
-            given); other values raise a ``ValueError`` that names ``from_logits=True``."""
-DOC_FROM_LOGITS_ML = """from_logits: accepted for symmetry with the multiclass form; it changes nothing, since a
-            per-label sigmoid keeps each label's order (the values are rank-invariant): any real scores work."""
-DOC_COMPILE = """With ``validate_args=False`` it traces under ``torch.compile(fullgraph=True)`` (the static-shape
-    sweep: one sort, cumulative sums, ``cummin``/``cummax`` for tie groups); there the undefined case returns
-    ``nan`` without the warning or ``strict`` error, which need a host sync."""
+register(
+    weight_rank=("weight: optional non-negative sample weights (scikit-learn's ``sample_weight``), one per sample "
+                 "(the shape is given per function). Every count becomes a sum of weights: a positive/negative "
+                 "pair counts ``w_i * w_j``. ``None``: every sample counts 1 (exact integer counts)."),
+    strict=("strict: raise ``ValueError`` instead of returning ``nan`` with a ``UserWarning`` when the value is "
+            "undefined (one class present)."),
+    from_logits_mc=("from_logits: ``preds`` are logits (any real scores): a float64 softmax over the classes turns "
+                    "them into probabilities first (as torchmetrics does for scores outside ``[0, 1]`` and as "
+                    "scikit-learn needs). ``False`` (default): ``preds`` must be probabilities in ``[0, 1]`` (used "
+                    "as given); other values raise a ``ValueError`` that names ``from_logits=True``."),
+    from_logits_ml=("from_logits: accepted for symmetry with the multiclass form; it changes nothing, since a "
+                    "per-label sigmoid keeps each label's order (the values are rank-invariant): any real scores "
+                    "work."),
+    compile=("With ``validate_args=False`` it traces under ``torch.compile(fullgraph=True)`` (the static-shape "
+             "sweep: one sort, cumulative sums, ``cummin``/``cummax`` for tie groups); there the undefined case "
+             "returns ``nan`` without the warning or ``strict`` error, which need a host sync."),
+)
+shared_docs = fill_doc  # the family's docstrings use the shared entries of :mod:`torchmetrics_lite._docs`
 
 
 def _class_dtype(num_classes: int) -> torch.dtype:
@@ -147,15 +148,3 @@ def _multiclass_scores(preds: Tensor, from_logits: bool) -> Tensor:
     return torch.softmax(preds.double(), dim=1) if from_logits else preds
 
 
-_DOCS = {"weight": DOC_WEIGHT, "strict": DOC_STRICT, "validate_args": DOC_VALIDATE,
-         "from_logits_mc": DOC_FROM_LOGITS_MC, "from_logits_ml": DOC_FROM_LOGITS_ML, "compile": DOC_COMPILE}
-
-
-def shared_docs(obj: _T) -> _T:
-    """Fill the ``{weight}``, ``{strict}``, ``{validate_args}``, ``{from_logits_mc}``, ``{from_logits_ml}`` and
-    ``{compile}`` placeholders of a docstring with the family's shared text."""
-    doc = obj.__doc__ or ""
-    for key, text in _DOCS.items():
-        doc = doc.replace("{" + key + "}", text)
-    obj.__doc__ = doc
-    return obj

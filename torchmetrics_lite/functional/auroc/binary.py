@@ -77,10 +77,10 @@ def binary_auroc(preds: Tensor, target: Tensor, *, max_fpr: Optional[float] = No
 
     Args:
         preds: floating scores of any shape (float16/bfloat16 go up to float32, float64 is kept).
-        target: 0/1 labels (integer or bool) of the same shape.
+        target: 0/1 labels (bool, integer, or floating holding exactly 0.0/1.0) of the same shape.
         max_fpr: in ``(0, 1]``: the McClish-standardised partial AUC up to this false-positive rate, as
             scikit-learn (``1`` is the full AUC); eager only (not for ``torch.compile``).
-        {weight} Shape: ``target``'s.
+        {weight_rank} Shape: ``target``'s.
         {strict}
         {validate_args}
 
@@ -127,7 +127,7 @@ def binary_average_precision(preds: Tensor, target: Tensor, *, weight: Optional[
     Args:
         preds: floating scores of any shape.
         target: 0/1 labels of the same shape.
-        {weight} Shape: ``target``'s.
+        {weight_rank} Shape: ``target``'s.
         {strict}
         {validate_args}
 

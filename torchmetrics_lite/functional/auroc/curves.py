@@ -7,7 +7,7 @@ A tie group of zero-weight samples adds no point, as scikit-learn, which drops z
 from __future__ import annotations
 
 import warnings
-from typing import List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple, TypeVar
 
 import torch
 from torch import Tensor
@@ -69,7 +69,7 @@ def binary_roc(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None
     Args:
         preds: floating scores of any shape.
         target: 0/1 labels of the same shape.
-        {weight} Shape: ``target``'s; zero-weight samples add no threshold of their own.
+        {weight_rank} Shape: ``target``'s; zero-weight samples add no threshold of their own.
         {validate_args}
 
     Returns:
@@ -114,7 +114,7 @@ def binary_precision_recall_curve(preds: Tensor, target: Tensor, *, weight: Opti
     Args:
         preds: floating scores of any shape.
         target: 0/1 labels of the same shape.
-        {weight} Shape: ``target``'s; zero-weight samples add no threshold.
+        {weight_rank} Shape: ``target``'s; zero-weight samples add no threshold.
         {validate_args}
 
     Returns:
@@ -169,6 +169,19 @@ def _multilabel_precision_recall_curve_from_stats(state: State) -> Curves:
     return sw.pr_points(_multilabel_swept(state))
 
 
+_F = TypeVar("_F", bound=Callable[..., object])
+
+
+def _per_class(extra: str) -> Callable[[_F], _F]:
+    """Put the per-class curves' Returns/Raises/References (below) into a docstring's ``{per_class}`` line."""
+
+    def fill(fn: _F) -> _F:
+        fn.__doc__ = (fn.__doc__ or "").replace("{per_class}", _PER_CLASS.format(extra=extra))
+        return fn
+
+    return fill
+
+
 _PER_CLASS = """Returns:
         ``(fpr, tpr, thresholds)``, three lists with one tensor per class, each as :func:`binary_roc`'s
         (``inf`` first, then the class's distinct scores decreasing). A class absent from ``target`` (or the only
@@ -183,6 +196,7 @@ _PER_CLASS = """Returns:
 
 
 @shared_docs
+@_per_class(", probabilities outside [0, 1] without ``from_logits``")
 def multiclass_roc(preds: Tensor, target: Tensor, num_classes: int, *, from_logits: bool = False,
                    weight: Optional[Tensor] = None, validate_args: bool = True) -> Curves:
     """One-vs-rest ROC curve of each class: class ``c`` positive, every other class negative, scored by
@@ -193,7 +207,7 @@ def multiclass_roc(preds: Tensor, target: Tensor, num_classes: int, *, from_logi
         target: ``(N,)`` class indices in ``[0, num_classes)``.
         num_classes: the number of classes.
         {from_logits_mc}
-        {weight} Shape: ``(N,)``; zero-weight samples add no threshold.
+        {weight_rank} Shape: ``(N,)``; zero-weight samples add no threshold.
         {validate_args}
 
     {per_class}
@@ -209,6 +223,7 @@ def multiclass_roc(preds: Tensor, target: Tensor, num_classes: int, *, from_logi
 
 
 @shared_docs
+@_per_class("")
 def multilabel_roc(preds: Tensor, target: Tensor, num_labels: int, *, from_logits: bool = False,
                    weight: Optional[Tensor] = None, validate_args: bool = True) -> Curves:
     """ROC curve of each label (column ``l`` scores, label ``l`` positive).
@@ -219,7 +234,7 @@ def multilabel_roc(preds: Tensor, target: Tensor, num_labels: int, *, from_logit
         target: ``(N, num_labels)`` 0/1 labels.
         num_labels: the number of labels.
         {from_logits_ml}
-        {weight} Shape: ``(N,)`` (one weight per sample, for all its labels); zero-weight samples add no threshold.
+        {weight_rank} Shape: ``(N,)`` (one weight per sample, for all its labels); zero-weight samples add no threshold.
         {validate_args}
 
     {per_class}
@@ -244,7 +259,7 @@ def multiclass_precision_recall_curve(preds: Tensor, target: Tensor, num_classes
         target: ``(N,)`` class indices.
         num_classes: the number of classes.
         {from_logits_mc}
-        {weight} Shape: ``(N,)``; zero-weight samples add no threshold.
+        {weight_rank} Shape: ``(N,)``; zero-weight samples add no threshold.
         {validate_args}
 
     Returns:
@@ -277,7 +292,7 @@ def multilabel_precision_recall_curve(preds: Tensor, target: Tensor, num_labels:
         target: ``(N, num_labels)`` 0/1 labels.
         num_labels: the number of labels.
         {from_logits_ml}
-        {weight} Shape: ``(N,)``; zero-weight samples add no threshold.
+        {weight_rank} Shape: ``(N,)``; zero-weight samples add no threshold.
         {validate_args}
 
     Returns:
@@ -300,7 +315,3 @@ def multilabel_precision_recall_curve(preds: Tensor, target: Tensor, num_labels:
     return _multilabel_precision_recall_curve_from_stats(_check_multilabel(preds, target, num_labels, weight,
                                                                            validate_args))
 
-
-for _fn in (multiclass_roc, multilabel_roc):
-    _fn.__doc__ = (_fn.__doc__ or "").replace("{per_class}", _PER_CLASS.format(
-        extra=", probabilities outside [0, 1] without ``from_logits``" if _fn is multiclass_roc else ""))

@@ -72,7 +72,7 @@ _SHARED_ARGS = """preds: ``(N, num_classes)`` probabilities (or logits with ``fr
             absent from ``target`` is ``nan`` with a ``UserWarning`` and left out of the averages (``strict=True``
             raises).
         {from_logits_mc}
-        {weight} Shape: ``(N,)``.
+        {weight_rank} Shape: ``(N,)``.
         {strict}
         {validate_args}"""
 

@@ -78,7 +78,7 @@ def multilabel_auroc(preds: Tensor, target: Tensor, num_labels: int, *, average:
             ``"weighted"`` (by each label's positive weight) or ``"none"``; a label without positives or without
             negatives is ``nan`` with a ``UserWarning`` and left out of the averages (``strict`` raises).
         {from_logits_ml}
-        {weight} Shape: ``(N,)``, one weight per sample for all its labels.
+        {weight_rank} Shape: ``(N,)``, one weight per sample for all its labels.
         {strict}
         {validate_args}
 
@@ -120,7 +120,7 @@ def multilabel_average_precision(preds: Tensor, target: Tensor, num_labels: int,
         average: ``"micro"`` (all pairs pooled), ``"macro"``, ``"weighted"`` (by positive weight) or ``"none"``;
             a label without positives is ``nan`` with a warning and left out of the averages.
         {from_logits_ml}
-        {weight} Shape: ``(N,)``.
+        {weight_rank} Shape: ``(N,)``.
         {strict}
         {validate_args}
 
