@@ -40,7 +40,7 @@ _EXPORTS = {  # module: the public names it provides (imported on first use, PEP
         "EvalReport", "EvaluationError", "evaluate",
     ],
     "torchmetrics_lite.metric": [
-        "Metric",
+        "Metric", "Fold", "float_dtype",
     ],
     "torchmetrics_lite.multiple_choice": [
         "MultipleChoiceAccuracy", "score_choices",

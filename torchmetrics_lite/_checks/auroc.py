@@ -26,17 +26,16 @@ from torchmetrics_lite._checks.primitives import (
 RANK_AVERAGES = ("macro", "weighted", "none")
 
 
-
 def check_rank_average(average: Any, choices: Sequence[str] = RANK_AVERAGES) -> str:
+    """``average`` of a multiclass/multilabel rank metric: one of ``choices``."""
     check_choice("average", average, choices)
     return average
 
 
-
 def check_max_fpr(max_fpr: Any) -> None:
+    """``max_fpr``: ``None`` (the full AUROC) or a number in ``(0, 1]``."""
     if max_fpr is not None:
         check_number("max_fpr", max_fpr, low=0.0, high=1.0, low_open=True)
-
 
 
 def check_bins(bins: Any, value_range: Any) -> Tuple[float, float]:
@@ -49,7 +48,6 @@ def check_bins(bins: Any, value_range: Any) -> Tuple[float, float]:
     return float(value_range[0]), float(value_range[1])
 
 
-
 def _rank_scores(preds: Any, validate_args: bool) -> Tensor:
     preds = check_tensor("preds", preds)
     check_floating("preds", preds)
@@ -59,15 +57,10 @@ def _rank_scores(preds: Any, validate_args: bool) -> Tensor:
     return preds
 
 
-
 def _rank_labels(target: Any, validate_args: bool) -> Tensor:
     """0/1 labels, bool, integer or floating (``BCEWithLogitsLoss`` targets); floating ones come back as uint8."""
     target = check_binary_target(target, validate_args=validate_args)
     return target.to(torch.uint8) if target.is_floating_point() else target
-
-
-
-
 
 
 def check_probability(name: str, value: Any) -> float:
@@ -76,12 +69,10 @@ def check_probability(name: str, value: Any) -> float:
     return float(value)
 
 
-
 def check_alpha(alpha: Any) -> float:
     """The significance level of an interval: a number in ``(0, 1)``."""
     check_number("alpha", alpha, low=0.0, high=1.0, low_open=True, high_open=True)
     return float(alpha)
-
 
 
 def check_binary_rank_inputs(preds: Any, target: Any, validate_args: bool) -> Tuple[Tensor, Tensor]:
@@ -92,7 +83,6 @@ def check_binary_rank_inputs(preds: Any, target: Any, validate_args: bool) -> Tu
     preds, target = _rank_scores(preds, validate_args), _rank_labels(target, validate_args)
     target = target.reshape(-1)
     return preds.reshape(-1), target.view(torch.uint8) if target.dtype == torch.bool else target.to(torch.uint8)
-
 
 
 def check_multiclass_rank_inputs(preds: Any, target: Any, num_classes: int, validate_args: bool,
@@ -118,7 +108,6 @@ def check_multiclass_rank_inputs(preds: Any, target: Any, num_classes: int, vali
     return preds, target
 
 
-
 def check_multilabel_rank_inputs(preds: Any, target: Any, num_labels: int,
                                  validate_args: bool) -> Tuple[Tensor, Tensor]:
     """Scores ``(N, num_labels)`` and 0/1 labels of the same shape (returned as uint8)."""
@@ -130,7 +119,6 @@ def check_multilabel_rank_inputs(preds: Any, target: Any, num_labels: int,
     check_same_shape("preds", preds, "target", target)
     preds, target = _rank_scores(preds, validate_args), _rank_labels(target, validate_args)
     return preds, target.to(torch.uint8)
-
 
 
 def check_rank_weight(weight: Any, shape: Tuple[int, ...], validate_args: bool) -> Optional[Tensor]:

@@ -34,14 +34,12 @@ def _check_unit_interval(name: str, t: Tensor, hint: str) -> None:
         raise ValueError(f"Expected `{name}` to lie in [0.0, 1.0], got values in [{lo}, {hi}]{hint}")
 
 
-
 def _check_probabilities(preds: Tensor, validate_args: bool) -> Tensor:
     check_floating("preds", preds)
     p = upcast(preds)
     if validate_args:
         _check_unit_interval("preds", p, " (probabilities are used as given; apply a sigmoid/softmax first)")
     return p
-
 
 
 def check_binary_prob_inputs(preds: Any, target: Any, *, validate_args: bool = True) -> Tuple[Tensor, Tensor]:
@@ -53,7 +51,6 @@ def check_binary_prob_inputs(preds: Any, target: Any, *, validate_args: bool = T
     check_same_shape("preds", preds, "target", target)
     p = _check_probabilities(preds, validate_args)
     return p, check_binary_target(target, validate_args=validate_args)
-
 
 
 def check_multiclass_prob_inputs(preds: Any, target: Any, *, num_classes: Optional[int] = None,
@@ -77,7 +74,6 @@ def check_multiclass_prob_inputs(preds: Any, target: Any, *, num_classes: Option
     if validate_args:
         check_range("target", target, 0, n_cls - 1, " (class indices)")
     return p, target
-
 
 
 def check_calibrator_inputs(scores: Any, target: Any, *, unit_target: bool,

@@ -81,8 +81,6 @@ def check_probabilities(name: str, t: Tensor, from_logits: bool) -> None:
                          "pass from_logits=True for scores")
 
 
-
-
 def check_weighted_update(weighted: bool, weight: Any) -> None:
     """A module built without ``weighted=True`` keeps exact int64 counts and takes no ``weight``."""
     if weight is not None and not weighted:

@@ -109,7 +109,7 @@ def check_binary_values(name: str, t: Tensor) -> None:
 def check_binary_target(target: Any, *, validate_args: bool, ignore_index: Optional[int] = None) -> Tensor:
     """Binary labels: a bool, integer or floating tensor (``BCEWithLogitsLoss`` targets) holding only 0 and 1
     (and ``ignore_index``). Values are checked (one fused min/max pass, a host sync) when ``validate_args``;
-    floating targets always get the exact check, which names the first value that is neither 0 nor 1."""
+    then floating targets also get the exact check, which names the first value that is neither 0 nor 1."""
     target = check_tensor("target", target)
     check_real("target", target)
     if not validate_args or target.dtype == torch.bool or target.numel() == 0:
@@ -162,8 +162,6 @@ def check_sample_weight(weight: Any, shape: Tuple[int, ...], *, validate_args: b
             bad = weight[~torch.isfinite(weight) | (weight < 0)][0].item()
             raise ValueError(f"Expected `weight` to be non-negative and finite, got value {bad!r}")
     return weight
-
-
 
 
 def check_aggregation_input(value: Any) -> Tensor:

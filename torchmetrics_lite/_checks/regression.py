@@ -32,7 +32,6 @@ def check_regression_inputs(preds: Any, target: Any, *, num_outputs: Optional[in
     return preds, target
 
 
-
 def check_regression_values(preds: Tensor, target: Tensor, probe: Tensor) -> None:
     """Value check (one host sync): no NaN in ``preds`` or ``target``. ``probe`` is a statistic of the batch
     that any NaN input turns into NaN (the error sums, the means), computed anyway: in the clean case only its
@@ -44,14 +43,14 @@ def check_regression_values(preds: Tensor, target: Tensor, probe: Tensor) -> Non
         check_no_nan("target", target)
 
 
-
 def check_multioutput(value: Any, *, weighted: bool) -> None:
+    """scikit-learn's ``multioutput``; ``"variance_weighted"`` only where ``weighted`` (R², explained variance)."""
     choices = ("raw_values", "uniform_average") + (("variance_weighted",) if weighted else ())
     check_choice("multioutput", value, choices)
 
 
-
 def check_adjusted(value: Any) -> None:
+    """``adjusted``: the number of regressors of the adjusted R², a non-negative int (0: plain R²)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ValueError(f"Expected `adjusted` to be a non-negative int (number of regressors), got {value!r}")
 

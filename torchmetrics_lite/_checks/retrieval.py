@@ -32,7 +32,6 @@ def check_retrieval_options(*, k: Any = None, ties: Any = "average", empty: Any 
         raise ValueError(f"Expected `ignore_index` to be an int or None, got {ignore_index!r}")
 
 
-
 def check_retrieval_inputs(preds: Any, target: Any, indexes: Any, mask: Any,
                            validate_args: bool) -> Tuple[Tensor, Tensor, Optional[Tensor], Optional[Tensor]]:
     """Dense ``(queries, items)`` (or one query, 1-D) ``preds``/``target`` with an optional bool ``mask``, or
@@ -59,7 +58,6 @@ def check_retrieval_inputs(preds: Any, target: Any, indexes: Any, mask: Any,
     return preds, target, indexes, mask
 
 
-
 def check_retrieval_values(preds: Tensor, target: Tensor, keep: Optional[Tensor] = None) -> None:
     """Value checks (host sync) on the items that remain after mask and ``ignore_index``: all of them, or those
     where the bool ``keep`` (same shape) is True, read in place (no copy of the kept items)."""
@@ -76,7 +74,6 @@ def check_retrieval_values(preds: Tensor, target: Tensor, keep: Optional[Tensor]
             low = torch.where(keep, target, 0).min().item()  # min over kept items whenever it is negative
         if low < 0:
             raise ValueError(f"Expected `target` to be non-negative (relevance grades), got minimum {low}")
-
 
 
 def _check_kept_no_nan(name: str, t: Tensor, keep: Tensor) -> None:
