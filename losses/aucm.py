@@ -6,24 +6,17 @@ from typing import Optional, Union
 import torch
 from torch import Tensor, nn
 
-from torchmetrics_lite._checks import (check_binary_values, check_number, check_real, check_same_shape, check_tensor,
-                                       upcast)
+from losses._utils import check_binary
+from torchmetrics_lite._checks import check_number, upcast
 
 __all__ = ["aucm_loss", "AUCMLoss"]
 
 
 def _check(preds: Tensor, target: Tensor, margin: float, imratio: Optional[float], validate_args: bool) -> None:
-    check_tensor("preds", preds)
-    check_tensor("target", target)
-    if not preds.is_floating_point():
-        raise TypeError(f"Expected `preds` to have a floating dtype, got {preds.dtype}")
-    check_real("target", target)
-    check_same_shape("preds", preds, "target", target)
+    check_binary("preds", preds, target, validate_args)
     check_number("margin", margin, low=0.0)
     if imratio is not None:
         check_number("imratio", imratio, low=0.0, high=1.0, low_open=True, high_open=True)
-    if validate_args:
-        check_binary_values("target", target)
 
 
 def aucm_loss(preds: Tensor, target: Tensor, a: Tensor, b: Tensor, alpha: Tensor, *, margin: float = 1.0,
@@ -41,8 +34,9 @@ def aucm_loss(preds: Tensor, target: Tensor, a: Tensor, b: Tensor, alpha: Tensor
     positives a batch happens to hold. At the saddle point ``a = E_+ h``, ``b = E_- h``,
     ``alpha = max(0, m - E_+ h + E_- h)`` it is ``p(1-p) [Var_+ h + Var_- h + max(0, m - (E_+ h - E_- h))^2]``.
 
-    Empty classes: a batch without positives (negatives) drops the positive (negative) term and the ``alpha``
-    coupling term (no NaN; ``alpha`` then gets no gradient); an empty batch gives 0.
+    One class: a batch without positives or without negatives holds no pair, so the AUC has nothing to learn
+    from it: the loss is 0 and every gradient (``preds``, ``a``, ``b``, ``alpha``) is exactly 0; so is an empty
+    batch.
 
     Args:
         preds: predictions ``h`` in [0, 1] as in the paper (e.g. ``sigmoid(logits)``), any shape.
@@ -73,9 +67,8 @@ def aucm_loss(preds: Tensor, target: Tensor, a: Tensor, b: Tensor, alpha: Tensor
     sq_pos = (pos * (h - a) ** 2).sum() * inv_pos
     sq_neg = (neg * (h - b) ** 2).sum() * inv_neg
     gap = margin - (pos * h).sum() * inv_pos + (neg * h).sum() * inv_neg
-    coupling = 2.0 * alpha * gap - alpha * alpha
-    coupling = torch.where((n_pos > 0) & (n_neg > 0), coupling, torch.zeros_like(coupling))
-    return p * (1.0 - p) * (sq_pos + sq_neg + coupling)
+    value = p * (1.0 - p) * (sq_pos + sq_neg + 2.0 * alpha * gap - alpha * alpha)
+    return torch.where((n_pos > 0) & (n_neg > 0), value, torch.zeros_like(value))  # one class: no pair, nothing to learn
 
 
 class _AscentOnAlpha(torch.autograd.Function):

@@ -14,10 +14,9 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from losses._utils import PAIR_BLOCK, check_positive
+from losses._utils import PAIR_BLOCK, check_binary, check_positive
 from torchmetrics_lite import _sort
-from torchmetrics_lite._checks import (check_binary_values, check_choice, check_number, check_positive_int, check_real,
-                                       check_same_shape, check_tensor, upcast)
+from torchmetrics_lite._checks import check_choice, check_number, check_positive_int, upcast
 
 __all__ = ["soft_auc_loss", "SoftAUCLoss"]
 
@@ -104,21 +103,21 @@ class _AllPairsAUC(torch.autograd.Function):
         return grad * grad_out, None, None, None, None, None
 
 
+def all_pairs_auc(scores: Tensor, pos: Tensor, *, surrogate: str, margin: float, temperature: float,
+                  block: int) -> Tensor:
+    """The exact mean of the surrogate over all (positive, negative) pairs of the flat ``scores`` (``pos`` marks the
+    positives); 0 with a zero gradient when a class is absent."""
+    return _AllPairsAUC.apply(scores, pos, surrogate, margin, temperature, block)
+
+
 def _check(scores: Tensor, target: Tensor, surrogate: str, margin: float, temperature: float,
            num_pairs: Optional[int], chunk_size: Optional[int], validate_args: bool) -> None:
-    check_tensor("scores", scores)
-    check_tensor("target", target)
-    if not scores.is_floating_point():
-        raise TypeError(f"Expected `scores` to have a floating dtype, got {scores.dtype}")
-    check_real("target", target)
-    check_same_shape("scores", scores, "target", target)
+    check_binary("scores", scores, target, validate_args)
     check_choice("surrogate", surrogate, SURROGATES)
     check_number("margin", margin, low=0.0)
     check_positive("temperature", temperature)
     check_positive_int("num_pairs", num_pairs, allow_none=True)
     check_positive_int("chunk_size", chunk_size, allow_none=True)
-    if validate_args:
-        check_binary_values("target", target)
 
 
 def soft_auc_loss(scores: Tensor, target: Tensor, *, surrogate: str = "sigmoid", margin: float = 1.0,
@@ -165,7 +164,8 @@ def soft_auc_loss(scores: Tensor, target: Tensor, *, surrogate: str = "sigmoid",
         return _sampled(scores, pos, surrogate, float(margin), float(temperature), num_pairs, generator)
     n_neg = max(1, scores.numel() - int(pos.sum()))
     block = chunk_size if chunk_size is not None else max(1, PAIR_BLOCK // n_neg)
-    return _AllPairsAUC.apply(scores, pos, surrogate, float(margin), float(temperature), block)
+    return all_pairs_auc(scores, pos, surrogate=surrogate, margin=float(margin), temperature=float(temperature),
+                         block=block)
 
 
 def _sampled(scores: Tensor, pos: Tensor, surrogate: str, margin: float, temperature: float, num_pairs: int,
