@@ -6,12 +6,21 @@
    fwd+bwd (torch.profiler memory timeline).
 2. Squared-hinge AUC loss over 1e4 .. 1e6 scores (5% positives) against the (positives x negatives) pair-matrix
    form, run where its fwd+bwd (about 4 float32 buffers of pairs) fits in the available memory.
+3. NeuralNDCG@10 (temperature 1, 50 Sinkhorn iterations) on 64 lists x n = 100, 500, 1000 against allRank 1.4.3's
+   ``neuralNDCG``: time of one fwd+bwd (median; interleaved, ours then allRank's, in each round) and the peak
+   resident memory of one fwd+bwd, measured in a fresh child process each (``ru_maxrss`` minus the baseline
+   after the inputs exist). allRank's loss files are loaded by path, as ``bench_ltr_quality`` explains
+   (``pip install --no-deps allRank==1.4.3``); its Sinkhorn stops early once rows and columns are within 1e-6 of
+   1, ours always runs its 50 iterations (no host sync).
 
-Run: python -m benchmarks.bench_losses
+Run: python -m benchmarks.bench_losses [--only neural]
 """
 from __future__ import annotations
 
+import statistics
+import time
 import warnings
+from functools import partial
 from typing import Callable, Optional
 
 import torch
@@ -124,15 +133,100 @@ def available_bytes() -> int:
         return 0
 
 
+def _neural_inputs(n: int):
+    gen = torch.Generator().manual_seed(2)
+    return torch.randn(64, n, generator=gen), torch.randint(0, 5, (64, n), generator=gen).float()
+
+
+def _neural_impls():
+    from benchmarks.bench_ltr_quality import load_allrank
+
+    ar = load_allrank()
+    impls = {"losses.neural_ndcg_loss": partial(losses.neural_ndcg_loss, k=10, temperature=1.0, validate_args=False)}
+    if ar is not None:
+        impls["allRank neuralNDCG"] = partial(ar["neuralNDCG"].neuralNDCG, k=10, temperature=1.0)
+    return impls
+
+
+def _peak_child(name: str, n: int) -> None:
+    """Child process: print the peak RSS growth (bytes) of one fwd+bwd of ``name`` at 64 x ``n``."""
+    import resource
+
+    torch.set_num_threads(1)
+    fn = _neural_impls()[name]
+    scores, rel = _neural_inputs(n)
+    for shape in ((2, 8), (4, 300)):  # load every code path (checkpointed blocks too) before the baseline
+        fn(torch.randn(shape, requires_grad=True), torch.randint(0, 5, shape).float()).sum().backward()
+    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    s = scores.requires_grad_(True)
+    fn(s, rel).backward()
+    print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) * 1024)
+
+
+def _peak_rss(name: str, n: int) -> Optional[int]:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "benchmarks.bench_losses", "--peak", name, str(n)],
+                         capture_output=True, text=True)
+    return int(out.stdout.strip().splitlines()[-1]) if out.returncode == 0 else None
+
+
+def neural_rows(n: int, skip: Optional[dict] = None):
+    """Rows of the NeuralNDCG table; ``skip`` maps implementations that would not fit to the reason."""
+    scores, rel = _neural_inputs(n)
+    skip = skip or {}
+    impls = {name: fn for name, fn in _neural_impls().items() if name not in skip}
+    repeat = 5 if n <= 500 else 3
+    runs = {name: fwd_bwd(fn, scores, rel) for name, fn in impls.items()}
+    times = {name: [] for name in runs}
+    for name, run in runs.items():  # warm-up
+        run()
+    for _ in range(repeat):  # interleaved: machine load hits every row alike
+        for name, run in runs.items():
+            start = time.perf_counter()
+            run()
+            times[name].append(time.perf_counter() - start)
+    rows = []
+    for name in runs:
+        peak = _peak_rss(name, n)
+        rows.append((name, statistics.median(times[name]), "peak RSS growth " + (mib(peak) if peak else "n/a")))
+    return rows + [(name, None, reason) for name, reason in skip.items()]
+
+
+def neural_tables():
+    tables, peaks = [], {}
+    for n in (100, 500, 1000):
+        skip = {}
+        for name, (n_prev, peak) in peaks.items():  # O(n^2) memory: extrapolate from the previous size
+            need = peak * (n / n_prev) ** 2
+            if need > 0.6 * available_bytes():
+                skip[name] = f"not run: about {need / 2 ** 30:.0f} GiB extrapolated from n={n_prev}"
+        rows = neural_rows(n, skip)
+        for name, _, note in rows:
+            if note.startswith("peak RSS growth") and "n/a" not in note:
+                peaks[name] = (n, float(note.split()[-2]) * 2 ** 20)
+        tables.append(table(f"NeuralNDCG@10 fwd+bwd, 64 lists x {n} items", rows, ours="losses.neural_ndcg_loss"))
+    return tables
+
+
 def main() -> None:
+    import sys
+
+    if len(sys.argv) == 4 and sys.argv[1] == "--peak":
+        _peak_child(sys.argv[2], int(sys.argv[3]))
+        return
     torch.set_num_threads(1)
     print(header())
+    if "--only" in sys.argv and "neural" in sys.argv:
+        print_tables(neural_tables())
+        return
     tables = [table(f"LambdaRank fwd+bwd, 256 lists x 100 items, k={k}", lambdarank_rows(k),
                     ours="losses.lambdarank_loss") for k in (None, 10)]
     for n in (10_000, 100_000, 400_000, 1_000_000):
         tables.append(table(f"squared-hinge soft-AUC fwd+bwd, {n:,} scores, 5% positives", auc_rows(n),
                             ours="losses.soft_auc_loss"))
-    print_tables(tables)
+    print_tables(tables + neural_tables())
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ from typing import Optional
 import torch
 from torch import Tensor, nn
 
-from losses._utils import (check_lists, check_options, check_positive, checkpointed_blocks, discounts, flatten_lists,
+from losses._utils import (PAIR_BLOCK, check_lists, check_options, check_positive, checkpointed_blocks, discounts, flatten_lists,
                            gains, ideal_dcg, informative, lists_per_block, masked_scores, reduce, safe_inverse,
                            zero_where_not)
 from torchmetrics_lite._checks import check_positive_int
@@ -33,22 +33,60 @@ def _neural_sort(s: Tensor, mask: Tensor, temperature: float) -> Tensor:
     return torch.where(valid, torch.softmax(logits, dim=-1), zero)
 
 
+class _Sinkhorn(torch.autograd.Function):
+    """Sinkhorn scaling ``P = diag(u) p diag(v)`` of a ``(c, n, n)`` matrix through its two scaling vectors,
+    alternately ``v = 1 / (u^T p)`` (columns sum to 1) and ``u = 1 / (p v)`` (rows sum to 1), the last step over
+    columns when ``transposed`` else over rows. Forward keeps only the vectors; backward runs the steps in reverse
+    and forms ``dL/dp`` as one batched product of the stacked vectors instead of a rank-1 update per step."""
+
+    @staticmethod
+    def forward(ctx, p: Tensor, iters: int, transposed: bool):
+        pt = p.transpose(-1, -2).contiguous()  # vector-matrix products on contiguous rows are the fast ones
+        u = p.new_ones(p.shape[:-1])
+        v = p.new_ones(p.shape[:-1])
+        steps = []  # (is_column_step, input vector, output vector)
+        for _ in range(iters):
+            for column in ((False, True) if transposed else (True, False)):
+                x = u if column else v
+                out = safe_inverse(torch.matmul(x[:, None, :], p if column else pt)[:, 0])
+                steps.append((column, x, out))
+                if column:
+                    v = out
+                else:
+                    u = out
+        ctx.steps, ctx.pt = steps, pt
+        ctx.save_for_backward(p)
+        return u, v
+
+    @staticmethod
+    def backward(ctx, gu: Tensor, gv: Tensor):
+        (p,), pt, steps = ctx.saved_tensors, ctx.pt, ctx.steps
+        grads = {True: gv.clone(), False: gu.clone()}  # True: the column vector v, False: the row vector u
+        xs = {True: [], False: []}
+        gzs = {True: [], False: []}
+        for column, x, out in reversed(steps):
+            g_out = grads[column]
+            gz = -g_out * out * out  # out = 1 / z where z > 0, else 0 (then the gradient is 0 too)
+            grads[column] = torch.zeros_like(g_out)
+            # column step z_j = sum_r x_r p_rj: dx = p gz; row step z_r = sum_j p_rj x_j: dx = p^T gz
+            grads[not column] = grads[not column] + torch.matmul(gz[:, None, :], pt if column else p)[:, 0]
+            xs[column].append(x)
+            gzs[column].append(gz)
+        gp = torch.zeros_like(p)
+        if xs[True]:  # column steps: dp_rj += x_r gz_j
+            gp += torch.matmul(torch.stack(xs[True], -1), torch.stack(gzs[True], -2))
+        if xs[False]:  # row steps: dp_rj += gz_r x_j
+            gp += torch.matmul(torch.stack(gzs[False], -1), torch.stack(xs[False], -2))
+        return gp, None, None
+
+
 def _neural_ndcg_block(s: Tensor, g: Tensor, mask: Tensor, inv_idcg: Tensor, keep: Tensor, *, temperature: float,
                        k: Optional[int], iters: int, transposed: bool) -> Tensor:
     n = s.shape[-1]
     p = _neural_sort(s, mask, temperature)  # (c, ranks, items)
-    # Sinkhorn scaling P = diag(u) p diag(v) as two vectors: the graph keeps p once, not one matrix per iteration
-    u = torch.ones_like(s)
-    v = torch.ones_like(s)
-    for _ in range(iters):  # the last normalisation is over columns (transposed) or rows
-        if transposed:
-            u = safe_inverse(torch.linalg.vecdot(p, v[:, None, :]))  # rows (ranks) sum to 1
-            v = safe_inverse(torch.linalg.vecdot(p.transpose(-1, -2), u[:, None, :]))  # columns (items) sum to 1
-        else:
-            v = safe_inverse(torch.linalg.vecdot(p.transpose(-1, -2), u[:, None, :]))
-            u = safe_inverse(torch.linalg.vecdot(p, v[:, None, :]))
+    u, v = _Sinkhorn.apply(p, iters, transposed)
     d = discounts(n, k, dtype=s.dtype, device=s.device)
-    dcg = torch.linalg.vecdot(u * d, torch.linalg.vecdot(p, (v * g)[:, None, :]))  # u^T diag(d) p diag(g) v
+    dcg = (u * d * torch.matmul(p, (v * g)[:, :, None])[:, :, 0]).sum(-1)  # u^T diag(d) p diag(g) v
     return zero_where_not(keep, 1.0 - dcg * inv_idcg)
 
 
@@ -71,7 +109,7 @@ def neural_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Optional[Tensor
     ``1 - NDCG@k`` exactly; tied scores share their rows evenly, i.e. the gain averaged over the tie, as the exact
     NDCG with ``ties="average"``.
 
-    Memory: lists are processed in blocks (``chunk_size``, by default about 2^18 matrix entries per block); with
+    Memory: lists are processed in blocks (``chunk_size``, by default about 2^20 matrix entries per block); with
     more than one block each runs under activation checkpointing, so the graph keeps the inputs only and backward
     needs a few ``(block, n, n)`` buffers at a time. Sinkhorn works on two scaling vectors, so its iterations add
     O(n) per list, not a matrix each.
@@ -122,7 +160,8 @@ def neural_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Optional[Tensor
                            transposed=transposed)
     if s.shape[-1] == 0:
         return reduce(s.sum(-1), reduction, batch_shape)
-    per_list = checkpointed_blocks(fn, lists_per_block(s.shape[-1], chunk_size), s, g, m, inv_idcg, keep)
+    block = lists_per_block(s.shape[-1], chunk_size, budget=4 * PAIR_BLOCK)  # ~ten (block, n, n) buffers
+    per_list = checkpointed_blocks(fn, block, s, g, m, inv_idcg, keep)
     return reduce(per_list, reduction, batch_shape)
 
 
