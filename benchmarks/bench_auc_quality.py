@@ -27,7 +27,7 @@ import statistics
 import sys
 import time
 import types
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable
 
 import torch
 import torch.nn.functional as F
@@ -36,18 +36,18 @@ import losses
 from torchmetrics_lite.functional import binary_auroc
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples"))
-import imbalanced_auc  # noqa: E402
+import imbalanced_auc
 
-Split = Tuple[torch.Tensor, torch.Tensor]
+Split = tuple[torch.Tensor, torch.Tensor]
 MAX_FPR = 0.3
 
 
-def load_libauc() -> Optional[Dict[str, types.ModuleType]]:
+def load_libauc() -> dict[str, types.ModuleType] | None:
     """LibAUC's ``losses/auc.py`` and ``optimizers/pesg.py`` loaded by path, or None when it is not installed."""
     spec = importlib.util.find_spec("libauc")
     if spec is None or not spec.submodule_search_locations:
         return None
-    root = list(spec.submodule_search_locations)[0]
+    root = next(iter(spec.submodule_search_locations))
     saved = {name: sys.modules.get(name) for name in ("libauc", "libauc.utils", "libauc.losses", "libauc.optimizers")}
     try:
         for name in saved:
@@ -76,21 +76,21 @@ def load_libauc() -> Optional[Dict[str, types.ModuleType]]:
                 sys.modules[name] = module
 
 
-def digits(seed: int) -> Tuple[Split, Split]:
+def digits(seed: int) -> tuple[Split, Split]:
     from sklearn.datasets import load_digits
 
     x, y = load_digits(return_X_y=True)
     return imbalanced_auc.split(torch.tensor(x, dtype=torch.float32), torch.tensor(y == 0, dtype=torch.float32), seed)
 
 
-DATASETS: Dict[str, Callable[[int], Tuple[Split, Split]]] = {
+DATASETS: dict[str, Callable[[int], tuple[Split, Split]]] = {
     "digits (digit 0 positive, ~10%)": digits,
     "breast cancer, 5% positives": lambda seed: imbalanced_auc.load_breast_cancer_data(0.05, seed),
     "make_classification, 1% of 50k": imbalanced_auc.load_data,
 }
 
 
-def train(name: str, data: Split, steps: int, seed: int, libauc: Optional[Dict[str, types.ModuleType]]
+def train(name: str, data: Split, steps: int, seed: int, libauc: dict[str, types.ModuleType] | None
           ) -> torch.nn.Module:
     x, y = data
     torch.manual_seed(seed)
@@ -100,25 +100,25 @@ def train(name: str, data: Split, steps: int, seed: int, libauc: Optional[Dict[s
     if name == "ours AUC-M":
         aucm = losses.AUCMLoss(imratio=p)
         opt = torch.optim.SGD(list(model.parameters()) + list(aucm.parameters()), lr=sgd_lr)
-        loss_fn = lambda s: aucm(torch.sigmoid(s), y)  # noqa: E731
+        loss_fn = lambda s: aucm(torch.sigmoid(s), y)
     elif name == "LibAUC AUCMLoss (PESG)":
         aucm = libauc["auc"].AUCMLoss(imratio=p, device=torch.device("cpu"))
         opt = libauc["pesg"].PESG(model.parameters(), loss_fn=aucm, lr=sgd_lr, verbose=False,
                                   device=torch.device("cpu"))
-        loss_fn = lambda s: aucm(torch.sigmoid(s), y)  # noqa: E731
+        loss_fn = lambda s: aucm(torch.sigmoid(s), y)
     else:
         opt = torch.optim.Adam(model.parameters(), lr=0.01)
         if name == "BCE":
-            loss_fn = lambda s: F.binary_cross_entropy_with_logits(s, y)  # noqa: E731
+            loss_fn = lambda s: F.binary_cross_entropy_with_logits(s, y)
         elif name == "ours soft-AUC (squared hinge)":
-            loss_fn = lambda s: losses.soft_auc_loss(s, y, surrogate="squared_hinge")  # noqa: E731
+            loss_fn = lambda s: losses.soft_auc_loss(s, y, surrogate="squared_hinge")
         elif name == f"ours partial AUC (FPR <= {MAX_FPR})":
-            loss_fn = lambda s: losses.partial_auc_loss(s, y, max_fpr=MAX_FPR)  # noqa: E731
+            loss_fn = lambda s: losses.partial_auc_loss(s, y, max_fpr=MAX_FPR)
         else:
             pauc = libauc["auc"].pAUC_CVaR_Loss(data_len=len(y), pos_len=int(y.sum()), beta=MAX_FPR,
                                                 device=torch.device("cpu"))
             index = torch.arange(len(y))
-            loss_fn = lambda s: pauc(torch.sigmoid(s), y, index)  # noqa: E731
+            loss_fn = lambda s: pauc(torch.sigmoid(s), y, index)
     for _ in range(steps):
         opt.zero_grad()
         loss_fn(model(x).squeeze(-1)).backward()
@@ -126,7 +126,7 @@ def train(name: str, data: Split, steps: int, seed: int, libauc: Optional[Dict[s
     return model
 
 
-def names(libauc) -> List[str]:
+def names(libauc) -> list[str]:
     out = ["BCE", "ours soft-AUC (squared hinge)", "ours AUC-M", f"ours partial AUC (FPR <= {MAX_FPR})"]
     if libauc is not None:
         out[3:3] = ["LibAUC AUCMLoss (PESG)"]
@@ -134,7 +134,7 @@ def names(libauc) -> List[str]:
     return out
 
 
-def main(argv: Optional[List[str]] = None) -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=300)
     parser.add_argument("--seeds", type=int, default=3)
@@ -147,12 +147,11 @@ def main(argv: Optional[List[str]] = None) -> None:
         rows = {name: ([], [], 0.0) for name in names(libauc)}
         for seed in range(args.seeds):
             train_data, (x_test, y_test) = load(seed)
-            for name in rows:
+            for name, (auc, pauc, secs) in rows.items():
                 start = time.perf_counter()
                 model = train(name, train_data, args.steps, seed, libauc)
                 with torch.no_grad():
                     s = model(x_test).squeeze(-1)
-                auc, pauc, secs = rows[name]
                 auc.append(binary_auroc(s, y_test.long()).item())
                 pauc.append(binary_auroc(s, y_test.long(), max_fpr=MAX_FPR).item())
                 rows[name] = (auc, pauc, secs + time.perf_counter() - start)

@@ -21,7 +21,7 @@ import statistics
 import time
 import warnings
 from functools import partial
-from typing import Callable, Optional
+from typing import Callable
 
 import torch
 import torch.nn.functional as F
@@ -29,11 +29,10 @@ import torch.nn.functional as F
 import losses
 from benchmarks._runner import header, median_time, print_tables, table
 
-
 # --------------------------------------------------------------------------------- the plain formulation
 
 
-def plain_lambdarank(scores, rel, k: Optional[int] = None, sigma: float = 1.0):
+def plain_lambdarank(scores, rel, k: int | None = None, sigma: float = 1.0):
     """LambdaRank as usually written: dense (B, n, n) pair tensors and autograd."""
     n = scores.shape[-1]
     g = torch.pow(2.0, rel) - 1.0
@@ -96,14 +95,14 @@ def fwd_bwd(loss_fn, scores, *args, **kwargs):
     return run
 
 
-def lambdarank_rows(k: Optional[int]):
+def lambdarank_rows(k: int | None):
     gen = torch.Generator().manual_seed(0)
     scores = torch.randn(256, 100, generator=gen)
     rel = torch.randint(0, 5, (256, 100), generator=gen).float()
     rows = []
     for name, fn in [("losses.lambdarank_loss", losses.lambdarank_loss), ("plain O(n^2) autograd", plain_lambdarank)]:
         run = fwd_bwd(fn, scores, rel, k=k)
-        graph = saved_bytes(lambda: fn(scores.detach().requires_grad_(True), rel, k=k))
+        graph = saved_bytes(lambda fn=fn: fn(scores.detach().requires_grad_(True), rel, k=k))
         rows.append((name, median_time(run, repeat=11, warmup=2),
                      f"graph saves {mib(graph)}, peak {mib(peak_bytes(run))}"))
     return rows
@@ -163,16 +162,16 @@ def _peak_child(name: str, n: int) -> None:
     print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) * 1024)
 
 
-def _peak_rss(name: str, n: int) -> Optional[int]:
+def _peak_rss(name: str, n: int) -> int | None:
     import subprocess
     import sys
 
     out = subprocess.run([sys.executable, "-m", "benchmarks.bench_losses", "--peak", name, str(n)],
-                         capture_output=True, text=True)
+                         check=False, capture_output=True, text=True)
     return int(out.stdout.strip().splitlines()[-1]) if out.returncode == 0 else None
 
 
-def neural_rows(n: int, skip: Optional[dict] = None):
+def neural_rows(n: int, skip: dict | None = None):
     """Rows of the NeuralNDCG table; ``skip`` maps implementations that would not fit to the reason."""
     scores, rel = _neural_inputs(n)
     skip = skip or {}

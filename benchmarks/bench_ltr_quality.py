@@ -32,29 +32,27 @@ import statistics
 import sys
 import time
 import types
-from functools import partial
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable
 
-import numpy as np
 import torch
 
 import losses
 from torchmetrics_lite.functional import retrieval_normalized_dcg
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples"))
-import train_ranker  # noqa: E402
+import train_ranker
 
-Lists = Tuple[torch.Tensor, torch.Tensor, torch.Tensor]
+Lists = tuple[torch.Tensor, torch.Tensor, torch.Tensor]
 LossFn = Callable[[torch.Tensor, torch.Tensor, torch.Tensor], torch.Tensor]
 
 
 # ----------------------------------------------------------------------------------------------------- allRank
-def load_allrank() -> Optional[Dict[str, types.ModuleType]]:
+def load_allrank() -> dict[str, types.ModuleType] | None:
     """allRank's loss modules loaded by path (see the module docstring), or None when it is not installed."""
     spec = importlib.util.find_spec("allrank")
     if spec is None or not spec.submodule_search_locations:
         return None
-    root = list(spec.submodule_search_locations)[0]
+    root = next(iter(spec.submodule_search_locations))
     stubs = {"allrank": {}, "allrank.data": {}, "allrank.data.dataset_loading": {"PADDED_Y_VALUE": -1},
              "allrank.models": {}, "allrank.models.losses": {"DEFAULT_EPS": 1e-10},
              "allrank.models.model_utils": {"get_torch_device": lambda: torch.device("cpu")}}
@@ -98,7 +96,7 @@ def ours(fn: Callable, **kwargs) -> LossFn:
     return loss
 
 
-def loss_table(ar: Optional[Dict[str, types.ModuleType]]) -> Dict[str, LossFn]:
+def loss_table(ar: dict[str, types.ModuleType] | None) -> dict[str, LossFn]:
     table = {
         "ours LambdaRank@10": ours(losses.lambdarank_loss, k=10),
         "ours NDCG-Loss2++@10": ours(losses.lambdarank_loss, k=10, weighting="ndcgloss2pp"),
@@ -126,14 +124,14 @@ def loss_table(ar: Optional[Dict[str, types.ModuleType]]) -> Dict[str, LossFn]:
 
 
 # -------------------------------------------------------------------------------------------------------- data
-def mslr() -> Tuple[Lists, Lists]:
+def mslr() -> tuple[Lists, Lists]:
     train, test, name = train_ranker.load_data(synthetic=False)
     if "MSLR" not in name:
         raise SystemExit("the MSLR sample could not be fetched; this benchmark needs it")
     return train, test
 
 
-def synthetic(train: Lists, n_train: int = 2000, n_test: int = 500, n_items: int = 100, seed: int = 0) -> Tuple[Lists, Lists]:
+def synthetic(train: Lists, n_train: int = 2000, n_test: int = 500, n_items: int = 100, seed: int = 0) -> tuple[Lists, Lists]:
     """Feature rows bootstrapped from the (standardised) MSLR training rows; grades from a fixed random teacher
     network, binned so that the grade frequencies are MSLR's."""
     rows = train[0][train[2]]
@@ -180,7 +178,7 @@ def train_mlp(loss_fn: LossFn, train: Lists, test: Lists, epochs: int, seed: int
         return ndcg10(model(test[0]).squeeze(-1), test[1], test[2])
 
 
-def lambdamart(train: Lists, test: Lists, seed: int, rounds: int) -> Optional[float]:
+def lambdamart(train: Lists, test: Lists, seed: int, rounds: int) -> float | None:
     try:
         import lightgbm
     except ImportError:
@@ -194,8 +192,8 @@ def lambdamart(train: Lists, test: Lists, seed: int, rounds: int) -> Optional[fl
     return ndcg10(scores, test[1], test[2])
 
 
-def run(name: str, train: Lists, test: Lists, epochs: int, seeds: int, rounds: int, fns: Dict[str, LossFn]
-        ) -> List[Tuple[str, List[float], float]]:
+def run(name: str, train: Lists, test: Lists, epochs: int, seeds: int, rounds: int, fns: dict[str, LossFn]
+        ) -> list[tuple[str, list[float], float]]:
     rows = []
     for label, fn in fns.items():
         start = time.perf_counter()
@@ -211,14 +209,14 @@ def run(name: str, train: Lists, test: Lists, epochs: int, seeds: int, rounds: i
     return rows
 
 
-def markdown(title: str, rows: List[Tuple[str, List[float], float]]) -> str:
+def markdown(title: str, rows: list[tuple[str, list[float], float]]) -> str:
     lines = [f"**{title}**", "", "| loss | NDCG@10 mean | sd | s per run |", "|---|---:|---:|---:|"]
     for label, vals, secs in rows:
         lines.append(f"| {label} | {statistics.mean(vals):.4f} | {statistics.pstdev(vals):.4f} | {secs:.1f} |")
     return "\n".join(lines)
 
 
-def main(argv: Optional[List[str]] = None) -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--epochs-mslr", type=int, default=30)
     parser.add_argument("--epochs-synthetic", type=int, default=4)

@@ -16,24 +16,29 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-from typing import Dict, Tuple
 
 import torch
 
 import losses
 from torchmetrics_lite.calibrators import PlattScaler
-from torchmetrics_lite.functional import (binary_auroc, binary_average_precision, binary_calibration_error,
-                                          binary_f1_score, binary_precision_recall_curve, binary_roc)
+from torchmetrics_lite.functional import (
+    binary_auroc,
+    binary_average_precision,
+    binary_calibration_error,
+    binary_f1_score,
+    binary_precision_recall_curve,
+    binary_roc,
+)
 
-Split = Tuple[torch.Tensor, torch.Tensor]
+Split = tuple[torch.Tensor, torch.Tensor]
 
 
 # make_classification's settings: a linear scorer reaches an AUROC of about 0.8, where the losses differ
-SYNTHETIC = dict(n_samples=50_000, n_features=20, n_informative=3, n_redundant=2, n_clusters_per_class=2,
-                 weights=[0.99], flip_y=0.0, class_sep=0.5, random_state=1)
+SYNTHETIC = {"n_samples": 50_000, "n_features": 20, "n_informative": 3, "n_redundant": 2, "n_clusters_per_class": 2,
+                 "weights": [0.99], "flip_y": 0.0, "class_sep": 0.5, "random_state": 1}
 
 
-def split(x: torch.Tensor, y: torch.Tensor, seed: int, train_fraction: float = 0.6) -> Tuple[Split, Split]:
+def split(x: torch.Tensor, y: torch.Tensor, seed: int, train_fraction: float = 0.6) -> tuple[Split, Split]:
     """A stratified split (seeded), features standardised with the training rows' mean and std."""
     g = torch.Generator().manual_seed(seed)
     parts = []
@@ -48,7 +53,7 @@ def split(x: torch.Tensor, y: torch.Tensor, seed: int, train_fraction: float = 0
     return (x[train_idx], y[train_idx]), (x[test_idx], y[test_idx])
 
 
-def load_data(seed: int = 0) -> Tuple[Split, Split]:
+def load_data(seed: int = 0) -> tuple[Split, Split]:
     """50,000 samples, 1% positives (``SYNTHETIC``); the split depends on ``seed``, the data does not."""
     from sklearn.datasets import make_classification
 
@@ -56,7 +61,7 @@ def load_data(seed: int = 0) -> Tuple[Split, Split]:
     return split(torch.tensor(x, dtype=torch.float32), torch.tensor(y, dtype=torch.float32), seed)
 
 
-def load_breast_cancer_data(pos_fraction: float = 0.05, seed: int = 0) -> Tuple[Split, Split]:
+def load_breast_cancer_data(pos_fraction: float = 0.05, seed: int = 0) -> tuple[Split, Split]:
     """Breast cancer (malignant = positive) with positives subsampled to ``pos_fraction``; a stratified 60/40 split."""
     from sklearn.datasets import load_breast_cancer
 
@@ -96,7 +101,7 @@ def train(loss: str, data: Split, steps: int, seed: int = 0) -> torch.nn.Module:
     return model
 
 
-def evaluate(model: torch.nn.Module, train_data: Split, test_data: Split) -> Dict[str, object]:
+def evaluate(model: torch.nn.Module, train_data: Split, test_data: Split) -> dict[str, object]:
     with torch.no_grad():
         train_scores = model(train_data[0]).squeeze(-1)
         scores = model(test_data[0]).squeeze(-1)
@@ -111,7 +116,7 @@ def evaluate(model: torch.nn.Module, train_data: Split, test_data: Split) -> Dic
     }
 
 
-def save_plots(name: str, result: Dict[str, object], out_dir: str) -> None:
+def save_plots(name: str, result: dict[str, object], out_dir: str) -> None:
     from torchmetrics_lite import plot
 
     scores, probs, target = result["scores"], result["probs"], result["target"]
@@ -130,14 +135,14 @@ METRICS = ("auroc", "ap", "f1", "ece")
 
 
 def main(out_dir: str = "demo_output", steps: int = 300, verbose: bool = True, seeds: int = 3
-         ) -> Dict[str, Dict[str, float]]:
+         ) -> dict[str, dict[str, float]]:
     """Train every loss for each seed; returns, per loss, each metric's mean over the seeds and its ``_sd``."""
     import matplotlib
 
     matplotlib.use("Agg")
     torch.set_num_threads(max(1, min(2, torch.get_num_threads())))
     os.makedirs(out_dir, exist_ok=True)
-    values: Dict[str, Dict[str, list]] = {name: {m: [] for m in METRICS} for name, _ in LOSSES}
+    values: dict[str, dict[str, list]] = {name: {m: [] for m in METRICS} for name, _ in LOSSES}
     for seed in range(seeds):
         train_data, test_data = load_data(seed)
         if verbose and seed == 0:

@@ -13,7 +13,7 @@ forms, so a score gap of 1,000 in float32 still gives a finite loss and a gradie
 from __future__ import annotations
 
 import functools
-from typing import Callable, Optional, Tuple
+from typing import Callable, Optional
 
 import torch
 import torch.nn.functional as F
@@ -24,7 +24,7 @@ from losses._utils import masked_scores
 # (scores block (c, n), padded entries zeroed; relevance block; mask block) -> weights (c, n, n), 0 where no pair
 WeightFn = Callable[[Tensor, Tensor, Tensor], Tensor]
 # (detached scores block (c, n), *aux blocks, need_grad=...) -> (loss (c,), gradient (c, n) or None)
-BlockFn = Callable[..., Tuple[Tensor, Optional[Tensor]]]
+BlockFn = Callable[..., tuple[Tensor, Optional[Tensor]]]
 
 
 def _block(s: Tensor, w: Tensor, sigma: float, need_grad: bool):

@@ -22,14 +22,22 @@ Checks of metadata (type, shape, dtype, options) always run and cost nothing.
 from __future__ import annotations
 
 import math
-from typing import Callable, Optional, Tuple
+from typing import Callable
 
 import torch
 from torch import Tensor
 from torch.utils.checkpoint import checkpoint
 
-from torchmetrics_lite._checks import (check_binary_values, check_choice, check_number, check_positive_int,
-                                       check_real, check_same_shape, check_tensor, upcast)
+from torchmetrics_lite._checks import (
+    check_binary_values,
+    check_choice,
+    check_number,
+    check_positive_int,
+    check_real,
+    check_same_shape,
+    check_tensor,
+    upcast,
+)
 
 REDUCTIONS = ("mean", "sum", "none")
 GAINS = ("exponential", "linear")
@@ -38,8 +46,8 @@ GAINS = ("exponential", "linear")
 PAIR_BLOCK = 1 << 18
 
 
-def check_lists(scores: Tensor, relevance: Tensor, mask: Optional[Tensor], validate_args: bool = True,
-                target_name: str = "relevance") -> Tuple[Tensor, Tensor, Tensor]:
+def check_lists(scores: Tensor, relevance: Tensor, mask: Tensor | None, validate_args: bool = True,
+                target_name: str = "relevance") -> tuple[Tensor, Tensor, Tensor]:
     """Validate ``(scores, relevance, mask)`` of a ranking loss; return them as ``(scores, relevance, mask)`` with
     scores upcast from half precision, relevance in the scores' dtype and an all-True mask when none is given.
     Padded relevance is zeroed. ``validate_args``: relevance on real items must be finite and >= 0 (host sync)."""
@@ -99,8 +107,8 @@ def check_binary(preds_name: str, preds: Tensor, target: Tensor, validate_args: 
         check_binary_values(target_name, target)
 
 
-def check_options(*, reduction: str, gain: Optional[str] = None, k: Optional[int] = None,
-                  chunk_size: Optional[int] = None) -> None:
+def check_options(*, reduction: str, gain: str | None = None, k: int | None = None,
+                  chunk_size: int | None = None) -> None:
     check_choice("reduction", reduction, REDUCTIONS)
     if gain is not None:
         check_choice("gain", gain, GAINS)
@@ -123,7 +131,7 @@ def gains(relevance: Tensor, mask: Tensor, kind: str) -> Tensor:
     return torch.where(mask, g, torch.zeros((), dtype=g.dtype, device=g.device))
 
 
-def discounts(n: int, k: Optional[int], *, dtype: torch.dtype, device: torch.device) -> Tensor:
+def discounts(n: int, k: int | None, *, dtype: torch.dtype, device: torch.device) -> Tensor:
     """``1 / log2(r + 2)`` for the 0-based ranks ``r = 0 .. n-1``, zero at ``r >= k``."""
     d = 1.0 / torch.log2(torch.arange(n, dtype=dtype, device=device) + 2.0)
     if k is not None:
@@ -131,7 +139,7 @@ def discounts(n: int, k: Optional[int], *, dtype: torch.dtype, device: torch.dev
     return d
 
 
-def ideal_dcg(g: Tensor, mask: Tensor, k: Optional[int]) -> Tensor:
+def ideal_dcg(g: Tensor, mask: Tensor, k: int | None) -> Tensor:
     """DCG@k of the ideal order of each list (gains sorted descending over the real items), shape ``g.shape[:-1]``."""
     n = g.shape[-1]
     neg_inf = torch.tensor(-float("inf"), dtype=g.dtype, device=g.device)
@@ -156,7 +164,7 @@ def current_ranks(scores: Tensor, mask: Tensor) -> Tensor:
     return torch.empty_like(order).scatter_(-1, order, pos)
 
 
-def flatten_lists(*tensors: Tensor) -> Tuple[Tensor, ...]:
+def flatten_lists(*tensors: Tensor) -> tuple[Tensor, ...]:
     """View every tensor as ``(lists, n)``."""
     return tuple(t.reshape(math.prod(t.shape[:-1]), t.shape[-1]) for t in tensors)
 
@@ -197,7 +205,7 @@ def checkpointed_blocks(fn: Callable[..., Tensor], block: int, *tensors: Tensor)
     return torch.cat(parts)
 
 
-def lists_per_block(n: int, chunk_size: Optional[int], budget: int = PAIR_BLOCK) -> int:
+def lists_per_block(n: int, chunk_size: int | None, budget: int = PAIR_BLOCK) -> int:
     """How many lists go into one ``(lists, n, n)`` block: ``chunk_size`` or, by default, a ~``budget`` block."""
     if chunk_size is not None:
         return chunk_size

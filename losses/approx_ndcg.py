@@ -2,19 +2,29 @@
 from __future__ import annotations
 
 import functools
-from typing import Optional
 
 import torch
 from torch import Tensor, nn
 
-from losses._utils import (check_lists, check_options, check_positive, checkpointed_blocks, flatten_lists, gains,
-                           ideal_dcg, informative, masked_scores, reduce, safe_inverse)
+from losses._utils import (
+    check_lists,
+    check_options,
+    check_positive,
+    checkpointed_blocks,
+    flatten_lists,
+    gains,
+    ideal_dcg,
+    informative,
+    masked_scores,
+    reduce,
+    safe_inverse,
+)
 
-__all__ = ["approx_ndcg_loss", "ApproxNDCGLoss"]
+__all__ = ["ApproxNDCGLoss", "approx_ndcg_loss"]
 
 
 def _approx_block(s: Tensor, g: Tensor, mask: Tensor, inv_idcg: Tensor, *, temperature: float,
-                  k: Optional[int]) -> Tensor:
+                  k: int | None) -> Tensor:
     # S[., i, j] = sigmoid((s_j - s_i) / T); over real j (j = i included, sigmoid(0) = 1/2): rank_i = 1/2 + sum_j S_ij
     pair = torch.sigmoid((s[:, None, :] - s[:, :, None]) / temperature)
     rank = (pair * mask[:, None, :]).sum(-1) + 0.5
@@ -25,9 +35,9 @@ def _approx_block(s: Tensor, g: Tensor, mask: Tensor, inv_idcg: Tensor, *, tempe
     return (inv_idcg > 0).to(s.dtype) - dcg.sum(-1) * inv_idcg
 
 
-def approx_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Optional[Tensor] = None, temperature: float = 1.0,
-                     k: Optional[int] = None, gain: str = "exponential", reduction: str = "mean",
-                     chunk_size: Optional[int] = None, validate_args: bool = True) -> Tensor:
+def approx_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = None, temperature: float = 1.0,
+                     k: int | None = None, gain: str = "exponential", reduction: str = "mean",
+                     chunk_size: int | None = None, validate_args: bool = True) -> Tensor:
     r"""``1 - ApproxNDCG``: NDCG with the rank of each item replaced by the smooth approximate rank
 
     .. math:: \hat\pi_i = 1 + \sum_{j \ne i} \sigma\!\left(\frac{s_j - s_i}{T}\right), \qquad
@@ -97,15 +107,15 @@ class ApproxNDCGLoss(nn.Module):
         0.0
     """
 
-    def __init__(self, *, temperature: float = 1.0, k: Optional[int] = None, gain: str = "exponential",
-                 reduction: str = "mean", chunk_size: Optional[int] = None, validate_args: bool = True) -> None:
+    def __init__(self, *, temperature: float = 1.0, k: int | None = None, gain: str = "exponential",
+                 reduction: str = "mean", chunk_size: int | None = None, validate_args: bool = True) -> None:
         super().__init__()
         check_options(reduction=reduction, gain=gain, k=k, chunk_size=chunk_size)
         check_positive("temperature", temperature)
         self.temperature, self.k, self.gain, self.reduction, self.chunk_size = temperature, k, gain, reduction, chunk_size
         self.validate_args = validate_args
 
-    def forward(self, scores: Tensor, relevance: Tensor, mask: Optional[Tensor] = None) -> Tensor:
+    def forward(self, scores: Tensor, relevance: Tensor, mask: Tensor | None = None) -> Tensor:
         return approx_ndcg_loss(scores, relevance, mask=mask, temperature=self.temperature, k=self.k, gain=self.gain,
                                 reduction=self.reduction, chunk_size=self.chunk_size,
                                 validate_args=self.validate_args)

@@ -1,18 +1,16 @@
 """AUC-M: the min-max margin AUC loss of Yuan et al. (ICCV 2021), with class-conditional means done right."""
 from __future__ import annotations
 
-from typing import Optional, Union
-
 import torch
 from torch import Tensor, nn
 
 from losses._utils import check_binary
 from torchmetrics_lite._checks import check_number, upcast
 
-__all__ = ["aucm_loss", "AUCMLoss"]
+__all__ = ["AUCMLoss", "aucm_loss"]
 
 
-def _check(preds: Tensor, target: Tensor, margin: float, imratio: Optional[float], validate_args: bool) -> None:
+def _check(preds: Tensor, target: Tensor, margin: float, imratio: float | None, validate_args: bool) -> None:
     check_binary("preds", preds, target, validate_args)
     check_number("margin", margin, low=0.0)
     if imratio is not None:
@@ -20,7 +18,7 @@ def _check(preds: Tensor, target: Tensor, margin: float, imratio: Optional[float
 
 
 def aucm_loss(preds: Tensor, target: Tensor, a: Tensor, b: Tensor, alpha: Tensor, *, margin: float = 1.0,
-              imratio: Optional[Union[float, Tensor]] = None, validate_args: bool = True) -> Tensor:
+              imratio: float | Tensor | None = None, validate_args: bool = True) -> Tensor:
     r"""The AUC-M objective ``f(w, a, b, alpha)`` of one batch, to be minimised over the model, ``a`` and ``b`` and
     maximised over ``alpha >= 0``:
 
@@ -104,7 +102,7 @@ class AUCMLoss(nn.Module):
     -0.054
     """
 
-    def __init__(self, *, margin: float = 1.0, imratio: Optional[float] = None, validate_args: bool = True) -> None:
+    def __init__(self, *, margin: float = 1.0, imratio: float | None = None, validate_args: bool = True) -> None:
         super().__init__()
         _check(torch.zeros(0), torch.zeros(0), margin, imratio, False)
         self.margin, self.imratio, self.validate_args = margin, imratio, validate_args
@@ -118,7 +116,7 @@ class AUCMLoss(nn.Module):
         _check(preds, target, self.margin, None, self.validate_args)  # before the running counts change
         with torch.no_grad():
             self.alpha.clamp_(min=0.0)
-        imratio: Optional[Union[float, Tensor]] = self.imratio
+        imratio: float | Tensor | None = self.imratio
         if imratio is None:  # running positive fraction, without a host sync; float64 (float16 counts overflow)
             batch_pos = (target != 0).sum()
             if self.training:

@@ -2,17 +2,27 @@
 from __future__ import annotations
 
 import functools
-from typing import Optional
 
 import torch
 from torch import Tensor, nn
 
 from losses._pairwise import clamp_gap, pair_order_bounds, weighted_pair_logistic
-from losses._utils import (check_lists, check_options, check_positive, current_ranks, discounts, flatten_lists, gains,
-                           ideal_dcg, lists_per_block, reduce, safe_inverse)
+from losses._utils import (
+    check_lists,
+    check_options,
+    check_positive,
+    current_ranks,
+    discounts,
+    flatten_lists,
+    gains,
+    ideal_dcg,
+    lists_per_block,
+    reduce,
+    safe_inverse,
+)
 from torchmetrics_lite._checks import check_choice, check_number
 
-__all__ = ["lambdarank_loss", "LambdaRankLoss"]
+__all__ = ["LambdaRankLoss", "lambdarank_loss"]
 
 WEIGHTINGS = ("lambdarank", "ndcgloss2pp")
 
@@ -25,7 +35,7 @@ def _delta_table(n: int, dtype: torch.dtype, device: torch.device) -> Tensor:
     return table
 
 
-def _lambda_weights(s: Tensor, rel: Tensor, mask: Tensor, *, k: Optional[int], gain: str, weighting: str,
+def _lambda_weights(s: Tensor, rel: Tensor, mask: Tensor, *, k: int | None, gain: str, weighting: str,
                     mu: float) -> Tensor:
     n = s.shape[-1]
     g = gains(rel, mask, gain)
@@ -42,9 +52,9 @@ def _lambda_weights(s: Tensor, rel: Tensor, mask: Tensor, *, k: Optional[int], g
     return w.mul_(dd)
 
 
-def lambdarank_loss(scores: Tensor, relevance: Tensor, *, mask: Optional[Tensor] = None, k: Optional[int] = None,
+def lambdarank_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = None, k: int | None = None,
                     sigma: float = 1.0, gain: str = "exponential", weighting: str = "lambdarank", mu: float = 10.0,
-                    reduction: str = "mean", chunk_size: Optional[int] = None, validate_args: bool = True) -> Tensor:
+                    reduction: str = "mean", chunk_size: int | None = None, validate_args: bool = True) -> Tensor:
     r"""LambdaRank loss: RankNet pairs weighted by the exact change of NDCG@k that swapping the two items causes,
 
     .. math:: L = \sum_{i,j:\ rel_i > rel_j} |\Delta \mathrm{NDCG@k}_{ij}| \; \mathrm{softplus}(-\sigma (s_i - s_j)),
@@ -122,9 +132,9 @@ class LambdaRankLoss(nn.Module):
         True
     """
 
-    def __init__(self, *, k: Optional[int] = None, sigma: float = 1.0, gain: str = "exponential",
+    def __init__(self, *, k: int | None = None, sigma: float = 1.0, gain: str = "exponential",
                  weighting: str = "lambdarank", mu: float = 10.0, reduction: str = "mean",
-                 chunk_size: Optional[int] = None, validate_args: bool = True) -> None:
+                 chunk_size: int | None = None, validate_args: bool = True) -> None:
         super().__init__()
         check_options(reduction=reduction, gain=gain, k=k, chunk_size=chunk_size)
         check_positive("sigma", sigma)
@@ -133,7 +143,7 @@ class LambdaRankLoss(nn.Module):
         self.k, self.sigma, self.gain, self.weighting, self.mu = k, sigma, gain, weighting, mu
         self.reduction, self.chunk_size, self.validate_args = reduction, chunk_size, validate_args
 
-    def forward(self, scores: Tensor, relevance: Tensor, mask: Optional[Tensor] = None) -> Tensor:
+    def forward(self, scores: Tensor, relevance: Tensor, mask: Tensor | None = None) -> Tensor:
         return lambdarank_loss(scores, relevance, mask=mask, k=self.k, sigma=self.sigma, gain=self.gain,
                                weighting=self.weighting, mu=self.mu, reduction=self.reduction,
                                chunk_size=self.chunk_size, validate_args=self.validate_args)

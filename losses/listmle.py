@@ -1,18 +1,15 @@
 """ListMLE (Xia et al., ICML 2008): the Plackett-Luce likelihood of the order that sorts a list by relevance."""
 from __future__ import annotations
 
-from typing import Optional
-
 import torch
 from torch import Tensor, nn
 
-from losses._utils import (check_lists, check_options, flatten_lists, informative, masked_scores, reduce,
-                           zero_where_not)
+from losses._utils import check_lists, check_options, flatten_lists, informative, masked_scores, reduce, zero_where_not
 
-__all__ = ["listmle_loss", "ListMLELoss"]
+__all__ = ["ListMLELoss", "listmle_loss"]
 
 
-def listmle_loss(scores: Tensor, relevance: Tensor, *, mask: Optional[Tensor] = None, reduction: str = "mean",
+def listmle_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = None, reduction: str = "mean",
                  validate_args: bool = True) -> Tensor:
     r"""ListMLE: the Plackett-Luce negative log-likelihood of the ideal order ``pi`` of each list,
 
@@ -84,7 +81,7 @@ class ListMLELoss(nn.Module):
         check_options(reduction=reduction)
         self.reduction, self.validate_args = reduction, validate_args
 
-    def forward(self, scores: Tensor, relevance: Tensor, mask: Optional[Tensor] = None) -> Tensor:
+    def forward(self, scores: Tensor, relevance: Tensor, mask: Tensor | None = None) -> Tensor:
         return listmle_loss(scores, relevance, mask=mask, reduction=self.reduction, validate_args=self.validate_args)
 
     def extra_repr(self) -> str:

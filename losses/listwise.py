@@ -2,15 +2,21 @@
 (Bruch et al., 2019). They differ only in the target distribution over the items of a list."""
 from __future__ import annotations
 
-from typing import Optional
-
 import torch
 from torch import Tensor, nn
 
-from losses._utils import (check_lists, check_options, flatten_lists, informative, masked_scores, reduce,
-                           safe_inverse, zero_where_not)
+from losses._utils import (
+    check_lists,
+    check_options,
+    flatten_lists,
+    informative,
+    masked_scores,
+    reduce,
+    safe_inverse,
+    zero_where_not,
+)
 
-__all__ = ["listnet_loss", "ListNetLoss", "softmax_loss", "SoftmaxLoss"]
+__all__ = ["ListNetLoss", "SoftmaxLoss", "listnet_loss", "softmax_loss"]
 
 
 def _log_softmax(s: Tensor, m: Tensor) -> Tensor:
@@ -20,7 +26,7 @@ def _log_softmax(s: Tensor, m: Tensor) -> Tensor:
     return torch.where(m, log_p, torch.zeros((), dtype=s.dtype, device=s.device))
 
 
-def listnet_loss(scores: Tensor, relevance: Tensor, *, mask: Optional[Tensor] = None, reduction: str = "mean",
+def listnet_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = None, reduction: str = "mean",
                  validate_args: bool = True) -> Tensor:
     r"""ListNet's top-one loss: per list, the cross-entropy
 
@@ -66,7 +72,7 @@ def listnet_loss(scores: Tensor, relevance: Tensor, *, mask: Optional[Tensor] = 
     return reduce(zero_where_not(informative(rel, m), per_list), reduction, batch_shape)
 
 
-def softmax_loss(scores: Tensor, relevance: Tensor, *, mask: Optional[Tensor] = None, reduction: str = "mean",
+def softmax_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = None, reduction: str = "mean",
                  validate_args: bool = True) -> Tensor:
     r"""The Softmax cross-entropy of Bruch et al.: per list,
 
@@ -125,7 +131,7 @@ class ListNetLoss(nn.Module):
         check_options(reduction=reduction)
         self.reduction, self.validate_args = reduction, validate_args
 
-    def forward(self, scores: Tensor, relevance: Tensor, mask: Optional[Tensor] = None) -> Tensor:
+    def forward(self, scores: Tensor, relevance: Tensor, mask: Tensor | None = None) -> Tensor:
         return listnet_loss(scores, relevance, mask=mask, reduction=self.reduction, validate_args=self.validate_args)
 
     def extra_repr(self) -> str:
@@ -146,7 +152,7 @@ class SoftmaxLoss(nn.Module):
         check_options(reduction=reduction)
         self.reduction, self.validate_args = reduction, validate_args
 
-    def forward(self, scores: Tensor, relevance: Tensor, mask: Optional[Tensor] = None) -> Tensor:
+    def forward(self, scores: Tensor, relevance: Tensor, mask: Tensor | None = None) -> Tensor:
         return softmax_loss(scores, relevance, mask=mask, reduction=self.reduction, validate_args=self.validate_args)
 
     def extra_repr(self) -> str:

@@ -2,17 +2,30 @@
 from __future__ import annotations
 
 import functools
-from typing import Optional
 
 import torch
 from torch import Tensor, nn
 
-from losses._utils import (PAIR_BLOCK, check_lists, check_options, check_positive, checkpointed_blocks, discounts, flatten_lists,
-                           gains, ideal_dcg, informative, lists_per_block, masked_scores, reduce, safe_inverse,
-                           zero_where_not)
+from losses._utils import (
+    PAIR_BLOCK,
+    check_lists,
+    check_options,
+    check_positive,
+    checkpointed_blocks,
+    discounts,
+    flatten_lists,
+    gains,
+    ideal_dcg,
+    informative,
+    lists_per_block,
+    masked_scores,
+    reduce,
+    safe_inverse,
+    zero_where_not,
+)
 from torchmetrics_lite._checks import check_positive_int
 
-__all__ = ["neural_ndcg_loss", "NeuralNDCGLoss"]
+__all__ = ["NeuralNDCGLoss", "neural_ndcg_loss"]
 
 
 def _neural_sort(s: Tensor, mask: Tensor, temperature: float) -> Tensor:
@@ -81,7 +94,7 @@ class _Sinkhorn(torch.autograd.Function):
 
 
 def _neural_ndcg_block(s: Tensor, g: Tensor, mask: Tensor, inv_idcg: Tensor, keep: Tensor, *, temperature: float,
-                       k: Optional[int], iters: int, transposed: bool) -> Tensor:
+                       k: int | None, iters: int, transposed: bool) -> Tensor:
     n = s.shape[-1]
     p = _neural_sort(s, mask, temperature)  # (c, ranks, items)
     u, v = _Sinkhorn.apply(p, iters, transposed)
@@ -90,9 +103,9 @@ def _neural_ndcg_block(s: Tensor, g: Tensor, mask: Tensor, inv_idcg: Tensor, kee
     return zero_where_not(keep, 1.0 - dcg * inv_idcg)
 
 
-def neural_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Optional[Tensor] = None, k: Optional[int] = None,
+def neural_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = None, k: int | None = None,
                      temperature: float = 1.0, transposed: bool = False, gain: str = "exponential",
-                     sinkhorn_iters: int = 50, reduction: str = "mean", chunk_size: Optional[int] = None,
+                     sinkhorn_iters: int = 50, reduction: str = "mean", chunk_size: int | None = None,
                      validate_args: bool = True) -> Tensor:
     r"""``1 - NeuralNDCG@k``: NDCG@k with the sorting permutation replaced by NeuralSort's relaxation.
 
@@ -182,16 +195,16 @@ class NeuralNDCGLoss(nn.Module):
         0.0
     """
 
-    def __init__(self, *, k: Optional[int] = None, temperature: float = 1.0, transposed: bool = False,
+    def __init__(self, *, k: int | None = None, temperature: float = 1.0, transposed: bool = False,
                  gain: str = "exponential", sinkhorn_iters: int = 50, reduction: str = "mean",
-                 chunk_size: Optional[int] = None, validate_args: bool = True) -> None:
+                 chunk_size: int | None = None, validate_args: bool = True) -> None:
         super().__init__()
         _check(reduction, gain, k, chunk_size, temperature, transposed, sinkhorn_iters)
         self.k, self.temperature, self.transposed, self.gain = k, temperature, transposed, gain
         self.sinkhorn_iters, self.reduction, self.chunk_size = sinkhorn_iters, reduction, chunk_size
         self.validate_args = validate_args
 
-    def forward(self, scores: Tensor, relevance: Tensor, mask: Optional[Tensor] = None) -> Tensor:
+    def forward(self, scores: Tensor, relevance: Tensor, mask: Tensor | None = None) -> Tensor:
         return neural_ndcg_loss(scores, relevance, mask=mask, k=self.k, temperature=self.temperature,
                                 transposed=self.transposed, gain=self.gain, sinkhorn_iters=self.sinkhorn_iters,
                                 reduction=self.reduction, chunk_size=self.chunk_size,

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import math
-from typing import Optional
 
 import torch
 from torch import Tensor, nn
@@ -11,12 +10,12 @@ from losses._utils import PAIR_BLOCK, check_binary, check_positive
 from losses.soft_auc import all_pairs_auc
 from torchmetrics_lite._checks import check_choice, check_number, check_positive_int, upcast
 
-__all__ = ["partial_auc_loss", "PartialAUCLoss"]
+__all__ = ["PartialAUCLoss", "partial_auc_loss"]
 
 SURROGATES = ("squared_hinge", "sigmoid")
 
 
-def _check(max_fpr: float, surrogate: str, margin: float, temperature: float, chunk_size: Optional[int]) -> None:
+def _check(max_fpr: float, surrogate: str, margin: float, temperature: float, chunk_size: int | None) -> None:
     check_number("max_fpr", max_fpr, low=0.0, high=1.0, low_open=True)
     check_choice("surrogate", surrogate, SURROGATES)
     check_number("margin", margin, low=0.0)
@@ -25,7 +24,7 @@ def _check(max_fpr: float, surrogate: str, margin: float, temperature: float, ch
 
 
 def partial_auc_loss(scores: Tensor, target: Tensor, *, max_fpr: float, surrogate: str = "squared_hinge",
-                     margin: float = 1.0, temperature: float = 1.0, chunk_size: Optional[int] = None,
+                     margin: float = 1.0, temperature: float = 1.0, chunk_size: int | None = None,
                      validate_args: bool = True) -> Tensor:
     r"""One-way partial AUC loss: the mean surrogate over the pairs of every positive with the
     ``K = ceil(max_fpr * |N|)`` highest-scored negatives of the batch,
@@ -96,7 +95,7 @@ class PartialAUCLoss(nn.Module):
     """
 
     def __init__(self, *, max_fpr: float, surrogate: str = "squared_hinge", margin: float = 1.0,
-                 temperature: float = 1.0, chunk_size: Optional[int] = None, validate_args: bool = True) -> None:
+                 temperature: float = 1.0, chunk_size: int | None = None, validate_args: bool = True) -> None:
         super().__init__()
         _check(max_fpr, surrogate, margin, temperature, chunk_size)
         self.max_fpr, self.surrogate, self.margin, self.temperature = max_fpr, surrogate, margin, temperature

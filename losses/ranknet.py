@@ -1,15 +1,21 @@
 """RankNet: the pairwise logistic loss of Burges et al. (ICML 2005)."""
 from __future__ import annotations
 
-from typing import Optional
-
 import torch  # noqa: F401  (the doctests use it)
 from torch import Tensor, nn
 
 from losses._pairwise import pair_order_bounds, weighted_pair_logistic
-from losses._utils import check_lists, check_options, check_positive, flatten_lists, lists_per_block, reduce, safe_inverse
+from losses._utils import (
+    check_lists,
+    check_options,
+    check_positive,
+    flatten_lists,
+    lists_per_block,
+    reduce,
+    safe_inverse,
+)
 
-__all__ = ["ranknet_loss", "RankNetLoss"]
+__all__ = ["RankNetLoss", "ranknet_loss"]
 
 
 def _ranknet_weights(s: Tensor, rel: Tensor, mask: Tensor) -> Tensor:
@@ -18,8 +24,8 @@ def _ranknet_weights(s: Tensor, rel: Tensor, mask: Tensor) -> Tensor:
     return w.mul_(safe_inverse(w.sum((-1, -2)))[:, None, None])
 
 
-def ranknet_loss(scores: Tensor, relevance: Tensor, *, mask: Optional[Tensor] = None, sigma: float = 1.0,
-                 reduction: str = "mean", chunk_size: Optional[int] = None, validate_args: bool = True) -> Tensor:
+def ranknet_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = None, sigma: float = 1.0,
+                 reduction: str = "mean", chunk_size: int | None = None, validate_args: bool = True) -> Tensor:
     r"""RankNet loss: the mean, over the ordered pairs of a list with ``rel_i > rel_j``, of
 
     .. math:: \ell_{ij} = \log(1 + e^{-\sigma (s_i - s_j)}) = \mathrm{softplus}(-\sigma (s_i - s_j)),
@@ -77,14 +83,14 @@ class RankNetLoss(nn.Module):
         0.6931
     """
 
-    def __init__(self, *, sigma: float = 1.0, reduction: str = "mean", chunk_size: Optional[int] = None,
+    def __init__(self, *, sigma: float = 1.0, reduction: str = "mean", chunk_size: int | None = None,
                  validate_args: bool = True) -> None:
         super().__init__()
         check_options(reduction=reduction, chunk_size=chunk_size)
         check_positive("sigma", sigma)
         self.sigma, self.reduction, self.chunk_size, self.validate_args = sigma, reduction, chunk_size, validate_args
 
-    def forward(self, scores: Tensor, relevance: Tensor, mask: Optional[Tensor] = None) -> Tensor:
+    def forward(self, scores: Tensor, relevance: Tensor, mask: Tensor | None = None) -> Tensor:
         return ranknet_loss(scores, relevance, mask=mask, sigma=self.sigma, reduction=self.reduction,
                             chunk_size=self.chunk_size, validate_args=self.validate_args)
 

@@ -2,17 +2,24 @@
 from __future__ import annotations
 
 import functools
-from typing import Optional
 
 import torch
 from torch import Tensor, nn
 
 from losses._pairwise import blockwise
-from losses._utils import (check_lists, check_options, check_positive, check_validate_args, flatten_lists,
-                           lists_per_block, masked_scores, reduce)
+from losses._utils import (
+    check_lists,
+    check_options,
+    check_positive,
+    check_validate_args,
+    flatten_lists,
+    lists_per_block,
+    masked_scores,
+    reduce,
+)
 from torchmetrics_lite._checks import check_binary_values
 
-__all__ = ["smooth_ap_loss", "SmoothAPLoss"]
+__all__ = ["SmoothAPLoss", "smooth_ap_loss"]
 
 
 def _smooth_ap_block(s: Tensor, y: Tensor, mask: Tensor, *, temperature: float, need_grad: bool):
@@ -36,8 +43,8 @@ def _smooth_ap_block(s: Tensor, y: Tensor, mask: Tensor, *, temperature: float, 
     return per_list, w.sum(-1) - w.sum(-2)  # d(1 - AP): ds_i gets -sum_j W_ij, ds_j gets +sum_i W_ij, negated
 
 
-def smooth_ap_loss(scores: Tensor, target: Tensor, *, mask: Optional[Tensor] = None, temperature: float = 0.01,
-                   reduction: str = "mean", chunk_size: Optional[int] = None, validate_args: bool = True) -> Tensor:
+def smooth_ap_loss(scores: Tensor, target: Tensor, *, mask: Tensor | None = None, temperature: float = 0.01,
+                   reduction: str = "mean", chunk_size: int | None = None, validate_args: bool = True) -> Tensor:
     r"""``1 - SmoothAP``: average precision with each item's rank replaced by a sum of sigmoids,
 
     .. math:: \mathrm{SmoothAP} = \frac{1}{|P|} \sum_{i \in P}
@@ -104,14 +111,14 @@ class SmoothAPLoss(nn.Module):
         0.0
     """
 
-    def __init__(self, *, temperature: float = 0.01, reduction: str = "mean", chunk_size: Optional[int] = None,
+    def __init__(self, *, temperature: float = 0.01, reduction: str = "mean", chunk_size: int | None = None,
                  validate_args: bool = True) -> None:
         super().__init__()
         _check(reduction, chunk_size, temperature)
         self.temperature, self.reduction, self.chunk_size = temperature, reduction, chunk_size
         self.validate_args = validate_args
 
-    def forward(self, scores: Tensor, target: Tensor, mask: Optional[Tensor] = None) -> Tensor:
+    def forward(self, scores: Tensor, target: Tensor, mask: Tensor | None = None) -> Tensor:
         return smooth_ap_loss(scores, target, mask=mask, temperature=self.temperature, reduction=self.reduction,
                               chunk_size=self.chunk_size, validate_args=self.validate_args)
 

@@ -8,8 +8,6 @@ pass forms the gradient at the same time, so memory stays at one block whatever 
 """
 from __future__ import annotations
 
-from typing import Optional
-
 import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
@@ -18,7 +16,7 @@ from losses._utils import PAIR_BLOCK, check_binary, check_positive
 from torchmetrics_lite import _sort
 from torchmetrics_lite._checks import check_choice, check_number, check_positive_int, upcast
 
-__all__ = ["soft_auc_loss", "SoftAUCLoss"]
+__all__ = ["SoftAUCLoss", "soft_auc_loss"]
 
 SURROGATES = ("sigmoid", "logistic", "squared_hinge", "hinge")
 
@@ -111,7 +109,7 @@ def all_pairs_auc(scores: Tensor, pos: Tensor, *, surrogate: str, margin: float,
 
 
 def _check(scores: Tensor, target: Tensor, surrogate: str, margin: float, temperature: float,
-           num_pairs: Optional[int], chunk_size: Optional[int], validate_args: bool) -> None:
+           num_pairs: int | None, chunk_size: int | None, validate_args: bool) -> None:
     check_binary("scores", scores, target, validate_args)
     check_choice("surrogate", surrogate, SURROGATES)
     check_number("margin", margin, low=0.0)
@@ -121,8 +119,8 @@ def _check(scores: Tensor, target: Tensor, surrogate: str, margin: float, temper
 
 
 def soft_auc_loss(scores: Tensor, target: Tensor, *, surrogate: str = "sigmoid", margin: float = 1.0,
-                  temperature: float = 1.0, num_pairs: Optional[int] = None,
-                  generator: Optional[torch.Generator] = None, chunk_size: Optional[int] = None,
+                  temperature: float = 1.0, num_pairs: int | None = None,
+                  generator: torch.Generator | None = None, chunk_size: int | None = None,
                   validate_args: bool = True) -> Tensor:
     r"""Mean over all (positive, negative) pairs of a surrogate of the mis-ordering indicator:
 
@@ -169,7 +167,7 @@ def soft_auc_loss(scores: Tensor, target: Tensor, *, surrogate: str = "sigmoid",
 
 
 def _sampled(scores: Tensor, pos: Tensor, surrogate: str, margin: float, temperature: float, num_pairs: int,
-             generator: Optional[torch.Generator]) -> Tensor:
+             generator: torch.Generator | None) -> Tensor:
     pos_idx, neg_idx = torch.nonzero(pos).flatten(), torch.nonzero(~pos).flatten()
     if pos_idx.numel() == 0 or neg_idx.numel() == 0:
         return (scores * 0.0).sum()
@@ -188,14 +186,14 @@ class SoftAUCLoss(nn.Module):
     """
 
     def __init__(self, *, surrogate: str = "sigmoid", margin: float = 1.0, temperature: float = 1.0,
-                 num_pairs: Optional[int] = None, chunk_size: Optional[int] = None,
+                 num_pairs: int | None = None, chunk_size: int | None = None,
                  validate_args: bool = True) -> None:
         super().__init__()
         _check(torch.zeros(0), torch.zeros(0), surrogate, margin, temperature, num_pairs, chunk_size, False)
         self.surrogate, self.margin, self.temperature = surrogate, margin, temperature
         self.num_pairs, self.chunk_size, self.validate_args = num_pairs, chunk_size, validate_args
 
-    def forward(self, scores: Tensor, target: Tensor, generator: Optional[torch.Generator] = None) -> Tensor:
+    def forward(self, scores: Tensor, target: Tensor, generator: torch.Generator | None = None) -> Tensor:
         return soft_auc_loss(scores, target, surrogate=self.surrogate, margin=self.margin,
                              temperature=self.temperature, num_pairs=self.num_pairs, generator=generator,
                              chunk_size=self.chunk_size, validate_args=self.validate_args)

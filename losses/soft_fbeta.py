@@ -1,15 +1,13 @@
 """Soft F-beta (sigmoidF1, Benedict et al., 2021): F-beta of soft counts of predicted probabilities."""
 from __future__ import annotations
 
-from typing import Optional
-
 import torch
 from torch import Tensor, nn
 
 from losses._utils import check_binary, check_options, reduce, safe_inverse
 from torchmetrics_lite._checks import check_beta, check_range, upcast
 
-__all__ = ["soft_fbeta_loss", "SoftFBetaLoss"]
+__all__ = ["SoftFBetaLoss", "soft_fbeta_loss"]
 
 
 def _check(preds: Tensor, target: Tensor, beta: float, reduction: str, validate_args: bool) -> None:

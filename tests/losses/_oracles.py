@@ -2,24 +2,24 @@
 from __future__ import annotations
 
 import math
-from typing import List, Optional, Sequence
+from collections.abc import Sequence
 
 
 def gain(rel: float, kind: str) -> float:
     return 2.0 ** rel - 1.0 if kind == "exponential" else rel
 
 
-def ranking(scores: Sequence[float]) -> List[int]:
+def ranking(scores: Sequence[float]) -> list[int]:
     """Items in ranked order: score descending, ties in input order."""
     return sorted(range(len(scores)), key=lambda i: (-scores[i], i))
 
 
-def dcg(order: Sequence[int], rel: Sequence[float], k: Optional[int], kind: str) -> float:
+def dcg(order: Sequence[int], rel: Sequence[float], k: int | None, kind: str) -> float:
     cut = len(order) if k is None else min(k, len(order))
     return sum(gain(rel[item], kind) / math.log2(r + 2) for r, item in enumerate(order[:cut]))
 
 
-def ndcg(order: Sequence[int], rel: Sequence[float], k: Optional[int], kind: str) -> float:
+def ndcg(order: Sequence[int], rel: Sequence[float], k: int | None, kind: str) -> float:
     ideal = dcg(sorted(range(len(rel)), key=lambda i: -rel[i]), rel, k, kind)
     return dcg(order, rel, k, kind) / ideal if ideal > 0 else 0.0
 
@@ -32,7 +32,7 @@ def softplus(x: float) -> float:
     return max(x, 0.0) + math.log1p(math.exp(-abs(x)))
 
 
-def lambdas(scores: Sequence[float], rel: Sequence[float], *, k: Optional[int], sigma: float, kind: str):
+def lambdas(scores: Sequence[float], rel: Sequence[float], *, k: int | None, sigma: float, kind: str):
     """LambdaRank's loss and lambdas of one list, with |delta NDCG@k| measured by swapping the two items in the
     current ranking and recomputing NDCG@k."""
     order = ranking(scores)

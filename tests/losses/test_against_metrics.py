@@ -4,13 +4,17 @@ from functools import partial
 import numpy as np
 import pytest
 import torch
-
-import losses
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from torchmetrics_lite.functional import (binary_auroc, binary_average_precision, binary_fbeta_score,
-                                          multilabel_fbeta_score, retrieval_normalized_dcg)
+import losses
+from torchmetrics_lite.functional import (
+    binary_auroc,
+    binary_average_precision,
+    binary_fbeta_score,
+    multilabel_fbeta_score,
+    retrieval_normalized_dcg,
+)
 
 GEN = torch.Generator().manual_seed(5)
 
