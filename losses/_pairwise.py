@@ -1,4 +1,5 @@
-"""The pairwise engine shared by RankNet and LambdaRank: ``sum_ij w_ij * softplus(-sigma * (s_i - s_j))`` per list,
+"""Losses whose gradient is formed in the forward pass, block by block (``blockwise``: used by Smooth-AP), and the
+pairwise engine on top of it shared by RankNet and LambdaRank: ``sum_ij w_ij * softplus(-sigma * (s_i - s_j))`` per list,
 for constant (not differentiated) pair weights ``w``.
 
 Because the weights are constants, the gradient is known in closed form (it is exactly LambdaRank's lambdas):

@@ -44,13 +44,23 @@ def aucm_loss(preds: Tensor, target: Tensor, a: Tensor, b: Tensor, alpha: Tensor
         imratio: ``p``, the positive ratio of the training data; ``None`` uses the batch's positive fraction.
         validate_args: check that ``target`` holds only 0 and 1 (a host sync); otherwise nonzero is positive.
 
-    Reference: Z. Yuan, Y. Yan, M. Sonka and T. Yang, "Large-scale Robust Deep AUC Maximization: A New Surrogate
-    Loss and Empirical Studies on Medical Image Classification", ICCV 2021.
+    Returns:
+        A scalar in the predictions' dtype (see above for a one-class batch).
 
-    >>> h = torch.tensor([0.9, 0.7, 0.2, 0.4])
-    >>> y = torch.tensor([1, 1, 0, 0])
-    >>> round(aucm_loss(h, y, torch.tensor(0.8), torch.tensor(0.3), torch.tensor(0.5), imratio=0.5).item(), 4)
-    0.0675
+    Raises:
+        TypeError: ``preds`` not floating, tensors of the wrong type.
+        ValueError: mismatched shapes, ``margin`` < 0, ``imratio`` outside (0, 1), or (``validate_args``) a
+            target other than 0/1.
+
+    References:
+        Z. Yuan, Y. Yan, M. Sonka and T. Yang, "Large-scale Robust Deep AUC Maximization: A New Surrogate Loss and
+        Empirical Studies on Medical Image Classification", ICCV 2021.
+
+    Examples:
+        >>> h = torch.tensor([0.9, 0.7, 0.2, 0.4])
+        >>> y = torch.tensor([1, 1, 0, 0])
+        >>> round(aucm_loss(h, y, torch.tensor(0.8), torch.tensor(0.3), torch.tensor(0.5), imratio=0.5).item(), 4)
+        0.0675
     """
     _check(preds, target, margin, imratio if not isinstance(imratio, Tensor) else None, validate_args)
     h = upcast(preds).reshape(-1)
@@ -94,12 +104,13 @@ class AUCMLoss(nn.Module):
     is the running fraction of positives over all batches seen in training mode (buffers ``n_pos`` and
     ``n_seen``, saved in the ``state_dict``), or the batch's own fraction before any has been seen.
 
-    >>> loss_fn = AUCMLoss(imratio=0.1)
-    >>> h = torch.tensor([0.9, 0.2, 0.1, 0.3], requires_grad=True)
-    >>> loss = loss_fn(h, torch.tensor([1, 0, 0, 0]))
-    >>> loss.backward()
-    >>> round(loss_fn.alpha.grad.item(), 4)  # -(d loss / d alpha) = -0.09 * 2 * (1 - 0.9 + 0.2)
-    -0.054
+    Examples:
+        >>> loss_fn = AUCMLoss(imratio=0.1)
+        >>> h = torch.tensor([0.9, 0.2, 0.1, 0.3], requires_grad=True)
+        >>> loss = loss_fn(h, torch.tensor([1, 0, 0, 0]))
+        >>> loss.backward()
+        >>> round(loss_fn.alpha.grad.item(), 4)  # -(d loss / d alpha) = -0.09 * 2 * (1 - 0.9 + 0.2)
+        -0.054
     """
 
     def __init__(self, *, margin: float = 1.0, imratio: float | None = None, validate_args: bool = True) -> None:

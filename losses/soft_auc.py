@@ -143,17 +143,24 @@ def soft_auc_loss(scores: Tensor, target: Tensor, *, surrogate: str = "sigmoid",
         validate_args: check that ``target`` holds only 0 and 1 (a host sync); otherwise nonzero is positive.
 
     Returns:
-        A scalar in the scores' dtype; 0 (with zero gradient) when either class is absent.
+        A scalar in the scores' dtype. A batch with one class only (or empty) has no pair, so nothing to learn:
+        it gives 0 and a gradient of exactly 0 (sampled pairs included).
 
-    Reference: L. Yan et al., "Optimizing Classifier Performance via an Approximation to the
-    Wilcoxon-Mann-Whitney Statistic", ICML 2003 (sigmoid and polynomial surrogates of the AUC).
+    Raises:
+        TypeError: ``scores`` not floating, tensors of the wrong type.
+        ValueError: mismatched shapes, an option out of range, or (``validate_args``) a target other than 0/1.
 
-    >>> scores = torch.tensor([0.9, 0.2, 0.4, 0.1])
-    >>> target = torch.tensor([1, 0, 1, 0])
-    >>> round(soft_auc_loss(scores, target, surrogate="hinge").item(), 4)  # pairs: 0.3, 0.2, 0.8, 0.7
-    0.5
-    >>> round(soft_auc_loss(scores, target, temperature=1e-4).item(), 4)  # 1 - AUROC
-    0.0
+    References:
+        L. Yan et al., "Optimizing Classifier Performance via an Approximation to the Wilcoxon-Mann-Whitney
+        Statistic", ICML 2003 (sigmoid and polynomial surrogates of the AUC).
+
+    Examples:
+        >>> scores = torch.tensor([0.9, 0.2, 0.4, 0.1])
+        >>> target = torch.tensor([1, 0, 1, 0])
+        >>> round(soft_auc_loss(scores, target, surrogate="hinge").item(), 4)  # pairs: 0.3, 0.2, 0.8, 0.7
+        0.5
+        >>> round(soft_auc_loss(scores, target, temperature=1e-4).item(), 4)  # 1 - AUROC
+        0.0
     """
     _check(scores, target, surrogate, margin, temperature, num_pairs, chunk_size, validate_args)
     scores = upcast(scores).reshape(-1)
@@ -180,9 +187,10 @@ def _sampled(scores: Tensor, pos: Tensor, surrogate: str, margin: float, tempera
 class SoftAUCLoss(nn.Module):
     """Module form of :func:`soft_auc_loss` (same keyword options; ``forward(scores, target)``).
 
-    >>> loss = SoftAUCLoss(surrogate="squared_hinge", margin=1.0)
-    >>> round(loss(torch.tensor([1.0, 0.5]), torch.tensor([1, 0])).item(), 4)  # (1 - 0.5)^2
-    0.25
+    Examples:
+        >>> loss = SoftAUCLoss(surrogate="squared_hinge", margin=1.0)
+        >>> round(loss(torch.tensor([1.0, 0.5]), torch.tensor([1, 0])).item(), 4)  # (1 - 0.5)^2
+        0.25
     """
 
     def __init__(self, *, surrogate: str = "sigmoid", margin: float = 1.0, temperature: float = 1.0,
