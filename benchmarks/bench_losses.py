@@ -176,7 +176,7 @@ def neural_rows(n: int, skip: dict | None = None):
     scores, rel = _neural_inputs(n)
     skip = skip or {}
     impls = {name: fn for name, fn in _neural_impls().items() if name not in skip}
-    repeat = 5 if n <= 500 else 3
+    repeat = 3 if n <= 500 else 2
     runs = {name: fwd_bwd(fn, scores, rel) for name, fn in impls.items()}
     times = {name: [] for name in runs}
     for name, run in runs.items():  # warm-up
@@ -206,6 +206,7 @@ def neural_tables():
             if note.startswith("peak RSS growth") and "n/a" not in note:
                 peaks[name] = (n, float(note.split()[-2]) * 2 ** 20)
         tables.append(table(f"NeuralNDCG@10 fwd+bwd, 64 lists x {n} items", rows, ours="losses.neural_ndcg_loss"))
+        print(tables[-1], flush=True)
     return tables
 
 
@@ -218,14 +219,15 @@ def main() -> None:
     torch.set_num_threads(1)
     print(header())
     if "--only" in sys.argv and "neural" in sys.argv:
-        print_tables(neural_tables())
+        neural_tables()  # each table is printed as it completes
         return
     tables = [table(f"LambdaRank fwd+bwd, 256 lists x 100 items, k={k}", lambdarank_rows(k),
                     ours="losses.lambdarank_loss") for k in (None, 10)]
     for n in (10_000, 100_000, 400_000, 1_000_000):
         tables.append(table(f"squared-hinge soft-AUC fwd+bwd, {n:,} scores, 5% positives", auc_rows(n),
                             ours="losses.soft_auc_loss"))
-    print_tables(tables + neural_tables())
+    print_tables(tables)
+    neural_tables()
 
 
 if __name__ == "__main__":

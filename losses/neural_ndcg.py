@@ -67,13 +67,14 @@ class _Sinkhorn(torch.autograd.Function):
                     v = out
                 else:
                     u = out
-        ctx.steps, ctx.pt = steps, pt
+        ctx.steps = steps  # vectors only: O(iters * n) per list
         ctx.save_for_backward(p)
         return u, v
 
     @staticmethod
     def backward(ctx, gu: Tensor, gv: Tensor):
-        (p,), pt, steps = ctx.saved_tensors, ctx.pt, ctx.steps
+        (p,), steps = ctx.saved_tensors, ctx.steps
+        pt = p.transpose(-1, -2).contiguous()  # not kept from forward: under checkpointing only p is saved
         grads = {True: gv.clone(), False: gu.clone()}  # True: the column vector v, False: the row vector u
         xs = {True: [], False: []}
         gzs = {True: [], False: []}
@@ -125,7 +126,7 @@ def neural_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None =
     Memory: lists are processed in blocks (``chunk_size``, by default about 2^20 matrix entries per block); with
     more than one block each runs under activation checkpointing, so the graph keeps the inputs only and backward
     needs a few ``(block, n, n)`` buffers at a time. Sinkhorn works on two scaling vectors, so its iterations add
-    O(n) per list, not a matrix each.
+    O(sinkhorn_iters * n) per list, not a matrix each.
 
     Args:
         scores: ``(..., n)`` floating scores; each slice along the last dimension is one list.
