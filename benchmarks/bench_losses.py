@@ -168,7 +168,9 @@ def _peak_rss(name: str, n: int) -> int | None:
 
     out = subprocess.run([sys.executable, "-m", "benchmarks.bench_losses", "--peak", name, str(n)],
                          check=False, capture_output=True, text=True)
-    return int(out.stdout.strip().splitlines()[-1]) if out.returncode == 0 else None
+    if out.returncode != 0:  # e.g. killed for memory: say so instead of a number
+        return f"child failed (rc {out.returncode}): {(out.stderr.strip().splitlines() or [''])[-1][:80]}"
+    return int(out.stdout.strip().splitlines()[-1])
 
 
 def neural_rows(n: int, skip: dict | None = None):
@@ -189,7 +191,8 @@ def neural_rows(n: int, skip: dict | None = None):
     rows = []
     for name in runs:
         peak = _peak_rss(name, n)
-        rows.append((name, statistics.median(times[name]), "peak RSS growth " + (mib(peak) if peak else "n/a")))
+        note = f"peak RSS growth {mib(peak)}" if isinstance(peak, int) else f"peak RSS: {peak}"
+        rows.append((name, statistics.median(times[name]), note))
     return rows + [(name, None, reason) for name, reason in skip.items()]
 
 
