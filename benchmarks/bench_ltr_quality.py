@@ -5,7 +5,9 @@ Data:
 1. the MSLR-WEB10K fold-1 5k-row samples the demo uses (43 train / 43 test queries, up to 308 items; fetched once
    from PyPI's rankeval sdist, see ``examples/train_ranker.py``), features squashed and standardised as the demo;
 2. a larger synthetic set: 2,000 train / 500 test queries of 100 items whose feature rows are bootstrapped from the
-   MSLR sample, graded by a fixed random teacher network (136-32-1, tanh) binned to MSLR's label frequencies.
+   MSLR sample (training queries from its training rows, test queries from its test rows: the first version drew
+   both from the training rows, and LightGBM then scored the test set perfectly by memorising rows), graded by a
+   fixed random teacher network (136-32-1, tanh) binned to MSLR's label frequencies.
 
 Every loss trains the same MLP (136-64-1, ReLU; Adam, lr 2e-3, 32 queries per batch) for the same number of
 epochs, over 3 seeds. Each batch takes a random slate of at most 120 real items per query, in random order
@@ -22,6 +24,7 @@ relevance -1, which is what it gets here. Nothing of allRank is vendored.
 
 Install: pip install --no-deps allRank==1.4.3 && pip install lightgbm
 Run: python -m benchmarks.bench_ltr_quality [--epochs-mslr 30] [--epochs-synthetic 4] [--seeds 3] [--only NAMES]
+     [--datasets mslr,synthetic]
 """
 from __future__ import annotations
 
@@ -131,9 +134,11 @@ def mslr() -> tuple[Lists, Lists]:
     return train, test
 
 
-def synthetic(train: Lists, n_train: int = 2000, n_test: int = 500, n_items: int = 100, seed: int = 0) -> tuple[Lists, Lists]:
-    """Feature rows bootstrapped from the (standardised) MSLR training rows; grades from a fixed random teacher
-    network, binned so that the grade frequencies are MSLR's."""
+def synthetic(train: Lists, test: Lists, n_train: int = 2000, n_test: int = 500, n_items: int = 100,
+              seed: int = 0) -> tuple[Lists, Lists]:
+    """Feature rows bootstrapped from the (standardised) MSLR rows, the training queries' from the training sample
+    and the test queries' from the test sample (no feature row is shared, so a model cannot score the test set by
+    memorising rows); grades from a fixed random teacher network, binned so that the grade frequencies are MSLR's."""
     rows = train[0][train[2]]
     labels = train[1][train[2]]
     freq = torch.stack([(labels == g).double().mean() for g in range(5)])
@@ -143,8 +148,8 @@ def synthetic(train: Lists, n_train: int = 2000, n_test: int = 500, n_items: int
         for p in teacher.parameters():
             p.copy_(torch.randn(p.shape, generator=g) / max(1, p.shape[-1]) ** 0.5 * 2.0)
     out = []
-    for q in (n_train, n_test):
-        x = rows[torch.randint(len(rows), (q, n_items), generator=g)]
+    for q, pool in ((n_train, rows), (n_test, test[0][test[2]])):
+        x = pool[torch.randint(len(pool), (q, n_items), generator=g)]
         with torch.no_grad():
             latent = teacher(x).squeeze(-1)
         out.append((x, latent))
@@ -222,6 +227,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--epochs-synthetic", type=int, default=4)
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--only", default="", help="comma-separated substrings of the loss names to run")
+    parser.add_argument("--datasets", default="mslr,synthetic", help="comma-separated: mslr, synthetic")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     ar = load_allrank()
@@ -230,13 +236,16 @@ def main(argv: list[str] | None = None) -> None:
         fns = {k: v for k, v in fns.items() if any(s in k for s in args.only.split(","))}
     print(f"torch {torch.__version__}, 1 thread; allRank {'loaded by path' if ar else 'not installed'}", flush=True)
     train, test = mslr()
-    syn_train, syn_test = synthetic(train)
-    tables = [markdown(f"MSLR-WEB10K 5k sample ({train[0].shape[0]} train / {test[0].shape[0]} test queries), "
-                       f"{args.epochs_mslr} epochs, {args.seeds} seeds",
-                       run("mslr", train, test, args.epochs_mslr, args.seeds, 100, fns)),
-              markdown(f"synthetic teacher set (2,000 / 500 queries x 100 items), {args.epochs_synthetic} epochs, "
-                       f"{args.seeds} seeds", run("synthetic", syn_train, syn_test, args.epochs_synthetic,
-                                                   args.seeds, 200, fns))]
+    syn_train, syn_test = synthetic(train, test)
+    tables = []
+    if "mslr" in args.datasets:
+        tables.append(markdown(f"MSLR-WEB10K 5k sample ({train[0].shape[0]} train / {test[0].shape[0]} test queries), "
+                               f"{args.epochs_mslr} epochs, {args.seeds} seeds",
+                               run("mslr", train, test, args.epochs_mslr, args.seeds, 100, fns)))
+    if "synthetic" in args.datasets:
+        tables.append(markdown(f"synthetic teacher set (2,000 / 500 queries x 100 items), {args.epochs_synthetic} "
+                               f"epochs, {args.seeds} seeds", run("synthetic", syn_train, syn_test,
+                                                                  args.epochs_synthetic, args.seeds, 200, fns)))
     print("\n" + "\n\n".join(tables))
 
 
