@@ -8,8 +8,8 @@
    form, run where its fwd+bwd (about 4 float32 buffers of pairs) fits in the available memory.
 3. NeuralNDCG@10 (temperature 1, 50 Sinkhorn iterations) on 64 lists x n = 100, 500, 1000 against allRank 1.4.3's
    ``neuralNDCG``: time of one fwd+bwd (median; interleaved, ours then allRank's, in each round) and the peak
-   resident memory of one fwd+bwd, measured in a fresh child process each (``ru_maxrss`` minus the baseline
-   after the inputs exist). allRank's loss files are loaded by path, as ``bench_ltr_quality`` explains
+   resident memory of one fwd+bwd, measured in a fresh child process each (``VmHWM`` minus the baseline after
+   the inputs exist and the code paths ran once on tiny inputs). allRank's loss files are loaded by path, as ``bench_ltr_quality`` explains
    (``pip install --no-deps allRank==1.4.3``); its Sinkhorn stops early once rows and columns are within 1e-6 of
    1, ours always runs its 50 iterations (no host sync).
 
@@ -147,10 +147,15 @@ def _neural_impls():
     return impls
 
 
+def _high_water_mark() -> int:
+    """Peak resident set of this process, bytes (``VmHWM``: reset by exec, unlike ``ru_maxrss``, which keeps the
+    peak of the forking parent and so hid the child's own peak)."""
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmHWM"))
+
+
 def _peak_child(name: str, n: int) -> None:
     """Child process: print the peak RSS growth (bytes) of one fwd+bwd of ``name`` at 64 x ``n``."""
-    import resource
-
     torch.set_num_threads(1)
     fn = _neural_impls()[name]
     scores, rel = _neural_inputs(n)
@@ -159,10 +164,10 @@ def _peak_child(name: str, n: int) -> None:
     fn(torch.randn(2, 8, requires_grad=True), torch.randint(0, 5, (2, 8)).float()).sum().backward()
     tiny = torch.randn(2, 8, requires_grad=True)
     losses.neural_ndcg_loss(tiny, torch.randint(0, 5, (2, 8)).float(), chunk_size=1).backward()
-    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    base = _high_water_mark()
     s = scores.requires_grad_(True)
     fn(s, rel).backward()
-    print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) * 1024)
+    print(_high_water_mark() - base)
 
 
 def _peak_rss(name: str, n: int) -> int | None:
