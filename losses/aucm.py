@@ -1,39 +1,24 @@
 """AUC-M: the min-max margin AUC loss of Yuan et al. (ICCV 2021), with class-conditional means done right."""
 from __future__ import annotations
 
-from typing import Optional, Union
-
 import torch
 from torch import Tensor, nn
 
-from torchmetrics_lite._checks import (
-    check_binary_values,
-    check_number,
-    check_real,
-    check_same_shape,
-    check_tensor,
-    upcast,
-)
+from losses._utils import check_binary
+from torchmetrics_lite._checks import check_number, upcast
 
-__all__ = ["aucm_loss", "AUCMLoss"]
+__all__ = ["AUCMLoss", "aucm_loss"]
 
 
-def _check(preds: Tensor, target: Tensor, margin: float, imratio: Optional[float], validate_args: bool) -> None:
-    check_tensor("preds", preds)
-    check_tensor("target", target)
-    if not preds.is_floating_point():
-        raise TypeError(f"Expected `preds` to have a floating dtype, got {preds.dtype}")
-    check_real("target", target)
-    check_same_shape("preds", preds, "target", target)
+def _check(preds: Tensor, target: Tensor, margin: float, imratio: float | None, validate_args: bool) -> None:
+    check_binary("preds", preds, target, validate_args)
     check_number("margin", margin, low=0.0)
     if imratio is not None:
         check_number("imratio", imratio, low=0.0, high=1.0, low_open=True, high_open=True)
-    if validate_args:
-        check_binary_values("target", target)
 
 
 def aucm_loss(preds: Tensor, target: Tensor, a: Tensor, b: Tensor, alpha: Tensor, *, margin: float = 1.0,
-              imratio: Optional[Union[float, Tensor]] = None, validate_args: bool = True) -> Tensor:
+              imratio: float | Tensor | None = None, validate_args: bool = True) -> Tensor:
     r"""The AUC-M objective ``f(w, a, b, alpha)`` of one batch, to be minimised over the model, ``a`` and ``b`` and
     maximised over ``alpha >= 0``:
 
@@ -47,8 +32,9 @@ def aucm_loss(preds: Tensor, target: Tensor, a: Tensor, b: Tensor, alpha: Tensor
     positives a batch happens to hold. At the saddle point ``a = E_+ h``, ``b = E_- h``,
     ``alpha = max(0, m - E_+ h + E_- h)`` it is ``p(1-p) [Var_+ h + Var_- h + max(0, m - (E_+ h - E_- h))^2]``.
 
-    Empty classes: a batch without positives (negatives) drops the positive (negative) term and the ``alpha``
-    coupling term (no NaN; ``alpha`` then gets no gradient); an empty batch gives 0.
+    One class: a batch without positives or without negatives holds no pair, so the AUC has nothing to learn
+    from it: the loss is 0 and every gradient (``preds``, ``a``, ``b``, ``alpha``) is exactly 0; so is an empty
+    batch.
 
     Args:
         preds: predictions ``h`` in [0, 1] as in the paper (e.g. ``sigmoid(logits)``), any shape.
@@ -58,13 +44,23 @@ def aucm_loss(preds: Tensor, target: Tensor, a: Tensor, b: Tensor, alpha: Tensor
         imratio: ``p``, the positive ratio of the training data; ``None`` uses the batch's positive fraction.
         validate_args: check that ``target`` holds only 0 and 1 (a host sync); otherwise nonzero is positive.
 
-    Reference: Z. Yuan, Y. Yan, M. Sonka and T. Yang, "Large-scale Robust Deep AUC Maximization: A New Surrogate
-    Loss and Empirical Studies on Medical Image Classification", ICCV 2021.
+    Returns:
+        A scalar in the predictions' dtype (see above for a one-class batch).
 
-    >>> h = torch.tensor([0.9, 0.7, 0.2, 0.4])
-    >>> y = torch.tensor([1, 1, 0, 0])
-    >>> round(aucm_loss(h, y, torch.tensor(0.8), torch.tensor(0.3), torch.tensor(0.5), imratio=0.5).item(), 4)
-    0.0675
+    Raises:
+        TypeError: ``preds`` not floating, tensors of the wrong type.
+        ValueError: mismatched shapes, ``margin`` < 0, ``imratio`` outside (0, 1), or (``validate_args``) a
+            target other than 0/1.
+
+    References:
+        Z. Yuan, Y. Yan, M. Sonka and T. Yang, "Large-scale Robust Deep AUC Maximization: A New Surrogate Loss and
+        Empirical Studies on Medical Image Classification", ICCV 2021.
+
+    Examples:
+        >>> h = torch.tensor([0.9, 0.7, 0.2, 0.4])
+        >>> y = torch.tensor([1, 1, 0, 0])
+        >>> round(aucm_loss(h, y, torch.tensor(0.8), torch.tensor(0.3), torch.tensor(0.5), imratio=0.5).item(), 4)
+        0.0675
     """
     _check(preds, target, margin, imratio if not isinstance(imratio, Tensor) else None, validate_args)
     h = upcast(preds).reshape(-1)
@@ -79,9 +75,9 @@ def aucm_loss(preds: Tensor, target: Tensor, a: Tensor, b: Tensor, alpha: Tensor
     sq_pos = (pos * (h - a) ** 2).sum() * inv_pos
     sq_neg = (neg * (h - b) ** 2).sum() * inv_neg
     gap = margin - (pos * h).sum() * inv_pos + (neg * h).sum() * inv_neg
-    coupling = 2.0 * alpha * gap - alpha * alpha
-    coupling = torch.where((n_pos > 0) & (n_neg > 0), coupling, torch.zeros_like(coupling))
-    return p * (1.0 - p) * (sq_pos + sq_neg + coupling)
+    value = p * (1.0 - p) * (sq_pos + sq_neg + 2.0 * alpha * gap - alpha * alpha)
+    # one class: no pair, nothing to learn
+    return torch.where((n_pos > 0) & (n_neg > 0), value, torch.zeros_like(value))
 
 
 class _AscentOnAlpha(torch.autograd.Function):
@@ -109,15 +105,16 @@ class AUCMLoss(nn.Module):
     is the running fraction of positives over all batches seen in training mode (buffers ``n_pos`` and
     ``n_seen``, saved in the ``state_dict``), or the batch's own fraction before any has been seen.
 
-    >>> loss_fn = AUCMLoss(imratio=0.1)
-    >>> h = torch.tensor([0.9, 0.2, 0.1, 0.3], requires_grad=True)
-    >>> loss = loss_fn(h, torch.tensor([1, 0, 0, 0]))
-    >>> loss.backward()
-    >>> round(loss_fn.alpha.grad.item(), 4)  # -(d loss / d alpha) = -0.09 * 2 * (1 - 0.9 + 0.2)
-    -0.054
+    Examples:
+        >>> loss_fn = AUCMLoss(imratio=0.1)
+        >>> h = torch.tensor([0.9, 0.2, 0.1, 0.3], requires_grad=True)
+        >>> loss = loss_fn(h, torch.tensor([1, 0, 0, 0]))
+        >>> loss.backward()
+        >>> round(loss_fn.alpha.grad.item(), 4)  # -(d loss / d alpha) = -0.09 * 2 * (1 - 0.9 + 0.2)
+        -0.054
     """
 
-    def __init__(self, *, margin: float = 1.0, imratio: Optional[float] = None, validate_args: bool = True) -> None:
+    def __init__(self, *, margin: float = 1.0, imratio: float | None = None, validate_args: bool = True) -> None:
         super().__init__()
         _check(torch.zeros(0), torch.zeros(0), margin, imratio, False)
         self.margin, self.imratio, self.validate_args = margin, imratio, validate_args
@@ -131,7 +128,7 @@ class AUCMLoss(nn.Module):
         _check(preds, target, self.margin, None, self.validate_args)  # before the running counts change
         with torch.no_grad():
             self.alpha.clamp_(min=0.0)
-        imratio: Optional[Union[float, Tensor]] = self.imratio
+        imratio: float | Tensor | None = self.imratio
         if imratio is None:  # running positive fraction, without a host sync; float64 (float16 counts overflow)
             batch_pos = (target != 0).sum()
             if self.training:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import functools
-from typing import Optional
 
 import torch
 from torch import Tensor, nn
@@ -23,7 +22,7 @@ from losses._utils import (
 )
 from torchmetrics_lite._checks import check_choice, check_number
 
-__all__ = ["lambdarank_loss", "LambdaRankLoss"]
+__all__ = ["LambdaRankLoss", "lambdarank_loss"]
 
 WEIGHTINGS = ("lambdarank", "ndcgloss2pp")
 
@@ -36,7 +35,7 @@ def _delta_table(n: int, dtype: torch.dtype, device: torch.device) -> Tensor:
     return table
 
 
-def _lambda_weights(s: Tensor, rel: Tensor, mask: Tensor, *, k: Optional[int], gain: str, weighting: str,
+def _lambda_weights(s: Tensor, rel: Tensor, mask: Tensor, *, k: int | None, gain: str, weighting: str,
                     mu: float) -> Tensor:
     n = s.shape[-1]
     g = gains(rel, mask, gain)
@@ -53,9 +52,9 @@ def _lambda_weights(s: Tensor, rel: Tensor, mask: Tensor, *, k: Optional[int], g
     return w.mul_(dd)
 
 
-def lambdarank_loss(scores: Tensor, relevance: Tensor, *, mask: Optional[Tensor] = None, k: Optional[int] = None,
+def lambdarank_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = None, k: int | None = None,
                     sigma: float = 1.0, gain: str = "exponential", weighting: str = "lambdarank", mu: float = 10.0,
-                    reduction: str = "mean", chunk_size: Optional[int] = None) -> Tensor:
+                    reduction: str = "mean", chunk_size: int | None = None, validate_args: bool = True) -> Tensor:
     r"""LambdaRank loss: RankNet pairs weighted by the exact change of NDCG@k that swapping the two items causes,
 
     .. math:: L = \sum_{i,j:\ rel_i > rel_j} |\Delta \mathrm{NDCG@k}_{ij}| \; \mathrm{softplus}(-\sigma (s_i - s_j)),
@@ -72,34 +71,44 @@ def lambdarank_loss(scores: Tensor, relevance: Tensor, *, mask: Optional[Tensor]
     counts pairs with at least one item in the top k. (The paper writes ``log2`` where we write the natural log
     of ``softplus``: a constant factor ``1 / ln 2``.)
 
+    Memory: the autograd graph keeps one ``(lists, n)`` tensor (the lambdas are formed in the forward pass);
+    the forward pass needs about four ``(chunk_size, n, n)`` buffers of the scores' dtype.
+
     Args:
         scores: ``(..., n)`` floating scores; each slice along the last dimension is one list.
-        relevance: ``(..., n)`` graded relevance of any real dtype, expected non-negative.
-        mask: optional ``(..., n)`` bool, ``True`` on real items; padded items get a gradient of exactly 0.
+        relevance: ``(..., n)`` graded relevance of any real dtype, finite and >= 0 on real items.
+        mask: optional ``(..., n)`` bool, ``True`` on real items; padded items (any score, NaN included) form no
+            pair and get a gradient of exactly 0.
         k: NDCG cut-off, or ``None`` for the whole list.
         sigma: slope of the logistic (> 0).
         gain: ``"exponential"`` (``2**rel - 1``, default) or ``"linear"`` (``rel``).
         weighting: ``"lambdarank"`` (default) or ``"ndcgloss2pp"``; ``mu`` (>= 0) weighs the latter's delta term.
         reduction: ``"mean"`` over lists, ``"sum"``, or ``"none"`` (shape ``scores.shape[:-1]``).
         chunk_size: lists per ``(lists, n, n)`` block; by default blocks of about 2^18 pairs.
+        validate_args: check relevance values (one host sync); shapes and dtypes are always checked.
 
     Returns:
-        The loss. Lists that are all padding, have one item, or have no relevant item (IDCG = 0) give 0.
+        The loss. A list that is all padding, has one real item, or whose real items all share one relevance grade
+        (no relevant item included: IDCG = 0) has no pair to order: it gives 0 and a gradient of 0.
 
-    Memory: the autograd graph keeps one ``(lists, n)`` tensor (the lambdas are formed in the forward pass);
-    the forward pass needs about four ``(chunk_size, n, n)`` buffers of the scores' dtype.
+    Raises:
+        TypeError: ``scores`` not floating, ``mask`` not bool, tensors of the wrong type.
+        ValueError: mismatched shapes, an option out of range, or (``validate_args``) relevance negative, NaN or
+            infinite on a real item (use ``mask=`` for padding; a -1 sentinel would be an item of gain -0.5).
 
-    References: C. Burges, "From RankNet to LambdaRank to LambdaMART: An Overview", MSR-TR-2010-82;
-    X. Wang et al., "The LambdaLoss Framework for Ranking Metric Optimization", CIKM 2018.
+    References:
+        C. Burges, "From RankNet to LambdaRank to LambdaMART: An Overview", MSR-TR-2010-82;
+        X. Wang et al., "The LambdaLoss Framework for Ranking Metric Optimization", CIKM 2018.
 
-    >>> s = torch.tensor([[0.5, 2.0, 1.0]])
-    >>> rel = torch.tensor([[2.0, 0.0, 1.0]])
-    >>> round(lambdarank_loss(s, rel).item(), 4)
-    0.9066
-    >>> round(lambdarank_loss(s, rel, k=1, weighting="ndcgloss2pp", mu=5.0).item(), 4)
-    4.0608
+    Examples:
+        >>> s = torch.tensor([[0.5, 2.0, 1.0]])
+        >>> rel = torch.tensor([[2.0, 0.0, 1.0]])
+        >>> round(lambdarank_loss(s, rel).item(), 4)
+        0.9066
+        >>> round(lambdarank_loss(s, rel, k=1, weighting="ndcgloss2pp", mu=5.0).item(), 4)
+        4.0608
     """
-    scores, relevance, mask = check_lists(scores, relevance, mask)
+    scores, relevance, mask = check_lists(scores, relevance, mask, validate_args)
     check_options(reduction=reduction, gain=gain, k=k, chunk_size=chunk_size)
     check_positive("sigma", sigma)
     check_choice("weighting", weighting, WEIGHTINGS)
@@ -115,28 +124,29 @@ def lambdarank_loss(scores: Tensor, relevance: Tensor, *, mask: Optional[Tensor]
 class LambdaRankLoss(nn.Module):
     """Module form of :func:`lambdarank_loss` (same keyword options; ``forward(scores, relevance, mask=None)``).
 
-    >>> loss = LambdaRankLoss(k=10)
-    >>> s = torch.tensor([[0.5, 2.0, 1.0]], requires_grad=True)
-    >>> loss(s, torch.tensor([[2, 0, 1]])).backward()
-    >>> bool(s.grad[0, 0] < 0)  # the most relevant item is pushed up
-    True
+    Examples:
+        >>> loss = LambdaRankLoss(k=10)
+        >>> s = torch.tensor([[0.5, 2.0, 1.0]], requires_grad=True)
+        >>> loss(s, torch.tensor([[2, 0, 1]])).backward()
+        >>> bool(s.grad[0, 0] < 0)  # the most relevant item is pushed up
+        True
     """
 
-    def __init__(self, *, k: Optional[int] = None, sigma: float = 1.0, gain: str = "exponential",
+    def __init__(self, *, k: int | None = None, sigma: float = 1.0, gain: str = "exponential",
                  weighting: str = "lambdarank", mu: float = 10.0, reduction: str = "mean",
-                 chunk_size: Optional[int] = None) -> None:
+                 chunk_size: int | None = None, validate_args: bool = True) -> None:
         super().__init__()
         check_options(reduction=reduction, gain=gain, k=k, chunk_size=chunk_size)
         check_positive("sigma", sigma)
         check_choice("weighting", weighting, WEIGHTINGS)
         check_number("mu", mu, low=0.0)
         self.k, self.sigma, self.gain, self.weighting, self.mu = k, sigma, gain, weighting, mu
-        self.reduction, self.chunk_size = reduction, chunk_size
+        self.reduction, self.chunk_size, self.validate_args = reduction, chunk_size, validate_args
 
-    def forward(self, scores: Tensor, relevance: Tensor, mask: Optional[Tensor] = None) -> Tensor:
+    def forward(self, scores: Tensor, relevance: Tensor, mask: Tensor | None = None) -> Tensor:
         return lambdarank_loss(scores, relevance, mask=mask, k=self.k, sigma=self.sigma, gain=self.gain,
                                weighting=self.weighting, mu=self.mu, reduction=self.reduction,
-                               chunk_size=self.chunk_size)
+                               chunk_size=self.chunk_size, validate_args=self.validate_args)
 
     def extra_repr(self) -> str:
         return f"k={self.k}, sigma={self.sigma}, gain={self.gain!r}, weighting={self.weighting!r}"

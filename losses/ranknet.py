@@ -1,8 +1,6 @@
 """RankNet: the pairwise logistic loss of Burges et al. (ICML 2005)."""
 from __future__ import annotations
 
-from typing import Optional
-
 import torch  # noqa: F401  (the doctests use it)
 from torch import Tensor, nn
 
@@ -17,7 +15,7 @@ from losses._utils import (
     safe_inverse,
 )
 
-__all__ = ["ranknet_loss", "RankNetLoss"]
+__all__ = ["RankNetLoss", "ranknet_loss"]
 
 
 def _ranknet_weights(s: Tensor, rel: Tensor, mask: Tensor) -> Tensor:
@@ -26,37 +24,47 @@ def _ranknet_weights(s: Tensor, rel: Tensor, mask: Tensor) -> Tensor:
     return w.mul_(safe_inverse(w.sum((-1, -2)))[:, None, None])
 
 
-def ranknet_loss(scores: Tensor, relevance: Tensor, *, mask: Optional[Tensor] = None, sigma: float = 1.0,
-                 reduction: str = "mean", chunk_size: Optional[int] = None) -> Tensor:
+def ranknet_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = None, sigma: float = 1.0,
+                 reduction: str = "mean", chunk_size: int | None = None, validate_args: bool = True) -> Tensor:
     r"""RankNet loss: the mean, over the ordered pairs of a list with ``rel_i > rel_j``, of
 
     .. math:: \ell_{ij} = \log(1 + e^{-\sigma (s_i - s_j)}) = \mathrm{softplus}(-\sigma (s_i - s_j)),
 
     the cross-entropy of the modelled probability ``sigmoid(sigma (s_i - s_j))`` that ``i`` ranks above ``j``.
 
+    Memory: the autograd graph keeps one ``(lists, n)`` tensor (the gradient is formed in the forward pass);
+    the forward pass needs about three ``(chunk_size, n, n)`` buffers.
+
     Args:
         scores: ``(..., n)`` floating scores; each slice along the last dimension is one list.
-        relevance: ``(..., n)`` graded relevance of any real dtype (only its order within a list matters).
+        relevance: ``(..., n)`` graded relevance of any real dtype, finite and >= 0 on real items (only its order
+            within a list matters).
         mask: optional ``(..., n)`` bool, ``True`` on real items. Padded items form no pair and get a gradient of
             exactly 0, whatever their score (even ``inf`` or NaN).
         sigma: the slope of the logistic (> 0).
         reduction: ``"mean"`` over lists, ``"sum"``, or ``"none"`` (shape ``scores.shape[:-1]``).
         chunk_size: lists per ``(lists, n, n)`` block; by default blocks of about 2^18 pairs.
+        validate_args: check relevance values (one host sync); shapes and dtypes are always checked.
 
     Returns:
-        The loss; a list with fewer than two real items or without two distinct relevance grades gives 0.
+        The loss. A list with fewer than two real items, or whose real items all share one relevance grade (no
+        relevant item included), has no pair: it gives 0 and a gradient of 0.
 
-    Memory: the autograd graph keeps one ``(lists, n)`` tensor (the gradient is formed in the forward pass);
-    the forward pass needs about three ``(chunk_size, n, n)`` buffers.
+    Raises:
+        TypeError: ``scores`` not floating, ``mask`` not bool, tensors of the wrong type.
+        ValueError: mismatched shapes, an option out of range, or (``validate_args``) relevance negative, NaN or
+            infinite on a real item (use ``mask=`` for padding).
 
-    Reference: C. Burges et al., "Learning to Rank using Gradient Descent", ICML 2005.
+    References:
+        C. Burges et al., "Learning to Rank using Gradient Descent", ICML 2005.
 
-    >>> s = torch.tensor([[1.0, 0.0, 2.0]])
-    >>> rel = torch.tensor([[2, 1, 0]])
-    >>> round(ranknet_loss(s, rel).item(), 4)  # (softplus(-1) + softplus(1) + softplus(2)) / 3
-    1.2512
+    Examples:
+        >>> s = torch.tensor([[1.0, 0.0, 2.0]])
+        >>> rel = torch.tensor([[2, 1, 0]])
+        >>> round(ranknet_loss(s, rel).item(), 4)  # (softplus(-1) + softplus(1) + softplus(2)) / 3
+        1.2512
     """
-    scores, relevance, mask = check_lists(scores, relevance, mask)
+    scores, relevance, mask = check_lists(scores, relevance, mask, validate_args)
     check_options(reduction=reduction, chunk_size=chunk_size)
     check_positive("sigma", sigma)
     batch_shape = scores.shape[:-1]
@@ -69,20 +77,22 @@ def ranknet_loss(scores: Tensor, relevance: Tensor, *, mask: Optional[Tensor] = 
 class RankNetLoss(nn.Module):
     """Module form of :func:`ranknet_loss` (same arguments; ``forward(scores, relevance, mask=None)``).
 
-    >>> loss = RankNetLoss(sigma=1.0)
-    >>> round(loss(torch.tensor([0.0, 0.0]), torch.tensor([1.0, 0.0])).item(), 4)  # log(2)
-    0.6931
+    Examples:
+        >>> loss = RankNetLoss(sigma=1.0)
+        >>> round(loss(torch.tensor([0.0, 0.0]), torch.tensor([1.0, 0.0])).item(), 4)  # log(2)
+        0.6931
     """
 
-    def __init__(self, *, sigma: float = 1.0, reduction: str = "mean", chunk_size: Optional[int] = None) -> None:
+    def __init__(self, *, sigma: float = 1.0, reduction: str = "mean", chunk_size: int | None = None,
+                 validate_args: bool = True) -> None:
         super().__init__()
         check_options(reduction=reduction, chunk_size=chunk_size)
         check_positive("sigma", sigma)
-        self.sigma, self.reduction, self.chunk_size = sigma, reduction, chunk_size
+        self.sigma, self.reduction, self.chunk_size, self.validate_args = sigma, reduction, chunk_size, validate_args
 
-    def forward(self, scores: Tensor, relevance: Tensor, mask: Optional[Tensor] = None) -> Tensor:
+    def forward(self, scores: Tensor, relevance: Tensor, mask: Tensor | None = None) -> Tensor:
         return ranknet_loss(scores, relevance, mask=mask, sigma=self.sigma, reduction=self.reduction,
-                            chunk_size=self.chunk_size)
+                            chunk_size=self.chunk_size, validate_args=self.validate_args)
 
     def extra_repr(self) -> str:
         return f"sigma={self.sigma}, reduction={self.reduction!r}"

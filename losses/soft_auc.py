@@ -8,26 +8,15 @@ pass forms the gradient at the same time, so memory stays at one block whatever 
 """
 from __future__ import annotations
 
-from typing import Optional
-
 import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from losses._utils import PAIR_BLOCK, check_positive
+from losses._utils import PAIR_BLOCK, check_binary, check_positive
 from torchmetrics_lite import _sort
-from torchmetrics_lite._checks import (
-    check_binary_values,
-    check_choice,
-    check_number,
-    check_positive_int,
-    check_real,
-    check_same_shape,
-    check_tensor,
-    upcast,
-)
+from torchmetrics_lite._checks import check_choice, check_number, check_positive_int, upcast
 
-__all__ = ["soft_auc_loss", "SoftAUCLoss"]
+__all__ = ["SoftAUCLoss", "soft_auc_loss"]
 
 SURROGATES = ("sigmoid", "logistic", "squared_hinge", "hinge")
 
@@ -112,26 +101,26 @@ class _AllPairsAUC(torch.autograd.Function):
         return grad * grad_out, None, None, None, None, None
 
 
+def all_pairs_auc(scores: Tensor, pos: Tensor, *, surrogate: str, margin: float, temperature: float,
+                  block: int) -> Tensor:
+    """The exact mean of the surrogate over all (positive, negative) pairs of the flat ``scores`` (``pos`` marks the
+    positives); 0 with a zero gradient when a class is absent."""
+    return _AllPairsAUC.apply(scores, pos, surrogate, margin, temperature, block)
+
+
 def _check(scores: Tensor, target: Tensor, surrogate: str, margin: float, temperature: float,
-           num_pairs: Optional[int], chunk_size: Optional[int], validate_args: bool) -> None:
-    check_tensor("scores", scores)
-    check_tensor("target", target)
-    if not scores.is_floating_point():
-        raise TypeError(f"Expected `scores` to have a floating dtype, got {scores.dtype}")
-    check_real("target", target)
-    check_same_shape("scores", scores, "target", target)
+           num_pairs: int | None, chunk_size: int | None, validate_args: bool) -> None:
+    check_binary("scores", scores, target, validate_args)
     check_choice("surrogate", surrogate, SURROGATES)
     check_number("margin", margin, low=0.0)
     check_positive("temperature", temperature)
     check_positive_int("num_pairs", num_pairs, allow_none=True)
     check_positive_int("chunk_size", chunk_size, allow_none=True)
-    if validate_args:
-        check_binary_values("target", target)
 
 
 def soft_auc_loss(scores: Tensor, target: Tensor, *, surrogate: str = "sigmoid", margin: float = 1.0,
-                  temperature: float = 1.0, num_pairs: Optional[int] = None,
-                  generator: Optional[torch.Generator] = None, chunk_size: Optional[int] = None,
+                  temperature: float = 1.0, num_pairs: int | None = None,
+                  generator: torch.Generator | None = None, chunk_size: int | None = None,
                   validate_args: bool = True) -> Tensor:
     r"""Mean over all (positive, negative) pairs of a surrogate of the mis-ordering indicator:
 
@@ -154,17 +143,24 @@ def soft_auc_loss(scores: Tensor, target: Tensor, *, surrogate: str = "sigmoid",
         validate_args: check that ``target`` holds only 0 and 1 (a host sync); otherwise nonzero is positive.
 
     Returns:
-        A scalar in the scores' dtype; 0 (with zero gradient) when either class is absent.
+        A scalar in the scores' dtype. A batch with one class only (or empty) has no pair, so nothing to learn:
+        it gives 0 and a gradient of exactly 0 (sampled pairs included).
 
-    Reference: L. Yan et al., "Optimizing Classifier Performance via an Approximation to the
-    Wilcoxon-Mann-Whitney Statistic", ICML 2003 (sigmoid and polynomial surrogates of the AUC).
+    Raises:
+        TypeError: ``scores`` not floating, tensors of the wrong type.
+        ValueError: mismatched shapes, an option out of range, or (``validate_args``) a target other than 0/1.
 
-    >>> scores = torch.tensor([0.9, 0.2, 0.4, 0.1])
-    >>> target = torch.tensor([1, 0, 1, 0])
-    >>> round(soft_auc_loss(scores, target, surrogate="hinge").item(), 4)  # pairs: 0.3, 0.2, 0.8, 0.7
-    0.5
-    >>> round(soft_auc_loss(scores, target, temperature=1e-4).item(), 4)  # 1 - AUROC
-    0.0
+    References:
+        L. Yan et al., "Optimizing Classifier Performance via an Approximation to the Wilcoxon-Mann-Whitney
+        Statistic", ICML 2003 (sigmoid and polynomial surrogates of the AUC).
+
+    Examples:
+        >>> scores = torch.tensor([0.9, 0.2, 0.4, 0.1])
+        >>> target = torch.tensor([1, 0, 1, 0])
+        >>> round(soft_auc_loss(scores, target, surrogate="hinge").item(), 4)  # pairs: 0.3, 0.2, 0.8, 0.7
+        0.5
+        >>> round(soft_auc_loss(scores, target, temperature=1e-4).item(), 4)  # 1 - AUROC
+        0.0
     """
     _check(scores, target, surrogate, margin, temperature, num_pairs, chunk_size, validate_args)
     scores = upcast(scores).reshape(-1)
@@ -173,11 +169,12 @@ def soft_auc_loss(scores: Tensor, target: Tensor, *, surrogate: str = "sigmoid",
         return _sampled(scores, pos, surrogate, float(margin), float(temperature), num_pairs, generator)
     n_neg = max(1, scores.numel() - int(pos.sum()))
     block = chunk_size if chunk_size is not None else max(1, PAIR_BLOCK // n_neg)
-    return _AllPairsAUC.apply(scores, pos, surrogate, float(margin), float(temperature), block)
+    return all_pairs_auc(scores, pos, surrogate=surrogate, margin=float(margin), temperature=float(temperature),
+                         block=block)
 
 
 def _sampled(scores: Tensor, pos: Tensor, surrogate: str, margin: float, temperature: float, num_pairs: int,
-             generator: Optional[torch.Generator]) -> Tensor:
+             generator: torch.Generator | None) -> Tensor:
     pos_idx, neg_idx = torch.nonzero(pos).flatten(), torch.nonzero(~pos).flatten()
     if pos_idx.numel() == 0 or neg_idx.numel() == 0:
         return (scores * 0.0).sum()
@@ -190,20 +187,21 @@ def _sampled(scores: Tensor, pos: Tensor, surrogate: str, margin: float, tempera
 class SoftAUCLoss(nn.Module):
     """Module form of :func:`soft_auc_loss` (same keyword options; ``forward(scores, target)``).
 
-    >>> loss = SoftAUCLoss(surrogate="squared_hinge", margin=1.0)
-    >>> round(loss(torch.tensor([1.0, 0.5]), torch.tensor([1, 0])).item(), 4)  # (1 - 0.5)^2
-    0.25
+    Examples:
+        >>> loss = SoftAUCLoss(surrogate="squared_hinge", margin=1.0)
+        >>> round(loss(torch.tensor([1.0, 0.5]), torch.tensor([1, 0])).item(), 4)  # (1 - 0.5)^2
+        0.25
     """
 
     def __init__(self, *, surrogate: str = "sigmoid", margin: float = 1.0, temperature: float = 1.0,
-                 num_pairs: Optional[int] = None, chunk_size: Optional[int] = None,
+                 num_pairs: int | None = None, chunk_size: int | None = None,
                  validate_args: bool = True) -> None:
         super().__init__()
         _check(torch.zeros(0), torch.zeros(0), surrogate, margin, temperature, num_pairs, chunk_size, False)
         self.surrogate, self.margin, self.temperature = surrogate, margin, temperature
         self.num_pairs, self.chunk_size, self.validate_args = num_pairs, chunk_size, validate_args
 
-    def forward(self, scores: Tensor, target: Tensor, generator: Optional[torch.Generator] = None) -> Tensor:
+    def forward(self, scores: Tensor, target: Tensor, generator: torch.Generator | None = None) -> Tensor:
         return soft_auc_loss(scores, target, surrogate=self.surrogate, margin=self.margin,
                              temperature=self.temperature, num_pairs=self.num_pairs, generator=generator,
                              chunk_size=self.chunk_size, validate_args=self.validate_args)

@@ -2,24 +2,24 @@
 from __future__ import annotations
 
 import math
-from typing import List, Optional, Sequence
+from collections.abc import Sequence
 
 
 def gain(rel: float, kind: str) -> float:
     return 2.0 ** rel - 1.0 if kind == "exponential" else rel
 
 
-def ranking(scores: Sequence[float]) -> List[int]:
+def ranking(scores: Sequence[float]) -> list[int]:
     """Items in ranked order: score descending, ties in input order."""
     return sorted(range(len(scores)), key=lambda i: (-scores[i], i))
 
 
-def dcg(order: Sequence[int], rel: Sequence[float], k: Optional[int], kind: str) -> float:
+def dcg(order: Sequence[int], rel: Sequence[float], k: int | None, kind: str) -> float:
     cut = len(order) if k is None else min(k, len(order))
     return sum(gain(rel[item], kind) / math.log2(r + 2) for r, item in enumerate(order[:cut]))
 
 
-def ndcg(order: Sequence[int], rel: Sequence[float], k: Optional[int], kind: str) -> float:
+def ndcg(order: Sequence[int], rel: Sequence[float], k: int | None, kind: str) -> float:
     ideal = dcg(sorted(range(len(rel)), key=lambda i: -rel[i]), rel, k, kind)
     return dcg(order, rel, k, kind) / ideal if ideal > 0 else 0.0
 
@@ -32,7 +32,7 @@ def softplus(x: float) -> float:
     return max(x, 0.0) + math.log1p(math.exp(-abs(x)))
 
 
-def lambdas(scores: Sequence[float], rel: Sequence[float], *, k: Optional[int], sigma: float, kind: str):
+def lambdas(scores: Sequence[float], rel: Sequence[float], *, k: int | None, sigma: float, kind: str):
     """LambdaRank's loss and lambdas of one list, with |delta NDCG@k| measured by swapping the two items in the
     current ranking and recomputing NDCG@k."""
     order = ranking(scores)
@@ -113,3 +113,71 @@ def pair_mean(pos: Sequence[float], neg: Sequence[float], fn) -> float:
     if not pos or not neg:
         return 0.0
     return sum(fn(p - q) for p in pos for q in neg) / (len(pos) * len(neg))
+
+
+def neural_ndcg(scores, rel, *, temperature, k, kind, iters, transposed):
+    """NeuralNDCG of one list from the paper's definitions: NeuralSort's matrix row by row, then Sinkhorn with
+    explicit row and column sums (ending with rows, or with columns for the transposed variant)."""
+    n = len(scores)
+    ideal = dcg(sorted(range(n), key=lambda i: -rel[i]), rel, k, kind)
+    if ideal <= 0 or len(set(rel)) < 2:
+        return 0.0
+    spread = [sum(abs(scores[j] - scores[m]) for m in range(n)) for j in range(n)]
+    p = []
+    for r in range(1, n + 1):
+        logits = [((n + 1 - 2 * r) * scores[j] - spread[j]) / temperature for j in range(n)]
+        top = max(logits)
+        e = [math.exp(v - top) for v in logits]
+        p.append([v / sum(e) for v in e])
+
+    def rows(mat):
+        return [[v / sum(row) for v in row] for row in mat]
+
+    def cols(mat):
+        sums = [sum(mat[r][j] for r in range(n)) for j in range(n)]
+        return [[mat[r][j] / sums[j] for j in range(n)] for r in range(n)]
+
+    for _ in range(iters):
+        p = cols(rows(p)) if transposed else rows(cols(p))
+    cut = n if k is None else min(k, n)
+    total = sum(sum(p[r][j] * gain(rel[j], kind) for j in range(n)) / math.log2(r + 2) for r in range(cut))
+    return 1.0 - total / ideal
+
+
+def listmle(scores, rel):
+    """-log of the Plackett-Luce probability of the order sorting by relevance (ties in input order), with the
+    probability formed as a product of choice probabilities."""
+    if len(set(rel)) < 2:
+        return 0.0
+    order = sorted(range(len(rel)), key=lambda i: (-rel[i], i))
+    prob = 1.0
+    for i in range(len(order)):
+        rest = [math.exp(scores[j]) for j in order[i:]]
+        prob *= math.exp(scores[order[i]]) / sum(rest)
+    return -math.log(prob)
+
+
+def softmax_ce(scores, rel):
+    if len(set(rel)) < 2 or sum(rel) <= 0:
+        return 0.0
+    z = sum(math.exp(s) for s in scores)
+    return -sum(r / sum(rel) * math.log(math.exp(s) / z) for s, r in zip(scores, rel))
+
+
+def smooth_ap(scores, target, *, temperature):
+    pos = [i for i, t in enumerate(target) if t]
+    if not pos:
+        return 0.0
+    total = 0.0
+    for i in pos:
+        sig = {j: sigmoid((scores[j] - scores[i]) / temperature) for j in range(len(scores)) if j != i}
+        total += (1 + sum(v for j, v in sig.items() if target[j])) / (1 + sum(sig.values()))
+    return 1.0 - total / len(pos)
+
+
+def soft_fbeta(p, y, beta):
+    tp = sum(a * b for a, b in zip(p, y))
+    fp = sum(a * (1 - b) for a, b in zip(p, y))
+    fn = sum((1 - a) * b for a, b in zip(p, y))
+    den = (1 + beta ** 2) * tp + beta ** 2 * fn + fp
+    return 1.0 - ((1 + beta ** 2) * tp / den if den > 0 else 0.0)

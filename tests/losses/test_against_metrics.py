@@ -4,9 +4,17 @@ from functools import partial
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import losses
-from torchmetrics_lite.functional import binary_auroc, retrieval_normalized_dcg
+from torchmetrics_lite.functional import (
+    binary_auroc,
+    binary_average_precision,
+    binary_fbeta_score,
+    multilabel_fbeta_score,
+    retrieval_normalized_dcg,
+)
 
 GEN = torch.Generator().manual_seed(5)
 
@@ -27,6 +35,71 @@ def test_approx_ndcg_at_tiny_temperature_is_exact_ndcg(k, gain):
     loss = losses.approx_ndcg_loss(scores, rel, mask=mask, temperature=1e-4, k=k, gain=gain, reduction="none")
     exact = retrieval_normalized_dcg(scores, rel, mask=mask, k=k, gain=gain, reduction="none")
     assert (loss - (1.0 - exact)).abs().max() < 1e-3
+
+
+@pytest.mark.parametrize("k", [None, 1, 5])
+@pytest.mark.parametrize("transposed", [False, True])
+@pytest.mark.parametrize("ties", [False, True])  # True: tied scores, whose rows NeuralSort shares evenly
+def test_neural_ndcg_at_tiny_temperature_is_exact_ndcg(k, transposed, ties):
+    _, rel = _lists(20, 12)
+    if ties:
+        scores = torch.randint(0, 4, (20, 12), generator=GEN).double()  # many ties: the metric averages their gains
+    else:  # distinct scores at least 1 apart (randn has near-ties that a finite temperature still blends)
+        scores = torch.argsort(torch.rand(20, 12, generator=GEN), dim=-1).double() * 0.5
+    mask = torch.rand(20, 12, generator=GEN) > 0.2
+    mask[:, 0] = True
+    loss = losses.neural_ndcg_loss(scores, rel, mask=mask, temperature=1e-4, k=k, transposed=transposed,
+                                   reduction="none")
+    exact = retrieval_normalized_dcg(scores, rel, mask=mask, k=k, gain="exponential", ties="average",
+                                     reduction="none")
+    assert (loss - (1.0 - exact)).abs().max() < 1e-6
+
+
+def test_smooth_ap_at_tiny_temperature_is_exact_average_precision():
+    scores = torch.randn(8, 40, generator=GEN, dtype=torch.float64)
+    target = torch.rand(8, 40, generator=GEN) < 0.3
+    target[:, 0] = True
+    mask = torch.rand(8, 40, generator=GEN) > 0.1
+    mask[:, 0] = True
+    loss = losses.smooth_ap_loss(scores, target, mask=mask, temperature=1e-6, reduction="none")
+    exact = torch.stack([binary_average_precision(scores[b][mask[b]], target[b][mask[b]]) for b in range(8)])
+    assert (loss - (1.0 - exact)).abs().max() < 1e-9
+
+
+@pytest.mark.parametrize("max_fpr", [0.1, 0.25, 1.0])
+def test_sigmoid_partial_auc_at_tiny_temperature_is_the_normalised_partial_auroc(max_fpr):
+    """binary_auroc(max_fpr) is McClish-standardised: 1/2 (1 + (A - m) / (M - m)) with m = max_fpr^2 / 2,
+    M = max_fpr; the raw area A divided by max_fpr is the fraction of (positive, top negative) pairs in order."""
+    n_neg, n_pos = 200, 60  # max_fpr * n_neg is an integer: the ROC curve has a vertex at max_fpr
+    scores = torch.randn(n_neg + n_pos, generator=GEN, dtype=torch.float64)
+    target = torch.cat([torch.zeros(n_neg), torch.ones(n_pos)]).long()
+    scores[target == 1] += 1.0
+    loss = losses.partial_auc_loss(scores, target, max_fpr=max_fpr, surrogate="sigmoid", temperature=1e-7)
+    standard = binary_auroc(scores, target, max_fpr=None if max_fpr == 1.0 else max_fpr).item()
+    lo, hi = max_fpr ** 2 / 2, max_fpr
+    area = lo + (2 * standard - 1) * (hi - lo) if max_fpr < 1.0 else standard
+    assert abs((1.0 - loss.item()) - area / max_fpr) < 1e-9
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.lists(st.tuples(st.booleans(), st.booleans()), min_size=1, max_size=30),
+       st.sampled_from([0.5, 1.0, 2.0]))
+def test_soft_fbeta_on_hard_predictions_is_one_minus_the_exact_fbeta(pairs, beta):
+    preds = torch.tensor([float(p) for p, _ in pairs], dtype=torch.float64)
+    target = torch.tensor([int(t) for _, t in pairs])
+    loss = losses.soft_fbeta_loss(preds, target, beta=beta)
+    assert abs(loss.item() - (1.0 - binary_fbeta_score(preds, target, beta=beta).item())) < 1e-12
+
+
+@settings(deadline=None, max_examples=40)
+@given(st.integers(1, 12), st.integers(1, 5), st.integers(0, 2 ** 31 - 1), st.sampled_from([0.5, 1.0, 3.0]))
+def test_soft_fbeta_multilabel_hard_predictions_is_one_minus_macro_fbeta(n, labels, seed, beta):
+    g = torch.Generator().manual_seed(seed)
+    preds = (torch.rand(n, labels, generator=g) < 0.5).double()
+    target = (torch.rand(n, labels, generator=g) < 0.4).long()
+    loss = losses.soft_fbeta_loss(preds, target, beta=beta)
+    exact = multilabel_fbeta_score(preds, target, beta, labels, average="macro")
+    assert abs(loss.item() - (1.0 - exact.item())) < 1e-12
 
 
 @pytest.mark.parametrize("k", [None, 3])
@@ -79,6 +152,9 @@ RANKING = {
     "ndcgloss2pp@10": partial(losses.lambdarank_loss, k=10, weighting="ndcgloss2pp"),
     "approx_ndcg@10": partial(losses.approx_ndcg_loss, k=10),
     "listnet": losses.listnet_loss,
+    "neural_ndcg@10": partial(losses.neural_ndcg_loss, k=10, sinkhorn_iters=20),
+    "listmle": losses.listmle_loss,
+    "softmax": losses.softmax_loss,
 }
 
 

@@ -222,6 +222,120 @@ def test_aucm_running_imratio_with_half_precision_predictions():
     assert expected.item() > 0.01 and abs(out.item() - expected.item()) < 1e-6
 
 
+# ------------------------------------------------------------------------------------------ partial AUC
+
+
+def _brute_partial(scores, target, max_fpr, surrogate, margin=1.0, temperature=1.0):
+    pos = [v for v, t in zip(scores.tolist(), target.tolist()) if t]
+    neg = sorted((v for v, t in zip(scores.tolist(), target.tolist()) if not t), reverse=True)
+    top = neg[: math.ceil(max_fpr * len(neg))]
+    return O.pair_mean(pos, top, partial(PAIR_FNS[surrogate], m=margin, t=temperature))
+
+
+@pytest.mark.parametrize("surrogate", ["squared_hinge", "sigmoid"])
+@pytest.mark.parametrize("grid", [False, True])  # True: ties, also at the cut among the negatives
+def test_partial_auc_against_brute_force_top_negatives(surrogate, grid):
+    scores, target = _data(70, grid=grid)
+    for max_fpr, margin, temperature, chunk in [(0.1, 1.0, 1.0, None), (0.33, 0.5, 0.3, 3), (1.0, 0.0, 2.0, 1)]:
+        got = losses.partial_auc_loss(scores, target, max_fpr=max_fpr, surrogate=surrogate, margin=margin,
+                                      temperature=temperature, chunk_size=chunk)
+        assert abs(got.item() - _brute_partial(scores, target, max_fpr, surrogate, margin, temperature)) < 1e-9
+    full = losses.soft_auc_loss(scores, target, surrogate=surrogate)
+    assert losses.partial_auc_loss(scores, target, max_fpr=1.0, surrogate=surrogate).item() == full.item()
+
+
+@pytest.mark.parametrize("surrogate", ["squared_hinge", "sigmoid"])
+def test_partial_auc_gradcheck_and_only_the_selected_negatives_get_a_gradient(surrogate):
+    scores, target = _data(16, p=0.4)
+    target[:2] = torch.tensor([0, 1])
+    scores.requires_grad_(True)
+    fn = partial(losses.partial_auc_loss, target=target, max_fpr=0.3, surrogate=surrogate, temperature=0.7)
+    assert torch.autograd.gradcheck(lambda s: fn(s), (scores,))
+    fn(scores).backward()
+    neg = scores.detach()[target == 0]
+    cut = torch.sort(neg, descending=True).values[math.ceil(0.3 * len(neg)) - 1]
+    below = (target == 0) & (scores.detach() < cut)
+    assert below.any() and (scores.grad[below] == 0).all()
+
+
+@pytest.mark.parametrize("target", [[1, 1, 1], [0, 0, 0], []])
+@pytest.mark.parametrize("surrogate", ["squared_hinge", "sigmoid"])
+def test_partial_auc_one_class_or_empty_has_nothing_to_learn(target, surrogate):
+    target = torch.tensor(target)
+    scores = torch.randn(len(target), generator=GEN, requires_grad=True)
+    out = losses.partial_auc_loss(scores, target, max_fpr=0.5, surrogate=surrogate)
+    out.backward()
+    assert out.item() == 0.0 and (scores.grad == 0).all()
+
+
+def test_partial_auc_module():
+    scores, target = _data(30)
+    module = losses.PartialAUCLoss(max_fpr=0.2, surrogate="sigmoid", temperature=0.5)
+    expected = losses.partial_auc_loss(scores, target, max_fpr=0.2, surrogate="sigmoid", temperature=0.5)
+    assert module(scores, target).item() == expected.item() and "max_fpr=0.2" in repr(module)
+
+
+# ------------------------------------------------------------------------------------------- soft F-beta
+
+
+@pytest.mark.parametrize("beta", [0.5, 1.0, 2.0])
+def test_soft_fbeta_against_brute_force_soft_counts(beta):
+    p = torch.rand(25, 4, generator=GEN, dtype=torch.float64)
+    y = (torch.rand(25, 4, generator=GEN) < 0.4).long()
+    per_label = [O.soft_fbeta(p[:, j].tolist(), y[:, j].tolist(), beta) for j in range(4)]
+    got = losses.soft_fbeta_loss(p, y, beta=beta, reduction="none")
+    torch.testing.assert_close(got, torch.tensor(per_label, dtype=torch.float64), rtol=1e-12, atol=1e-14)
+    assert abs(losses.soft_fbeta_loss(p, y, beta=beta).item() - sum(per_label) / 4) < 1e-12
+    assert abs(losses.soft_fbeta_loss(p, y, beta=beta, reduction="sum").item() - sum(per_label)) < 1e-12
+    assert abs(losses.soft_fbeta_loss(p[:, 1], y[:, 1], beta=beta).item() - per_label[1]) < 1e-12
+
+
+def test_soft_fbeta_gradcheck_float64():
+    p = torch.rand(12, 3, generator=GEN, dtype=torch.float64).clamp(0.05, 0.95).requires_grad_(True)
+    y = (torch.rand(12, 3, generator=GEN) < 0.5).long()
+    y[0] = 1
+    assert torch.autograd.gradcheck(lambda q: losses.soft_fbeta_loss(q, y, beta=1.5, reduction="none"), (p,))
+
+
+def test_soft_fbeta_label_without_positives_has_nothing_to_learn():
+    p = torch.tensor([[0.2, 0.7], [0.0, 0.4], [0.9, 0.1]], requires_grad=True)
+    y = torch.tensor([[0, 1], [0, 0], [0, 1]])
+    out = losses.soft_fbeta_loss(p, y, reduction="none")
+    out.sum().backward()
+    assert out[0].item() == 1.0 and (p.grad[:, 0] == 0).all() and (p.grad[:, 1] != 0).all()
+    zero = torch.zeros(3, requires_grad=True)  # nothing predicted, nothing to find: 0/0 counts as F = 0
+    out = losses.soft_fbeta_loss(zero, torch.zeros(3))
+    out.backward()
+    assert out.item() == 1.0 and (zero.grad == 0).all()
+
+
+def test_soft_fbeta_module_and_dtypes():
+    p = torch.rand(10, 3, generator=GEN)
+    y = torch.rand(10, 3, generator=GEN) < 0.5
+    module = losses.SoftFBetaLoss(beta=2.0, reduction="sum")
+    assert module(p, y).item() == losses.soft_fbeta_loss(p, y.float(), beta=2.0, reduction="sum").item()
+    assert "beta=2.0" in repr(module)
+    half = p.bfloat16().requires_grad_(True)
+    losses.soft_fbeta_loss(half, y).backward()
+    assert half.grad.dtype == torch.bfloat16
+
+
+# ------------------------------------------------------------------------------- one class: nothing to learn
+
+
+@pytest.mark.parametrize("y", [[0, 0, 0], [1, 1, 1]])
+def test_aucm_one_class_batch_gives_zero_and_zero_gradients(y):
+    """With one class there is no pair: AUC-M used to pull the predictions towards ``a`` (or ``b``) anyway."""
+    h = torch.rand(3, generator=GEN, requires_grad=True)
+    loss_fn = losses.AUCMLoss(imratio=0.1)
+    with torch.no_grad():
+        loss_fn.a.fill_(0.9), loss_fn.b.fill_(0.1), loss_fn.alpha.fill_(0.5)
+    out = loss_fn(h, torch.tensor(y))
+    out.backward()
+    assert out.item() == 0.0 and (h.grad == 0).all()
+    assert all(p.grad is None or (p.grad == 0).all() for p in loss_fn.parameters())
+
+
 BAD = [
     (lambda: losses.soft_auc_loss(torch.ones(3), torch.ones(2)), ValueError,
      r"`scores` and `target` to have the same shape, got \(3,\) and \(2,\)"),
@@ -245,6 +359,27 @@ BAD = [
      r"`preds` to have a floating dtype, got torch.int64"),
     (lambda: losses.aucm_loss(torch.ones(2), torch.ones(3), *torch.zeros(3)), ValueError,
      r"`preds` and `target` to have the same shape"),
+    (lambda: losses.partial_auc_loss(torch.ones(2), torch.tensor([0, 1]), max_fpr=0.0), ValueError,
+     r"`max_fpr` to be a number in \(0.0, 1.0\], got 0.0"),
+    (lambda: losses.PartialAUCLoss(max_fpr=1.5), ValueError, r"`max_fpr` to be a number in \(0.0, 1.0\], got 1.5"),
+    (lambda: losses.PartialAUCLoss(max_fpr=0.1, surrogate="hinge"), ValueError,
+     r"`surrogate` to be one of \('squared_hinge', 'sigmoid'\), got 'hinge'"),
+    (lambda: losses.PartialAUCLoss(max_fpr=0.1, temperature=0), ValueError, r"`temperature` to be a number in \(0"),
+    (lambda: losses.partial_auc_loss(torch.ones(2), torch.tensor([0, 5]), max_fpr=0.5), ValueError,
+     r"`target` to hold only 0 and 1, got value 5"),
+    (lambda: losses.partial_auc_loss(torch.ones(2, dtype=torch.int64), torch.tensor([0, 1]), max_fpr=0.5), TypeError,
+     r"`scores` to have a floating dtype, got torch.int64"),
+    (lambda: losses.soft_fbeta_loss(torch.tensor([0.5, 1.5]), torch.tensor([0, 1])), ValueError,
+     r"`preds` to lie in \[0.0, 1.0\], got values in \[0.5, 1.5\] \(probabilities"),
+    (lambda: losses.soft_fbeta_loss(torch.ones(2, 2, 2), torch.ones(2, 2, 2)), ValueError,
+     r"`preds` to be 1-D \(binary\) or 2-D \(samples, labels\), got shape \(2, 2, 2\)"),
+    (lambda: losses.SoftFBetaLoss(beta=0.0), ValueError, r"`beta` to be a number in \(0.0, inf\), got 0.0"),
+    (lambda: losses.soft_fbeta_loss(torch.ones(2), torch.tensor([0, 2])), ValueError,
+     r"`target` to hold only 0 and 1, got value 2"),
+    (lambda: losses.soft_fbeta_loss(torch.ones(2), torch.ones(3)), ValueError,
+     r"`preds` and `target` to have the same shape, got \(2,\) and \(3,\)"),
+    (lambda: losses.SoftFBetaLoss(reduction="macro"), ValueError,
+     r"`reduction` to be one of \('mean', 'sum', 'none'\)"),
 ]
 
 

@@ -39,6 +39,15 @@ CASES = {
     "approx_ndcg@5": (partial(losses.approx_ndcg_loss, temperature=0.3, k=5, gain="linear"),
                       partial(O.approx_ndcg, temperature=0.3, k=5, kind="linear")),
     "listnet": (losses.listnet_loss, O.listnet),
+    "neural_ndcg": (partial(losses.neural_ndcg_loss, temperature=0.7, sinkhorn_iters=4),
+                    partial(O.neural_ndcg, temperature=0.7, k=None, kind="exponential", iters=4, transposed=False)),
+    "neural_ndcg@4_transposed": (partial(losses.neural_ndcg_loss, temperature=0.4, k=4, gain="linear",
+                                         transposed=True, sinkhorn_iters=3),
+                                 partial(O.neural_ndcg, temperature=0.4, k=4, kind="linear", iters=3, transposed=True)),
+    "listmle": (losses.listmle_loss, O.listmle),
+    "softmax": (losses.softmax_loss, O.softmax_ce),
+    "smooth_ap": (lambda s, r, **kw: losses.smooth_ap_loss(s, r > 1, temperature=0.3, **kw),
+                  lambda s, r: O.smooth_ap(s, [v > 1 for v in r], temperature=0.3)),
 }
 
 
@@ -78,7 +87,15 @@ LOSSES = {
     "approx_ndcg": partial(losses.approx_ndcg_loss, k=4),
     "approx_ndcg_chunked": partial(losses.approx_ndcg_loss, chunk_size=2),
     "listnet": losses.listnet_loss,
+    "neural_ndcg": partial(losses.neural_ndcg_loss, k=4, temperature=0.5, sinkhorn_iters=6),
+    "neural_ndcg_transposed": partial(losses.neural_ndcg_loss, transposed=True, sinkhorn_iters=6),
+    "neural_ndcg_chunked": partial(losses.neural_ndcg_loss, chunk_size=1, sinkhorn_iters=6),
+    "listmle": losses.listmle_loss,
+    "softmax": losses.softmax_loss,
+    "smooth_ap": lambda s, r, **kw: losses.smooth_ap_loss(s, r > 1, temperature=0.5, **kw),
+    "smooth_ap_chunked": lambda s, r, **kw: losses.smooth_ap_loss(s, r > 1, temperature=0.5, chunk_size=1, **kw),
 }
+RELEVANCE_LOSSES = sorted(name for name in LOSSES if not name.startswith("smooth_ap"))  # graded relevance
 
 
 @pytest.mark.parametrize("name", sorted(LOSSES))
@@ -120,7 +137,7 @@ def test_degenerate_lists_give_zero_without_nan(name):
     assert fn(empty, torch.zeros(2, 0)).item() == 0.0
 
 
-@pytest.mark.parametrize("name", ["ranknet", "lambdarank", "ndcgloss2pp", "listnet"])
+@pytest.mark.parametrize("name", ["ranknet", "lambdarank", "ndcgloss2pp", "listnet", "listmle", "softmax"])
 @pytest.mark.parametrize("gap", [100.0, 1e4])
 def test_huge_score_gaps_in_float32_keep_finite_nonzero_gradients(name, gap):
     scores = torch.tensor([[0.0, gap, 0.5 * gap]], requires_grad=True)  # the relevant item is ranked last
@@ -171,7 +188,14 @@ def test_modules_equal_functions():
          partial(losses.lambdarank_loss, k=3, gain="linear", weighting="ndcgloss2pp", mu=2.0)),
         (losses.ApproxNDCGLoss(temperature=0.5, k=4), partial(losses.approx_ndcg_loss, temperature=0.5, k=4)),
         (losses.ListNetLoss(reduction="sum"), partial(losses.listnet_loss, reduction="sum")),
+        (losses.NeuralNDCGLoss(k=3, temperature=0.5, transposed=True, sinkhorn_iters=7, gain="linear"),
+         partial(losses.neural_ndcg_loss, k=3, temperature=0.5, transposed=True, sinkhorn_iters=7, gain="linear")),
+        (losses.ListMLELoss(reduction="sum"), partial(losses.listmle_loss, reduction="sum")),
+        (losses.SoftmaxLoss(reduction="sum"), partial(losses.softmax_loss, reduction="sum")),
+        (losses.SmoothAPLoss(temperature=0.2), lambda s, r, mask: losses.smooth_ap_loss(s, r, mask=mask,
+                                                                                          temperature=0.2)),
     ]
+    rel = (rel > 2).double()  # binary, so that Smooth-AP takes it too
     for module, fn in pairs:
         assert module(scores, rel, mask).item() == fn(scores, rel, mask=mask).item()
         assert repr(module)
@@ -201,6 +225,20 @@ BAD = [
      r"`weighting` to be one of \('lambdarank', 'ndcgloss2pp'\)"),
     (lambda: losses.LambdaRankLoss(mu=-1.0), ValueError, r"`mu` to be a number in \[0"),
     (lambda: losses.ApproxNDCGLoss(temperature=-1.0), ValueError, r"`temperature` to be a number in \(0"),
+    (lambda: losses.NeuralNDCGLoss(sinkhorn_iters=0), ValueError, r"`sinkhorn_iters` to be a positive int, got 0"),
+    (lambda: losses.NeuralNDCGLoss(transposed="yes"), TypeError, r"`transposed` to be a bool, got str"),
+    (lambda: losses.NeuralNDCGLoss(temperature=0), ValueError, r"`temperature` to be a number in \(0"),
+    (lambda: losses.neural_ndcg_loss(torch.ones(3), torch.ones(3), k=-2), ValueError, r"`k` to be a positive int"),
+    (lambda: losses.ListMLELoss(reduction="max"), ValueError, r"`reduction` to be one of \('mean', 'sum', 'none'\)"),
+    (lambda: losses.softmax_loss(torch.ones(3), torch.ones(3), validate_args=1), TypeError,
+     r"`validate_args` to be a bool, got int"),
+    (lambda: losses.smooth_ap_loss(torch.ones(3), torch.tensor([0, 2, 1])), ValueError,
+     r"`target` to hold only 0 and 1, got value 2"),
+    (lambda: losses.smooth_ap_loss(torch.ones(3), torch.ones(2)), ValueError,
+     r"`scores` and `target` to have the same shape, got \(3,\) and \(2,\)"),
+    (lambda: losses.SmoothAPLoss(temperature=-0.1), ValueError, r"`temperature` to be a number in \(0"),
+    (lambda: losses.smooth_ap_loss(torch.ones(3, dtype=torch.int64), torch.ones(3)), TypeError,
+     r"`scores` to have a floating dtype, got torch.int64"),
 ]
 
 
@@ -208,3 +246,73 @@ BAD = [
 def test_errors(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+# ------------------------------------------------------------------ relevance on real items (issue 13, part 3)
+
+
+@pytest.mark.parametrize("name", RELEVANCE_LOSSES)
+@pytest.mark.parametrize("bad", [-1.0, float("nan"), float("inf")])
+def test_negative_or_nan_relevance_on_a_real_item_raises_and_names_mask(name, bad):
+    """A -1 padding sentinel (another library's convention) was taken as a real item: with exponential gain it
+    has gain -0.5 and the gradient pushes it the wrong way."""
+    scores, rel = _lists(2, 5)
+    rel[1, 3] = bad
+    with pytest.raises(ValueError, match=r"`relevance` to be finite and >= 0 on real items, got .*`mask=`"):
+        LOSSES[name](scores, rel)
+
+
+@pytest.mark.parametrize("name", RELEVANCE_LOSSES)
+def test_bad_relevance_on_padded_items_is_harmless_and_the_check_can_be_skipped(name):
+    scores, rel = _lists(2, 5)
+    mask = torch.ones(2, 5, dtype=torch.bool)
+    mask[1, 3] = False
+    padded = rel.clone()
+    padded[1, 3] = float("nan")
+    torch.testing.assert_close(LOSSES[name](scores, padded, mask=mask, reduction="none"),
+                               LOSSES[name](scores, rel, mask=mask, reduction="none"))
+    rel[0, 1] = -1.0
+    out = LOSSES[name](scores, rel, validate_args=False, reduction="none")  # no check, no host sync
+    assert out.shape == (2,)
+
+
+def test_integer_relevance_is_checked_too():
+    with pytest.raises(ValueError, match=r"got -1\.0"):
+        losses.lambdarank_loss(torch.zeros(1, 3), torch.tensor([[2, -1, 0]]))
+
+
+@pytest.mark.parametrize("name", sorted(LOSSES))
+def test_lists_with_one_relevance_grade_have_nothing_to_learn(name):
+    """Every order of a list whose items share one grade is ideal: the loss is 0 with a zero gradient. ApproxNDCG,
+    NeuralNDCG^T, ListNet, ListMLE and Softmax pushed such lists (towards equal scores or the input order)."""
+    fn = LOSSES[name]
+    grade = 0.0 if name.startswith("smooth_ap") else 3.0  # Smooth-AP: no positive (all positive is tested below)
+    scores = torch.tensor([[0.3, -1.0, 2.0, 0.7], [1.5, 0.2, 0.1, 4.0]], requires_grad=True)
+    rel = torch.full((2, 4), grade)
+    mask = torch.tensor([[True] * 4, [True, True, True, False]])
+    out = fn(scores, rel, mask=mask, reduction="none")
+    out.sum().backward()
+    assert torch.isfinite(out).all() and out.tolist() == [0.0, 0.0] and (scores.grad == 0).all()
+
+
+def test_smooth_ap_list_without_negatives_has_nothing_to_learn():
+    scores = torch.tensor([[0.3, -1.0, 2.0]], requires_grad=True)
+    out = losses.smooth_ap_loss(scores, torch.ones(1, 3), temperature=0.1)
+    out.backward()
+    assert out.item() == 0.0 and (scores.grad == 0).all()
+
+
+def test_neural_ndcg_tiny_temperature_and_huge_gaps_stay_finite():
+    scores = torch.tensor([[0.0, 1e4, -1e4, 5.0]], requires_grad=True)
+    out = losses.neural_ndcg_loss(scores, torch.tensor([[1, 0, 3, 2]]), temperature=1e-3, transposed=True)
+    out.backward()
+    assert torch.isfinite(out) and torch.isfinite(scores.grad).all()
+
+
+def test_listmle_breaks_ties_in_input_order():
+    """Items 0 and 2 share grade 1: the ideal order is (1, 0, 2), so swapping their scores changes the loss."""
+    rel = torch.tensor([[1.0, 2.0, 1.0]])
+    a = losses.listmle_loss(torch.tensor([[0.5, 1.0, 0.0]]), rel)
+    b = losses.listmle_loss(torch.tensor([[0.0, 1.0, 0.5]]), rel)
+    expected = O.listmle([0.5, 1.0, 0.0], [1.0, 2.0, 1.0])
+    assert abs(a.item() - expected) < 1e-6 and b.item() > a.item()

@@ -1,0 +1,215 @@
+"""NeuralNDCG (Pobrotyn and Bialobrzeski, 2021): NDCG@k under NeuralSort's relaxed, Sinkhorn-scaled permutation."""
+from __future__ import annotations
+
+import functools
+
+import torch
+from torch import Tensor, nn
+
+from losses._utils import (
+    PAIR_BLOCK,
+    check_lists,
+    check_options,
+    check_positive,
+    checkpointed_blocks,
+    discounts,
+    flatten_lists,
+    gains,
+    ideal_dcg,
+    informative,
+    lists_per_block,
+    masked_scores,
+    reduce,
+    safe_inverse,
+    zero_where_not,
+)
+from torchmetrics_lite._checks import check_positive_int
+
+__all__ = ["NeuralNDCGLoss", "neural_ndcg_loss"]
+
+
+def _neural_sort(s: Tensor, mask: Tensor, temperature: float) -> Tensor:
+    """NeuralSort's relaxed permutation matrix over the real items, ``(c, n, n)``: row ``r`` (rank, 0-based) is
+    ``softmax_j(((m + 1 - 2(r + 1)) s_j - sum_k |s_j - s_k|) / T)`` over the ``m`` real items ``j``; rows of ranks
+    ``>= m`` and columns of padded items are 0."""
+    n = s.shape[-1]
+    m = mask.sum(-1, keepdim=True).to(s.dtype)  # (c, 1) real items per list
+    spread = ((s[:, :, None] - s[:, None, :]).abs() * mask[:, None, :]).sum(-1)  # (c, n): sum_k |s_j - s_k|
+    coef = m + 1.0 - 2.0 * torch.arange(1, n + 1, dtype=s.dtype, device=s.device)  # (c, n) per rank
+    logits = (coef[:, :, None] * s[:, None, :] - spread[:, None, :]) / temperature
+    rows = torch.arange(n, device=s.device)[None, :] < m  # (c, n): ranks that exist
+    valid = rows[:, :, None] & mask[:, None, :]
+    zero = torch.zeros((), dtype=s.dtype, device=s.device)
+    # padded columns take no mass; rows of missing ranks get finite logits (no NaN) and are zeroed after softmax
+    logits = torch.where(mask[:, None, :], logits, torch.tensor(-float("inf"), dtype=s.dtype, device=s.device))
+    logits = torch.where(rows[:, :, None], logits, zero)
+    return torch.where(valid, torch.softmax(logits, dim=-1), zero)
+
+
+class _Sinkhorn(torch.autograd.Function):
+    """Sinkhorn scaling ``P = diag(u) p diag(v)`` of a ``(c, n, n)`` matrix through its two scaling vectors,
+    alternately ``v = 1 / (u^T p)`` (columns sum to 1) and ``u = 1 / (p v)`` (rows sum to 1), the last step over
+    columns when ``transposed`` else over rows. Forward keeps only the vectors; backward runs the steps in reverse
+    and forms ``dL/dp`` as one batched product of the stacked vectors instead of a rank-1 update per step."""
+
+    @staticmethod
+    def forward(ctx, p: Tensor, iters: int, transposed: bool):
+        pt = p.transpose(-1, -2).contiguous()  # vector-matrix products on contiguous rows are the fast ones
+        u = p.new_ones(p.shape[:-1])
+        v = p.new_ones(p.shape[:-1])
+        steps = []  # (is_column_step, input vector, output vector)
+        for _ in range(iters):
+            for column in ((False, True) if transposed else (True, False)):
+                x = u if column else v
+                out = safe_inverse(torch.matmul(x[:, None, :], p if column else pt)[:, 0])
+                steps.append((column, x, out))
+                if column:
+                    v = out
+                else:
+                    u = out
+        ctx.steps = steps  # vectors only: O(iters * n) per list
+        ctx.save_for_backward(p)
+        return u, v
+
+    @staticmethod
+    def backward(ctx, gu: Tensor, gv: Tensor):
+        (p,), steps = ctx.saved_tensors, ctx.steps
+        pt = p.transpose(-1, -2).contiguous()  # not kept from forward: under checkpointing only p is saved
+        grads = {True: gv.clone(), False: gu.clone()}  # True: the column vector v, False: the row vector u
+        xs = {True: [], False: []}
+        gzs = {True: [], False: []}
+        for column, x, out in reversed(steps):
+            g_out = grads[column]
+            gz = -g_out * out * out  # out = 1 / z where z > 0, else 0 (then the gradient is 0 too)
+            grads[column] = torch.zeros_like(g_out)
+            # column step z_j = sum_r x_r p_rj: dx = p gz; row step z_r = sum_j p_rj x_j: dx = p^T gz
+            grads[not column] = grads[not column] + torch.matmul(gz[:, None, :], pt if column else p)[:, 0]
+            xs[column].append(x)
+            gzs[column].append(gz)
+        gp = torch.zeros_like(p)
+        if xs[True]:  # column steps: dp_rj += x_r gz_j
+            gp += torch.matmul(torch.stack(xs[True], -1), torch.stack(gzs[True], -2))
+        if xs[False]:  # row steps: dp_rj += gz_r x_j
+            gp += torch.matmul(torch.stack(gzs[False], -1), torch.stack(xs[False], -2))
+        return gp, None, None
+
+
+def _neural_ndcg_block(s: Tensor, g: Tensor, mask: Tensor, inv_idcg: Tensor, keep: Tensor, *, temperature: float,
+                       k: int | None, iters: int, transposed: bool) -> Tensor:
+    n = s.shape[-1]
+    p = _neural_sort(s, mask, temperature)  # (c, ranks, items)
+    u, v = _Sinkhorn.apply(p, iters, transposed)
+    d = discounts(n, k, dtype=s.dtype, device=s.device)
+    dcg = (u * d * torch.matmul(p, (v * g)[:, :, None])[:, :, 0]).sum(-1)  # u^T diag(d) p diag(g) v
+    return zero_where_not(keep, 1.0 - dcg * inv_idcg)
+
+
+def neural_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = None, k: int | None = None,
+                     temperature: float = 1.0, transposed: bool = False, gain: str = "exponential",
+                     sinkhorn_iters: int = 50, reduction: str = "mean", chunk_size: int | None = None,
+                     validate_args: bool = True) -> Tensor:
+    r"""``1 - NeuralNDCG@k``: NDCG@k with the sorting permutation replaced by NeuralSort's relaxation.
+
+    .. math:: \hat P_{r,:} = \mathrm{softmax}\!\Big(\frac{(m + 1 - 2r)\, s - A_s \mathbf{1}}{T}\Big),\quad
+       (A_s)_{jk} = |s_j - s_k|, \qquad
+       \mathrm{NeuralNDCG@k} = \frac{1}{\mathrm{IDCG@k}} \sum_{r=1}^{m} d(r)\, \big(\mathcal{S}(\hat P)\, G\big)_r
+
+    over the ``m`` real items of each list, with ``r`` the 1-based rank, ``d(r) = 1/log2(r + 1)`` for ``r <= k``
+    (0 beyond), ``G`` the gains and ``S`` Sinkhorn scaling (``sinkhorn_iters`` alternating normalisations of
+    rows and columns, no tolerance test, so no host sync). Without ``transposed`` the last normalisation is over
+    rows: each rank receives a convex combination of the gains. With ``transposed=True`` (NeuralNDCG^T) it is over
+    columns: each item receives a distribution over ranks and its gain is discounted by the expected discount.
+    As ``T -> 0`` the rows become one-hot on the items in score order, so with distinct scores the loss reaches
+    ``1 - NDCG@k`` exactly; tied scores share their rows evenly, i.e. the gain averaged over the tie, as the exact
+    NDCG with ``ties="average"``.
+
+    Memory: lists are processed in blocks (``chunk_size``, by default about 2^20 matrix entries per block); with
+    more than one block each runs under activation checkpointing, so the graph keeps the inputs only and backward
+    needs a few ``(block, n, n)`` buffers at a time. Sinkhorn works on two scaling vectors, so its iterations add
+    O(sinkhorn_iters * n) per list, not a matrix each.
+
+    Args:
+        scores: ``(..., n)`` floating scores; each slice along the last dimension is one list.
+        relevance: ``(..., n)`` graded relevance of any real dtype, finite and >= 0 on real items.
+        mask: optional ``(..., n)`` bool, ``True`` on real items; padded items (any score, NaN included) take no
+            part and get a gradient of exactly 0.
+        k: NDCG cut-off, or ``None`` for the whole list. The ideal DCG uses all real items of the list.
+        temperature: ``T`` (> 0) of NeuralSort; smaller is closer to NDCG.
+        transposed: use NeuralNDCG^T (see above).
+        gain: ``"exponential"`` (``2**rel - 1``, default) or ``"linear"`` (``rel``).
+        sinkhorn_iters: Sinkhorn iterations (a positive int; 50 by default).
+        reduction: ``"mean"`` over lists, ``"sum"``, or ``"none"`` (shape ``scores.shape[:-1]``).
+        chunk_size: lists per block.
+        validate_args: check relevance values (one host sync); shapes and dtypes are always checked.
+
+    Returns:
+        The loss, about ``[0, 1]`` per list. A list that is all padding, has one real item, or whose real items all
+        share one relevance grade (no relevant item included) has nothing to learn: it gives 0 and a gradient of 0.
+
+    Raises:
+        TypeError: ``scores`` not floating, ``mask`` not bool, tensors of the wrong type.
+        ValueError: mismatched shapes, an option out of range, or (``validate_args``) relevance negative, NaN or
+            infinite on a real item (use ``mask=`` for padding).
+
+    References:
+        P. Pobrotyn and R. Bialobrzeski, "NeuralNDCG: Direct Optimisation of a Ranking Metric via Differentiable
+        Relaxation of Sorting", arXiv:2102.07831, 2021. A. Grover et al., "Stochastic Optimization of Sorting
+        Networks via Continuous Relaxations", ICLR 2019.
+
+    Examples:
+        >>> s = torch.tensor([[3.0, 1.0, 2.0]])
+        >>> rel = torch.tensor([[1.0, 0.0, 2.0]])
+        >>> round(neural_ndcg_loss(s, rel, temperature=1e-3).item(), 4)  # 1 - NDCG of the order (0, 2, 1)
+        0.2033
+    """
+    scores, relevance, mask = check_lists(scores, relevance, mask, validate_args)
+    _check(reduction, gain, k, chunk_size, temperature, transposed, sinkhorn_iters)
+    batch_shape = scores.shape[:-1]
+    s, rel, m = flatten_lists(scores, relevance, mask)
+    s = masked_scores(s, m)
+    g = gains(rel, m, gain)
+    inv_idcg = safe_inverse(ideal_dcg(g, m, k))
+    keep = informative(rel, m) & (inv_idcg > 0)
+    fn = functools.partial(_neural_ndcg_block, temperature=float(temperature), k=k, iters=sinkhorn_iters,
+                           transposed=transposed)
+    if s.shape[-1] == 0:
+        return reduce(s.sum(-1), reduction, batch_shape)
+    block = lists_per_block(s.shape[-1], chunk_size, budget=4 * PAIR_BLOCK)  # ~ten (block, n, n) buffers
+    per_list = checkpointed_blocks(fn, block, s, g, m, inv_idcg, keep)
+    return reduce(per_list, reduction, batch_shape)
+
+
+def _check(reduction, gain, k, chunk_size, temperature, transposed, sinkhorn_iters) -> None:
+    check_options(reduction=reduction, gain=gain, k=k, chunk_size=chunk_size)
+    check_positive("temperature", temperature)
+    if not isinstance(transposed, bool):
+        raise TypeError(f"Expected `transposed` to be a bool, got {type(transposed).__name__}")
+    check_positive_int("sinkhorn_iters", sinkhorn_iters)
+
+
+class NeuralNDCGLoss(nn.Module):
+    """Module form of :func:`neural_ndcg_loss` (same keyword options; ``forward(scores, relevance, mask=None)``).
+
+    Examples:
+        >>> loss = NeuralNDCGLoss(k=5, temperature=0.1)
+        >>> round(loss(torch.tensor([2.0, 1.0]), torch.tensor([1, 0])).item(), 4)  # right order: 0
+        0.0
+    """
+
+    def __init__(self, *, k: int | None = None, temperature: float = 1.0, transposed: bool = False,
+                 gain: str = "exponential", sinkhorn_iters: int = 50, reduction: str = "mean",
+                 chunk_size: int | None = None, validate_args: bool = True) -> None:
+        super().__init__()
+        _check(reduction, gain, k, chunk_size, temperature, transposed, sinkhorn_iters)
+        self.k, self.temperature, self.transposed, self.gain = k, temperature, transposed, gain
+        self.sinkhorn_iters, self.reduction, self.chunk_size = sinkhorn_iters, reduction, chunk_size
+        self.validate_args = validate_args
+
+    def forward(self, scores: Tensor, relevance: Tensor, mask: Tensor | None = None) -> Tensor:
+        return neural_ndcg_loss(scores, relevance, mask=mask, k=self.k, temperature=self.temperature,
+                                transposed=self.transposed, gain=self.gain, sinkhorn_iters=self.sinkhorn_iters,
+                                reduction=self.reduction, chunk_size=self.chunk_size,
+                                validate_args=self.validate_args)
+
+    def extra_repr(self) -> str:
+        return f"k={self.k}, temperature={self.temperature}, transposed={self.transposed}, gain={self.gain!r}"
