@@ -53,7 +53,7 @@ class _Blockwise(torch.autograd.Function):
         for start in range(0, s.shape[0], block):  # blocks of lists, not single lists
             rows = slice(start, start + block)
             loss[rows], g = block_fn(s[rows], *(a[rows] for a in aux), need_grad=need_grad)
-            if need_grad:
+            if grad is not None and g is not None:
                 grad[rows] = g
         ctx.save_for_backward(grad)
         return loss

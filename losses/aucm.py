@@ -114,6 +114,9 @@ class AUCMLoss(nn.Module):
         -0.054
     """
 
+    n_pos: Tensor  # buffers: running counts of positives and of samples (imratio=None)
+    n_seen: Tensor
+
     def __init__(self, *, margin: float = 1.0, imratio: float | None = None, validate_args: bool = True) -> None:
         super().__init__()
         _check(torch.zeros(0), torch.zeros(0), margin, imratio, False)

@@ -76,8 +76,8 @@ class _Sinkhorn(torch.autograd.Function):
         (p,), steps = ctx.saved_tensors, ctx.steps
         pt = p.transpose(-1, -2).contiguous()  # not kept from forward: under checkpointing only p is saved
         grads = {True: gv.clone(), False: gu.clone()}  # True: the column vector v, False: the row vector u
-        xs = {True: [], False: []}
-        gzs = {True: [], False: []}
+        xs: dict[bool, list[Tensor]] = {True: [], False: []}
+        gzs: dict[bool, list[Tensor]] = {True: [], False: []}
         for column, x, out in reversed(steps):
             g_out = grads[column]
             gz = -g_out * out * out  # out = 1 / z where z > 0, else 0 (then the gradient is 0 too)

@@ -131,7 +131,7 @@ def soft_auc_loss(scores: Tensor, target: Tensor, *, surrogate: str = "sigmoid",
     ``margin``). With ``"sigmoid"`` the loss tends to ``1 - AUROC`` as ``T -> 0`` (a tied pair counts 1/2, as in
     the exact AUROC). The hinge forms are exact in O(n log n) (sort + prefix sums, float64); the sigmoid and
     logistic forms are exact over all ``|P| |N|`` pairs, in blocks of ``chunk_size`` positives (by default about
-    2^18 pairs per block), which costs O(|P| |N|) time but only O(n + block) memory.
+    2^18 pairs per block), which costs ``O(|P| |N|)`` time but only O(n + block) memory.
 
     Args:
         scores: floating scores of any shape (all entries form one set), e.g. logits.
