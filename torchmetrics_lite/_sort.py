@@ -5,7 +5,7 @@ faster than ``torch.sort`` (1e7 float32: about 0.04 s against 1.1 s on the proje
 CUDA, ``torch.sort`` (a radix sort) is the right tool. Every rank metric sorts through here; the retrieval
 kernels use the packed sorts of :mod:`torchmetrics_lite._sort_keys` (numpy alone) directly.
 
-``backend`` can force either path (``"numpy"`` only for CPU tensors) so the tests cover both on CPU.
+The path is chosen by :mod:`torchmetrics_lite._backend` (``_backend.force`` makes the tests cover both on CPU).
 float16 / bfloat16 (which numpy lacks) are sorted as float32: the conversion is exact and order-preserving.
 
 >>> x = torch.tensor([0.3, -1.0, 2.0, 0.3])
@@ -43,16 +43,13 @@ def _as_numpy(x: Tensor) -> np.ndarray:
     return x.contiguous().numpy()
 
 
-def _pick(x: Tensor, backend: Optional[str]) -> str:
-    backend = backend or default_backend(x)
-    if backend == "numpy" and x.device.type != "cpu":
-        raise ValueError(f"Expected a CPU tensor for backend='numpy', got device {x.device}")
-    return backend
+def _pick(x: Tensor) -> str:
+    return default_backend(x)
 
 
-def sort(x: Tensor, *, descending: bool = False, backend: Optional[str] = None) -> Tensor:
+def sort(x: Tensor, *, descending: bool = False) -> Tensor:
     """Sorted copy of a 1-D tensor (values only; ties are indistinguishable so stability is moot)."""
-    if _pick(x, backend) == "torch":
+    if _pick(x) == "torch":
         return torch.sort(x, descending=descending).values
     out = np.sort(_as_numpy(x))
     if descending:
@@ -61,10 +58,10 @@ def sort(x: Tensor, *, descending: bool = False, backend: Optional[str] = None) 
     return t if t.dtype == x.dtype else t.to(x.dtype)
 
 
-def argsort(x: Tensor, *, descending: bool = False, stable: bool = False, backend: Optional[str] = None) -> Tensor:
+def argsort(x: Tensor, *, descending: bool = False, stable: bool = False) -> Tensor:
     """Indices that sort a 1-D tensor. ``stable=True`` keeps the input order of equal values (in both
     directions: a descending stable sort lists tied items in input order)."""
-    if _pick(x, backend) == "torch":
+    if _pick(x) == "torch":
         return torch.sort(x, descending=descending, stable=stable).indices
     a = _as_numpy(x)
     if descending:
@@ -76,9 +73,9 @@ def argsort(x: Tensor, *, descending: bool = False, stable: bool = False, backen
     return torch.from_numpy(np.argsort(a, kind="stable" if stable else None))
 
 
-def searchsorted(sorted_seq: Tensor, values: Tensor, *, right: bool = False, backend: Optional[str] = None) -> Tensor:
+def searchsorted(sorted_seq: Tensor, values: Tensor, *, right: bool = False) -> Tensor:
     """Insertion points of ``values`` in the ascending 1-D ``sorted_seq`` (int64)."""
-    if _pick(sorted_seq, backend) == "torch":
+    if _pick(sorted_seq) == "torch":
         return torch.searchsorted(sorted_seq, values.to(sorted_seq.dtype), right=right)
     a, v = _as_numpy(sorted_seq), _as_numpy(values.to(sorted_seq.dtype))
     return torch.from_numpy(np.searchsorted(a, v, side="right" if right else "left").astype(np.int64))
@@ -87,7 +84,7 @@ def searchsorted(sorted_seq: Tensor, values: Tensor, *, right: bool = False, bac
 
 # ------------------------------------------------------------------------- segmented sort (retrieval)
 def segment_argsort(segments: Tensor, values: Tensor, *, n_segments: int, descending: bool = True,
-                    stable: bool = False, backend: Optional[str] = None) -> Tensor:
+                    stable: bool = False) -> Tensor:
     """Permutation sorting 1-D items by segment (ascending), then by value (``descending`` or not).
 
     ``segments`` are int64 ids in ``[0, n_segments)``; ``stable=True`` keeps the input order of items with
@@ -101,7 +98,7 @@ def segment_argsort(segments: Tensor, values: Tensor, *, n_segments: int, descen
     tensor([3, 1, 2, 0])
     """
     n = values.shape[0]
-    if _pick(values, backend) == "torch" or n == 0:
+    if _pick(values) == "torch" or n == 0:
         by_value = torch.sort(values, descending=descending, stable=True).indices
         return by_value[torch.sort(segments[by_value], stable=True).indices]
     return torch.from_numpy(segment_order(_as_numpy(segments), _as_numpy(values), n_segments=n_segments,
@@ -109,12 +106,12 @@ def segment_argsort(segments: Tensor, values: Tensor, *, n_segments: int, descen
 
 
 # ---------------------------------------------------------------------------- rank metrics (auroc)
-def select_sorted(x: Tensor, mask: Tensor, *, backend: Optional[str] = None) -> Tensor:
+def select_sorted(x: Tensor, mask: Tensor) -> Tensor:
     """Sorted (ascending) copy of ``x[mask]`` for 1-D ``x`` and boolean ``mask``.
 
     On CPU the selection is ``np.compress`` and the sort runs in place on that fresh copy (no second buffer).
     """
-    if _pick(x, backend) == "torch":
+    if _pick(x) == "torch":
         return torch.sort(x[mask]).values
     m = mask.detach().contiguous().numpy() if mask.dtype == torch.bool else _as_numpy(mask) != 0
     out = np.compress(m, _as_numpy(x))
@@ -123,9 +120,9 @@ def select_sorted(x: Tensor, mask: Tensor, *, backend: Optional[str] = None) -> 
     return t if t.dtype == x.dtype else t.to(x.dtype)
 
 
-def sort_rows(x: Tensor, *, backend: Optional[str] = None) -> Tensor:
+def sort_rows(x: Tensor) -> Tensor:
     """Each row of a 2-D tensor sorted ascending (values only): one batched sort, no loop over rows."""
-    if _pick(x, backend) == "torch":
+    if _pick(x) == "torch":
         return torch.sort(x, dim=-1).values
     out = np.sort(_as_numpy(x), axis=-1)
     t = torch.from_numpy(out)
@@ -140,9 +137,9 @@ def searchsorted_rows(sorted_rows: Tensor, values: Tensor, *, right: bool = Fals
     return torch.searchsorted(sorted_rows, values.to(sorted_rows.dtype).contiguous(), right=right)
 
 
-def group_starts(sorted_seq: Tensor, *, backend: Optional[str] = None) -> Tensor:
+def group_starts(sorted_seq: Tensor) -> Tensor:
     """Indices (int64) where a new value starts in a sorted 1-D tensor: ``[0, ...]``, empty for empty input."""
-    if _pick(sorted_seq, backend) == "torch":
+    if _pick(sorted_seq) == "torch":
         new = torch.ones_like(sorted_seq, dtype=torch.bool)
         if sorted_seq.numel() > 1:
             torch.ne(sorted_seq[1:], sorted_seq[:-1], out=new[1:])
@@ -173,8 +170,7 @@ def _row_ranks(k64: np.ndarray) -> np.ndarray:
     return ranks
 
 
-def rank_rows(x: Tensor, *, valid: Optional[Tensor] = None, descending: bool = True,
-              backend: Optional[str] = None) -> Tuple[Tensor, Tensor]:
+def rank_rows(x: Tensor, *, valid: Optional[Tensor] = None, descending: bool = True) -> Tuple[Tensor, Tensor]:
     """Stable sort of every row of a 2-D tensor at once: ``(order, keys)``, both ``(rows, cols)`` int64.
 
     ``order[r]`` lists the columns of row ``r`` by value (``descending`` or not), equal values in column order, the
@@ -195,7 +191,7 @@ def rank_rows(x: Tensor, *, valid: Optional[Tensor] = None, descending: bool = T
     """
     if x.dim() != 2:
         raise ValueError(f"Expected `x` to be 2-D, got shape {tuple(x.shape)}")
-    if _pick(x, backend) == "torch":
+    if _pick(x) == "torch":
         return _rank_rows_torch(x, valid, descending)
     q, m = x.shape
     if x.numel() == 0:

@@ -5,7 +5,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from torchmetrics_lite import _sort
+from torchmetrics_lite import _backend, _sort
 from torchmetrics_lite._sort_keys import segment_sort_payload
 
 DTYPES = [torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int64, torch.int32, torch.uint8]
@@ -18,11 +18,12 @@ def test_paths_agree(dtype, descending):
     x = (torch.randint(0, 50, (1000,), generator=g)).to(dtype)
     ref = torch.sort(x.double(), descending=descending, stable=True)
     for backend in ("numpy", "torch"):
-        assert torch.equal(_sort.sort(x, descending=descending, backend=backend).double(), ref.values)
-        idx = _sort.argsort(x, descending=descending, stable=True, backend=backend)
-        assert torch.equal(idx, ref.indices), backend
-        loose = _sort.argsort(x, descending=descending, backend=backend)
-        assert torch.equal(x[loose].double(), ref.values)
+        with _backend.force(backend):
+            assert torch.equal(_sort.sort(x, descending=descending).double(), ref.values)
+            idx = _sort.argsort(x, descending=descending, stable=True)
+            assert torch.equal(idx, ref.indices), backend
+            loose = _sort.argsort(x, descending=descending)
+            assert torch.equal(x[loose].double(), ref.values)
 
 
 @settings(max_examples=40, deadline=None)
@@ -32,15 +33,18 @@ def test_searchsorted_matches_numpy(values, queries, right):
     q = torch.tensor(queries, dtype=torch.float64)
     want = np.searchsorted(s.numpy(), q.numpy(), side="right" if right else "left")
     for backend in ("numpy", "torch"):
-        assert _sort.searchsorted(s, q, right=right, backend=backend).tolist() == want.tolist()
+        with _backend.force(backend):
+            assert _sort.searchsorted(s, q, right=right).tolist() == want.tolist()
 
 
 def test_default_backend_and_numpy_needs_cpu():
     assert _sort.default_backend(torch.zeros(1)) == "numpy"
     meta = torch.zeros(3, device="meta")
     assert _sort.default_backend(meta) == "torch"
-    with pytest.raises(ValueError, match=r"Expected a CPU tensor for backend='numpy', got device meta"):
-        _sort.sort(meta, backend="numpy")
+    with _backend.force("numpy"):  # numpy runs CPU tensors only: others stay on torch
+        assert _sort.default_backend(meta) == "torch" and _sort.default_backend(torch.zeros(1)) == "numpy"
+    with _backend.force("torch"):
+        assert _sort.default_backend(torch.zeros(1)) == "torch"
 
 
 def test_float64_near_ties_stay_distinct():
@@ -73,11 +77,12 @@ def test_segment_argsort_matches_lexsort(dtype, grouped, descending):
         values = torch.randint(0, 5, (500,), generator=g).to(dtype)
     want = _lex_reference(seg, values, descending).tolist()
     for backend in ("numpy", "torch"):
-        perm = _sort.segment_argsort(seg, values, n_segments=7, descending=descending, stable=True, backend=backend)
-        assert perm.tolist() == want, backend
-        loose = _sort.segment_argsort(seg, values, n_segments=7, descending=descending, backend=backend)
-        assert torch.equal(seg[loose], seg[torch.tensor(want)])
-        assert torch.equal(values[loose], values[torch.tensor(want)])
+        with _backend.force(backend):
+            perm = _sort.segment_argsort(seg, values, n_segments=7, descending=descending, stable=True)
+            assert perm.tolist() == want, backend
+            loose = _sort.segment_argsort(seg, values, n_segments=7, descending=descending)
+            assert torch.equal(seg[loose], seg[torch.tensor(want)])
+            assert torch.equal(values[loose], values[torch.tensor(want)])
 
 
 @pytest.mark.parametrize("case", ["float64_fine", "int64_wide", "many_segments"])
@@ -95,7 +100,8 @@ def test_segment_argsort_fallback_paths(case):
         n_segments = 1 << 31
         seg = seg * (1 << 28)
     for stable in (True, False):
-        perm = _sort.segment_argsort(seg, values, n_segments=n_segments, stable=stable, backend="numpy")
+        with _backend.force("numpy"):
+            perm = _sort.segment_argsort(seg, values, n_segments=n_segments, stable=stable)
         want = _lex_reference(seg, values, True)
         if stable:
             assert perm.tolist() == want.tolist()
@@ -106,7 +112,8 @@ def test_segment_argsort_fallback_paths(case):
 def test_segment_argsort_empty():
     e = torch.zeros(0, dtype=torch.int64)
     assert _sort.segment_argsort(e, torch.zeros(0), n_segments=0).tolist() == []
-    assert _sort.segment_argsort(e, torch.zeros(0), n_segments=0, backend="numpy").tolist() == []
+    with _backend.force("torch"):
+        assert _sort.segment_argsort(e, torch.zeros(0), n_segments=0).tolist() == []
 
 
 # ----------------------------------------------------------------- packed payload sort (retrieval)
@@ -175,13 +182,14 @@ def test_rank_rows_matches_lexsort(case, descending, masked):
     valid = torch.rand(9, 13, generator=g) < 0.7 if masked else torch.ones(9, 13, dtype=torch.bool)
     order, same, pad = _row_reference(values, valid, descending)
     for backend in ("numpy", "torch"):
-        got, keys = _sort.rank_rows(values, valid=valid if masked else None, descending=descending, backend=backend)
-        real = ~torch.from_numpy(pad)
-        assert torch.equal(got[real], torch.from_numpy(order)[real]), backend  # padding: last, any order
-        assert torch.equal(got.sort(dim=1).values, torch.arange(13).expand(9, 13))
-        assert torch.equal(keys[:, 1:] == keys[:, :-1], torch.from_numpy(same) | torch.from_numpy(pad[:, 1:]
-                                                                                                & pad[:, :-1]))
-        assert torch.equal(keys == _sort.PAD_KEY, torch.from_numpy(pad)) and bool((keys.diff(dim=1) >= 0).all())
+        with _backend.force(backend):
+            got, keys = _sort.rank_rows(values, valid=valid if masked else None, descending=descending)
+            real = ~torch.from_numpy(pad)
+            assert torch.equal(got[real], torch.from_numpy(order)[real]), backend  # padding: last, any order
+            assert torch.equal(got.sort(dim=1).values, torch.arange(13).expand(9, 13))
+            assert torch.equal(keys[:, 1:] == keys[:, :-1], torch.from_numpy(same) | torch.from_numpy(pad[:, 1:]
+                                                                                                    & pad[:, :-1]))
+            assert torch.equal(keys == _sort.PAD_KEY, torch.from_numpy(pad)) and bool((keys.diff(dim=1) >= 0).all())
 
 
 def test_rank_rows_wide_rows_fall_back_to_stable_argsort(monkeypatch):

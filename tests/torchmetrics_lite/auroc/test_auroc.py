@@ -25,6 +25,7 @@ from torchmetrics_lite import (
     BinaryPrecisionRecallCurve,
     BinaryROC,
     MetricCollection,
+    _backend,
 )
 from torchmetrics_lite.functional import (
     binary_auroc,
@@ -101,8 +102,9 @@ def test_brute_force_pairs_both_sort_backends(rows, backend):
     scores = torch.tensor([float(s) for s, _ in rows], dtype=torch.float64)
     labels = torch.tensor([y for _, y in rows])
     n_pos = int(labels.sum())
-    ranked = rk.rank_binary(scores, labels, backend=backend)
-    rows_ranked = rk.rank_rows(scores[None], labels[None], backend=backend)
+    with _backend.force(backend):
+        ranked = rk.rank_binary(scores, labels)
+        rows_ranked = rk.rank_rows(scores[None], labels[None])
     if 0 < n_pos < len(rows):
         want = brute_auroc(scores.numpy(), labels.numpy())
         assert abs(rk.auroc_from_ranked(ranked).item() - want) < 1e-12
@@ -112,7 +114,7 @@ def test_brute_force_pairs_both_sort_backends(rows, backend):
         ap = average_precision_score(labels.numpy(), scores.numpy())
         assert abs(rk.precision_sum(ranked).item() / n_pos - ap) < 1e-12
         assert abs(rk.precision_sum(rows_ranked).item() / n_pos - ap) < 1e-12
-    thresholds, tps, fps = rk.curve_counts(scores, labels, backend=backend)
+    thresholds, tps, fps = rk.curve_counts(scores, labels)
     assert thresholds.tolist() == sorted(set(scores.tolist()))
     assert tps.tolist() == [int(((scores >= t) & labels).sum()) for t in thresholds]
     assert fps.tolist() == [int(((scores >= t) & ~labels).sum()) for t in thresholds]

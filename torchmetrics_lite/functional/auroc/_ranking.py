@@ -19,7 +19,7 @@ any real ``+inf`` score, so the first ``n_pos`` values of the sorted row are exa
 """
 from __future__ import annotations
 
-from typing import NamedTuple, Optional, Tuple
+from typing import NamedTuple, Tuple
 
 import torch
 from torch import Tensor
@@ -41,25 +41,25 @@ class Ranked(NamedTuple):
     n: int  # scores per row
 
 
-def rank_binary(scores: Tensor, is_pos: Tensor, *, backend: Optional[str] = None) -> Ranked:
+def rank_binary(scores: Tensor, is_pos: Tensor) -> Ranked:
     """Counts for 1-D ``scores`` and boolean ``is_pos`` (one sort of everything, one of the positives)."""
-    all_sorted = _sort.sort(scores, backend=backend)
-    pos = _sort.select_sorted(scores, is_pos, backend=backend)
-    starts = _sort.group_starts(pos, backend=backend).to(scores.device)
+    all_sorted = _sort.sort(scores)
+    pos = _sort.select_sorted(scores, is_pos)
+    starts = _sort.group_starts(pos).to(scores.device)
     values = pos[starts]
     weight = torch.diff(starts, append=torch.tensor([pos.numel()], device=starts.device))
-    below = _sort.searchsorted(all_sorted, values, backend=backend)
-    at_or_below = _sort.searchsorted(all_sorted, values, right=True, backend=backend)
+    below = _sort.searchsorted(all_sorted, values)
+    at_or_below = _sort.searchsorted(all_sorted, values, right=True)
     n_pos = torch.tensor(pos.numel(), dtype=torch.int64, device=scores.device)
     return Ranked(weight, below.to(scores.device), at_or_below.to(scores.device), starts, n_pos, scores.numel())
 
 
-def rank_rows(scores: Tensor, is_pos: Tensor, *, backend: Optional[str] = None) -> Ranked:
+def rank_rows(scores: Tensor, is_pos: Tensor) -> Ranked:
     """Counts for every row of ``scores`` ``(R, n)`` with boolean ``is_pos`` ``(R, n)``: batched, no row loop."""
     n = scores.shape[-1]
-    all_sorted = _sort.sort_rows(scores, backend=backend)
+    all_sorted = _sort.sort_rows(scores)
     pad = torch.full((), float("inf"), dtype=scores.dtype, device=scores.device)
-    pos = _sort.sort_rows(torch.where(is_pos, scores, pad), backend=backend)
+    pos = _sort.sort_rows(torch.where(is_pos, scores, pad))
     n_pos = is_pos.sum(-1)
     weight = (torch.arange(n, device=scores.device) < n_pos.unsqueeze(-1)).long()
     below = _sort.searchsorted_rows(all_sorted, pos)
@@ -88,16 +88,15 @@ def precision_sum(r: Ranked) -> Tensor:
     return (r.weight.double() * precision).sum(-1)
 
 
-def curve_counts(scores: Tensor, is_pos: Tensor, *,
-                 backend: Optional[str] = None) -> Tuple[Tensor, Tensor, Tensor]:
+def curve_counts(scores: Tensor, is_pos: Tensor) -> Tuple[Tensor, Tensor, Tensor]:
     """Every distinct score as a threshold, ascending, with the true and false positives at ``score >= t``.
 
     Returns ``(thresholds, tps, fps)`` (int64 counts); thresholds keep the scores' dtype."""
-    all_sorted = _sort.sort(scores, backend=backend)
-    pos = _sort.select_sorted(scores, is_pos, backend=backend)
-    starts = _sort.group_starts(all_sorted, backend=backend).to(scores.device)
+    all_sorted = _sort.sort(scores)
+    pos = _sort.select_sorted(scores, is_pos)
+    starts = _sort.group_starts(all_sorted).to(scores.device)
     thresholds = all_sorted[starts]
-    tps = pos.numel() - _sort.searchsorted(pos, thresholds, backend=backend).to(scores.device)
+    tps = pos.numel() - _sort.searchsorted(pos, thresholds).to(scores.device)
     fps = (scores.numel() - starts) - tps
     return thresholds, tps, fps
 
