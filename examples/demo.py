@@ -6,7 +6,7 @@
    and AUC-M over 3 seeds; exact held-out AUROC, AP, F1 and ECE (mean +- sd); one ROC, one PR and one
    reliability figure with the three models overlaid.
 
-Run: python examples/demo.py [--out DIR]   (about a minute or two on 2 CPU cores)
+Run: python examples/demo.py [--out DIR]   (about 10 s on 2 CPU cores)
 """
 from __future__ import annotations
 
