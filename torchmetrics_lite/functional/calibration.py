@@ -41,6 +41,7 @@ from torchmetrics_lite._checks import (
     check_sample_weight,
 )
 from torchmetrics_lite.functional.regression._kernels import TORCH, ops, present_sum
+from torchmetrics_lite.metric import float_dtype
 
 __all__ = [
     "binary_brier_score", "multiclass_brier_score", "binary_calibration_error", "multiclass_calibration_error",
@@ -58,15 +59,15 @@ def _brier_stats(total: Tensor, n: int, weight: Optional[Tensor]) -> State:
     """``sum_score`` with the int64 count ``total``, or with the float64 weight sum ``sum_weight``."""
     if weight is None:
         return {"sum_score": total, "total": torch.full((), n, dtype=torch.int64, device=total.device)}
-    return {"sum_score": total, "sum_weight": weight.to(dtype=torch.float64, device=total.device).sum()}
+    return {"sum_score": total, "sum_weight": weight.to(dtype=total.dtype, device=total.device).sum()}
 
 
 def _binary_brier_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> State:
     """``sum_i w_i (preds_i - target_i)²`` in float64 (the conversion of either input is exact) and the count
     or weight sum."""
     xp = ops(preds)
-    err = xp.sub64(xp.asarray(preds), xp.asarray(target))
-    w = None if weight is None else xp.float64(xp.asarray(weight))
+    err = xp.subtract(xp.asarray(preds), xp.asarray(target))
+    w = None if weight is None else xp.floating(xp.asarray(weight))
     total = xp.vecdot(err, err) if w is None else xp.vecdot(err, err * w)
     return _brier_stats(xp.result(total), err.shape[0], weight)
 
@@ -76,12 +77,12 @@ def _multiclass_brier_stats(preds: Tensor, target: Tensor, weight: Optional[Tens
     one-hot target, then dot products) and the count or weight sum."""
     xp = ops(preds)
     p, t = xp.asarray(preds), xp.asarray(target)
-    diff = xp.sub64(p, t[:, None] == xp.arange(p.shape[1], p))
+    diff = xp.subtract(p, t[:, None] == xp.arange(p.shape[1], p))
     if weight is None:
         flat = diff.reshape(-1)
         total = xp.vecdot(flat, flat)
     else:
-        total = xp.vecdot(diff, diff) @ xp.float64(xp.asarray(weight))
+        total = xp.vecdot(diff, diff) @ xp.floating(xp.asarray(weight))
     return _brier_stats(xp.result(total), p.shape[0], weight)
 
 
@@ -212,21 +213,41 @@ def _bins_numpy(confidence: np.ndarray, accuracy: np.ndarray, n_bins: int, weigh
 
 def _bins_torch(confidence: Tensor, accuracy: Tensor, n_bins: int, weight: Optional[Tensor]) -> State:
     """As :func:`_bins_numpy` with static shapes (``torch.compile``): the boundaries ``i / n_bins`` (the same
-    correctly rounded float64 values), a binary search, and ``index_add_`` into ``n_bins`` slots."""
-    conf = confidence.to(torch.float64)
-    edges = torch.arange(1, n_bins, dtype=torch.float64, device=conf.device) / n_bins
-    idx = torch.bucketize(conf, edges, right=False)  # edges[i-1] < c <= edges[i]
-    columns = [conf, accuracy.to(torch.float64)]
+    correctly rounded float64 values), a binary search, and ``index_add_`` into ``n_bins`` slots. On a device
+    without float64 the sums are float32 and the bins come from :func:`_bin_index_float32` (the same bins)."""
+    dtype = float_dtype(confidence.device)
+    conf = confidence.to(dtype)
+    if dtype == torch.float64:
+        edges = torch.arange(1, n_bins, dtype=dtype, device=conf.device) / n_bins
+        idx = torch.bucketize(conf, edges, right=False)  # edges[i-1] < c <= edges[i]
+    else:
+        idx = _bin_index_float32(conf, n_bins)
+    columns = [conf, accuracy.to(dtype)]
     if weight is None:
         counts = torch.zeros(n_bins, dtype=torch.int64, device=conf.device).index_add_(0, idx, torch.ones_like(idx))
         count = {"bin_count": counts}
     else:
-        w = weight.to(torch.float64)
+        w = weight.to(dtype)
         columns = [w, *(c * w for c in columns)]
     sums = conf.new_zeros(len(columns), n_bins).index_add_(1, idx, torch.stack(columns))
     if weight is not None:
         count = {"bin_weight": sums[0]}
     return {**count, "bin_confidence": sums[-2], "bin_accuracy": sums[-1]}
+
+
+def _bin_index_float32(confidence: Tensor, n_bins: int) -> Tensor:
+    """The bins of float32 confidences without a float64 tensor (a device without float64), equal to the float64
+    search's: ``ceil(c n) - 1`` clamped to ``[0, n - 1]`` (see :func:`_bin_index_numpy` for why that is the
+    float64 rule), computed exactly in int64 from the bits of ``c = m 2**-s`` (``m`` its 24-bit significand).
+    Comparing float32 ``c`` with float32 boundaries instead would move every ``c`` equal to a boundary rounded
+    up (``float32(0.1) > 0.1``) into the bin below. Unchecked input: ``c < 0`` goes to bin 0, ``c > 1``, inf and
+    NaN to the last bin, as the search."""
+    bits = confidence.view(torch.int32).to(torch.int64)
+    biased = (bits >> 23) & 0xFF  # the biased exponent; 0 for zero and subnormals, which have no hidden bit
+    significand = (bits & 0x7FFFFF) | ((biased > 0).to(torch.int64) << 23)
+    shift = (150 - biased.clamp_min(1)).clamp(0, 62)  # c = significand * 2**-shift (a larger shift: c n < 1)
+    ceil = -((-(significand * n_bins)) >> shift)  # an arithmetic shift floors, so this is ceil(c n)
+    return torch.where(bits < 0, 0, (ceil - 1).clamp(0, n_bins - 1))
 
 
 def _bin_stats(confidence: Tensor, accuracy: Tensor, n_bins: int, weight: Optional[Tensor]) -> State:
