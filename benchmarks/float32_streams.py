@@ -5,8 +5,9 @@ The float32 policy (``torchmetrics_lite.metric.float_dtype``) is emulated on the
 metric streams the same float32 batches twice, with float64 states (the CPU default) and with the float32 policy,
 and the table gives the relative error of the float32 value. The summation order of a real MPS device differs
 from the CPU's, so its error differs in detail, not in size. Regression targets sit at 1e4 with unit noise
-(``preds = target + 0.5 noise``), the hard case for moments.
-Run: python -m benchmarks.float32_streams [--samples 10000000]
+(``preds = target + 0.5 noise``), the hard case for moments. On a Mac, ``--device mps`` streams the float32 run
+on the real device (the float64 reference stays on the CPU).
+Run: python -m benchmarks.float32_streams [--samples 10000000] [--device cpu]
 """
 from __future__ import annotations
 
@@ -53,10 +54,11 @@ def stream(make: Callable[[], Metric], batches: Sequence[Tuple[torch.Tensor, ...
     return metric.compute()
 
 
-def relative_error(make: Callable[[], Metric], batches: Sequence[Tuple[torch.Tensor, ...]]) -> Tuple[float, float]:
+def relative_error(make: Callable[[], Metric], batches: Sequence[Tuple[torch.Tensor, ...]],
+                   device: torch.device) -> Tuple[float, float]:
     want = stream(make, batches)
     with float32_policy():
-        got = stream(make, batches)
+        got = stream(make, [tuple(t.to(device) for t in batch) for batch in batches]).cpu()
     assert got.dtype == torch.float32
     return abs(got.double().item() - want.item()) / abs(want.item()), want.item()
 
@@ -69,6 +71,7 @@ def main(argv: Sequence[str] = ()) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=10_000_000)
     parser.add_argument("--batches", type=int, nargs="+", default=[10_000, 1_000], help="batch sizes")
+    parser.add_argument("--device", default="cpu", help="where the float32 run streams (cpu: emulated)")
     args = parser.parse_args(list(argv) or None)
     torch.set_num_threads(1)
     g = torch.Generator().manual_seed(0)
@@ -89,14 +92,15 @@ def main(argv: Sequence[str] = ()) -> None:
         ("MulticlassCalibrationError (10 classes, n / 10 samples)",
          partial(MulticlassCalibrationError, num_classes=10), (mc_probs, mc_labels)),
     ]
-    print(f"{n:.0e} float32 samples; relative error of the float32 policy's value against float64 states\n")
+    print(f"{n:.0e} float32 samples on {args.device}; relative error of the float32 policy's value against "
+          "float64 states\n")
     print("| metric | value (float64) | " + " | ".join(f"batches of {b:.0e}" for b in args.batches) + " |")
     print("|---|---:|" + "---:|" * len(args.batches))
     start = time.perf_counter()
     for name, make, data in cases:
         errors, value = [], 0.0
         for b in args.batches:
-            error, value = relative_error(make, split(data, b * len(data[0]) // n or 1))
+            error, value = relative_error(make, split(data, b * len(data[0]) // n or 1), torch.device(args.device))
             errors.append(f"{error:.1e}")
         print(f"| {name} | {value:.6g} | " + " | ".join(errors) + " |")
     print(f"\n({time.perf_counter() - start:.0f} s)")
