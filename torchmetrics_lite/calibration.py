@@ -1,6 +1,7 @@
 """Stateful calibration metrics over :mod:`torchmetrics_lite.functional.calibration`.
 
-States are sums (float64, int64 counts), so streaming, merging and syncing are exact additions:
+States are sums (float64, int64 counts; float32 sums on a device without float64), so streaming, merging and
+syncing are exact additions:
 
 * Brier scores: the sum of per-sample Brier terms, the count of unweighted samples and the weight sum of
   weighted ones (``update(preds, target, weight=None)``; the mean's denominator is their sum).
@@ -58,7 +59,7 @@ class BinaryBrierScore(Metric):
             ``sync_on_compute``.
 
     Returns:
-        ``compute()``: a float64 0-d tensor in [0, 1]; ``nan`` before any sample.
+        ``compute()``: a float64 (MPS: float32) 0-d tensor in [0, 1]; ``nan`` before any sample.
 
     Raises:
         TypeError, ValueError: bad batches in ``update`` (the state is left unchanged).
@@ -103,7 +104,7 @@ class MulticlassBrierScore(Metric):
         kwargs: :class:`~torchmetrics_lite.metric.Metric`'s options.
 
     Returns:
-        ``compute()``: a float64 0-d tensor in [0, 2]; ``nan`` before any sample.
+        ``compute()``: a float64 (MPS: float32) 0-d tensor in [0, 2]; ``nan`` before any sample.
 
     Raises:
         TypeError, ValueError: a bad ``num_classes``; bad batches in ``update``.
@@ -150,7 +151,7 @@ class BinaryCalibrationError(Metric):
         kwargs: :class:`~torchmetrics_lite.metric.Metric`'s options.
 
     Returns:
-        ``compute()``: a float64 0-d tensor; ``nan`` before any sample.
+        ``compute()``: a float64 (MPS: float32) 0-d tensor; ``nan`` before any sample.
 
     Raises:
         TypeError, ValueError: a bad ``n_bins`` or ``norm``; bad batches in ``update``.
@@ -197,7 +198,7 @@ class MulticlassCalibrationError(Metric):
         n_bins, norm, kwargs: as :class:`BinaryCalibrationError`.
 
     Returns:
-        ``compute()``: a float64 0-d tensor; ``nan`` before any sample.
+        ``compute()``: a float64 (MPS: float32) 0-d tensor; ``nan`` before any sample.
 
     Raises:
         TypeError, ValueError: bad options; bad batches in ``update``.

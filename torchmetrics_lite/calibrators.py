@@ -5,6 +5,15 @@ Both take 1-D real scores and return 1-D probabilities of the positive class (no
 ``predict_proba``), in the scores' floating dtype (float16/bfloat16 give float32, integers float64). Fitting
 runs in float64 (Platt in torch on the scores' device; isotonic on the CPU, in numpy).
 
+**Devices without float64** (Apple MPS, :data:`~torchmetrics_lite.metric.NO_FLOAT64_DEVICES`): no float64
+tensor is made on such a device. Platt fits where the scores are, so there in float32 (a Newton solve on a
+float32 likelihood: ``coef_`` and ``intercept_`` agree with the float64 fit to about 2e-7 relative, see
+``tests/torchmetrics_lite/calibration/test_calibration_float64_less_device.py``). Isotonic fits on the host in
+float64 by design, so its fitted points are the float64 fit's, handed back to the device rounded to float32.
+Fitted tensors live on the scores' device in its :func:`~torchmetrics_lite.metric.float_dtype` (float32 there),
+``predict_proba`` computes in that dtype and returns float32 for integer scores, and a calibrator fitted on one
+device predicts on any other.
+
 * :class:`PlattScaler`: ``p = sigmoid(a * s + b)`` fitted by Newton's method on the logistic likelihood
   (Platt, 1999; with the safeguards of Lin, Lin & Weng, 2007), with Platt's target smoothing by default.
 * :class:`IsotonicCalibrator`: the non-decreasing step function closest in squared error
@@ -27,6 +36,7 @@ from torch import Tensor
 
 from torchmetrics_lite import _sort
 from torchmetrics_lite._checks import check_calibrator_inputs, check_tensor
+from torchmetrics_lite.metric import float_dtype
 
 __all__ = ["PlattScaler", "IsotonicCalibrator"]
 
@@ -34,7 +44,14 @@ __all__ = ["PlattScaler", "IsotonicCalibrator"]
 def _out_dtype(scores: Tensor) -> torch.dtype:
     if scores.dtype in (torch.float16, torch.bfloat16):
         return torch.float32
-    return scores.dtype if scores.is_floating_point() else torch.float64
+    return scores.dtype if scores.is_floating_point() else float_dtype(scores.device)
+
+
+def _on(fitted: Tensor, device: torch.device) -> Tensor:
+    """A fitted tensor on ``device`` in its ``float_dtype``: cast before a move to a device without float64
+    (which cannot hold the float64 original), after a move to one with it (where a float32 fit is upcast)."""
+    dtype = float_dtype(device)
+    return fitted.to(dtype).to(device) if dtype != torch.float64 else fitted.to(device).to(dtype)
 
 
 def _check_scores(scores: Tensor) -> Tensor:
@@ -61,8 +78,8 @@ class PlattScaler:
         tol: stop when the gradient's largest entry is below ``tol`` times the number of samples.
 
     ``fit(scores (N,), target (N,))`` takes targets in [0, 1] (labels or frequencies); the fitted ``a`` and
-    ``b`` are ``coef_`` and ``intercept_`` (float64 0-d tensors). The loop is over Newton iterations, never
-    over samples.
+    ``b`` are ``coef_`` and ``intercept_`` (float64 0-d tensors on the scores' device; float32 where it has no
+    float64). The loop is over Newton iterations, never over samples.
 
     Raises:
         RuntimeError: ``predict_proba`` before ``fit``.
@@ -99,7 +116,8 @@ class PlattScaler:
         Raises:
             TypeError, ValueError: non-tensor, non-real, non-1-D, empty, mismatched, NaN or out-of-range input.
         """
-        s, t = check_calibrator_inputs(scores, target, unit_target=True, validate_args=validate_args)
+        s, t = check_calibrator_inputs(scores, target, unit_target=True, validate_args=validate_args,
+                                       dtype=float_dtype(scores.device))
         n_pos = t.sum()
         n_neg = t.shape[0] - n_pos
         if self.target_smoothing:
@@ -111,17 +129,30 @@ class PlattScaler:
             z = design @ th
             return (torch.nn.functional.softplus(z) - t * z).sum()  # -log-likelihood, stable
 
+        def gradient(th: Tensor) -> Tuple[Tensor, Tensor]:
+            p = torch.sigmoid(design @ th)
+            return design.T @ (p - t), p
+
         value = loss(theta)
+        grad, p = gradient(theta)
         for _ in range(self.max_iter):
-            p = torch.sigmoid(design @ theta)
-            grad = design.T @ (p - t)
             if grad.abs().max() <= self.tol * s.shape[0]:
                 break
             hess = (design * (p * (1 - p))[:, None]).T @ design + 1e-12 * torch.eye(2, dtype=s.dtype, device=s.device)
             step = torch.linalg.solve(hess, grad)
+            if s.dtype != torch.float64:
+                # float32 (a device without float64): near the optimum a Newton step changes the summed loss by
+                # less than its rounding, so the line search cannot judge it; a full step that shrinks the
+                # gradient is taken first (Newton on the gradient equations), the line search is the fallback
+                new_grad, new_p = gradient(theta - step)
+                if new_grad.abs().max() < grad.abs().max():
+                    theta, grad, p = theta - step, new_grad, new_p
+                    value = loss(theta)
+                    continue
             value, theta, moved = _backtrack(loss, value, theta, step, grad)
             if not moved:
                 break
+            grad, p = gradient(theta)
         self.coef_, self.intercept_ = theta[0].clone(), theta[1].clone()
         return self
 
@@ -132,7 +163,8 @@ class PlattScaler:
             scores: real ``(N,)`` scores.
 
         Returns:
-            ``(N,)`` probabilities in the scores' floating dtype (float32 for half types, float64 for integers).
+            ``(N,)`` probabilities in the scores' floating dtype (float32 for half types, float64 for integers:
+            float32 on a device without float64).
 
         Raises:
             RuntimeError: before ``fit``. TypeError, ValueError: non-tensor or non-1-D scores.
@@ -140,8 +172,8 @@ class PlattScaler:
         if self.coef_ is None or self.intercept_ is None:
             raise _not_fitted("PlattScaler")
         scores = _check_scores(scores)
-        a, b = self.coef_.to(scores.device), self.intercept_.to(scores.device)
-        return torch.sigmoid(a * scores.to(torch.float64) + b).to(_out_dtype(scores))
+        a, b = _on(self.coef_, scores.device), _on(self.intercept_, scores.device)
+        return torch.sigmoid(a * scores.to(a.dtype) + b).to(_out_dtype(scores))
 
 
 def _backtrack(loss, value: Tensor, theta: Tensor, step: Tensor, grad: Tensor) -> Tuple[Tensor, Tensor, bool]:
@@ -217,14 +249,17 @@ class IsotonicCalibrator:
 
         Returns:
             ``self``, with ``X_thresholds_``, ``y_thresholds_``, ``X_min_`` and ``X_max_`` (float64, on the
-            scores' device).
+            scores' device; float32 where it has no float64).
 
         Raises:
             TypeError, ValueError: non-tensor, non-real, non-1-D, empty, mismatched or NaN input.
         """
-        s, t = check_calibrator_inputs(scores, target, unit_target=False, validate_args=validate_args)
+        dtype = float_dtype(scores.device)
+        s, t = check_calibrator_inputs(scores, target, unit_target=False, validate_args=validate_args, dtype=dtype)
         order = _sort.argsort(s.cpu()).numpy()  # ties are pooled below: their order does not matter
-        xs, ys = s.cpu().numpy()[order], t.cpu().numpy()[order]
+        # the host arithmetic is float64 on every device (exact copies of float32 scores and targets)
+        xs = s.cpu().numpy()[order].astype(np.float64, copy=False)
+        ys = t.cpu().numpy()[order].astype(np.float64, copy=False)
         new = np.empty(xs.shape[0], dtype=bool)
         new[0] = True
         np.not_equal(xs[1:], xs[:-1], out=new[1:])
@@ -239,9 +274,9 @@ class IsotonicCalibrator:
             fitted = -fitted
         keep = np.ones(fitted.shape[0], dtype=bool)
         keep[1:-1] = (fitted[1:-1] != fitted[:-2]) | (fitted[1:-1] != fitted[2:])
-        device = scores.device
-        self.X_thresholds_ = torch.from_numpy(x[keep]).to(device)
-        self.y_thresholds_ = torch.from_numpy(fitted[keep]).to(device)
+        as_dtype = np.float64 if dtype == torch.float64 else np.float32  # rounded on the host: no float64 there
+        self.X_thresholds_ = torch.from_numpy(x[keep].astype(as_dtype)).to(scores.device)
+        self.y_thresholds_ = torch.from_numpy(fitted[keep].astype(as_dtype)).to(scores.device)
         self.X_min_, self.X_max_ = self.X_thresholds_[0], self.X_thresholds_[-1]
         return self
 
@@ -251,8 +286,8 @@ class IsotonicCalibrator:
         if self.X_thresholds_ is None or self.y_thresholds_ is None:
             raise _not_fitted("IsotonicCalibrator")
         scores = _check_scores(scores)
-        xs, ys = self.X_thresholds_.to(scores.device), self.y_thresholds_.to(scores.device)
-        v = scores.to(torch.float64).clamp(xs[0], xs[-1])
+        xs, ys = _on(self.X_thresholds_, scores.device), _on(self.y_thresholds_, scores.device)
+        v = scores.to(xs.dtype).clamp(xs[0], xs[-1])
         if xs.shape[0] == 1:
             return ys.expand(v.shape).to(_out_dtype(scores))
         hi = _sort.searchsorted(xs, v).to(v.device).clamp(1, xs.shape[0] - 1)

@@ -2,7 +2,8 @@
 
 ``update(preds, target)`` takes ``(N,)`` tensors (``num_outputs=1``) or ``(N, num_outputs)`` tensors.
 
-States (all float64, on the inputs' device):
+States (all float64, on the inputs' device; float32 on a device without float64, with one warning at the first
+update, see :mod:`torchmetrics_lite.functional.regression._kernels` for the precision kept):
 
 * MSE / RMSE / MAE / MAPE: per-output error sums (``sum`` states), an int64 count of the unweighted samples and
   a float64 weight sum of the weighted ones (the mean's denominator is their sum). Memory O(d).
@@ -95,7 +96,7 @@ class MeanSquaredError(_ErrorSumMetric):
             ``sync_on_compute``.
 
     Returns:
-        ``compute()``: a float64 0-d tensor (or ``(d,)``); ``nan`` before any sample or with zero weight.
+        ``compute()``: a float64 (MPS: float32) 0-d tensor (or ``(d,)``); ``nan`` before any sample or with zero weight.
 
     Raises:
         TypeError, ValueError: bad options here; bad batches in ``update`` as the functional form (the state
@@ -212,7 +213,7 @@ class R2Score(_MomentMetric):
         kwargs: :class:`~torchmetrics_lite.metric.Metric`'s options.
 
     Returns:
-        ``compute()``: a float64 0-d tensor (or ``(d,)``); fewer than two samples give ``nan``.
+        ``compute()``: a float64 (MPS: float32) 0-d tensor (or ``(d,)``); fewer than two samples give ``nan``.
 
     Raises:
         TypeError, ValueError: bad options or batches; ``compute`` raises ``ValueError`` when
@@ -248,7 +249,7 @@ class ExplainedVariance(_MomentMetric):
         num_outputs, multioutput, kwargs: as :class:`R2Score`.
 
     Returns:
-        ``compute()``: a float64 0-d tensor (or ``(d,)``); ``nan`` before any sample.
+        ``compute()``: a float64 (MPS: float32) 0-d tensor (or ``(d,)``); ``nan`` before any sample.
 
     Raises:
         TypeError, ValueError: bad options or batches.

@@ -76,10 +76,11 @@ def check_multiclass_prob_inputs(preds: Any, target: Any, *, num_classes: Option
     return p, target
 
 
-def check_calibrator_inputs(scores: Any, target: Any, *, unit_target: bool,
-                            validate_args: bool = True) -> Tuple[Tensor, Tensor]:
+def check_calibrator_inputs(scores: Any, target: Any, *, unit_target: bool, validate_args: bool = True,
+                            dtype: torch.dtype = torch.float64) -> Tuple[Tensor, Tensor]:
     """Calibrator fitting: real 1-D ``scores`` and ``target`` of the same length, at least one sample;
-    ``unit_target`` requires targets in [0, 1] (labels or frequencies). Returned as float64."""
+    ``unit_target`` requires targets in [0, 1] (labels or frequencies). Returned in ``dtype`` (the caller's
+    ``float_dtype`` of the scores' device: float64, or float32 where the device has none)."""
     for name, t in (("scores", scores), ("target", target)):
         check_tensor(name, t)
         check_real(name, t)
@@ -87,7 +88,7 @@ def check_calibrator_inputs(scores: Any, target: Any, *, unit_target: bool,
     check_same_shape("scores", scores, "target", target)
     if scores.shape[0] == 0:
         raise ValueError("Expected `scores` to hold at least one sample, got shape (0,)")
-    s, t = scores.to(torch.float64), target.to(torch.float64)
+    s, t = scores.to(dtype), target.to(dtype)
     if validate_args:
         check_no_nan("scores", s, total=s.sum())
         check_no_nan("target", t, total=t.sum())

@@ -2,7 +2,10 @@
 
 Inputs are ``preds`` and ``target`` of the same shape, ``(N,)`` (one output) or ``(N, d)`` (``d`` outputs,
 scored column by column), any real dtype; all statistics are computed in float64 (the conversion from
-float32/float16/int is exact), so a long float32 stream does not drift.
+float32/float16/int is exact), so a long float32 stream does not drift. On a device without float64 (Apple MPS,
+:func:`~torchmetrics_lite.metric.float_dtype`) they are float32 and so are the values: about 7 significant
+digits, the moments still well-conditioned (the precision a float32 stream keeps, with a measured figure, is in
+:mod:`torchmetrics_lite.functional.regression._kernels`).
 
 **Sample weights.** Every function and module ``update`` takes ``weight=``: ``None`` or a non-negative ``(N,)``
 tensor, one value per sample (row), with scikit-learn's ``sample_weight`` semantics: a sample of weight ``k``

@@ -14,7 +14,7 @@ ERROR_FUNCTION = """Args:
     preds, target, weight, multioutput, validate_args: as :func:`mean_squared_error`.
 
 Returns:
-    A float64 0-d tensor, or ``(d,)`` with ``multioutput="raw_values"``; ``nan`` for empty input.
+    A float64 (MPS: float32) 0-d tensor, or ``(d,)`` with ``multioutput="raw_values"``; ``nan`` for empty input.
 
 Raises:
     TypeError, ValueError: as :func:`mean_squared_error`."""
@@ -26,7 +26,7 @@ Args:
     num_outputs, multioutput, kwargs: as :class:`MeanSquaredError`.
 
 Returns:
-    ``compute()``: a float64 0-d tensor (or ``(d,)``); ``nan`` before any sample.
+    ``compute()``: a float64 (MPS: float32) 0-d tensor (or ``(d,)``); ``nan`` before any sample.
 
 Raises:
     TypeError, ValueError: as :class:`MeanSquaredError`."""

@@ -68,8 +68,8 @@ def mean_squared_error(preds: Tensor, target: Tensor, *, weight: Optional[Tensor
         validate_args: check for NaN in the inputs and negative or NaN weights (a host sync).
 
     Returns:
-        A float64 0-d tensor, or ``(d,)`` with ``multioutput="raw_values"``. Empty input (or a zero weight
-        sum) gives ``nan``.
+        A float64 (MPS: float32) 0-d tensor, or ``(d,)`` with ``multioutput="raw_values"``. Empty input (or a
+        zero weight sum) gives ``nan``.
 
     Raises:
         TypeError: an input is not a tensor or has a bool or complex dtype.
@@ -245,7 +245,7 @@ def r2_score(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None, 
         validate_args: check for NaN input and negative weights, and that ``n - p - 1 > 0`` (host syncs).
 
     Returns:
-        A float64 0-d tensor, or ``(d,)`` with ``multioutput="raw_values"``. Fewer than two samples give
+        A float64 (MPS: float32) 0-d tensor, or ``(d,)`` with ``multioutput="raw_values"``. Fewer than two samples give
         ``nan`` (scikit-learn's rule). Constant targets follow scikit-learn's ``force_finite=True``: a perfect
         prediction scores 1.0, an imperfect one 0.0. With ``validate_args=False`` an adjusted score with
         ``n - p - 1 <= 0`` is ``nan`` instead of an error.
@@ -290,9 +290,9 @@ def explained_variance(preds: Tensor, target: Tensor, *, weight: Optional[Tensor
         multioutput: ``"raw_values" | "uniform_average" | "variance_weighted"``.
 
     Returns:
-        A float64 0-d tensor, or ``(d,)`` with ``multioutput="raw_values"``. Empty input (or a zero weight sum)
-        gives ``nan``; a single sample gives 1.0 (0/0 counts as perfect, as in scikit-learn); constant targets
-        follow the rules of :func:`r2_score`.
+        A float64 (MPS: float32) 0-d tensor, or ``(d,)`` with ``multioutput="raw_values"``. Empty input (or a
+        zero weight sum) gives ``nan``; a single sample gives 1.0 (0/0 counts as perfect, as in scikit-learn);
+        constant targets follow the rules of :func:`r2_score`.
 
     Raises:
         TypeError, ValueError: as :func:`mean_squared_error`.
