@@ -112,32 +112,28 @@ def _ideal_runs(r: K.Ranked) -> K.Runs:
     return K.Runs(r.q, pos, torch.ones_like(pos), r.rel[order])
 
 
-def _torch_ops(dtype: torch.dtype) -> K.Ops:
-    """The torch :class:`~torchmetrics_lite.functional.retrieval._kernels.Ops` whose values are ``dtype``."""
-    return K.Ops(
-        name="torch",
-        real=lambda x: x.to(dtype),
-        cumsum0=_cumsum0,
-        take=lambda x, i: x[i],
-        segsum=_segsum,
-        nonzero=lambda m: torch.nonzero(m).view(-1),
-        arange=lambda n, like: torch.arange(n, device=like.device),
-        repeat=torch.repeat_interleave,
-        cap=lambda x, c: torch.clamp(x, max=c),
-        clip0=lambda x, hi: torch.minimum(torch.clamp(x, min=0), hi),
-        where=torch.where,
-        log=torch.log,
-        log2=torch.log2,
-        exp=torch.exp,
-        exp2=torch.exp2,
-        lgamma=torch.lgamma,
-        span=_span,
-        ideal_runs=_ideal_runs,
-    )
-
-
+TORCH = K.Ops(
+    name="torch",
+    real=lambda x: x.to(torch.float64),
+    cumsum0=_cumsum0,
+    take=lambda x, i: x[i],
+    segsum=_segsum,
+    nonzero=lambda m: torch.nonzero(m).view(-1),
+    arange=lambda n, like: torch.arange(n, device=like.device),
+    repeat=torch.repeat_interleave,
+    cap=lambda x, c: torch.clamp(x, max=c),
+    clip0=lambda x, hi: torch.minimum(torch.clamp(x, min=0), hi),
+    where=torch.where,
+    log=torch.log,
+    log2=torch.log2,
+    exp=torch.exp,
+    exp2=torch.exp2,
+    lgamma=torch.lgamma,
+    span=_span,
+    ideal_runs=lambda r: _ideal_runs(r),
+)
 #: The torch ops by floating dtype: float64, or float32 on a device without float64 (``float_dtype``).
-TORCH_OPS = {dtype: _torch_ops(dtype) for dtype in (torch.float64, torch.float32)}
+TORCH_OPS = {torch.float64: TORCH, torch.float32: TORCH._replace(real=lambda x: x.to(torch.float32))}
 
 
 def _group_bounds(new: Tensor) -> tuple:
