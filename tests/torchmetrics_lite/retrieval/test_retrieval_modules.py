@@ -269,3 +269,13 @@ def test_compute_from_stats_is_pure_and_evaluates_once_per_compute(monkeypatch):
     m.update(*FLAT[0])
     m.per_query(), m.skipped(), m.compute(), m.per_query()
     assert len(calls) == 1  # the flat rows are ranked once for compute, per_query and skipped together
+    from torchmetrics_lite import MetricCollection
+
+    collection = MetricCollection({"map": RetrievalMAP(empty="skip", keep_per_query=True)})
+    for batch in FLAT:
+        collection.update(*batch)
+    values = collection.compute()  # the collection syncs and calls compute_from_synced of each member
+    assert_close(collection["map"].per_query(), retrieval_average_precision(*concat(FLAT), empty="skip",
+                                                                            reduction="none"), atol=1e-12)
+    assert_close(values["map"], collection["map"].compute())
+    assert len(calls) == 2  # one more evaluation, by the collection's compute, read by per_query afterwards
