@@ -32,7 +32,8 @@ from torchmetrics_lite.functional import retrieval_normalized_dcg
 G = torch.Generator().manual_seed(5)
 CLASSES = [RetrievalAUROC, RetrievalDCG, RetrievalFallOut, RetrievalHitRate, RetrievalMAP, RetrievalMRR,
            RetrievalNormalizedDCG, RetrievalPrecision, RetrievalRecall, RetrievalRPrecision]
-OPTIONS = [{}, {"ties": "order", "empty": "skip", "keep_per_query": True}, {"aggregation": "median", "empty": "one"}]
+OPTIONS = [{"ignore_index": -1}, {"ties": "order", "empty": "skip", "keep_per_query": True},  # -1: a grade < 0
+           {"aggregation": "median", "empty": "one", "ignore_index": -1}]
 
 
 def _batches(form):
@@ -63,7 +64,7 @@ FORMS = ["dense", "dense_one_query", "dense_mask", "dense_ignore_index", "dense_
 def test_update_needs_no_host_sync(form, options):
     batch = _batches(form)
     for cls in CLASSES:
-        make = partial(cls, validate_args=False, ignore_index=-1, **OPTIONS[options])
+        make = partial(cls, validate_args=False, **OPTIONS[options])
         metric = make()
         with _backend.force("torch"), no_host_sync():
             metric.update(*batch)
