@@ -2,10 +2,10 @@
 
 The hinge forms need no pair at all: for one positive ``p`` the negatives inside its margin are a suffix of the
 sorted negatives, so with prefix sums of ``s_n`` and ``s_n**2`` each positive's total is O(log n), and the whole
-loss and its gradient cost one sort per class (O(n log n), statistics in float64; float32 on a device without
-float64, such as Apple MPS). The sigmoid and logistic
-forms have no such closed form; they are summed exactly over all pairs in blocks of positives, and the forward
-pass forms the gradient at the same time, so memory stays at one block whatever the number of pairs.
+loss and its gradient cost one sort per class (O(n log n), statistics in float64, or float32 on a device without
+float64 such as Apple MPS). The sigmoid and logistic forms have no such closed form; they are summed exactly over
+all pairs in blocks of positives, and the forward pass forms the gradient at the same time, so memory stays at
+one block whatever the number of pairs.
 """
 from __future__ import annotations
 
