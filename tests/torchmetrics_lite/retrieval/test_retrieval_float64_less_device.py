@@ -6,6 +6,7 @@ ones: every measure, both gains, fractional grades, every ``empty`` rule, both t
 per-query values, ``skipped()``, dense input with ``mask``/``ignore_index`` and flat input with ``indexes``.
 """
 from functools import partial
+from typing import Any, Dict, List, Tuple
 
 import pytest
 import torch
@@ -65,7 +66,7 @@ FRACTIONAL = [(p, t * 0.75 + (t > 0) * 0.5) for p, t in DENSE]  # grades 1.25, 2
 INTEGER_SCORES = [(torch.randint(0, 6, (r, N), generator=G), t) for (_, t), r in zip(DENSE, (4, 3, 5))]
 
 # name: (module, function, option variants: each a dict of options that both take)
-MEASURES = {
+MEASURES: Dict[str, Tuple[Any, Any, List[Dict[str, Any]]]] = {
     "ndcg": (RetrievalNormalizedDCG, retrieval_normalized_dcg,
              [{}, {"k": 3, "gain": "exponential"}, {"gain": "exponential", "ties": "order", "empty": "skip"}]),
     "dcg": (RetrievalDCG, retrieval_dcg, [{"k": 4}, {"gain": "exponential", "empty": "one"}]),

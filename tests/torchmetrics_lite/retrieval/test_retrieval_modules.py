@@ -1,6 +1,7 @@
 """Retrieval modules through the harness (dense and flat input, queries split across batches and ranks), the
 skipped-query count, rejected updates and real multi-process sync."""
 from functools import partial
+from typing import Any, Dict, Tuple
 
 import pytest
 import torch
@@ -57,7 +58,7 @@ def _flat_batches():
 
 FLAT = _flat_batches()
 
-METRICS = {  # name: (class, functional, options)
+METRICS: Dict[str, Tuple[Any, Any, Dict[str, Any]]] = {  # name: (class, functional, options)
     "ndcg": (RetrievalNormalizedDCG, retrieval_normalized_dcg, {"k": 5, "gain": "exponential"}),
     "map": (RetrievalMAP, retrieval_average_precision, {}),
     "mrr": (RetrievalMRR, retrieval_reciprocal_rank, {"k": 3}),
