@@ -84,10 +84,10 @@ def check_relevance_values(relevance: Tensor, mask: Tensor, name: str = "relevan
     otherwise be a real item with a negative gain (``2**-1 - 1 = -0.5``) that the loss pushes the wrong way."""
     if relevance.numel() == 0 or relevance.dtype == torch.bool:
         return
-    rel = relevance if relevance.is_floating_point() else relevance.double()
-    bad = mask & ~(torch.isfinite(rel) & (rel >= 0))
+    ok = relevance >= 0 if not relevance.is_floating_point() else torch.isfinite(relevance) & (relevance >= 0)
+    bad = mask & ~ok
     if bool(bad.any()):
-        value = rel[bad][0].item()
+        value = float(relevance[bad][0].item())
         raise ValueError(f"Expected `{name}` to be finite and >= 0 on real items, got {value} (mark padded items "
                          f"with the boolean `mask=` argument instead of a sentinel value, or pass "
                          f"validate_args=False to skip this check)")

@@ -6,6 +6,7 @@ from torch import Tensor, nn
 
 from losses._utils import check_binary
 from torchmetrics_lite._checks import check_number, upcast
+from torchmetrics_lite.metric import float_dtype
 
 __all__ = ["AUCMLoss", "aucm_loss"]
 
@@ -132,13 +133,14 @@ class AUCMLoss(nn.Module):
         with torch.no_grad():
             self.alpha.clamp_(min=0.0)
         imratio: float | Tensor | None = self.imratio
-        if imratio is None:  # running positive fraction, without a host sync; float64 (float16 counts overflow)
+        if imratio is None:  # running positive fraction, without a host sync; float64 (float16 counts overflow),
+            dtype = float_dtype(preds.device)  # or float32 on a device without float64
             batch_pos = (target != 0).sum()
             if self.training:
                 self.n_pos += batch_pos
                 self.n_seen += target.numel()
-            running = self.n_pos.to(torch.float64) / self.n_seen.clamp_min(1).to(torch.float64)
-            imratio = torch.where(self.n_seen > 0, running, batch_pos.to(torch.float64) / max(1, target.numel()))
+            running = self.n_pos.to(dtype) / self.n_seen.clamp_min(1).to(dtype)
+            imratio = torch.where(self.n_seen > 0, running, batch_pos.to(dtype) / max(1, target.numel()))
         return aucm_loss(preds, target, self.a, self.b, _AscentOnAlpha.apply(self.alpha), margin=self.margin,
                          imratio=imratio, validate_args=False)  # checked above
 

@@ -2,9 +2,10 @@
 
 The hinge forms need no pair at all: for one positive ``p`` the negatives inside its margin are a suffix of the
 sorted negatives, so with prefix sums of ``s_n`` and ``s_n**2`` each positive's total is O(log n), and the whole
-loss and its gradient cost one sort per class (O(n log n), statistics in float64). The sigmoid and logistic
-forms have no such closed form; they are summed exactly over all pairs in blocks of positives, and the forward
-pass forms the gradient at the same time, so memory stays at one block whatever the number of pairs.
+loss and its gradient cost one sort per class (O(n log n), statistics in float64, or float32 on a device without
+float64 such as Apple MPS). The sigmoid and logistic forms have no such closed form; they are summed exactly over
+all pairs in blocks of positives, and the forward pass forms the gradient at the same time, so memory stays at
+one block whatever the number of pairs.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from torch import Tensor, nn
 from losses._utils import PAIR_BLOCK, check_binary, check_positive
 from torchmetrics_lite import _sort
 from torchmetrics_lite._checks import check_choice, check_number, check_positive_int, upcast
+from torchmetrics_lite.metric import float_dtype
 
 __all__ = ["SoftAUCLoss", "soft_auc_loss"]
 
@@ -57,16 +59,17 @@ def _hinge_pairs(sp: Tensor, sn: Tensor, margin: float, squared: bool):
 
 def _smooth_pairs(sp: Tensor, sn: Tensor, surrogate: str, temperature: float, block: int):
     """Exact sum over all pairs of the sigmoid / logistic surrogate with its gradients, blocks of positives."""
-    total = torch.zeros((), dtype=torch.float64, device=sp.device)
+    dtype = float_dtype(sp.device)  # the sum in float64 (float32 on a device without float64)
+    total = torch.zeros((), dtype=dtype, device=sp.device)
     gp, gn = torch.zeros_like(sp), torch.zeros_like(sn)
     for start in range(0, sp.shape[0], block):
         d = (sp[start:start + block, None] - sn[None, :]) / temperature
         low = torch.sigmoid(-d)
         if surrogate == "sigmoid":
-            total += low.sum(dtype=torch.float64)
+            total += low.sum(dtype=dtype)
             slope = low.mul_(torch.sigmoid(d))  # -d/dd sigmoid(-d) = sigmoid(-d) sigmoid(d)
         else:
-            total += F.softplus(-d).sum(dtype=torch.float64)
+            total += F.softplus(-d).sum(dtype=dtype)
             slope = low  # -d/dd softplus(-d) = sigmoid(-d)
         gp[start:start + block] = slope.sum(1).neg_() / temperature
         gn += slope.sum(0) / temperature
@@ -83,7 +86,7 @@ class _AllPairsAUC(torch.autograd.Function):
         loss = scores.new_zeros(())
         if n_pos and n_neg:
             if surrogate in ("hinge", "squared_hinge"):
-                x = scores.double()
+                x = scores.to(float_dtype(scores.device))  # float64, or float32 on a device without float64
                 x = x - x.mean()  # differences are unchanged; prefix sums lose less to cancellation
                 total, gp, gn = _hinge_pairs(x[pos], x[~pos], margin, surrogate == "squared_hinge")
             else:

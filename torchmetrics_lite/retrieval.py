@@ -1,13 +1,16 @@
 """Stateful retrieval metrics: the modules of :mod:`torchmetrics_lite.functional.retrieval`.
 
 Dense updates are reduced at once to three sum states (sum of per-query values, queries counted, queries
-skipped); flat updates keep their rows in growable ``cat`` buffers, grouped by query id at ``compute``. Both may
-be mixed (dense rows are queries of their own). :meth:`~_RetrievalMetric.skipped` is the number of queries that
+skipped); flat updates keep their rows in growable ``cat`` buffers, grouped by query id at ``compute`` (rows that
+``mask`` or ``ignore_index`` drop stay in place with a NaN grade and are removed at ``compute``, so that ``update``
+needs no host sync). Both may be mixed (dense rows are queries of their own). With ``validate_args=False`` and
+``empty`` other than ``"error"``, ``update`` makes no device-to-host sync. Values are float64, or float32 on a
+device without float64 (Apple MPS). :meth:`~_RetrievalMetric.skipped` is the number of queries that
 ``empty="skip"`` left out of the mean.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Dict, NamedTuple, Optional, Tuple
 
 import torch
 from torch import Tensor
@@ -31,12 +34,13 @@ from torchmetrics_lite.functional.retrieval._torch_kernels import (
     RECIPROCAL_RANK,
     RELEVANT,
     Measure,
+    PerQuery,
     _measure_values,
     _per_query,
     _retrieval_from_stats,
     _retrieval_stats,
 )
-from torchmetrics_lite.metric import Metric
+from torchmetrics_lite.metric import Metric, float_dtype
 
 __all__ = [
     "RetrievalNormalizedDCG",
@@ -101,6 +105,14 @@ def _module_doc(k: bool = True) -> Any:
     return wrap
 
 
+class _Summary(NamedTuple):
+    """Everything :meth:`_RetrievalMetric.compute_from_stats` evaluates from one state."""
+
+    value: Tensor  # the aggregated value
+    values: Optional[Tensor]  # per-query values (when the metric keeps them), else None
+    skipped: Tensor  # int64: queries left out by empty="skip"
+
+
 class _RetrievalMetric(Metric):
     """Shared states and update logic; a subclass names its per-query function and its options."""
 
@@ -122,17 +134,17 @@ class _RetrievalMetric(Metric):
         self.add_state("n_queries", torch.zeros((), dtype=torch.int64), reduce="sum")
         self.add_state("n_skipped", torch.zeros((), dtype=torch.int64), reduce="sum")
         self.add_state("preds", torch.zeros(0, dtype=torch.float32), reduce="cat")
-        self.add_state("target", torch.zeros(0, dtype=torch.float64), reduce="cat")
+        self.add_state("target", torch.zeros(0, dtype=torch.float64), reduce="cat")  # nan: a dropped row
         self.add_state("indexes", torch.zeros(0, dtype=torch.int64), reduce="cat")
         self.add_state("query_values", torch.zeros(0, dtype=torch.float64), reduce="cat")  # when kept
-        self._skipped = 0
-        self._values: Optional[Tensor] = None
+        self._summary: Optional[_Summary] = None  # of the state behind the cached compute() value
+        self._pending: Optional[Tuple[Dict[str, Tensor], _Summary]] = None
 
     def _options(self) -> Dict[str, Any]:
         return {"k": self.k}
 
     def batch_stats(self, preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None,
-               mask: Optional[Tensor] = None) -> Dict[str, Tensor]:
+                    mask: Optional[Tensor] = None) -> Dict[str, Tensor]:
         preds, target, indexes, mask = check_retrieval_inputs(preds, target, indexes, mask, self.validate_args)
         if indexes is None:
             pq, _ = _measure_values(self._measure, preds, target, None, mask, ties=self.ties,
@@ -145,40 +157,76 @@ class _RetrievalMetric(Metric):
         keep = mask
         if self.ignore_index is not None:
             keep = (target != self.ignore_index) if keep is None else keep & (target != self.ignore_index)
-        if keep is not None:
-            preds, target, indexes = preds[keep], target[keep], indexes[keep]
         if self.validate_args:
-            check_retrieval_values(preds, target)
-        return {"preds": preds, "target": target.to(torch.float64), "indexes": indexes.to(torch.int64)}
+            check_retrieval_values(preds, target, keep)
+        target = target.to(float_dtype(target.device))
+        if keep is not None:  # rows dropped by mask / ignore_index stay in place, marked: no host sync here
+            target = torch.where(keep, target, float("nan"))
+        return {"preds": preds, "target": target, "indexes": indexes.to(torch.int64)}
 
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        totals = [state[name] for name in _SUMS if name in state]
+    def _flat_values(self, state: Dict[str, Tensor]) -> PerQuery:
+        """Per-query values of the flat rows of ``state`` (rows marked as dropped removed first)."""
+        preds, target, indexes = state["preds"], state["target"], state["indexes"]
+        dropped = torch.isnan(target)
+        kept = None if not bool(dropped.any()) else ~dropped
+        pq, _ = _measure_values(self._measure, preds, target, indexes, kept, ties=self.ties, ignore_index=None,
+                                validate_args=False, options=self._options())
+        return pq
+
+    def _summarise(self, state: Dict[str, Tensor]) -> _Summary:
+        """The value, the per-query values and the skip count of ``state`` (pure: reads options only)."""
+        device = next(iter(state.values())).device
+        dtype = float_dtype(device)
+        zero = torch.zeros((), dtype=torch.int64, device=device)
+        totals = {"value_sum": state.get("value_sum", torch.zeros((), dtype=dtype, device=device)),
+                  "n_queries": state.get("n_queries", zero), "n_skipped": state.get("n_skipped", zero)}
         values = [state["query_values"]] if "query_values" in state else []
-        preds = state.get("preds")
-        if preds is not None and preds.numel():
-            pq, _ = _measure_values(self._measure, preds, state["target"], state["indexes"], None, ties=self.ties,
-                                    ignore_index=None, validate_args=False, options=self._options())
+        if "preds" in state and state["preds"].numel():
+            pq = self._flat_values(state)
             part = _retrieval_stats(pq, self.empty, self._need)
-            totals = [t + part[name] for t, name in zip(totals, _SUMS)] if totals else [part[n] for n in _SUMS]
+            totals = {name: totals[name] + part[name] for name in _SUMS}
             if self._keep:
                 values.append(_per_query(pq, self.empty, False, self._need))
-        if not totals:
-            totals = [torch.zeros((), dtype=torch.float64), torch.zeros((), dtype=torch.int64)] * 2
-        self._skipped = int(totals[2])
-        self._values = torch.cat(values) if self._keep and values else None
+        every = torch.cat(values) if self._keep and values else None
         if self.aggregation == "mean":
-            return _retrieval_from_stats(dict(zip(_SUMS, totals)))
-        counted = self._values[~torch.isnan(self._values)] if self._values is not None else torch.zeros(0)
-        if not counted.numel():
-            return torch.tensor(float("nan"), dtype=torch.float64)
-        return getattr(torch, self.aggregation)(counted.to(torch.float64))  # median: the lower one, as torchmetrics
+            value = _retrieval_from_stats(totals)
+        elif every is None or bool(torch.isnan(every).all()):
+            value = torch.tensor(float("nan"), dtype=dtype, device=device)
+        else:  # median: the lower one, as torchmetrics
+            value = getattr(torch, self.aggregation)(every[~torch.isnan(every)])
+        return _Summary(value, every, totals["n_skipped"])
+
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+        """The aggregated value of ``state``; pure (it changes nothing on the metric)."""
+        pending = self._pending
+        if pending is not None and pending[0] is state:  # inside compute_from_synced: evaluated once already
+            return pending[1].value
+        return self._summarise(state).value
+
+    def compute_from_synced(self, state: Dict[str, Tensor]) -> Tensor:
+        """As :meth:`Metric.compute_from_synced`, and keep the per-query values and the skip count of ``state``
+        for :meth:`per_query` and :meth:`skipped` (one evaluation serves all three)."""
+        summary = self._summarise(state)
+        self._pending = (state, summary)
+        try:
+            value = super().compute_from_synced(state)
+        finally:
+            self._pending = None
+        values = None if summary.values is None else summary.values.to(value.dtype)  # float32 policy
+        self._summary = summary._replace(values=values)
+        return value
+
+    def _computed_summary(self) -> _Summary:
+        self.compute()  # cached until the state changes; a new evaluation refreshes the summary
+        assert self._summary is not None
+        return self._summary
 
     def per_query(self) -> Tensor:
-        """The per-query values behind :meth:`compute` (float64): one per dense row in update order (``nan`` for
-        a row without items or a query ``empty="skip"`` leaves out), then one per flat query id in ascending id
-        order, as the functional ``reduction="none"``; synced across ranks like ``compute`` (rank order).
-        Needs ``keep_per_query=True`` or an ``aggregation`` other than ``"mean"`` (dense updates otherwise keep
-        only sums).
+        """The per-query values behind :meth:`compute` (float64; float32 on a device without float64): one per
+        dense row in update order (``nan`` for a row without items or a query ``empty="skip"`` leaves out), then
+        one per flat query id in ascending id order, as the functional ``reduction="none"``; synced across ranks
+        like ``compute`` (rank order). Needs ``keep_per_query=True`` or an ``aggregation`` other than ``"mean"``
+        (dense updates otherwise keep only sums).
 
         Raises:
             ValueError: The metric does not keep per-query values.
@@ -186,14 +234,14 @@ class _RetrievalMetric(Metric):
         if not self._keep:
             raise ValueError(f"{type(self).__name__}.per_query() needs per-query values: construct it with "
                              "keep_per_query=True (or aggregation='median', 'min' or 'max')")
-        self.compute()
-        return self._values if self._values is not None else torch.zeros(0, dtype=torch.float64)
+        values = self._computed_summary().values
+        return values.clone() if values is not None else torch.zeros(0, dtype=float_dtype(self.device),
+                                                                         device=self.device)
 
     def skipped(self) -> int:
         """Number of queries without a relevant item left out of :meth:`compute` by ``empty="skip"`` (over
         everything merged so far, synced across ranks like ``compute``; 0 for the other ``empty`` rules)."""
-        self.compute()
-        return self._skipped
+        return int(self._computed_summary().skipped)
 
 
 @_module_doc()

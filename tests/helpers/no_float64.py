@@ -43,9 +43,10 @@ class _RaiseOnFloat64(TorchDispatchMode):
 @contextlib.contextmanager
 def float64_less_cpu(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Inside the block the CPU behaves as a device without float64 (see the module docstring)."""
-    monkeypatch.setattr(metric_module, "NO_FLOAT64_DEVICES", frozenset({"cpu", "mps"}))
-    with _backend.force("torch"), _RaiseOnFloat64():
-        yield
+    with monkeypatch.context() as patch:  # undone on leaving the block: the float64 references run outside it
+        patch.setattr(metric_module, "NO_FLOAT64_DEVICES", frozenset({"cpu", "mps"}))
+        with _backend.force("torch"), _RaiseOnFloat64():
+            yield
 
 
 def float_leaves(value: Any) -> Sequence[Tensor]:

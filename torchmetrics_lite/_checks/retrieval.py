@@ -36,8 +36,8 @@ def check_retrieval_inputs(preds: Any, target: Any, indexes: Any, mask: Any,
                            validate_args: bool) -> Tuple[Tensor, Tensor, Optional[Tensor], Optional[Tensor]]:
     """Dense ``(queries, items)`` (or one query, 1-D) ``preds``/``target`` with an optional bool ``mask``, or
     flat 1-D ``preds``/``target``/``indexes``. Integer scores become float64 (order exact up to 2**53 in
-    magnitude), float16/bfloat16 float32; value checks: no NaN score, no NaN or negative target
-    (``ignore_index`` rows are dropped first)."""
+    magnitude; float32, exact up to 2**24, on a device without float64), float16/bfloat16 float32; value checks:
+    no NaN score, no NaN or negative target (``ignore_index`` rows are dropped first)."""
     preds, target = check_tensor("preds", preds), check_tensor("target", target)
     check_real("preds", preds)
     check_real("target", target)
@@ -54,7 +54,12 @@ def check_retrieval_inputs(preds: Any, target: Any, indexes: Any, mask: Any,
         if mask.dtype != torch.bool:
             raise TypeError(f"Expected `mask` to have dtype torch.bool, got {mask.dtype}")
         check_same_shape("mask", mask, "preds", preds)
-    preds = upcast(preds) if preds.is_floating_point() else preds.to(torch.float64)
+    if preds.is_floating_point():
+        preds = upcast(preds)
+    else:
+        from torchmetrics_lite.metric import float_dtype  # here: metric.py imports this package
+
+        preds = preds.to(float_dtype(preds.device))
     return preds, target, indexes, mask
 
 

@@ -1,6 +1,7 @@
 """Retrieval modules through the harness (dense and flat input, queries split across batches and ranks), the
 skipped-query count, rejected updates and real multi-process sync."""
 from functools import partial
+from typing import Any, Dict, Tuple
 
 import pytest
 import torch
@@ -57,7 +58,7 @@ def _flat_batches():
 
 FLAT = _flat_batches()
 
-METRICS = {  # name: (class, functional, options)
+METRICS: Dict[str, Tuple[Any, Any, Dict[str, Any]]] = {  # name: (class, functional, options)
     "ndcg": (RetrievalNormalizedDCG, retrieval_normalized_dcg, {"k": 5, "gain": "exponential"}),
     "map": (RetrievalMAP, retrieval_average_precision, {}),
     "mrr": (RetrievalMRR, retrieval_reciprocal_rank, {"k": 3}),
@@ -243,3 +244,39 @@ def test_aggregation_matches_torchmetrics(aggregation):
     assert_close(ours.compute(), getattr(torch, aggregation)(values), atol=1e-12)
     with pytest.raises(ValueError, match=r"`aggregation` to be one of \('mean', 'median', 'min', 'max'\)"):
         RetrievalMAP(aggregation="sum")
+
+
+def test_compute_from_stats_is_pure_and_evaluates_once_per_compute(monkeypatch):
+    import torchmetrics_lite.retrieval as module_retrieval
+
+    m = feed(RetrievalMAP(empty="skip", keep_per_query=True), DENSE + FLAT)
+    want_value, want_values, want_skipped = m.compute(), m.per_query(), m.skipped()
+    other = feed(RetrievalMAP(empty="skip", keep_per_query=True), FLAT[2:4])
+    # a wrapper (bootstrap, running window, collection) evaluates the hook on another state: nothing of m changes
+    assert_close(m.compute_from_stats(other.local_state()), other.compute())
+    assert_close(m.per_query(), want_values)
+    assert m.skipped() == want_skipped > 0
+    assert_close(m.compute(), want_value)
+    batch_value = m(*FLAT[1])  # forward: the batch value through compute_from_stats, then the merge
+    assert_close(batch_value, retrieval_average_precision(*FLAT[1], empty="skip"))
+    dense, flat = concat(DENSE), concat(FLAT + [FLAT[1]])
+    want = torch.cat([retrieval_average_precision(dense[0], dense[1], mask=dense[3], empty="skip", reduction="none"),
+                      retrieval_average_precision(*flat, empty="skip", reduction="none")])
+    assert_close(m.per_query(), want, atol=1e-12)
+    assert m.skipped() == int(torch.isnan(want).sum()) - int((~dense[3].any(1)).sum())
+    calls = []
+    real = module_retrieval._measure_values
+    monkeypatch.setattr(module_retrieval, "_measure_values", lambda *a, **kw: calls.append(1) or real(*a, **kw))
+    m.update(*FLAT[0])
+    m.per_query(), m.skipped(), m.compute(), m.per_query()
+    assert len(calls) == 1  # the flat rows are ranked once for compute, per_query and skipped together
+    from torchmetrics_lite import MetricCollection
+
+    collection = MetricCollection({"map": RetrievalMAP(empty="skip", keep_per_query=True)})
+    for batch in FLAT:
+        collection.update(*batch)
+    values = collection.compute()  # the collection syncs and calls compute_from_synced of each member
+    assert_close(collection["map"].per_query(), retrieval_average_precision(*concat(FLAT), empty="skip",
+                                                                            reduction="none"), atol=1e-12)
+    assert_close(values["map"], collection["map"].compute())
+    assert len(calls) == 2  # one more evaluation, by the collection's compute, read by per_query afterwards

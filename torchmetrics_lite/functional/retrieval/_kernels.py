@@ -32,13 +32,17 @@ A = Any  # a numpy array or a torch tensor, as the Ops in use
 
 
 class Ops(NamedTuple):
-    """The array operations that differ between numpy and torch (everything else is operators)."""
+    """The array operations that differ between numpy and torch (everything else is operators).
+
+    ``real`` fixes the floating dtype of every value a measure computes: float64 (numpy, and torch on CPU and
+    CUDA), or float32 for torch on a device without float64 (Apple MPS, ``metric.NO_FLOAT64_DEVICES``).
+    """
 
     name: str
-    f64: Callable[[A], A]  # cast to float64
+    real: Callable[[A], A]  # cast to the floating dtype (float64, or float32 on a device without float64)
     cumsum0: Callable[[A], A]  # [0, x0, x0 + x1, ...] (n + 1 values, the input's dtype)
     take: Callable[[A, A], A]  # x[index] (1-D)
-    segsum: Callable[[A, A, int], A]  # float64 sums of values by segment id, one per segment
+    segsum: Callable[[A, A, int], A]  # floating sums of values by segment id, one per segment
     nonzero: Callable[[A], A]  # int64 indices where a bool array is True
     arange: Callable[[int, A], A]  # int64 0 .. n-1 (on the like-array's device)
     repeat: Callable[[A, A], A]  # x[i] repeated counts[i] times
@@ -49,7 +53,7 @@ class Ops(NamedTuple):
     log2: Callable[[A], A]
     exp: Callable[[A], A]
     exp2: Callable[[A], A]
-    lgamma: Callable[[A], A]  # log Gamma of whole numbers >= 1 (float64)
+    lgamma: Callable[[A], A]  # log Gamma of whole numbers >= 1 (floating)
     span: Callable[[A, Optional[int], int], int]  # table length >= 1 + min(k, longest query) (n: the items)
     ideal_runs: Callable[["Ranked"], "Runs"]  # the runs of equal grades of each query's ideal order
 
@@ -79,11 +83,11 @@ class Runs(NamedTuple):
     gq: A  # (R,) int64 query of each run
     above: A  # (R,) int64 items of the query in the runs before it
     size: A  # (R,) int64
-    grade: A  # (R,) float64
+    grade: A  # (R,) floating
 
 
 class PerQuery(NamedTuple):
-    values: A  # (Q,) float64, meaningful where n_items > 0 and support > 0
+    values: A  # (Q,) floating, meaningful where n_items > 0 and support > 0
     n_items: A  # (Q,) int64
     support: A  # (Q,) int64 what the measure needs (relevant items; non-relevant ones for fall-out): 0 = empty
 
@@ -129,7 +133,7 @@ def runs_of_sorted(ops: Ops, q: A, values: A, qstart: A) -> Runs:
         size[:-1] = start[1:] - start[:-1]
         size[-1] = n - start[-1]
     gq = ops.take(q, start)
-    return Runs(gq, start - ops.take(qstart, gq), size, ops.f64(ops.take(values, start)))
+    return Runs(gq, start - ops.take(qstart, gq), size, ops.real(ops.take(values, start)))
 
 
 # ------------------------------------------------------------------------------------------- helpers
@@ -141,7 +145,7 @@ def _slots(r: Ranked, cut: Any) -> A:
 def _table(r: Ranked, length: int, term: Callable[[A], A]) -> A:
     """Prefix sums ``T[i] = sum_{p=1..i} term(p)`` for ``i < length``."""
     ops = r.ops
-    return ops.cumsum0(term(ops.f64(ops.arange(length - 1, r.q)) + 1.0))
+    return ops.cumsum0(term(ops.real(ops.arange(length - 1, r.q)) + 1.0))
 
 
 def _range_sum(r: Ranked, table: A, m: A) -> A:
@@ -153,7 +157,7 @@ def _range_sum(r: Ranked, table: A, m: A) -> A:
 
 def _div(num: A, den: A, ops: Ops) -> A:
     """``num / den`` with 0 / 0 = 0 for the non-negative counts ``den`` (those queries are empty anyway)."""
-    return num / ops.f64(ops.where(den > 0, den, 1))
+    return num / ops.real(ops.where(den > 0, den, 1))
 
 
 def _group_sum(r: Ranked, term: A) -> A:
@@ -164,11 +168,11 @@ def _group_sum(r: Ranked, term: A) -> A:
 def _hits(r: Ranked, cut: Any) -> A:
     """Expected relevant items per query at the ranks inside the cut-off."""
     ops = r.ops
-    return _group_sum(r, ops.f64(r.r * _slots(r, cut)) / ops.f64(r.gsize))
+    return _group_sum(r, ops.real(r.r * _slots(r, cut)) / ops.real(r.gsize))
 
 
 def _gains(rel: A, gain: str, ops: Ops) -> A:
-    rel = ops.f64(rel)
+    rel = ops.real(rel)
     return rel if gain == "linear" else ops.exp2(rel) - 1.0
 
 
@@ -181,7 +185,7 @@ def _dcg(r: Ranked, k: Optional[int], gain: str, disc: A) -> A:
     ops = r.ops
     g = ops.cumsum0(_gains(r.rel, gain, ops))
     group_gain = ops.take(g, r.gstart + r.gsize) - ops.take(g, r.gstart)
-    return _group_sum(r, group_gain / ops.f64(r.gsize) * _range_sum(r, disc, _slots(r, k)))
+    return _group_sum(r, group_gain / ops.real(r.gsize) * _range_sum(r, disc, _slots(r, k)))
 
 
 def dcg_values(r: Ranked, k: Optional[int] = None, gain: str = "linear") -> PerQuery:
@@ -206,9 +210,9 @@ def average_precision_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
     ops = r.ops
     m = _slots(r, k)
     s = _range_sum(r, _table(r, ops.span(r.n_items, k, r.q.shape[0]), lambda pos: 1.0 / pos), m)
-    n, rr, a = ops.f64(r.gsize), ops.f64(r.r), ops.f64(r.above)
-    pairs = (rr - 1.0) / ops.where(n > 1.0, n - 1.0, 1.0) * (ops.f64(m) - (a + 1.0) * s)
-    term = rr / n * ((ops.f64(r.h) + 1.0) * s + pairs)
+    n, rr, a = ops.real(r.gsize), ops.real(r.r), ops.real(r.above)
+    pairs = (rr - 1.0) / ops.where(n > 1.0, n - 1.0, 1.0) * (ops.real(m) - (a + 1.0) * s)
+    term = rr / n * ((ops.real(r.h) + 1.0) * s + pairs)
     return PerQuery(_div(_group_sum(r, term), r.n_rel, ops), r.n_items, r.n_rel)
 
 
@@ -246,12 +250,12 @@ def _first_relevant(r: Ranked, k: Optional[int]) -> tuple:
         count = n - rr + 1 if k is None else ops.clip0(k - a, n - rr + 1)
         keep = (r.h == 0) & (rr > 0) & (j <= count)
         n, rr, j = ops.where(keep, n, 1), ops.where(keep, rr, 1), ops.where(keep, j, 1)  # finite logs
-    n, rr, jf = ops.f64(n), ops.f64(rr), ops.f64(j)
+    n, rr, jf = ops.real(n), ops.real(rr), ops.real(j)
     lg = ops.lgamma
     # C(n-j, r-1) / C(n, r) = r (n-j)! (n-r)! / ((n-j-r+1)! n!), as differences of nearby log-factorials
     logp = (lg(n - jf + 1.0) - lg(n + 1.0)) - (lg(n - jf - rr + 2.0) - lg(n - rr + 1.0)) + ops.log(rr)
     prob = ops.exp(logp)
-    return q, ops.f64(a + j), prob if keep is None else ops.where(keep, prob, 0.0)
+    return q, ops.real(a + j), prob if keep is None else ops.where(keep, prob, 0.0)
 
 
 def reciprocal_rank_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
@@ -269,7 +273,7 @@ def fall_out_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
     ops = r.ops
     nonrel = r.n_items - r.n_rel
     ranks = r.n_items if k is None else ops.cap(r.n_items, k)
-    return PerQuery(_div(ops.f64(ranks) - _hits(r, k), nonrel, ops), r.n_items, nonrel)
+    return PerQuery(_div(ops.real(ranks) - _hits(r, k), nonrel, ops), r.n_items, nonrel)
 
 
 def auroc_values(r: Ranked) -> PerQuery:
@@ -279,5 +283,5 @@ def auroc_values(r: Ranked) -> PerQuery:
     nonrel = r.n_items - r.n_rel
     tied_neg = r.gsize - r.r
     below = ops.take(nonrel, r.gq) - (r.above - r.h) - tied_neg
-    pairs = _group_sum(r, ops.f64(r.r) * (ops.f64(below) + 0.5 * ops.f64(tied_neg)))
+    pairs = _group_sum(r, ops.real(r.r) * (ops.real(below) + 0.5 * ops.real(tied_neg)))
     return PerQuery(_div(pairs, r.n_rel * nonrel, ops), r.n_items, r.n_rel * nonrel)

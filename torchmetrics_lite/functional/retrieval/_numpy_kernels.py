@@ -61,7 +61,7 @@ def ideal_runs(q: np.ndarray, rel: np.ndarray, n_queries: int) -> Runs:
 
 NUMPY = Ops(
     name="numpy",
-    f64=lambda x: x.astype(np.float64, copy=False),
+    real=lambda x: x.astype(np.float64, copy=False),
     cumsum0=_cumsum0,
     take=lambda x, i: x.take(i),
     segsum=_segsum,

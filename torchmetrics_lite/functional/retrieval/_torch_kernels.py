@@ -17,8 +17,8 @@ from torchmetrics_lite import _backend
 from torchmetrics_lite._checks import check_retrieval_values
 from torchmetrics_lite.functional.retrieval import _kernels as K
 from torchmetrics_lite.functional.retrieval import _numpy_kernels
+from torchmetrics_lite.metric import float_dtype
 
-F64 = torch.float64
 PerQuery = K.PerQuery
 Measure = Callable[..., K.PerQuery]
 NDCG: Measure = K.ndcg_values
@@ -94,7 +94,8 @@ def _cumsum0(x: Tensor) -> Tensor:
 
 
 def _segsum(values: Tensor, ids: Tensor, n: int) -> Tensor:
-    return torch.zeros(n, dtype=F64, device=values.device).index_add_(0, ids, values.to(F64))
+    """Sums of the floating ``values`` (the kernel's dtype) by segment id."""
+    return torch.zeros(n, dtype=values.dtype, device=values.device).index_add_(0, ids, values)
 
 
 def _span(n_items: Tensor, k: Optional[int], n: int) -> int:
@@ -103,16 +104,17 @@ def _span(n_items: Tensor, k: Optional[int], n: int) -> int:
 
 
 def _ideal_runs(r: K.Ranked) -> K.Runs:
-    """Grades sorted descending within each query (two chained stable sorts), one run per item."""
+    """Grades sorted descending within each query (two chained stable sorts), one run per item (``r.rel`` is
+    already in the kernel's floating dtype)."""
     by_value = torch.sort(r.rel, descending=True, stable=True).indices
     order = by_value[torch.sort(r.q[by_value], stable=True).indices]
     pos = torch.arange(r.q.numel(), device=r.q.device) - r.qstart[r.q]
-    return K.Runs(r.q, pos, torch.ones_like(pos), r.rel[order].to(F64))
+    return K.Runs(r.q, pos, torch.ones_like(pos), r.rel[order])
 
 
 TORCH = K.Ops(
     name="torch",
-    f64=lambda x: x.to(F64),
+    real=lambda x: x.to(torch.float64),
     cumsum0=_cumsum0,
     take=lambda x, i: x[i],
     segsum=_segsum,
@@ -130,6 +132,8 @@ TORCH = K.Ops(
     span=_span,
     ideal_runs=lambda r: _ideal_runs(r),
 )
+#: The torch ops by floating dtype: float64, or float32 on a device without float64 (``float_dtype``).
+TORCH_OPS = {torch.float64: TORCH, torch.float32: TORCH._replace(real=lambda x: x.to(torch.float32))}
 
 
 def _group_bounds(new: Tensor) -> tuple:
@@ -147,14 +151,15 @@ def rank(flat: Flat, ties: str) -> K.Ranked:
     """Items ranked by two chained stable sorts (query, then -score; masked items last in their query), as
     one row per item carrying its tie group's values (:class:`~torchmetrics_lite.functional.retrieval._kernels.
     Ranked` with ``weight``): every shape is the input's, so it traces under ``torch.compile`` and runs on CUDA
-    without a host sync."""
+    without a host sync. Values are float64, or float32 on a device without float64 (``float_dtype``)."""
+    dtype = float_dtype(flat.preds.device)
     by_value = torch.sort(flat.preds, descending=True, stable=True).indices
     seg = flat.qid[by_value]
     if flat.valid is not None:
         seg = seg * 2 + (~flat.valid[by_value]).to(seg.dtype)  # masked items after the real ones
     perm = by_value[torch.sort(seg, stable=True).indices]
     q = flat.qid[perm]
-    rel = torch.clamp(flat.target[perm].to(F64), min=0.0)  # < 0: validate_args=False only
+    rel = torch.clamp(flat.target[perm].to(dtype), min=0.0)  # < 0: validate_args=False only
     ok = None if flat.valid is None else flat.valid[perm]
     if ok is not None:
         rel = torch.where(ok, rel, 0.0)
@@ -175,8 +180,9 @@ def rank(flat: Flat, ties: str) -> K.Ranked:
     item_qstart = qstart[q]
     gsize = last - first + 1
     at = crel[first]
-    return K.Ranked(TORCH, rel, q, first, gsize, q, first - item_qstart, crel[last + 1] - at, at - crel[item_qstart],
-                    n_items, crel[ends[1:]] - crel[qstart], qstart, nq, 1.0 / gsize.to(F64), idx - first)
+    return K.Ranked(TORCH_OPS[dtype], rel, q, first, gsize, q, first - item_qstart, crel[last + 1] - at,
+                    at - crel[item_qstart], n_items, crel[ends[1:]] - crel[qstart], qstart, nq,
+                    1.0 / gsize.to(dtype), idx - first)
 
 
 # ------------------------------------------------------------------------------------------- reduction
@@ -208,8 +214,9 @@ def _retrieval_stats(pq: PerQuery, empty: str, need: str = RELEVANT) -> Dict[str
 
 
 def _retrieval_from_stats(stats: Dict[str, Tensor]) -> Tensor:
-    """Mean over counted queries (``nan`` when there is none)."""
-    return stats["value_sum"] / stats["n_queries"].to(F64)
+    """Mean over counted queries (``nan`` when there is none), in the dtype of the sum."""
+    total = stats["value_sum"]
+    return total / stats["n_queries"].to(total.dtype)
 
 
 def _per_query(pq: PerQuery, empty: str, dense: bool, need: str = RELEVANT) -> Tensor:
@@ -224,7 +231,8 @@ def _per_query(pq: PerQuery, empty: str, dense: bool, need: str = RELEVANT) -> T
 def _measure_values(measure: Measure, preds: Tensor, target: Tensor, indexes: Optional[Tensor],
                     mask: Optional[Tensor], *, ties: str, ignore_index: Optional[int], validate_args: bool,
                     options: Dict[str, Any]) -> tuple:
-    """Checked inputs -> (per-query values as float64/int64 tensors, dense?)."""
+    """Checked inputs -> (per-query values as floating/int64 tensors, dense?). The values are float64, or float32
+    on a device without float64 (the torch kernels run there: numpy never sees a non-CPU tensor)."""
     on_numpy = _backend.use_numpy(preds)
     flat = _flatten(preds, target, indexes, mask, ignore_index, validate_args, drop=on_numpy)
     if not on_numpy:

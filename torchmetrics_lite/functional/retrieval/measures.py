@@ -78,7 +78,8 @@ _SECTIONS = """Args:
         {args}
 
     Returns:
-        A float64 scalar (``reduction="mean"``) or one float64 value per query (``reduction="none"``).
+        A float64 scalar (``reduction="mean"``) or one float64 value per query (``reduction="none"``); float32 on
+        a device without float64 (Apple MPS).
 
     Raises:
         {raises}"""
