@@ -42,9 +42,10 @@ class _RaiseOnFloat64(TorchDispatchMode):
 
 @contextlib.contextmanager
 def float64_less_cpu(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Inside the block the CPU behaves as a device without float64 (see the module docstring)."""
-    monkeypatch.setattr(metric_module, "NO_FLOAT64_DEVICES", frozenset({"cpu", "mps"}))
-    with _backend.force("torch"), _RaiseOnFloat64():
+    """Inside the block the CPU behaves as a device without float64 (see the module docstring); after it, as a CPU
+    again (the patch is undone at the block's end, not at the test's)."""
+    with monkeypatch.context() as patch, _backend.force("torch"), _RaiseOnFloat64():
+        patch.setattr(metric_module, "NO_FLOAT64_DEVICES", frozenset({"cpu", "mps"}))
         yield
 
 
