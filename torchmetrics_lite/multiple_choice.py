@@ -102,7 +102,8 @@ def score_choices(logits_fn: Callable[[Tensor], Tensor], context: Union[Tensor, 
 
     Returns:
         ``(loglik, lengths)``: float64 ``(C,)`` log-likelihoods (float32 where the logits' or the context's
-        device has no float64) and int64 ``(C,)`` lengths in tokens, on the context's device; stack rows into :class:`MultipleChoiceAccuracy`'s ``(N, C)`` inputs.
+        device has no float64) and int64 ``(C,)`` lengths in tokens, on the context's device; stack rows into
+        :class:`MultipleChoiceAccuracy`'s ``(N, C)`` inputs.
 
     Raises:
         ValueError: an empty or non-1-D context or choice, no choices, or logits not of shape ``(C, L, V)``.
