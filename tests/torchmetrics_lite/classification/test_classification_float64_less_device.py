@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Callable, Dict, Tuple
 
 import pytest
@@ -16,7 +17,7 @@ import torch
 
 import torchmetrics_lite.classification as tmc
 import torchmetrics_lite.functional.classification as fc
-from tests.helpers.no_float64 import check_float32_policy, float64_less_cpu
+from tests.helpers.no_float64 import assert_float32_close, check_float32_policy, float64_less_cpu
 
 C, L = 4, 3
 AVERAGES = ("micro", "macro", "weighted", "none")
@@ -181,3 +182,19 @@ def test_float16_threshold_is_exact_without_float64(monkeypatch):
     with float64_less_cpu(monkeypatch):
         got = fc.binary_stat_scores(preds, target, 0.30004)  # not the cut of a cached earlier call
     assert got.tolist() == [1, 0, 1, 0, 1]
+
+
+@pytest.mark.parametrize("task", ["binary", "multiclass", "multilabel"])
+def test_the_compiled_and_scatter_add_paths(monkeypatch, task):
+    """The paths a traced call takes (and a GPU or MPS tensor: the weighted scatter-add count; float16 scores
+    compared after a cast instead of the host-side cut) make no float64 either and count the same."""
+    function = {"binary": fc.binary_f1_score, "multiclass": partial(fc.multiclass_f1_score, num_classes=C),
+                "multilabel": partial(fc.multilabel_f1_score, num_labels=L)}[task]
+    preds, target, weight = (torch.cat(parts) for parts in zip(*_inputs(task)))
+    if task != "multiclass":
+        preds = preds.half()
+    want = function(preds, target, weight=weight, validate_args=False)
+    with float64_less_cpu(monkeypatch), monkeypatch.context() as patch:
+        patch.setattr(torch.compiler, "is_compiling", lambda: True)
+        got = function(preds, target, weight=weight, validate_args=False)
+    assert_float32_close(got, want)
