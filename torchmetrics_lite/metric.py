@@ -531,7 +531,8 @@ class Metric(nn.Module):
                 error_msgs.append(f"Expected state {prefix + name} of shape {tuple(current.shape)}, "
                                   f"got {tuple(saved.shape)}")
                 continue
-            self._state[name] = saved.detach().to(device=current.device, copy=True)
+            dtype = self._storage_dtype(saved.dtype, current.device)  # a float64 checkpoint on a float64-less device
+            self._state[name] = saved.to(device=current.device, dtype=dtype, copy=True).detach()
             loaded = True
             if name in self._cat_len:
                 self._cat_len[name] = saved.shape[0]

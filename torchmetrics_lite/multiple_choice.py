@@ -12,7 +12,7 @@ from torchmetrics_lite._checks import (
 )
 from torchmetrics_lite._checks.multiple_choice import _check_multiple_choice
 from torchmetrics_lite.functional.multiple_choice import _multiple_choice_from_stats, _multiple_choice_stats
-from torchmetrics_lite.metric import Metric
+from torchmetrics_lite.metric import Metric, float_dtype
 
 __all__ = ["MultipleChoiceAccuracy", "score_choices"]
 
@@ -37,12 +37,12 @@ class MultipleChoiceAccuracy(Metric):
 
     Args:
         normalize: ``"none"`` scores a choice by its log-likelihood (``acc``); ``"length"`` divides it by
-            ``lengths`` (``acc_norm``), in float64.
+            ``lengths`` (``acc_norm``), in float64 (float32 on a device without float64).
         zero_division: the value with no example seen (default 0.0; ``float('nan')`` allowed).
         kwargs: ``validate_args``, ``process_group``, ``sync_on_compute`` of :class:`Metric`.
 
     Returns:
-        ``compute()``: a float64 0-dim tensor in [0, 1].
+        ``compute()``: a float64 0-dim tensor in [0, 1] (float32 on a device without float64).
 
     Raises:
         ValueError: an unknown ``normalize``; in ``update``: a shape that is not as above, no choice column,
@@ -89,7 +89,8 @@ def score_choices(logits_fn: Callable[[Tensor], Tensor], context: Union[Tensor, 
     .. math:: \ell_c = \sum_{j=1}^{m} \log \operatorname{softmax}(z_{n+j-1})[y_j],
 
     where :math:`z_t` are the logits at position ``t`` (0-based; position ``t`` predicts token ``t + 1``),
-    computed with ``log_softmax`` in float64 (numerically stable). Empty contexts and empty choices are
+    computed with ``log_softmax`` in float64 (numerically stable; float32 on a device without float64, such as
+    Apple MPS). Empty contexts and empty choices are
     rejected (there would be no logits to read the first token from).
 
     Args:
@@ -100,8 +101,9 @@ def score_choices(logits_fn: Callable[[Tensor], Tensor], context: Union[Tensor, 
         choices: C >= 1 candidate continuations, each 1-D token ids with at least one token.
 
     Returns:
-        ``(loglik, lengths)``: float64 ``(C,)`` log-likelihoods and int64 ``(C,)`` lengths in tokens, on the
-        context's device; stack rows into :class:`MultipleChoiceAccuracy`'s ``(N, C)`` inputs.
+        ``(loglik, lengths)``: float64 ``(C,)`` log-likelihoods (float32 where the logits' or the context's
+        device has no float64) and int64 ``(C,)`` lengths in tokens, on the context's device; stack rows into
+        :class:`MultipleChoiceAccuracy`'s ``(N, C)`` inputs.
 
     Raises:
         ValueError: an empty or non-1-D context or choice, no choices, or logits not of shape ``(C, L, V)``.
@@ -136,10 +138,12 @@ def score_choices(logits_fn: Callable[[Tensor], Tensor], context: Union[Tensor, 
         got = tuple(logits.shape) if isinstance(logits, Tensor) else type(logits).__name__
         raise ValueError(f"Expected `logits_fn` to return logits of shape ({ids.shape[0]}, {width}, V), got {got}")
     m = width - n
-    steps = logits[:, n - 1 : width - 1].to(torch.float64).log_softmax(dim=-1)  # (C, m, V) rows that predict
+    # float64, unless the model's or the context's device has none: then float32 (results move to the context's)
+    dtype = min(float_dtype(logits.device), float_dtype(ctx.device), key=lambda d: d.itemsize)
+    steps = logits[:, n - 1 : width - 1].to(dtype).log_softmax(dim=-1)  # (C, m, V) rows that predict
     token_lp = steps.gather(-1, ids[:, n:].unsqueeze(-1).to(steps.device)).squeeze(-1)
     mask = torch.arange(m, device=steps.device) < lengths.to(steps.device).unsqueeze(1)
-    loglik = torch.where(mask, token_lp, torch.zeros((), dtype=torch.float64, device=steps.device)).sum(dim=1)
+    loglik = torch.where(mask, token_lp, torch.zeros((), dtype=steps.dtype, device=steps.device)).sum(dim=1)
     return loglik.to(ctx.device), lengths
 
 

@@ -42,11 +42,11 @@ class _RaiseOnFloat64(TorchDispatchMode):
 
 @contextlib.contextmanager
 def float64_less_cpu(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Inside the block the CPU behaves as a device without float64 (see the module docstring)."""
-    with monkeypatch.context() as patch:  # undone on leaving the block: the float64 references run outside it
+    """Inside the block the CPU behaves as a device without float64 (see the module docstring); after it, as a CPU
+    again (the patch is undone at the block's end, not at the test's)."""
+    with monkeypatch.context() as patch, _backend.force("torch"), _RaiseOnFloat64():
         patch.setattr(metric_module, "NO_FLOAT64_DEVICES", frozenset({"cpu", "mps"}))
-        with _backend.force("torch"), _RaiseOnFloat64():
-            yield
+        yield
 
 
 def float_leaves(value: Any) -> Sequence[Tensor]:

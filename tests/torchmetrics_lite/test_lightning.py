@@ -137,3 +137,24 @@ def test_lightning_takes_our_metric_objects_as_its_own():
     value = m(torch.tensor([0.9, 0.2]), torch.tensor([1, 1]))
     assert m._forward_cache.item() == value.item() == 0.5  # what Lightning's on_step logging reads
     assert m.device == torch.device("cpu")
+
+
+def test_logged_values_are_float32_on_a_device_without_float64(monkeypatch):
+    """On a float64-less device (emulated: ``tests/helpers/no_float64``) integer values (confusion-matrix counts)
+    are logged as float32, the scores as the float32 the metrics computed, and no float64 tensor is made."""
+    from tests.helpers.no_float64 import float64_less_cpu
+    from torchmetrics_lite import MeanMetric, MetricCollection, MulticlassConfusionMatrix, MulticlassF1Score
+    from torchmetrics_lite.integrations.lightning import LogMetrics, StageMetrics
+
+    collection = MetricCollection({"f1": MulticlassF1Score(3), "cm": MulticlassConfusionMatrix(2),
+                                   "loss": MeanMetric()})
+    module, callback = _Module(StageMetrics(collection, stages=("val",))), LogMetrics()
+    val = module.metrics["val"]
+    with float64_less_cpu(monkeypatch), pytest.warns(UserWarning, match="has no float64"):
+        val["f1"].update(torch.tensor([0, 1, 2, 2]), torch.tensor([0, 1, 1, 2]))
+        val["cm"].update(torch.tensor([0, 1, 1]), torch.tensor([0, 1, 0]))
+        val["loss"].update(torch.tensor([1.0, 2.0]))
+        callback.on_validation_epoch_end(_TRAINER, module)
+    assert {k: v.dtype for k, v in module.logged.items()} == dict.fromkeys(module.logged, torch.float32)
+    assert module.logged["val/cm_0_1"].item() == 1.0 and module.logged["val/loss"].item() == 1.5
+    assert module.logged["val/f1"].item() == pytest.approx(7 / 9, rel=1e-6)  # mean of F1 1, 2/3, 2/3

@@ -422,6 +422,27 @@ def test_float64_less_device_policy_forced_on_cpu(monkeypatch):
     assert rows.values.dtype == torch.float32  # a float64 batch no longer promotes the cat buffer
 
 
+def test_a_float64_checkpoint_loads_as_float32_on_a_float64_less_device(monkeypatch):
+    """A checkpoint saved where float64 exists resumes on a device without it (emulated): the saved float64
+    states load as float32, without making a float64 tensor there."""
+    from tests.helpers.no_float64 import float64_less_cpu
+    from torchmetrics_lite import MeanMetric
+
+    saved = MeanMetric(persistent=True)
+    saved.update(torch.tensor([1.0, 2.5]))
+    checkpoint = saved.state_dict()
+    fresh, resumed = MeanMetric(persistent=True), MeanMetric(persistent=True)
+    with float64_less_cpu(monkeypatch), pytest.warns(UserWarning, match="has no float64"):
+        resumed.update(torch.tensor([5.0]))  # the device policy is on: float32 states
+        resumed.load_state_dict(checkpoint)
+        fresh.load_state_dict(checkpoint)  # before any update: loaded as the device stores states
+        values = resumed.compute(), fresh.compute()
+        resumed.update(torch.tensor([0.5]))
+    assert all(s.dtype == torch.float32 for m in (resumed, fresh) for s in m.local_state().values())
+    assert [v.item() for v in values] == [1.75, 1.75]  # the update before the load is replaced by the checkpoint
+    assert resumed.compute().item() == pytest.approx(4.0 / 3.0, rel=1e-6)
+
+
 def test_metric_module_calls_no_private_torch_api():
     import inspect as ins
 

@@ -165,9 +165,12 @@ def check_sample_weight(weight: Any, shape: Tuple[int, ...], *, validate_args: b
 
 
 def check_aggregation_input(value: Any) -> Tensor:
-    """SumMetric / MeanMetric / MaxMetric / MinMetric accept numbers and real tensors of any shape."""
+    """SumMetric / MeanMetric / MaxMetric / MinMetric accept numbers (a CPU tensor of ``float_dtype``) and real
+    tensors of any shape."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return torch.tensor(float(value), dtype=torch.float64)
+        from torchmetrics_lite.metric import float_dtype  # here: metric.py imports the checks
+
+        return torch.tensor(float(value), dtype=float_dtype(torch.device("cpu")))
     value = check_tensor("value", value)
     check_real("value", value)
     return value

@@ -1,8 +1,8 @@
 """The state bases of the classification modules: one per task, each declaring the shared confusion-matrix state
 and its ``stats_key``; a concrete metric only names its formula (``_terms`` for the scores, or a
-``compute_from_stats``). Weighted counts: ``weighted=True`` at construction makes the state float64 and lets
-``update`` take ``weight=``; the dtype is fixed for the metric's life, so merged, synced and checkpointed states
-always agree (int64 exact counts otherwise, at full speed)."""
+``compute_from_stats``). Weighted counts: ``weighted=True`` at construction makes the state float64 (float32 on a
+device without float64) and lets ``update`` take ``weight=``; the dtype is fixed for the metric's life, so merged,
+synced and checkpointed states always agree (int64 exact counts otherwise, at full speed)."""
 from __future__ import annotations
 
 from typing import Any, Dict, Optional
@@ -28,7 +28,7 @@ from torchmetrics_lite.functional.classification.multilabel import (
     _multilabel_score_from_stats,
     _multilabel_stat_scores_stats,
 )
-from torchmetrics_lite.metric import Metric
+from torchmetrics_lite.metric import Metric, float_dtype
 
 register(weighted=("weighted: keep float64 sums of sample weights and accept ``update(preds, target, weight=...)`` "
                    "(default ``False``: exact int64 counts, and a ``weight`` raises)."),
@@ -40,6 +40,12 @@ def _counts_dtype(weighted: bool) -> torch.dtype:
     if not isinstance(weighted, bool):
         raise TypeError(f"Expected `weighted` to be a bool, got {type(weighted).__name__}")
     return torch.float64 if weighted else torch.int64
+
+
+def _batch_counts(counts: Tensor, weighted: bool) -> Tensor:
+    """A batch's counts in the state's dtype: int64 as counted, or floating sums of weights (``float_dtype`` of
+    the device: a weighted metric updated without ``weight`` counts each sample as 1.0)."""
+    return counts.to(float_dtype(counts.device)) if weighted else counts
 
 
 class _BinaryMetric(Metric):
@@ -61,7 +67,7 @@ class _BinaryMetric(Metric):
         check_weighted_update(self.weighted, weight)
         cm = _binary_stat_scores_stats(preds, target, self._cut, self.from_logits, self.ignore_index,
                                        self.validate_args, weight)
-        return {"confmat": cm.to(torch.float64) if self.weighted else cm}
+        return {"confmat": _batch_counts(cm, self.weighted)}
 
 
 class _BinaryScore(_BinaryMetric):
@@ -96,7 +102,7 @@ class _MulticlassMetric(Metric):
         check_weighted_update(self.weighted, weight)
         cm = _multiclass_stat_scores_stats(preds, target, self.num_classes, self.top_k, self.ignore_index,
                                            self.validate_args, weight)
-        return {"confmat": cm.to(torch.float64) if self.weighted else cm}
+        return {"confmat": _batch_counts(cm, self.weighted)}
 
 
 class _MulticlassScore(_MulticlassMetric):
@@ -137,7 +143,7 @@ class _MultilabelMetric(Metric):
         check_weighted_update(self.weighted, weight)
         cm = _multilabel_stat_scores_stats(preds, target, self.num_labels, self._cut, self.from_logits,
                                            self.ignore_index, self.validate_args, weight)
-        return {"confmat": cm.to(torch.float64) if self.weighted else cm}
+        return {"confmat": _batch_counts(cm, self.weighted)}
 
 
 class _MultilabelScore(_MultilabelMetric):

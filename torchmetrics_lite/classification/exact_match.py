@@ -1,6 +1,6 @@
 """Multilabel exact match module: the streaming form of :func:`~torchmetrics_lite.functional.multilabel_exact_match`.
 
-Its state is per-sample: ``correct`` and ``total`` sample counts (float64 sums of weights with ``weighted=True``);
+Its state is per-sample: ``correct`` and ``total`` sample counts (float sums of weights with ``weighted=True``);
 it cannot share the per-label confusion matrices of the other multilabel metrics (see the functional module)."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_weighted_update, check_zero_division
-from torchmetrics_lite.classification._base import _counts_dtype
+from torchmetrics_lite.classification._base import _batch_counts, _counts_dtype
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification.exact_match import (
     _multilabel_exact_match_from_stats,
@@ -63,8 +63,7 @@ class MultilabelExactMatch(Metric):
         check_weighted_update(self.weighted, weight)
         stats = _multilabel_exact_match_stats(preds, target, self.num_labels, self._cut, self.from_logits,
                                               self.ignore_index, self.validate_args, weight)
-        dtype = _counts_dtype(self.weighted)
-        return {k: v.to(dtype) for k, v in stats.items()}
+        return {k: _batch_counts(v, self.weighted) for k, v in stats.items()}
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _multilabel_exact_match_from_stats(state, self.zero_division)

@@ -11,15 +11,16 @@ from torchmetrics_lite._checks import (
     check_zero_division,
 )
 from torchmetrics_lite._checks.multiple_choice import _check_multiple_choice
+from torchmetrics_lite.metric import float_dtype
 
 __all__ = ["multiple_choice_accuracy"]
 
 
 def _multiple_choice_stats(loglik: Tensor, target: Tensor, lengths: Optional[Tensor],
                            normalize: str) -> Dict[str, Tensor]:
-    scores = loglik.to(torch.float64)
+    scores = loglik.to(float_dtype(loglik.device))
     if normalize == "length":
-        scores = scores / lengths.to(device=scores.device, dtype=torch.float64)  # type: ignore[union-attr]
+        scores = scores / lengths.to(device=scores.device, dtype=scores.dtype)  # type: ignore[union-attr]
     n, c = scores.shape
     best = scores.max(dim=1, keepdim=True).values if n else scores[:, :1]
     col = torch.arange(c, device=scores.device).expand(n, c)
@@ -30,9 +31,10 @@ def _multiple_choice_stats(loglik: Tensor, target: Tensor, lengths: Optional[Ten
 
 def _multiple_choice_from_stats(state: Dict[str, Tensor], zero_division: float) -> Tensor:
     total = state["total"]
+    dtype = float_dtype(total.device)
     if int(total) == 0:
-        return torch.tensor(zero_division, dtype=torch.float64, device=total.device)
-    return state["correct"].to(torch.float64) / total
+        return torch.tensor(zero_division, dtype=dtype, device=total.device)
+    return state["correct"].to(dtype) / total
 
 
 def multiple_choice_accuracy(loglik: Tensor, target: Tensor, lengths: Optional[Tensor] = None, *,
@@ -54,12 +56,13 @@ def multiple_choice_accuracy(loglik: Tensor, target: Tensor, lengths: Optional[T
         target: (N,) integer, the index of the correct choice, in ``[0, C)``.
         lengths: (N, C) positive candidate lengths; required when ``normalize="length"``, checked and ignored
             otherwise.
-        normalize: ``"none"`` (``acc``) or ``"length"`` (``acc_norm``: log-likelihood over length, in float64).
+        normalize: ``"none"`` (``acc``) or ``"length"`` (``acc_norm``: log-likelihood over length, in float64;
+            float32 on a device without float64, where near-equal normalized scores may compare differently).
         zero_division: the value for N = 0 (default 0.0; ``float('nan')`` allowed).
         validate_args: run the value checks (NaN, target range, positive lengths), which sync with the host.
 
     Returns:
-        A float64 0-dim tensor in [0, 1].
+        A float64 0-dim tensor in [0, 1] (float32 on a device without float64).
 
     Raises:
         ValueError: an unknown ``normalize``, shapes not as above, ``target`` out of range, NaN ``loglik``,

@@ -47,7 +47,7 @@ from torch import Tensor, nn
 
 from torchmetrics_lite import sync
 from torchmetrics_lite.collection import MetricCollection
-from torchmetrics_lite.metric import Metric
+from torchmetrics_lite.metric import Metric, float_dtype
 
 try:  # the standalone package first, then the unified one
     import pytorch_lightning as pl
@@ -127,7 +127,7 @@ def _loggable(value: Tensor) -> Tensor:
     round the exact value), anything else as float64 (float32 where the device lacks it)."""
     if value.dtype in (torch.float32, torch.float64):
         return value
-    return value.to(torch.float32 if value.device.type == "mps" else torch.float64)
+    return value.to(float_dtype(value.device))
 
 
 def _flatten(key: str, value: Any, labels: Optional[Sequence[str]]) -> Iterator[Tuple[str, Tensor]]:

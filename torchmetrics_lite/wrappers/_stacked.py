@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, List, Tuple, Union
 import torch
 from torch import Tensor
 
-from torchmetrics_lite.metric import Fold, Metric
+from torchmetrics_lite.metric import Fold, Metric, float_dtype
 
 TAG = "__copy"
 Reduce = Union[str, Fold]
@@ -24,6 +24,17 @@ def state_spec(metric: Metric) -> Dict[str, Tuple[Tensor, Reduce]]:
     """``name -> (default, reduction)`` of every state ``metric`` declares."""
     defaults = metric.state_defaults
     return {name: (defaults[name], reduce) for name, reduce in metric.state_reductions.items()}
+
+
+def state_dtype(default: Tensor, device: torch.device) -> torch.dtype:
+    """The dtype a state with this ``default`` has on ``device``: a float64 state is ``float_dtype(device)``
+    there (float32 on a device without float64, as the metric converts it)."""
+    return float_dtype(device) if default.dtype == torch.float64 else default.dtype
+
+
+def default_on(default: Tensor, device: torch.device) -> Tensor:
+    """A state's default as the state is on ``device`` (its device and :func:`state_dtype`)."""
+    return default.to(device=device, dtype=state_dtype(default, device))
 
 
 class StackedFold:
@@ -51,15 +62,16 @@ def declare_stacked(owner: Metric, spec: Dict[str, Tuple[Tensor, Reduce]], copie
 def fold_copies(spec: Dict[str, Tuple[Tensor, Reduce]], state: Dict[str, Tensor]) -> Dict[str, Tensor]:
     """The wrapped metric's state that merges every copy of a stacked ``state`` (Running: the whole window)."""
     out = {}
+    device = next((v.device for v in state.values()), torch.device("cpu"))
     for name, (default, reduce) in spec.items():
         if name not in state:  # an optional state the batch did not fill (AUROC's weights when unweighted)
-            out[name] = default
+            out[name] = default_on(default, device)
             continue
         value = state[name]
         if reduce == "cat":
             out[name] = value
         elif reduce == "sum":
-            out[name] = value.sum(0).to(default.dtype)
+            out[name] = value.sum(0).to(state_dtype(default, value.device))
         elif reduce == "max":
             out[name] = value.amax(0)
         elif reduce == "min":
@@ -75,10 +87,11 @@ def split_copies(spec: Dict[str, Tuple[Tensor, Reduce]], state: Dict[str, Tensor
 
     ``cat`` rows are grouped by their copy tag with one stable sort (and one host sync for the group sizes)."""
     out: List[Dict[str, Any]] = [{} for _ in range(copies)]
+    device = next((v.device for v in state.values()), torch.device("cpu"))
     for name, (default, reduce) in spec.items():
         if name not in state:  # an optional state the batch did not fill (AUROC's weights when unweighted)
             for copy in out:
-                copy[name] = default
+                copy[name] = default_on(default, device)
             continue
         value = state[name]
         if reduce != "cat":

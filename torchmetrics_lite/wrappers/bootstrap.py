@@ -14,8 +14,8 @@ from torchmetrics_lite._checks.wrappers import (
     check_wrapped_metric,
     resample_size,
 )
-from torchmetrics_lite.metric import Metric
-from torchmetrics_lite.wrappers._stacked import TAG, declare_stacked, split_copies, state_spec
+from torchmetrics_lite.metric import Metric, float_dtype
+from torchmetrics_lite.wrappers._stacked import TAG, declare_stacked, split_copies, state_dtype, state_spec
 
 __all__ = ["BootStrapper"]
 
@@ -152,7 +152,8 @@ class BootStrapper(Metric):
                 out[name + TAG] = torch.repeat_interleave(copies, sizes, output_size=out[name].shape[0])
             else:
                 device = next(iter(per_copy[0].values())).device
-                out[name] = torch.stack([s.get(name, default).to(device=device, dtype=default.dtype) for s in per_copy])
+                dtype = state_dtype(default, device)
+                out[name] = torch.stack([s.get(name, default).to(device=device, dtype=dtype) for s in per_copy])
         return out
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Dict[str, Tensor]:
@@ -161,7 +162,7 @@ class BootStrapper(Metric):
         check_bootstrap_values(values, type(self.metric).__name__)
         stacked = torch.stack(values)
         if not stacked.is_floating_point():
-            stacked = stacked.to(torch.float64)
+            stacked = stacked.to(float_dtype(stacked.device))
         out: Dict[str, Tensor] = {}
         if self.mean:
             out["mean"] = stacked.mean(dim=0)

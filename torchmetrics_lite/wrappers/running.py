@@ -9,7 +9,7 @@ from torch import Tensor
 
 from torchmetrics_lite._checks.wrappers import check_same_running, check_window, check_wrapped_metric
 from torchmetrics_lite.metric import Metric
-from torchmetrics_lite.wrappers._stacked import TAG, declare_stacked, fold_copies, state_spec
+from torchmetrics_lite.wrappers._stacked import TAG, declare_stacked, default_on, fold_copies, state_spec
 
 __all__ = ["Running"]
 
@@ -100,6 +100,8 @@ class Running(Metric):
         self._write(stats)
 
     def _write(self, stats: Dict[str, Tensor]) -> None:
+        if self.update_count == 0:  # the float64-less device policy converts the states before they are read
+            self._first_update(stats)
         raw = Metric.local_state(self)  # the buffers themselves (cat states: views of their filled rows)
         if stats:
             device = next(iter(stats.values())).device
@@ -120,7 +122,7 @@ class Running(Metric):
                     appended[name] = rows
                     appended[name + TAG] = torch.full((rows.shape[0],), slot, dtype=torch.int64, device=rows.device)
             else:
-                raw[name][slot] = stats.get(name, default)
+                raw[name][slot] = stats[name] if name in stats else default_on(default, raw[name].device)
         counter.add_(1)
         self._updates += 1
         super()._merge_stats(appended)  # appends the cat rows and drops the cached value

@@ -19,6 +19,9 @@ Conventions (all functions):
   target c predicted, fp other targets with c predicted, fn target c not predicted. Every metric of a task
   reads the same statistics (the 2x2, (C, C) or (L, 2, 2) confusion matrices), except exact match, which
   needs per-sample statistics.
+* **Precision.** Scores, normalized matrices and weighted sums are float64; on a device without float64 (Apple
+  MPS) they are float32 (about 7 significant digits; Matthews correlation and kappa, which square the counts,
+  lose more on large counts), while int64 counts stay exact.
 * **average.** ``"micro"``: the score of the counts summed over classes; ``"macro"``: the mean of the per-class
   scores (multiclass: over the classes that occur in targets or predictions, scikit-learn's default; multilabel:
   over all labels); ``"weighted"``: that mean weighted by each class's support; ``"none"`` (or ``None``): the

@@ -1,7 +1,8 @@
 """The counting core of the classification metrics: batch statistics, per-class counts, and averaging.
 
 Statistics of one batch (int64 counts, or float64 sums of ``weight`` when samples are weighted; all summed over
-batches, all produced by ONE counting pass):
+batches, all produced by ONE counting pass; every float64 here is ``float_dtype(device)``, float32 on a device
+without float64):
 
 * binary: a 2x2 confusion matrix ``[[tn, fp], [fn, tp]]`` (rows: target, columns: prediction);
 * multilabel: one 2x2 matrix per label, shape (L, 2, 2);
@@ -22,6 +23,7 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import fused_multiclass_checks
+from torchmetrics_lite.metric import float_dtype
 
 Counts = Tuple[Tensor, Tensor, Tensor, Tensor]  # tp, fp, tn, fn: int64, per class (C,) or scalars
 NORMALIZE = (None, "true", "pred", "all")  # confusion-matrix normalisations
@@ -36,10 +38,10 @@ def _count(index: Tensor, size: int, weight: Optional[Tensor] = None) -> Tensor:
     elsewhere (and under ``torch.compile``, whose bincount needs a data-dependent size) a scatter-add into
     ``size`` bins (CUDA's bincount reads the maximum back to the host to size its output)."""
     if weight is not None:
-        weight = weight.reshape(-1).to(torch.float64)
+        weight = weight.reshape(-1).to(float_dtype(index.device))
         if index.device.type == "cpu" and not torch.compiler.is_compiling():
             return torch.bincount(index, weights=weight, minlength=size)
-        return torch.zeros(size, dtype=torch.float64, device=index.device).index_add_(0, index, weight)
+        return torch.zeros(size, dtype=weight.dtype, device=index.device).index_add_(0, index, weight)
     if index.device.type == "cpu" and not torch.compiler.is_compiling():
         return torch.bincount(index, minlength=size)
     ones = torch.ones((), dtype=torch.int64, device=index.device).expand(index.shape[0])
@@ -56,8 +58,9 @@ def _cut_in(dtype: torch.dtype, cut: float) -> Tuple[float, bool]:
     ``x >= c`` (``inclusive``) or ``x > c``, with ``c`` representable in ``dtype``. A plain ``preds > cut``
     compares in the preds' dtype, i.e. against ``cut`` rounded to it: a float16 0.30005 (> 0.3) or a bfloat16
     0.30078 would be called negative at ``threshold=0.3``. ``c`` is the nearest ``dtype`` value to ``cut``;
-    no ``dtype`` value lies strictly between the two, so rounded up means ``x >= c``, otherwise ``x > c``."""
-    c = float(torch.tensor(cut, dtype=torch.float64).to(dtype))
+    no ``dtype`` value lies strictly between the two, so rounded up means ``x >= c``, otherwise ``x > c``. (The
+    Python float is rounded to ``dtype`` directly: no float64 tensor, which a float64-less device could not make.)"""
+    c = float(torch.tensor(cut, dtype=dtype))
     return c, c > cut
 
 
@@ -68,8 +71,8 @@ def _positive(preds: Tensor, cut: float) -> Tensor:
         return _long(preds)
     if preds.dtype == torch.float64:
         return preds > cut
-    if torch.compiler.is_compiling():  # exact too (float64 holds every narrower value); no host-side helper
-        return preds.to(torch.float64) > cut
+    if torch.compiler.is_compiling():  # no host-side helper; exact too, as float64 holds every narrower value
+        return preds.to(float_dtype(preds.device)) > cut  # (float32 on MPS: the cut rounded to float32 there)
     c, inclusive = _cut_in(preds.dtype, cut)
     return preds >= c if inclusive else preds > c
 
@@ -162,7 +165,7 @@ def _stat_scores(counts: Counts, average: str) -> Tensor:
         return res
     if average == "micro":
         return res.sum(dim=0)
-    res = res.to(torch.float64)
+    res = res.to(float_dtype(res.device))
     if average == "macro":
         return res.mean(dim=0)
     weights = res[:, 4]
@@ -195,8 +198,9 @@ def _hamming_terms(tp: Tensor, fp: Tensor, tn: Tensor, fn: Tensor) -> Tuple[Tens
 
 
 def _fbeta_terms_of(tp: Tensor, fp: Tensor, tn: Tensor, fn: Tensor, *, beta2: float) -> Tuple[Tensor, Tensor]:
-    num = (1.0 + beta2) * tp.to(torch.float64)
-    return num, num + beta2 * fn.to(torch.float64) + fp.to(torch.float64)
+    dtype = float_dtype(tp.device)
+    num = (1.0 + beta2) * tp.to(dtype)
+    return num, num + beta2 * fn.to(dtype) + fp.to(dtype)
 
 
 def _fbeta_terms(beta: float) -> Terms:
@@ -208,13 +212,14 @@ def _fbeta_terms(beta: float) -> Terms:
 
 # -------------------------------------------------------------------------------------------- averaging
 def _safe_divide(num: Tensor, den: Tensor, zero_division: float) -> Tensor:
-    num, den = num.to(torch.float64), den.to(torch.float64)
+    dtype = float_dtype(num.device)
+    num, den = num.to(dtype), den.to(dtype)
     return torch.where(den == 0, torch.full_like(num, zero_division), num / torch.where(den == 0, 1.0, den))
 
 
 def _average(counts: Counts, terms: Terms, average: str, zero_division: float,
              present: Optional[Tensor] = None) -> Tensor:
-    """Reduce per-class counts to a score (float64).
+    """Reduce per-class counts to a score (float64, or ``float_dtype`` of the device).
 
     * ``micro``: ``sum(num) / sum(den)`` over classes;
     * ``none``: the per-class scores ``num / den``;
@@ -232,11 +237,11 @@ def _average(counts: Counts, terms: Terms, average: str, zero_division: float,
         return scores
     tp, fp, _, fn = counts
     if average == "weighted":
-        weights = (tp + fn).to(torch.float64)
+        weights = (tp + fn).to(scores.dtype)
     elif present is None:
         weights = torch.ones_like(scores)
     else:
-        weights = present.to(torch.float64)
+        weights = present.to(scores.dtype)
     weights = weights.masked_fill(torch.isnan(scores), 0.0)
     total = weights.sum()
     mean = (weights * scores.nan_to_num(0.0)).sum() / torch.where(total == 0, 1.0, total)
@@ -248,7 +253,7 @@ def _normalize(confmat: Tensor, normalize: Optional[str]) -> Tensor:
     matrix (per label for multilabel). 0/0 gives 0, as scikit-learn and torchmetrics."""
     if normalize is None:
         return confmat
-    cm = confmat.to(torch.float64)
+    cm = confmat.to(float_dtype(confmat.device))
     if normalize == "true":
         den = cm.sum(dim=-1, keepdim=True)
     elif normalize == "pred":

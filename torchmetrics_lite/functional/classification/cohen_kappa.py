@@ -17,6 +17,7 @@ from torchmetrics_lite._checks import check_choice
 from torchmetrics_lite.functional.classification._doc_args import fill_doc, register
 from torchmetrics_lite.functional.classification.binary import _binary_stats
 from torchmetrics_lite.functional.classification.multiclass import _multiclass_stats
+from torchmetrics_lite.metric import float_dtype
 
 __all__ = ["binary_cohen_kappa", "multiclass_cohen_kappa"]
 
@@ -32,12 +33,12 @@ def _check_kappa_weights(weights: Any) -> Optional[str]:
 
 
 def _cohen_kappa_from_stats(confmat: Tensor, weights: Optional[str] = None) -> Tensor:
-    cm = confmat.to(torch.float64)
+    cm = confmat.to(float_dtype(confmat.device))
     c = cm.shape[0]
     expected = torch.outer(cm.sum(dim=1), cm.sum(dim=0)) / cm.sum()
-    idx = torch.arange(c, dtype=torch.float64, device=cm.device)
+    idx = torch.arange(c, dtype=cm.dtype, device=cm.device)
     diff = idx[:, None] - idx[None, :]
-    w = (diff != 0).to(torch.float64) if weights is None else diff.abs() if weights == "linear" else diff * diff
+    w = (diff != 0).to(cm.dtype) if weights is None else diff.abs() if weights == "linear" else diff * diff
     return 1.0 - (w * cm).sum() / (w * expected).sum()
 
 

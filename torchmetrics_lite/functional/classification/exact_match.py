@@ -16,6 +16,7 @@ from torchmetrics_lite._checks import check_multilabel_inputs, check_zero_divisi
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification._stat_scores import _positive, _safe_divide
 from torchmetrics_lite.functional.classification.multilabel import _multilabel_config
+from torchmetrics_lite.metric import float_dtype
 
 __all__ = ["multilabel_exact_match"]
 
@@ -33,7 +34,7 @@ def _multilabel_exact_match_stats(preds: Tensor, target: Tensor, num_labels: int
     correct = right.all(dim=1)
     if weight is None:
         return {"correct": correct.sum(), "total": torch.tensor(correct.shape[0], device=correct.device)}
-    w = weight.to(torch.float64)
+    w = weight.to(float_dtype(weight.device))
     return {"correct": (w * correct).sum(), "total": w.sum()}
 
 

@@ -18,13 +18,14 @@ from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification.binary import _binary_stats
 from torchmetrics_lite.functional.classification.multiclass import _multiclass_stats
 from torchmetrics_lite.functional.classification.multilabel import _multilabel_stats
+from torchmetrics_lite.metric import float_dtype
 
 __all__ = ["binary_matthews_corrcoef", "multiclass_matthews_corrcoef", "multilabel_matthews_corrcoef"]
 
 
 def _matthews_corrcoef_from_stats(confmat: Tensor) -> Tensor:
     """MCC of a (C, C) confusion matrix, or of the sum of (L, 2, 2) per-label matrices."""
-    cm = (confmat.sum(dim=0) if confmat.dim() == 3 else confmat).to(torch.float64)
+    cm = (confmat.sum(dim=0) if confmat.dim() == 3 else confmat).to(float_dtype(confmat.device))
     t, p, s = cm.sum(dim=1), cm.sum(dim=0), cm.sum()
     cov_tp = cm.trace() * s - (t * p).sum()
     den = (s * s - (p * p).sum()) * (s * s - (t * t).sum())
