@@ -78,12 +78,18 @@ def sweep_groups(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor] = None
     """The sweep of 1-D ``scores`` compressed to one position per distinct score (a row of ``R = 1``): the same
     formulas read it, ``pos``/``neg`` being a tie group's total weights. The eager path of binary metrics
     (data-dependent length, not for compiling). Unweighted: :func:`._ranking.curve_counts` (a value sort, no
-    argsort). Weighted: one row sort (:func:`torchmetrics_lite._sort.rank_rows`: the order and tie keys in one
-    packed numpy sort on CPU), two gathers and cumulative sums, written once for numpy (CPU, where its gathers are
-    several times faster than torch's) and torch."""
+    argsort). Weighted, on CPU with 32-bit scores: the tie groups' weights from
+    :func:`torchmetrics_lite._sort.weighted_tie_groups` (one value sort and one ``bincount``, or one packed uint64
+    sort; no argsort, no gather of the weights). Otherwise one row sort (:func:`torchmetrics_lite._sort.rank_rows`:
+    the order and tie keys in one packed numpy sort on CPU), two gathers and cumulative sums, written once for
+    numpy (CPU, where its gathers are several times faster than torch's) and torch."""
     if weight is None:
         thresholds, tp, fp = (v.flip(0) for v in rk.curve_counts(scores, is_pos))
         return _grouped(thresholds, tp, fp)
+    groups = _sort.weighted_tie_groups(scores, is_pos, weight)
+    if groups is not None:  # CPU, 32-bit scores: the group sums without an argsort or a gather
+        values, neg, pos = (v.flip(0) for v in groups)
+        return _grouped(values, pos.cumsum(0), neg.cumsum(0), pos, neg)
     on_host = _backend.use_numpy(scores)
     xp: Any = np if on_host else torch
     arr: Callable[[Tensor], Any] = _backend.host if on_host else (lambda t: t)
@@ -97,10 +103,13 @@ def sweep_groups(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor] = None
     return _grouped(*(torch.as_tensor(v).to(scores.device) for v in (arr(scores)[order[starts]], tp, fp)))
 
 
-def _grouped(thresholds: Tensor, tp: Tensor, fp: Tensor) -> Swept:
-    """A one-row :class:`Swept` from the distinct scores (decreasing) and the cumulative weights at each."""
+def _grouped(thresholds: Tensor, tp: Tensor, fp: Tensor, pos: Optional[Tensor] = None,
+             neg: Optional[Tensor] = None) -> Swept:
+    """A one-row :class:`Swept` from the distinct scores (decreasing) and the cumulative weights at each (and the
+    groups' own weights when known, else their differences)."""
     zero = tp.new_zeros(1)
-    pos, neg = torch.diff(tp, prepend=zero), torch.diff(fp, prepend=zero)
+    pos = torch.diff(tp, prepend=zero) if pos is None else pos
+    neg = torch.diff(fp, prepend=zero) if neg is None else neg
     last = torch.ones(1, tp.numel(), dtype=torch.bool, device=tp.device)
     fields = (thresholds, pos, neg, tp, fp, tp - pos, fp - neg)
     totals = (tp[-1:], fp[-1:]) if tp.numel() else (zero, zero)
