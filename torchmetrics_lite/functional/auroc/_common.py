@@ -13,6 +13,7 @@ from torch import Tensor
 from torchmetrics_lite._docs import fill_doc, register
 from torchmetrics_lite.functional.auroc import _ranking as rk
 from torchmetrics_lite.functional.auroc import _sweep as sw
+from torchmetrics_lite.metric import float_dtype
 
 State = Dict[str, Tensor]
 _T = TypeVar("_T")
@@ -104,7 +105,7 @@ def _binary_auroc_value(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor]
 def _binary_ap_value(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor]) -> Tensor:
     if weight is None and not _compiling():
         ranked = rk.rank_binary(scores, is_pos)
-        return rk.precision_sum(ranked) / ranked.n_pos.double()
+        return rk.precision_sum(ranked) / ranked.n_pos.to(float_dtype(scores.device))
     return sw.ap_from_swept(_binary_swept(scores, is_pos, weight))[0]
 
 
@@ -120,7 +121,7 @@ def _rows_auroc(scores: Tensor, positive: Tensor, weight: Optional[Tensor]) -> T
 def _rows_ap(scores: Tensor, positive: Tensor, weight: Optional[Tensor]) -> Tuple[Tensor, Tensor]:
     if weight is None and not _compiling():
         ranked = rk.rank_rows(scores, positive)
-        return rk.precision_sum(ranked) / ranked.n_pos.double(), ranked.n_pos
+        return rk.precision_sum(ranked) / ranked.n_pos.to(float_dtype(scores.device)), ranked.n_pos
     swept = sw.sweep(scores, positive, weight)
     return sw.ap_from_swept(swept), swept.n_pos
 
@@ -135,7 +136,7 @@ def _average(values: Tensor, support: Tensor, average: str, what: str, strict: b
     if average == "none":
         return values
     kept = ~undefined
-    weights = kept.double() if average == "macro" else torch.where(kept, support.double(), 0.0)
+    weights = kept.to(values.dtype) if average == "macro" else torch.where(kept, support.to(values.dtype), 0.0)
     return (torch.where(kept, values, 0.0) * weights).sum() / weights.sum()
 
 
@@ -144,7 +145,7 @@ def _multiclass_positive(target: Tensor, num_classes: int) -> Tensor:
 
 
 def _multiclass_scores(preds: Tensor, from_logits: bool) -> Tensor:
-    """Probabilities as given, or the float64 softmax of logits."""
-    return torch.softmax(preds.double(), dim=1) if from_logits else preds
+    """Probabilities as given, or the float64 softmax of logits (float32 on a device without float64)."""
+    return torch.softmax(preds.to(float_dtype(preds.device)), dim=1) if from_logits else preds
 
 

@@ -28,6 +28,7 @@ from torch import Tensor
 
 from torchmetrics_lite import _backend, _sort
 from torchmetrics_lite.functional.auroc import _ranking as rk
+from torchmetrics_lite.metric import float_dtype
 
 __all__ = ["Swept", "sweep", "sweep_groups", "auroc_from_swept", "ap_from_swept", "roc_rates", "pr_rates",
            "roc_points", "pr_points"]
@@ -60,7 +61,7 @@ def sweep(scores: Tensor, positive: Tensor, weight: Optional[Tensor] = None) -> 
         pos = is_pos.long()
         neg = 1 - pos
     else:
-        w = weight.double()[order]
+        w = weight.to(float_dtype(scores.device))[order]
         pos = torch.where(is_pos, w, 0.0)
         neg = w - pos
     new = keys[:, 1:] != keys[:, :-1]
@@ -94,7 +95,8 @@ def sweep_groups(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor] = None
     xp: Any = np if on_host else torch
     arr: Callable[[Tensor], Any] = _backend.host if on_host else (lambda t: t)
     order, keys = (arr(v)[0] for v in _sort.rank_rows(scores.unsqueeze(0), descending=True))
-    w_all = xp.asarray(arr(weight)[order], dtype=xp.float64)  # gather first, widen the gathered copy
+    wide = np.float64 if on_host else float_dtype(scores.device)
+    w_all = xp.asarray(arr(weight)[order], dtype=wide)  # gather first, widen the gathered copy
     w_pos = xp.where(arr(is_pos)[order], w_all, 0)
     n = order.shape[0]
     starts = xp.concatenate([order[:1] * 0, xp.where(keys[1:] != keys[:-1])[0] + 1]) if n else order
@@ -119,18 +121,22 @@ def _grouped(thresholds: Tensor, tp: Tensor, fp: Tensor, pos: Optional[Tensor] =
 
 
 def auroc_from_swept(s: Swept) -> Tensor:
-    """Weighted Mann-Whitney AUROC per row (float64; ``nan`` where a row lacks a class or all its weight is 0)."""
+    """Weighted Mann-Whitney AUROC per row (float64, float32 on a device without float64; ``nan`` where a row
+    lacks a class or all its weight is 0)."""
+    dtype = float_dtype(s.pos.device)
     fp, fp_above = s.fp, s.fp_above
     two_u = (s.pos * (2 * (s.n_neg.unsqueeze(1) - fp) + (fp - fp_above))).sum(1)
-    return two_u.double() / (2 * s.n_pos * s.n_neg).double()
+    return two_u.to(dtype) / (2 * s.n_pos * s.n_neg).to(dtype)
 
 
 def ap_from_swept(s: Swept) -> Tensor:
-    """Average precision per row (float64; ``nan`` without positive weight)."""
-    tp, predicted = s.tp.double(), (s.tp + s.fp).double()
+    """Average precision per row (float64, float32 on a device without float64; ``nan`` without positive
+    weight)."""
+    dtype = float_dtype(s.pos.device)
+    tp, predicted = s.tp.to(dtype), (s.tp + s.fp).to(dtype)
     used = s.pos > 0
     precision = torch.where(used, tp / torch.where(used, predicted, 1.0), 0.0)
-    return (s.pos.double() * precision).sum(1) / s.n_pos.double()
+    return (s.pos.to(dtype) * precision).sum(1) / s.n_pos.to(dtype)
 
 
 def _split_rows(values: Tensor, mask: Tensor) -> List[Tensor]:
@@ -153,10 +159,10 @@ def roc_rates(s: Swept) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
     ``(0, 0)`` at threshold ``inf``, then every position; ``valid`` marks the curve's points (that first one and
     the last position of each tie group of non-zero weight). Rates are float64, ``nan`` for a row without
     negatives (positives)."""
-    rows = s.scores.shape[0]
-    start = torch.zeros(rows, 1, dtype=torch.float64, device=s.scores.device)
-    fpr = torch.cat([start, s.fp.double()], 1) / s.n_neg.double().unsqueeze(1)
-    tpr = torch.cat([start, s.tp.double()], 1) / s.n_pos.double().unsqueeze(1)
+    rows, dtype = s.scores.shape[0], float_dtype(s.scores.device)
+    start = torch.zeros(rows, 1, dtype=dtype, device=s.scores.device)
+    fpr = torch.cat([start, s.fp.to(dtype)], 1) / s.n_neg.to(dtype).unsqueeze(1)
+    tpr = torch.cat([start, s.tp.to(dtype)], 1) / s.n_pos.to(dtype).unsqueeze(1)
     thresholds = torch.cat([s.scores.new_full((rows, 1), float("inf")), s.scores], 1)
     valid = torch.cat([torch.ones(rows, 1, dtype=torch.bool, device=s.last.device), _points(s)], 1)
     return fpr, tpr, thresholds, valid
@@ -166,8 +172,9 @@ def pr_rates(s: Swept) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
     """``(precision, recall, thresholds, valid)``, each ``(R, n)`` in decreasing-threshold order (``valid``: the
     last position of each tie group of non-zero weight). A row without positive weight has recall 1 everywhere
     (scikit-learn)."""
-    tp, predicted = s.tp.double(), (s.tp + s.fp).double()
-    n_pos = s.n_pos.double().unsqueeze(1)
+    dtype = float_dtype(s.tp.device)
+    tp, predicted = s.tp.to(dtype), (s.tp + s.fp).to(dtype)
+    n_pos = s.n_pos.to(dtype).unsqueeze(1)
     recall = torch.where(n_pos > 0, tp / torch.where(n_pos > 0, n_pos, 1.0), 1.0)
     return tp / predicted, recall, s.scores, _points(s)
 
@@ -183,7 +190,7 @@ def pr_points(s: Swept) -> Tuple[List[Tensor], List[Tensor], List[Tensor]]:
     """Per row ``(precision, recall, thresholds)`` as scikit-learn's ``precision_recall_curve``: thresholds
     increasing, the point ``(1, 0)`` appended."""
     precision, recall, thresholds, valid = (v.flip(1) for v in pr_rates(s))
-    one = torch.ones(valid.shape[0], 1, dtype=torch.float64, device=valid.device)
+    one = torch.ones(valid.shape[0], 1, dtype=precision.dtype, device=valid.device)
     mask = torch.cat([valid, one.bool()], 1)
     return (_split_rows(torch.cat([precision, one], 1), mask), _split_rows(torch.cat([recall, 0 * one], 1), mask),
             _split_rows(thresholds, valid))
