@@ -164,21 +164,24 @@ def tie_group_weights(values: np.ndarray, labels: np.ndarray, weights: np.ndarra
     >>> v.tolist(), w0.tolist(), w1.tolist()
     ([0.10000000149011612, 0.5], [1.0, 3.0], [0.0, 2.0])
     """
-    n = values.shape[0]
-    if n == 0:
+    single = _exact_float32(values)
+    if single is None or single.shape[0] == 0:
         return None
-    if values.dtype == np.float64:
-        single = values.astype(np.float32)
-        if not np.array_equal(single, values):
-            return None
-        values = single
-    if values.dtype != np.float32:
-        return None
+    values = single
     labels = labels.view(np.uint8) if labels.dtype == np.bool_ else labels
     ordered = np.sort(values)
     signed = bool(ordered[0] < 0)
     counted = _counted_groups(values, ordered, signed, labels, weights)
     return counted if counted is not None else _packed_groups(values, signed, labels, weights)
+
+
+def _exact_float32(a: np.ndarray) -> Optional[np.ndarray]:
+    """``a`` as float32 when it is float32, or float64 holding float32 values only (one cast, one comparison);
+    else None."""
+    if a.dtype == np.float64:
+        single = a.astype(np.float32)
+        return single if np.array_equal(single, a) else None
+    return a if a.dtype == np.float32 else None
 
 
 def _first_of_runs(a: np.ndarray) -> np.ndarray:
@@ -242,15 +245,10 @@ def _counted_groups(values: np.ndarray, ordered: np.ndarray, signed: bool, label
 
 def _packed_groups(values: np.ndarray, signed: bool, labels: np.ndarray,
                    weights: np.ndarray) -> Optional[GroupWeights]:
-    if sys.byteorder != "little":  # the two 32-bit halves of a uint64 are written through a uint32 view
+    single = _exact_float32(weights)
+    if sys.byteorder != "little" or single is None:  # the halves of a uint64 are written through a uint32 view
         return None
-    if weights.dtype == np.float64:
-        single = weights.astype(np.float32)
-        if not np.array_equal(single, weights):
-            return None
-        weights = single
-    if weights.dtype != np.float32:
-        return None
+    weights = single
     n = values.shape[0]
     packed = np.empty(n, dtype=np.uint64)
     halves = packed.view(np.uint32).reshape(n, 2)  # [:, 0] low word, [:, 1] high word
