@@ -23,10 +23,18 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite import _backend
-from torchmetrics_lite._sort_keys import desc_key32, key32, key64, segment_order, tie_group_weights
+from torchmetrics_lite._sort_keys import (
+    desc_key32,
+    key32,
+    key64,
+    row_bucket_weights,
+    segment_order,
+    tie_group_weights,
+)
 
 __all__ = ["sort", "argsort", "searchsorted", "default_backend", "segment_argsort", "select_sorted", "sort_rows",
-           "searchsorted_rows", "group_starts", "rank_rows", "PAD_KEY", "weighted_tie_groups"]
+           "searchsorted_rows", "group_starts", "rank_rows", "PAD_KEY", "weighted_tie_groups",
+           "weighted_row_buckets"]
 
 _NUMPY_DTYPES = {torch.float32, torch.float64, torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8}
 
@@ -173,6 +181,24 @@ def weighted_tie_groups(scores: Tensor, is_pos: Tensor, weight: Tensor) -> Optio
         return None
     values, neg, pos = (torch.from_numpy(v) for v in grouped)
     return values.to(scores.dtype), neg, pos
+
+
+def weighted_row_buckets(scores: Tensor, positive: Tensor, weight: Tensor) -> Optional[Tuple[Tensor, Tensor]]:
+    """``(negative_weight, positive_weight)``, float64 ``(R, B)``: per row of ``scores`` ``(R, n)`` the weights of
+    its negatives / positives (bool ``positive`` ``(R, n)``) in buckets of increasing score, one distinct score per
+    non-empty bucket (:func:`~torchmetrics_lite._sort_keys.row_bucket_weights`: a row-wise value sort and one
+    ``bincount``; no argsort, no gather). ``weight`` ``(n,)`` is shared by the rows. CPU (numpy path) only:
+    ``None`` on the torch path and where the counting table does not apply.
+
+    >>> neg, pos = weighted_row_buckets(torch.tensor([[0.5, 0.1, 0.5]]), torch.tensor([[True, False, False]]),
+    ...                                 torch.tensor([2.0, 1.0, 3.0]))
+    >>> neg.sum().item(), pos.sum().item(), neg.shape == pos.shape
+    (4.0, 2.0, True)
+    """
+    if _pick(scores) == "torch" or positive.dtype != torch.bool:
+        return None
+    tables = row_bucket_weights(_as_numpy(scores), positive.detach().contiguous().numpy(), _as_numpy(weight))
+    return None if tables is None else (torch.from_numpy(tables[0]), torch.from_numpy(tables[1]))
 
 
 # ------------------------------------------ row-wise sort (one row per class: multiclass/multilabel AUROC)

@@ -17,8 +17,12 @@ from torchmetrics_lite.functional import (
     binary_average_precision,
     binary_precision_recall_curve,
     binary_roc,
+    multiclass_auroc,
+    multiclass_average_precision,
     multilabel_auroc,
+    multilabel_average_precision,
 )
+from torchmetrics_lite.functional.auroc import _sweep
 
 
 def brute_groups(values, labels, weights):
@@ -154,3 +158,58 @@ def test_end_to_end_matches_sklearn(kernel, monkeypatch):
         micro = multilabel_auroc(scores, labels, 3, average="micro", weight=sample_weight).item()
     assert abs(micro - roc_auc_score(labels.numpy(), scores.double().numpy(), average="micro",
                                      sample_weight=sample_weight.double().numpy())) < 1e-12
+
+
+def brute_row_auroc_ap(values, labels, weights):
+    """Per row: the weighted pair count and scikit-learn's AP (float64)."""
+    auroc, ap = [], []
+    for v, y in zip(values.astype(np.float64), labels.astype(bool)):
+        pair = weights[y][:, None] * weights[~y][None, :]
+        greater = v[y][:, None] > v[~y][None, :]
+        auroc.append((pair * (greater + 0.5 * (v[y][:, None] == v[~y][None, :]))).sum() / pair.sum())
+        ap.append(average_precision_score(y, v, sample_weight=weights) if weights[y].sum() > 0 else np.nan)
+    return np.array(auroc), np.array(ap)
+
+
+@pytest.mark.parametrize("kind", ["rounded", "signed_rounded", "special"])
+def test_row_buckets_against_brute_force(kind):
+    g = np.random.default_rng(5)
+    if kind == "special":  # signed zeros, extremes (no subnormal next to 0: that needs 2**32 buckets; no inf: sklearn)
+        values = g.choice(np.array([-0.0, 0.0, 1.0, -1.0, 3e38, -3e38, 0.5, -2.5], np.float32), (4, 150))
+    else:
+        values = sample(kind, 4 * 150, g).astype(np.float32).reshape(4, 150)
+    labels = (g.random((4, 150)) < 0.4).astype(np.uint8)
+    weights = g.random(150) * 2
+    weights[:15] = 0.0
+    neg, pos = sort_keys.row_bucket_weights(values, labels, weights)
+    want_auroc, want_ap = brute_row_auroc_ap(values, labels, weights)
+    got_auroc = _sweep.auroc_from_buckets(torch.from_numpy(neg), torch.from_numpy(pos)).numpy()
+    got_ap = _sweep.ap_from_buckets(torch.from_numpy(neg), torch.from_numpy(pos)).numpy()
+    np.testing.assert_allclose(got_auroc, want_auroc, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(got_ap, want_ap, rtol=0, atol=1e-12)
+    wide = sample("wide", 4 * 3000, g).astype(np.float32).reshape(4, 3000)  # too many buckets: the sweep runs
+    assert sort_keys.row_bucket_weights(wide, np.zeros((4, 3000), np.uint8), np.ones(3000)) is None
+
+
+@pytest.mark.parametrize("rows_kernel", [True, False])
+def test_per_class_weighted_matches_sklearn(rows_kernel, monkeypatch):
+    if not rows_kernel:
+        monkeypatch.setattr(_sort, "weighted_row_buckets", lambda *a: None)
+    g = np.random.default_rng(6)
+    logits = np.round(g.normal(size=(300, 4)) * 2, 1).astype(np.float32)
+    y = g.integers(0, 4, 300)
+    probs = torch.softmax(torch.from_numpy(logits).double(), 1).float()
+    w = g.random(300) * 2
+    tw = torch.from_numpy(w)
+    for average in ("macro", "weighted"):
+        want = roc_auc_score(y, probs.double().numpy(), multi_class="ovr", average=average, sample_weight=w)
+        got = multiclass_auroc(probs, torch.from_numpy(y), 4, average=average, weight=tw).item()
+        assert abs(got - want) < 1e-12
+    per_class = [average_precision_score(y == c, probs[:, c].double().numpy(), sample_weight=w) for c in range(4)]
+    np.testing.assert_allclose(multiclass_average_precision(probs, torch.from_numpy(y), 4, average="none",
+                                                            weight=tw).numpy(), per_class, atol=1e-12, rtol=0)
+    labels = (g.random((300, 4)) < 0.5).astype(np.int64)
+    got = multilabel_average_precision(torch.from_numpy(logits), torch.from_numpy(labels), 4, average="none",
+                                       weight=tw).numpy()
+    want = average_precision_score(labels, logits.astype(np.float64), average=None, sample_weight=w)
+    np.testing.assert_allclose(got, want, atol=1e-12, rtol=0)

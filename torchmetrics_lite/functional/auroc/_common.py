@@ -10,6 +10,7 @@ from typing import Dict, Optional, Tuple, TypeVar
 import torch
 from torch import Tensor
 
+from torchmetrics_lite import _sort
 from torchmetrics_lite._docs import fill_doc, register
 from torchmetrics_lite.functional.auroc import _ranking as rk
 from torchmetrics_lite.functional.auroc import _sweep as sw
@@ -109,11 +110,22 @@ def _binary_ap_value(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor]) -
     return sw.ap_from_swept(_binary_swept(scores, is_pos, weight))[0]
 
 
+def _row_buckets(scores: Tensor, positive: Tensor, weight: Optional[Tensor]) -> Optional[Tuple[Tensor, Tensor]]:
+    """Weighted, eager, on CPU: the per-row tie-group weights of :func:`torchmetrics_lite._sort.weighted_row_buckets`
+    (None elsewhere, or where that counting table does not apply)."""
+    if weight is None or _compiling():
+        return None
+    return _sort.weighted_row_buckets(scores, positive, weight)
+
+
 def _rows_auroc(scores: Tensor, positive: Tensor, weight: Optional[Tensor]) -> Tuple[Tensor, Tensor]:
     """Per-row AUROC and per-row positive weight (the ``"weighted"`` average's support)."""
     if weight is None and not _compiling():
         ranked = rk.rank_rows(scores, positive)
         return rk.auroc_from_ranked(ranked), ranked.n_pos
+    buckets = _row_buckets(scores, positive, weight)
+    if buckets is not None:
+        return sw.auroc_from_buckets(*buckets), buckets[1].sum(1)
     swept = sw.sweep(scores, positive, weight)
     return sw.auroc_from_swept(swept), swept.n_pos
 
@@ -122,6 +134,9 @@ def _rows_ap(scores: Tensor, positive: Tensor, weight: Optional[Tensor]) -> Tupl
     if weight is None and not _compiling():
         ranked = rk.rank_rows(scores, positive)
         return rk.precision_sum(ranked) / ranked.n_pos.to(float_dtype(scores.device)), ranked.n_pos
+    buckets = _row_buckets(scores, positive, weight)
+    if buckets is not None:
+        return sw.ap_from_buckets(*buckets), buckets[1].sum(1)
     swept = sw.sweep(scores, positive, weight)
     return sw.ap_from_swept(swept), swept.n_pos
 
