@@ -160,8 +160,9 @@ def group_starts(sorted_seq: Tensor) -> Tensor:
 
 def weighted_tie_groups(scores: Tensor, is_pos: Tensor, weight: Tensor) -> Optional[Tuple[Tensor, Tensor, Tensor]]:
     """``(values, negative_weight, positive_weight)``: the distinct scores ascending (the scores' dtype) and the
-    float64 total weight of the negatives / positives at each, from :func:`~torchmetrics_lite._sort_keys.
-    tie_group_weights` (one value sort and one ``bincount``, or one packed uint64 sort; no argsort, no gather).
+    float64 total weight of the negatives / positives at each, from
+    :func:`~torchmetrics_lite._sort_keys.tie_group_weights` (one value sort and one ``bincount``, or one packed uint64
+    sort; no argsort, no gather).
 
     CPU (numpy path) only: ``None`` on the torch path and where that kernel does not apply (empty input, scores
     that are not 32-bit floats, or many distinct scores with weights that are not exact float32).

@@ -25,7 +25,8 @@ DeLong's components are ratios of exact int64 counts, their covariances float32.
 Files, one concept each: ``binary``, ``multiclass``, ``multilabel`` (AUROC, AP), ``curves`` (ROC / PR for every
 task), ``operating_points`` (recall at fixed precision and friends), ``delong`` (intervals and paired tests);
 the kernels: ``_ranking`` (fast unweighted counts) and ``_sweep`` (the weighted, static-shape descending sweep,
-also the ``torch.compile`` path).
+also the ``torch.compile`` path); weighted inputs on CPU take the counting or packed-sort group sums of
+:mod:`torchmetrics_lite._sort_keys` (no argsort, no gather), which ``_sweep`` reads.
 
 Each public function is ``_x_from_stats(_x_stats(checked inputs))``; the modules in
 :mod:`torchmetrics_lite.auroc` call the same two functions. Reference: Hanley & McNeil (1982), "The meaning

@@ -1,5 +1,7 @@
 """Shared pieces of the AUROC family: the state type, label views, which exact kernel runs (the fast unweighted
-counts of :mod:`._ranking`, or the weighted sweep of :mod:`._sweep`), per-class averaging, the undefined-value rule
+counts of :mod:`._ranking`; weighted on CPU, the tie-group weights of
+:func:`~torchmetrics_lite._sort.weighted_tie_groups` / :func:`~torchmetrics_lite._sort.weighted_row_buckets`; else
+the sweep of :mod:`._sweep`, also the compiled path), per-class averaging, the undefined-value rule
 (``nan`` with a warning, or ``ValueError`` with ``strict=True``), and the family's entries of the shared argument
 text (:mod:`torchmetrics_lite._docs`)."""
 from __future__ import annotations
