@@ -184,22 +184,27 @@ def weighted_tie_groups(scores: Tensor, is_pos: Tensor, weight: Tensor) -> Optio
     return values.to(scores.dtype), neg, pos
 
 
-def weighted_row_buckets(scores: Tensor, positive: Tensor, weight: Tensor) -> Optional[Tuple[Tensor, Tensor]]:
-    """``(negative_weight, positive_weight)``, float64 ``(R, B)``: per row of ``scores`` ``(R, n)`` the weights of
-    its negatives / positives (bool ``positive`` ``(R, n)``) in buckets of increasing score, one distinct score per
-    non-empty bucket (:func:`~torchmetrics_lite._sort_keys.row_bucket_weights`: a row-wise value sort and one
+def weighted_row_buckets(scores: Tensor, positive: Tensor,
+                         weight: Tensor) -> Optional[Tuple[Tensor, Tensor, Tensor]]:
+    """``(negative_weight, positive_weight, values)``, ``(R, B)`` each: per row of ``scores`` ``(R, n)`` the
+    float64 weights of its negatives / positives (bool ``positive`` ``(R, n)``) in buckets of increasing score, and
+    the score of each bucket (the scores' dtype; one distinct score per non-empty bucket, 0 in an empty one, whose
+    weights are 0) (:func:`~torchmetrics_lite._sort_keys.row_bucket_weights`: a row-wise value sort and one
     ``bincount``; no argsort, no gather). ``weight`` ``(n,)`` is shared by the rows. CPU (numpy path) only:
     ``None`` on the torch path and where the counting table does not apply.
 
-    >>> neg, pos = weighted_row_buckets(torch.tensor([[0.5, 0.1, 0.5]]), torch.tensor([[True, False, False]]),
-    ...                                 torch.tensor([2.0, 1.0, 3.0]))
-    >>> neg.sum().item(), pos.sum().item(), neg.shape == pos.shape
-    (4.0, 2.0, True)
+    >>> neg, pos, values = weighted_row_buckets(torch.tensor([[0.5, 0.1, 0.5]]), torch.tensor([[True, False, False]]),
+    ...                                         torch.tensor([2.0, 1.0, 3.0]))
+    >>> neg.sum().item(), pos.sum().item(), values[(neg + pos) > 0].tolist()
+    (4.0, 2.0, [0.10000000149011612, 0.5])
     """
     if _pick(scores) == "torch" or positive.dtype != torch.bool:
         return None
     tables = row_bucket_weights(_as_numpy(scores), positive.detach().contiguous().numpy(), _as_numpy(weight))
-    return None if tables is None else (torch.from_numpy(tables[0]), torch.from_numpy(tables[1]))
+    if tables is None:
+        return None
+    neg, pos, values = (torch.from_numpy(t) for t in tables)
+    return neg, pos, values.to(scores.dtype)
 
 
 # ------------------------------------------ row-wise sort (one row per class: multiclass/multilabel AUROC)

@@ -274,20 +274,22 @@ def _packed_groups(values: np.ndarray, signed: bool, labels: np.ndarray,
     return bits.view(np.float32), weight0, weight1
 
 
-def row_bucket_weights(values: np.ndarray, labels: np.ndarray,
-                       weights: np.ndarray) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+def row_bucket_weights(values: np.ndarray, labels: np.ndarray, weights: np.ndarray) -> Optional[GroupWeights]:
     """Per row of ``values`` ``(R, n)``, the total weight of the label-0 and label-1 items of each distinct value:
-    two float64 ``(R, B)`` tables whose columns run over buckets of increasing value (a bucket holds one distinct
-    value of the row, or none: an empty bucket's weights are 0). The counting kernel of :func:`tie_group_weights`
-    on every row at once (one row-wise value sort, one shift shared by the rows, one ``bincount`` of ``(row,
-    bucket, label)``), for the per-class AUROC and AP (``(R, n)`` 0/1 ``labels``, one weight per column shared by
-    the rows). None where it does not apply: values that are not 32-bit floats, or more than :data:`MAX_BUCKETS`
-    (and ``max(4 R n, R 2**16)``) buckets in all.
+    ``(weight0, weight1, bucket_values)``, ``(R, B)`` each, whose columns run over buckets of increasing value (a
+    bucket holds one distinct value of the row, ``bucket_values`` (float32), or none: then its weights and value
+    are 0). The counting kernel of :func:`tie_group_weights` on every row at once (one row-wise value sort, one
+    shift shared by the rows, one ``bincount`` of ``(row, bucket, label)``), for the per-class AUROC, AP and curves
+    (``(R, n)`` 0/1 ``labels``, one weight per column shared by the rows). None where it does not apply: values
+    that are not 32-bit floats, or more than :data:`MAX_BUCKETS` (and ``max(4 R n, R 2**16)``) buckets in all.
 
-    >>> neg, pos = row_bucket_weights(np.array([[0.5, 0.1, 0.5], [0.2, 0.2, 0.7]], dtype=np.float32),
-    ...                               np.array([[1, 0, 0], [0, 1, 1]], np.uint8), np.array([2.0, 1.0, 3.0]))
-    >>> [row[row + p > 0].tolist() for row, p in zip(neg, pos)], [row[row + n > 0].tolist() for row, n in zip(pos, neg)]
-    ([[1.0, 3.0], [2.0, 0.0]], [[0.0, 2.0], [1.0, 3.0]])
+    >>> neg, pos, at = row_bucket_weights(np.array([[0.5, 0.1, 0.5], [0.2, 0.2, 0.7]], dtype=np.float32),
+    ...                                   np.array([[1, 0, 0], [0, 1, 1]], np.uint8), np.array([2.0, 1.0, 3.0]))
+    >>> used = (neg + pos) > 0
+    >>> [v[u].tolist() for v, u in zip(at, used)], [v[u].tolist() for v, u in zip(neg, used)]
+    ([[0.10000000149011612, 0.5], [0.20000000298023224, 0.699999988079071]], [[1.0, 3.0], [2.0, 0.0]])
+    >>> [v[u].tolist() for v, u in zip(pos, used)]
+    [[0.0, 2.0], [1.0, 3.0]]
     """
     single = _exact_float32(values)
     if single is None or single.size == 0:
@@ -313,4 +315,8 @@ def row_bucket_weights(values: np.ndarray, labels: np.ndarray,
     index <<= 1
     index |= labels.reshape(-1).view(np.uint8)
     table = np.bincount(index, weights=np.tile(weights, rows), minlength=2 * rows * buckets).reshape(rows, buckets, 2)
-    return table[:, :, 0], table[:, :, 1]
+    first = np.ones((rows, n), dtype=np.bool_)
+    first[:, 1:] = differ
+    at = np.zeros((rows, buckets), dtype=np.float32)
+    at[np.nonzero(first)[0], (key[first] >> shift) - base] = ordered[first] + np.float32(0.0)  # -0.0 as +0.0
+    return table[:, :, 0], table[:, :, 1], at

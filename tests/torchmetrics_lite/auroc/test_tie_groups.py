@@ -19,8 +19,10 @@ from torchmetrics_lite.functional import (
     binary_roc,
     multiclass_auroc,
     multiclass_average_precision,
+    multiclass_roc,
     multilabel_auroc,
     multilabel_average_precision,
+    multilabel_precision_recall_curve,
 )
 from torchmetrics_lite.functional.auroc import _sweep
 
@@ -181,18 +183,22 @@ def test_row_buckets_against_brute_force(kind):
     labels = (g.random((4, 150)) < 0.4).astype(np.uint8)
     weights = g.random(150) * 2
     weights[:15] = 0.0
-    neg, pos = sort_keys.row_bucket_weights(values, labels, weights)
+    swept = _sweep.sweep_buckets(*(torch.from_numpy(t) for t in sort_keys.row_bucket_weights(values, labels,
+                                                                                            weights)))
     want_auroc, want_ap = brute_row_auroc_ap(values, labels, weights)
-    got_auroc = _sweep.auroc_from_buckets(torch.from_numpy(neg), torch.from_numpy(pos)).numpy()
-    got_ap = _sweep.ap_from_buckets(torch.from_numpy(neg), torch.from_numpy(pos)).numpy()
-    np.testing.assert_allclose(got_auroc, want_auroc, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(got_ap, want_ap, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(_sweep.auroc_from_swept(swept).numpy(), want_auroc, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(_sweep.ap_from_swept(swept).numpy(), want_ap, rtol=0, atol=1e-12)
+    for row, (fpr, tpr, thresholds) in enumerate(zip(*_sweep.roc_points(swept))):
+        want = roc_curve(labels[row], values[row].astype(np.float64), sample_weight=weights, drop_intermediate=False)
+        for got, exp in zip((fpr, tpr, thresholds), want):
+            np.testing.assert_allclose(got.double().numpy(), exp, rtol=0, atol=1e-12)
     wide = sample("wide", 4 * 3000, g).astype(np.float32).reshape(4, 3000)  # too many buckets: the sweep runs
     assert sort_keys.row_bucket_weights(wide, np.zeros((4, 3000), np.uint8), np.ones(3000)) is None
 
 
 @pytest.mark.parametrize("rows_kernel", [True, False])
 def test_per_class_weighted_matches_sklearn(rows_kernel, monkeypatch):
+    """Per-class AUROC, AP and curves through the rows kernel and through the sweep it replaces."""
     if not rows_kernel:
         monkeypatch.setattr(_sort, "weighted_row_buckets", lambda *a: None)
     g = np.random.default_rng(6)
@@ -208,7 +214,16 @@ def test_per_class_weighted_matches_sklearn(rows_kernel, monkeypatch):
     per_class = [average_precision_score(y == c, probs[:, c].double().numpy(), sample_weight=w) for c in range(4)]
     np.testing.assert_allclose(multiclass_average_precision(probs, torch.from_numpy(y), 4, average="none",
                                                             weight=tw).numpy(), per_class, atol=1e-12, rtol=0)
+    for c, curve in enumerate(zip(*multiclass_roc(probs, torch.from_numpy(y), 4, weight=tw))):
+        want = roc_curve(y == c, probs[:, c].double().numpy(), sample_weight=w, drop_intermediate=False)
+        for got, exp in zip(curve, want):
+            np.testing.assert_allclose(got.double().numpy(), exp, rtol=0, atol=1e-12)
     labels = (g.random((300, 4)) < 0.5).astype(np.int64)
+    for c, curve in enumerate(zip(*multilabel_precision_recall_curve(torch.from_numpy(logits),
+                                                                     torch.from_numpy(labels), 4, weight=tw))):
+        want = precision_recall_curve(labels[:, c], logits[:, c].astype(np.float64), sample_weight=w)
+        for got, exp in zip(curve, want):
+            np.testing.assert_allclose(got.double().numpy(), exp, rtol=0, atol=1e-12)
     got = multilabel_average_precision(torch.from_numpy(logits), torch.from_numpy(labels), 4, average="none",
                                        weight=tw).numpy()
     want = average_precision_score(labels, logits.astype(np.float64), average=None, sample_weight=w)

@@ -112,12 +112,15 @@ def _binary_ap_value(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor]) -
     return sw.ap_from_swept(_binary_swept(scores, is_pos, weight))[0]
 
 
-def _row_buckets(scores: Tensor, positive: Tensor, weight: Optional[Tensor]) -> Optional[Tuple[Tensor, Tensor]]:
-    """Weighted, eager, on CPU: the per-row tie-group weights of :func:`torchmetrics_lite._sort.weighted_row_buckets`
-    (None elsewhere, or where that counting table does not apply)."""
-    if weight is None or _compiling():
-        return None
-    return _sort.weighted_row_buckets(scores, positive, weight)
+def _rows_swept(scores: Tensor, positive: Tensor, weight: Optional[Tensor]) -> sw.Swept:
+    """The per-row sweep; weighted, eager and on CPU, read from the tie-group weights of
+    :func:`torchmetrics_lite._sort.weighted_row_buckets` where that counting table applies (no argsort, no
+    gather)."""
+    if weight is not None and not _compiling():
+        buckets = _sort.weighted_row_buckets(scores, positive, weight)
+        if buckets is not None:
+            return sw.sweep_buckets(*buckets)
+    return sw.sweep(scores, positive, weight)
 
 
 def _rows_auroc(scores: Tensor, positive: Tensor, weight: Optional[Tensor]) -> Tuple[Tensor, Tensor]:
@@ -125,10 +128,7 @@ def _rows_auroc(scores: Tensor, positive: Tensor, weight: Optional[Tensor]) -> T
     if weight is None and not _compiling():
         ranked = rk.rank_rows(scores, positive)
         return rk.auroc_from_ranked(ranked), ranked.n_pos
-    buckets = _row_buckets(scores, positive, weight)
-    if buckets is not None:
-        return sw.auroc_from_buckets(*buckets), buckets[1].sum(1)
-    swept = sw.sweep(scores, positive, weight)
+    swept = _rows_swept(scores, positive, weight)
     return sw.auroc_from_swept(swept), swept.n_pos
 
 
@@ -136,10 +136,7 @@ def _rows_ap(scores: Tensor, positive: Tensor, weight: Optional[Tensor]) -> Tupl
     if weight is None and not _compiling():
         ranked = rk.rank_rows(scores, positive)
         return rk.precision_sum(ranked) / ranked.n_pos.to(float_dtype(scores.device)), ranked.n_pos
-    buckets = _row_buckets(scores, positive, weight)
-    if buckets is not None:
-        return sw.ap_from_buckets(*buckets), buckets[1].sum(1)
-    swept = sw.sweep(scores, positive, weight)
+    swept = _rows_swept(scores, positive, weight)
     return sw.ap_from_swept(swept), swept.n_pos
 
 

@@ -31,7 +31,7 @@ from torchmetrics_lite.functional.auroc import _ranking as rk
 from torchmetrics_lite.metric import float_dtype
 
 __all__ = ["Swept", "sweep", "sweep_groups", "auroc_from_swept", "ap_from_swept", "roc_rates", "pr_rates",
-           "roc_points", "pr_points", "auroc_from_buckets", "ap_from_buckets"]
+           "roc_points", "pr_points", "sweep_buckets"]
 
 
 class Swept(NamedTuple):
@@ -105,6 +105,17 @@ def sweep_groups(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor] = None
     return _grouped(*(torch.as_tensor(v).to(scores.device) for v in (arr(scores)[order[starts]], tp, fp)))
 
 
+def sweep_buckets(neg: Tensor, pos: Tensor, values: Tensor) -> Swept:
+    """The sweep of every row from its tie groups' weights in increasing order, ``(R, B)`` each (the counting
+    tables of :func:`torchmetrics_lite._sort.weighted_row_buckets`): each bucket is one position, its own tie group;
+    an empty bucket adds nothing to the sums and is no point of a curve (zero weight). ``order`` is zeros."""
+    pos, neg, scores = pos.flip(1), neg.flip(1), values.flip(1)
+    tp, fp = pos.cumsum(1), neg.cumsum(1)
+    last = torch.ones_like(pos, dtype=torch.bool)
+    return Swept(torch.zeros_like(last, dtype=torch.int64), scores, pos, neg, tp, fp, tp - pos, fp - neg, last,
+                 tp[:, -1], fp[:, -1])
+
+
 def _grouped(thresholds: Tensor, tp: Tensor, fp: Tensor, pos: Optional[Tensor] = None,
              neg: Optional[Tensor] = None) -> Swept:
     """A one-row :class:`Swept` from the distinct scores (decreasing) and the cumulative weights at each (and the
@@ -137,24 +148,6 @@ def ap_from_swept(s: Swept) -> Tensor:
     used = s.pos > 0
     precision = torch.where(used, tp / torch.where(used, predicted, 1.0), 0.0)
     return (s.pos.to(dtype) * precision).sum(1) / s.n_pos.to(dtype)
-
-
-def auroc_from_buckets(neg: Tensor, pos: Tensor) -> Tensor:
-    """Weighted Mann-Whitney AUROC per row from the weights of tie groups in increasing order, ``(R, B)`` each
-    (:func:`torchmetrics_lite._sort.weighted_row_buckets`; empty groups add nothing): ``2U = sum_b pos_b (2
-    neg(< b) + neg_b)``, over ``2 W_pos W_neg``."""
-    below = neg.cumsum(1) - neg
-    return (pos * (2 * below + neg)).sum(1) / (2 * pos.sum(1) * neg.sum(1))
-
-
-def ap_from_buckets(neg: Tensor, pos: Tensor) -> Tensor:
-    """Average precision per row from the weights of tie groups in increasing order (as
-    :func:`auroc_from_buckets`): ``sum_b pos_b tp_b / (tp_b + fp_b) / W_pos`` with ``tp_b`` / ``fp_b`` the weights
-    of the groups ``>= b``."""
-    tp, fp = pos.flip(1).cumsum(1).flip(1), neg.flip(1).cumsum(1).flip(1)
-    used = pos > 0
-    precision = torch.where(used, tp / torch.where(used, tp + fp, 1.0), 0.0)
-    return (pos * precision).sum(1) / pos.sum(1)
 
 
 def _split_rows(values: Tensor, mask: Tensor) -> List[Tensor]:
