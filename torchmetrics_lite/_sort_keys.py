@@ -311,7 +311,7 @@ def row_bucket_weights(values: np.ndarray, labels: np.ndarray, weights: np.ndarr
         return None
     index = _float_key(single.reshape(-1), signed)
     index >>= shift
-    index += np.repeat(np.arange(rows, dtype=np.int64) * buckets - base, n)
+    index.reshape(rows, n)[...] += (np.arange(rows, dtype=np.int64) * buckets - base)[:, None]  # row offsets
     index <<= 1
     index |= labels.reshape(-1).view(np.uint8)
     table = np.bincount(index, weights=np.tile(weights, rows), minlength=2 * rows * buckets).reshape(rows, buckets, 2)
