@@ -17,6 +17,12 @@ and ``tp_above(k)`` / ``fp_above(k)`` those of the scores ``> scores[k]`` (read 
 Group starts and ends come from ``cummax`` / ``cummin`` of the group-boundary indices, so nothing has a
 data-dependent shape and the pass traces under ``torch.compile(fullgraph=True)``; only the curves, whose length
 is the number of distinct scores, select with a mask at the end.
+
+Weighted inputs on CPU (numpy path, eager) skip the per-sample sort and gathers where they can: the same
+formulas read a sweep built from each tie group's total weights (:func:`sweep_groups` for one row,
+:func:`sweep_buckets` for the per-class rows), which :mod:`torchmetrics_lite._sort_keys` sums with one value sort
+and one ``bincount`` (or one packed uint64 sort). The weights are float64 there, as in the sweep (float32 on a
+device without float64).
 """
 from __future__ import annotations
 
