@@ -23,10 +23,18 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite import _backend
-from torchmetrics_lite._sort_keys import desc_key32, key32, key64, segment_order
+from torchmetrics_lite._sort_keys import (
+    desc_key32,
+    key32,
+    key64,
+    row_bucket_weights,
+    segment_order,
+    tie_group_weights,
+)
 
 __all__ = ["sort", "argsort", "searchsorted", "default_backend", "segment_argsort", "select_sorted", "sort_rows",
-           "searchsorted_rows", "group_starts", "rank_rows", "PAD_KEY"]
+           "searchsorted_rows", "group_starts", "rank_rows", "PAD_KEY", "weighted_tie_groups",
+           "weighted_row_buckets"]
 
 _NUMPY_DTYPES = {torch.float32, torch.float64, torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8}
 
@@ -148,6 +156,55 @@ def group_starts(sorted_seq: Tensor) -> Tensor:
     flags = np.ones(a.shape[0], dtype=np.bool_)
     np.not_equal(a[1:], a[:-1], out=flags[1:])
     return torch.from_numpy(np.flatnonzero(flags))
+
+
+def weighted_tie_groups(scores: Tensor, is_pos: Tensor, weight: Tensor) -> Optional[Tuple[Tensor, Tensor, Tensor]]:
+    """``(values, negative_weight, positive_weight)``: the distinct scores ascending (the scores' dtype) and the
+    float64 total weight of the negatives / positives at each, from
+    :func:`~torchmetrics_lite._sort_keys.tie_group_weights` (one value sort and one ``bincount``, or one packed uint64
+    sort; no argsort, no gather).
+
+    CPU (numpy path) only: ``None`` on the torch path and where that kernel does not apply (empty input, scores
+    that are not 32-bit floats, or many distinct scores with weights that are not exact float32).
+
+    >>> values, neg, pos = weighted_tie_groups(torch.tensor([0.5, 0.1, 0.5]), torch.tensor([True, False, False]),
+    ...                                        torch.tensor([2.0, 1.0, 3.0]))
+    >>> values, neg, pos
+    (tensor([0.1000, 0.5000]), tensor([1., 3.], dtype=torch.float64), tensor([0., 2.], dtype=torch.float64))
+    """
+    if _pick(scores) == "torch":
+        return None
+    labels = is_pos.detach().contiguous().numpy() if is_pos.dtype in (torch.bool, torch.uint8) else None
+    if labels is None:
+        return None
+    grouped = tie_group_weights(_as_numpy(scores), labels, _as_numpy(weight))
+    if grouped is None:
+        return None
+    values, neg, pos = (torch.from_numpy(v) for v in grouped)
+    return values.to(scores.dtype), neg, pos
+
+
+def weighted_row_buckets(scores: Tensor, positive: Tensor,
+                         weight: Tensor) -> Optional[Tuple[Tensor, Tensor, Tensor]]:
+    """``(negative_weight, positive_weight, values)``, ``(R, B)`` each: per row of ``scores`` ``(R, n)`` the
+    float64 weights of its negatives / positives (bool ``positive`` ``(R, n)``) in buckets of increasing score, and
+    the score of each bucket (the scores' dtype; one distinct score per non-empty bucket, 0 in an empty one, whose
+    weights are 0) (:func:`~torchmetrics_lite._sort_keys.row_bucket_weights`: a row-wise value sort and one
+    ``bincount``; no argsort, no gather). ``weight`` ``(n,)`` is shared by the rows. CPU (numpy path) only:
+    ``None`` on the torch path and where the counting table does not apply.
+
+    >>> neg, pos, values = weighted_row_buckets(torch.tensor([[0.5, 0.1, 0.5]]), torch.tensor([[True, False, False]]),
+    ...                                         torch.tensor([2.0, 1.0, 3.0]))
+    >>> neg.sum().item(), pos.sum().item(), values[(neg + pos) > 0].tolist()
+    (4.0, 2.0, [0.10000000149011612, 0.5])
+    """
+    if _pick(scores) == "torch" or positive.dtype != torch.bool:
+        return None
+    tables = row_bucket_weights(_as_numpy(scores), positive.detach().contiguous().numpy(), _as_numpy(weight))
+    if tables is None:
+        return None
+    neg, pos, values = (torch.from_numpy(t) for t in tables)
+    return neg, pos, values.to(scores.dtype)
 
 
 # ------------------------------------------ row-wise sort (one row per class: multiclass/multilabel AUROC)

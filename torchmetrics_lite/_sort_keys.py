@@ -10,11 +10,13 @@ array([3, 1, 2, 0])
 """
 from __future__ import annotations
 
+import sys
 from typing import Optional, Tuple
 
 import numpy as np
 
-__all__ = ["key32", "desc_key32", "key64", "segment_order", "segment_sort_payload"]
+__all__ = ["key32", "desc_key32", "key64", "segment_order", "segment_sort_payload", "tie_group_weights",
+           "row_bucket_weights", "MAX_BUCKETS"]
 
 
 def key32(a: np.ndarray) -> Optional[np.ndarray]:
@@ -130,3 +132,191 @@ def segment_sort_payload(seg: np.ndarray, values: np.ndarray, payload: np.ndarra
     packed |= load
     packed.sort()
     return packed >> load_bits, packed & ((1 << load_bits) - 1)
+
+
+# ------------------------------------------------------------ weighted tie groups (weighted AUROC, AP, curves)
+MAX_BUCKETS = 1 << 20  # the largest counting table of :func:`tie_group_weights` (16 MiB; cache-friendly scatter)
+
+GroupWeights = Tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def tie_group_weights(values: np.ndarray, labels: np.ndarray, weights: np.ndarray) -> Optional[GroupWeights]:
+    """The distinct values (ascending, float32) with the total weight of their label-0 and label-1 items (float64
+    sums): a group-by on 32-bit floats that needs neither an argsort nor a gather of the weights.
+
+    ``values``: 1-D float32, or float64 that are all exact float32 (no NaN); ``labels``: 0/1 uint8 or bool;
+    ``weights``: non-negative floats, one per value. Two exact kernels, chosen by the data:
+
+    * counting: when some shift ``s`` maps the distinct float32 keys to distinct buckets ``key >> s`` spanning
+      at most :data:`MAX_BUCKETS` (and ``max(4 n, 2**16)``) buckets (rounded scores, few distinct scores,
+      float16/bfloat16 scores), one ``np.bincount`` of ``2 * bucket + label`` sums the weights (float64); the
+      largest such shift comes from the distinct values of one value sort (their adjacent keys' highest
+      differing bit);
+    * packed sort: otherwise, when every weight is exactly a float32, one sort of the uint64 keys ``value key (32
+      bits) | label (1) | weight bits (31: weights are non-negative)``; the labels and weights are decoded from
+      the sorted keys and summed per run of equal values with ``np.add.reduceat``.
+
+    Returns None for empty input, values that are not 32-bit floats, or (many distinct values) weights that are
+    not exact float32: the caller's general path runs then. -0.0 and +0.0 form one group.
+
+    >>> v, w0, w1 = tie_group_weights(np.array([0.5, 0.1, 0.5], dtype=np.float32), np.array([1, 0, 0], np.uint8),
+    ...                               np.array([2.0, 1.0, 3.0], dtype=np.float32))
+    >>> v.tolist(), w0.tolist(), w1.tolist()
+    ([0.10000000149011612, 0.5], [1.0, 3.0], [0.0, 2.0])
+    """
+    single = _exact_float32(values)
+    if single is None or single.shape[0] == 0:
+        return None
+    values = single
+    labels = labels.view(np.uint8) if labels.dtype == np.bool_ else labels
+    ordered = np.sort(values)
+    signed = bool(ordered[0] < 0)
+    counted = _counted_groups(values, ordered, signed, labels, weights)
+    return counted if counted is not None else _packed_groups(values, signed, labels, weights)
+
+
+def _exact_float32(a: np.ndarray) -> Optional[np.ndarray]:
+    """``a`` as float32 when it is float32, or float64 holding float32 values only (one cast, one comparison);
+    else None."""
+    if a.dtype == np.float64:
+        single = a.astype(np.float32)
+        return single if np.array_equal(single, a) else None
+    return a if a.dtype == np.float32 else None
+
+
+def _first_of_runs(a: np.ndarray) -> np.ndarray:
+    """Bool mask of the positions where a run of equal values starts (``a`` non-empty)."""
+    first = np.empty(a.shape[0], dtype=np.bool_)
+    first[0] = True
+    np.not_equal(a[1:], a[:-1], out=first[1:])
+    return first
+
+
+def _float_key(values: np.ndarray, signed: bool) -> np.ndarray:
+    """int64 keys ordered as the float32 ``values``, equal exactly where the values are: a non-negative float's
+    bits, minus the magnitude bits of a negative one (so -0.0 and +0.0 are both 0). ``signed``: whether any value
+    is negative (else one masking pass)."""
+    key = values.view(np.int32).astype(np.int64)
+    if not signed:
+        key &= 0x7FFFFFFF  # -0.0 -> 0
+        return key
+    sign = key >> 63  # 0 or -1
+    key &= 0x7FFFFFFF
+    key ^= sign
+    key -= sign  # two's complement negation where negative
+    return key
+
+
+def _counted_groups(values: np.ndarray, ordered: np.ndarray, signed: bool, labels: np.ndarray,
+                    weights: np.ndarray) -> Optional[GroupWeights]:
+    n = values.shape[0]
+    limit = min(MAX_BUCKETS, max(4 * n, 1 << 16))
+    first = _first_of_runs(ordered)
+    if np.count_nonzero(first) > limit:
+        return None
+    distinct = ordered[first]
+    key = _float_key(distinct, signed)
+    shift = 0
+    if distinct.shape[0] > 1:  # the largest shift keeping adjacent distinct keys apart: their highest differing bit
+        offset = key + (1 << 31)
+        shift = int(np.frexp((offset[1:] ^ offset[:-1]).astype(np.float64))[1].min()) - 1
+        if shift < 0:  # equal keys of unequal values: NaN (unchecked input)
+            return None
+    top = int(key[-1]) >> shift
+    base = int(key[0]) >> shift
+    if top - base + 1 > limit:
+        return None
+    if top + 1 > limit or signed:  # buckets counted from the smallest one
+        index = _float_key(values, signed)
+        index >>= shift
+        index -= base
+    else:  # non-negative values: buckets counted from 0, in 32-bit arithmetic (half the memory traffic)
+        base = 0
+        index = np.right_shift(values.view(np.int32), shift)  # a -0.0 gives a negative index: redone below
+    index <<= 1
+    index |= labels
+    try:
+        table = np.bincount(index, weights=weights, minlength=2 * (top - base + 1))
+    except ValueError:  # -0.0 among non-negative values
+        return _counted_groups(values + np.float32(0.0), ordered, True, labels, weights)
+    at = ((key >> shift) - base) << 1
+    return distinct + np.float32(0.0), table[at], table[at | 1]  # a -0.0 threshold read as +0.0
+
+
+def _packed_groups(values: np.ndarray, signed: bool, labels: np.ndarray,
+                   weights: np.ndarray) -> Optional[GroupWeights]:
+    single = _exact_float32(weights)
+    if sys.byteorder != "little" or single is None:  # the halves of a uint64 are written through a uint32 view
+        return None
+    weights = single
+    n = values.shape[0]
+    packed = np.empty(n, dtype=np.uint64)
+    halves = packed.view(np.uint32).reshape(n, 2)  # [:, 0] low word, [:, 1] high word
+    high = values.view(np.int32) & np.int32(0x7FFFFFFF)  # :func:`_float_key` in 32 bits, then + 2**31 (unsigned)
+    if signed:
+        sign = values.view(np.int32) >> 31
+        high ^= sign
+        high -= sign
+    high ^= np.int32(-(1 << 31))
+    halves[:, 1] = high.view(np.uint32)
+    low = weights.view(np.uint32) & np.uint32(0x7FFFFFFF)  # weights >= 0: the sign bit is free (-0.0 -> +0.0)
+    low |= np.left_shift(labels, 31, dtype=np.uint32)
+    halves[:, 0] = low
+    packed.sort()
+    starts = np.flatnonzero(_first_of_runs(halves[:, 1]))
+    weight = (halves[:, 0] & np.uint32(0x7FFFFFFF)).view(np.float32).astype(np.float64)
+    weight1 = np.where(halves[:, 0].view(np.int32) < 0, weight, 0.0)  # the label bit: the low word's sign bit
+    weight0 = weight - weight1
+    if starts.shape[0] < n:
+        weight0, weight1 = np.add.reduceat(weight0, starts), np.add.reduceat(weight1, starts)
+    key = halves[starts, 1].astype(np.int64) - (1 << 31)  # :func:`_float_key` of each distinct value
+    bits = np.where(key < 0, -key | (1 << 31), key).astype(np.uint32)
+    return bits.view(np.float32), weight0, weight1
+
+
+def row_bucket_weights(values: np.ndarray, labels: np.ndarray, weights: np.ndarray) -> Optional[GroupWeights]:
+    """Per row of ``values`` ``(R, n)``, the total weight of the label-0 and label-1 items of each distinct value:
+    ``(weight0, weight1, bucket_values)``, ``(R, B)`` each, whose columns run over buckets of increasing value (a
+    bucket holds one distinct value of the row, ``bucket_values`` (float32), or none: then its weights and value
+    are 0). The counting kernel of :func:`tie_group_weights` on every row at once (one row-wise value sort, one
+    shift shared by the rows, one ``bincount`` of ``(row, bucket, label)``), for the per-class AUROC, AP and curves
+    (``(R, n)`` 0/1 ``labels``, one weight per column shared by the rows). None where it does not apply: values
+    that are not 32-bit floats, or more than :data:`MAX_BUCKETS` (and ``max(4 R n, R 2**16)``) buckets in all.
+
+    >>> neg, pos, at = row_bucket_weights(np.array([[0.5, 0.1, 0.5], [0.2, 0.2, 0.7]], dtype=np.float32),
+    ...                                   np.array([[1, 0, 0], [0, 1, 1]], np.uint8), np.array([2.0, 1.0, 3.0]))
+    >>> used = (neg + pos) > 0
+    >>> [v[u].tolist() for v, u in zip(at, used)], [v[u].tolist() for v, u in zip(neg, used)]
+    ([[0.10000000149011612, 0.5], [0.20000000298023224, 0.699999988079071]], [[1.0, 3.0], [2.0, 0.0]])
+    >>> [v[u].tolist() for v, u in zip(pos, used)]
+    [[0.0, 2.0], [1.0, 3.0]]
+    """
+    single = _exact_float32(values)
+    if single is None or single.size == 0:
+        return None
+    rows, n = single.shape
+    limit = min(MAX_BUCKETS, max(4 * rows * n, rows << 16))
+    ordered = np.sort(single, axis=1)
+    signed = bool(ordered[:, 0].min() < 0)
+    key = _float_key(ordered.reshape(-1), signed).reshape(rows, n)
+    differ = key[:, 1:] != key[:, :-1]
+    shift = 31
+    if differ.any():  # the largest shift keeping adjacent distinct keys of a row apart
+        offset = key + (1 << 31)
+        gaps = (offset[:, 1:] ^ offset[:, :-1])[differ]
+        shift = int(np.frexp(gaps.astype(np.float64))[1].min()) - 1
+    base, top = int(key[:, 0].min()) >> shift, int(key[:, -1].max()) >> shift
+    buckets = top - base + 1
+    if rows * buckets > limit:
+        return None
+    index = _float_key(single.reshape(-1), signed)
+    index >>= shift
+    index.reshape(rows, n)[...] += (np.arange(rows, dtype=np.int64) * buckets - base)[:, None]  # row offsets
+    index <<= 1
+    index |= labels.reshape(-1).view(np.uint8)
+    table = np.bincount(index, weights=np.tile(weights, rows), minlength=2 * rows * buckets).reshape(rows, buckets, 2)
+    first = np.ones((rows, n), dtype=np.bool_)
+    first[:, 1:] = differ
+    at = np.zeros((rows, buckets), dtype=np.float32)
+    at[np.nonzero(first)[0], (key[first] >> shift) - base] = ordered[first] + np.float32(0.0)  # -0.0 as +0.0
+    return table[:, :, 0], table[:, :, 1], at

@@ -123,8 +123,10 @@ def check_multilabel_rank_inputs(preds: Any, target: Any, num_labels: int,
 
 def check_rank_weight(weight: Any, shape: Tuple[int, ...], validate_args: bool) -> Optional[Tensor]:
     """:func:`~torchmetrics_lite._checks.primitives.check_sample_weight`, returned flattened in the dtype the rank
-    statistics use: integers as float64, float16/bfloat16 as float32."""
+    statistics use: integers as float64 (float32 on a device without float64), float16/bfloat16 as float32."""
+    from torchmetrics_lite.metric import float_dtype  # at call time: metric.py imports the checks
+
     weight = check_sample_weight(weight, shape, validate_args=validate_args)
     if weight is None:
         return None
-    return (upcast(weight) if weight.is_floating_point() else weight.double()).reshape(-1)
+    return (upcast(weight) if weight.is_floating_point() else weight.to(float_dtype(weight.device))).reshape(-1)

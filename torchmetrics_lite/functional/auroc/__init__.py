@@ -14,10 +14,19 @@ pair counting 1/2 (mid-ranks), from one sort in O(n log n) with integer pair cou
 With one class present AUROC is undefined: ``nan`` and a ``UserWarning`` (``ValueError`` with
 ``strict=True``). Average precision is undefined without positives (same rule) and 1 without negatives.
 
+On a device without float64 (Apple MPS; :func:`torchmetrics_lite.metric.float_dtype`) every floating result is
+float32 and nothing float64 is made. What that costs: unweighted pair and threshold counts stay exact int64 and
+only the final ratios (AUROC, precisions, rates) are rounded to float32, a relative error of a few 1e-8 whatever
+the size (a count above 2**24 is itself rounded once when converted); weighted counts are float32 sums of the
+weights, whose rounding grows with the number of samples (worst case about ``n * 6e-8`` relative, typically
+``sqrt(n) * 6e-8``); the ``from_logits`` softmax is float32, so logits closer than float32 resolution can tie;
+DeLong's components are ratios of exact int64 counts, their covariances float32.
+
 Files, one concept each: ``binary``, ``multiclass``, ``multilabel`` (AUROC, AP), ``curves`` (ROC / PR for every
 task), ``operating_points`` (recall at fixed precision and friends), ``delong`` (intervals and paired tests);
 the kernels: ``_ranking`` (fast unweighted counts) and ``_sweep`` (the weighted, static-shape descending sweep,
-also the ``torch.compile`` path).
+also the ``torch.compile`` path); weighted inputs on CPU take the counting or packed-sort group sums of
+:mod:`torchmetrics_lite._sort_keys` (no argsort, no gather), which ``_sweep`` reads.
 
 Each public function is ``_x_from_stats(_x_stats(checked inputs))``; the modules in
 :mod:`torchmetrics_lite.auroc` call the same two functions. Reference: Hanley & McNeil (1982), "The meaning

@@ -1,5 +1,7 @@
 """Shared pieces of the AUROC family: the state type, label views, which exact kernel runs (the fast unweighted
-counts of :mod:`._ranking`, or the weighted sweep of :mod:`._sweep`), per-class averaging, the undefined-value rule
+counts of :mod:`._ranking`; weighted on CPU, the tie-group weights of
+:func:`~torchmetrics_lite._sort.weighted_tie_groups` / :func:`~torchmetrics_lite._sort.weighted_row_buckets`; else
+the sweep of :mod:`._sweep`, also the compiled path), per-class averaging, the undefined-value rule
 (``nan`` with a warning, or ``ValueError`` with ``strict=True``), and the family's entries of the shared argument
 text (:mod:`torchmetrics_lite._docs`)."""
 from __future__ import annotations
@@ -10,9 +12,11 @@ from typing import Dict, Optional, Tuple, TypeVar
 import torch
 from torch import Tensor
 
+from torchmetrics_lite import _sort
 from torchmetrics_lite._docs import fill_doc, register
 from torchmetrics_lite.functional.auroc import _ranking as rk
 from torchmetrics_lite.functional.auroc import _sweep as sw
+from torchmetrics_lite.metric import float_dtype
 
 State = Dict[str, Tensor]
 _T = TypeVar("_T")
@@ -104,8 +108,19 @@ def _binary_auroc_value(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor]
 def _binary_ap_value(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor]) -> Tensor:
     if weight is None and not _compiling():
         ranked = rk.rank_binary(scores, is_pos)
-        return rk.precision_sum(ranked) / ranked.n_pos.double()
+        return rk.precision_sum(ranked) / ranked.n_pos.to(float_dtype(scores.device))
     return sw.ap_from_swept(_binary_swept(scores, is_pos, weight))[0]
+
+
+def _rows_swept(scores: Tensor, positive: Tensor, weight: Optional[Tensor]) -> sw.Swept:
+    """The per-row sweep; weighted, eager and on CPU, read from the tie-group weights of
+    :func:`torchmetrics_lite._sort.weighted_row_buckets` where that counting table applies (no argsort, no
+    gather)."""
+    if weight is not None and not _compiling():
+        buckets = _sort.weighted_row_buckets(scores, positive, weight)
+        if buckets is not None:
+            return sw.sweep_buckets(*buckets)
+    return sw.sweep(scores, positive, weight)
 
 
 def _rows_auroc(scores: Tensor, positive: Tensor, weight: Optional[Tensor]) -> Tuple[Tensor, Tensor]:
@@ -113,15 +128,15 @@ def _rows_auroc(scores: Tensor, positive: Tensor, weight: Optional[Tensor]) -> T
     if weight is None and not _compiling():
         ranked = rk.rank_rows(scores, positive)
         return rk.auroc_from_ranked(ranked), ranked.n_pos
-    swept = sw.sweep(scores, positive, weight)
+    swept = _rows_swept(scores, positive, weight)
     return sw.auroc_from_swept(swept), swept.n_pos
 
 
 def _rows_ap(scores: Tensor, positive: Tensor, weight: Optional[Tensor]) -> Tuple[Tensor, Tensor]:
     if weight is None and not _compiling():
         ranked = rk.rank_rows(scores, positive)
-        return rk.precision_sum(ranked) / ranked.n_pos.double(), ranked.n_pos
-    swept = sw.sweep(scores, positive, weight)
+        return rk.precision_sum(ranked) / ranked.n_pos.to(float_dtype(scores.device)), ranked.n_pos
+    swept = _rows_swept(scores, positive, weight)
     return sw.ap_from_swept(swept), swept.n_pos
 
 
@@ -135,7 +150,7 @@ def _average(values: Tensor, support: Tensor, average: str, what: str, strict: b
     if average == "none":
         return values
     kept = ~undefined
-    weights = kept.double() if average == "macro" else torch.where(kept, support.double(), 0.0)
+    weights = kept.to(values.dtype) if average == "macro" else torch.where(kept, support.to(values.dtype), 0.0)
     return (torch.where(kept, values, 0.0) * weights).sum() / weights.sum()
 
 
@@ -144,7 +159,7 @@ def _multiclass_positive(target: Tensor, num_classes: int) -> Tensor:
 
 
 def _multiclass_scores(preds: Tensor, from_logits: bool) -> Tensor:
-    """Probabilities as given, or the float64 softmax of logits."""
-    return torch.softmax(preds.double(), dim=1) if from_logits else preds
+    """Probabilities as given, or the float64 softmax of logits (float32 on a device without float64)."""
+    return torch.softmax(preds.to(float_dtype(preds.device)), dim=1) if from_logits else preds
 
 

@@ -25,6 +25,7 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite import _sort
+from torchmetrics_lite.metric import float_dtype
 
 __all__ = ["Ranked", "rank_binary", "rank_rows", "two_u", "auroc_from_ranked", "precision_sum",
            "curve_counts", "partial_auroc"]
@@ -74,18 +75,22 @@ def two_u(r: Ranked) -> Tensor:
 
 
 def auroc_from_ranked(r: Ranked) -> Tensor:
-    """``2U / (2 n_pos n_neg)`` in float64; ``nan`` where a row has one class only."""
+    """``2U / (2 n_pos n_neg)`` in float64 (float32 on a device without float64: the int64 counts are exact,
+    each is rounded once to float32, then the ratio); ``nan`` where a row has one class only."""
+    dtype = float_dtype(r.n_pos.device)
     pairs = r.n_pos * (r.n - r.n_pos)
-    return two_u(r).double() / (2 * pairs).double()
+    return two_u(r).to(dtype) / (2 * pairs).to(dtype)
 
 
 def precision_sum(r: Ranked) -> Tensor:
-    """``sum_{i positive} precision(score >= s_i)`` in float64 (average precision times ``n_pos``)."""
-    tp = (r.n_pos.unsqueeze(-1) - r.pos_below).double()
-    predicted = (r.n - r.below).double()
+    """``sum_{i positive} precision(score >= s_i)`` in float64 (average precision times ``n_pos``; float32 on a
+    device without float64)."""
+    dtype = float_dtype(r.n_pos.device)
+    tp = (r.n_pos.unsqueeze(-1) - r.pos_below).to(dtype)
+    predicted = (r.n - r.below).to(dtype)
     used = r.weight > 0
     precision = torch.where(used, tp / torch.where(used, predicted, torch.ones_like(predicted)), 0.0)
-    return (r.weight.double() * precision).sum(-1)
+    return (r.weight.to(dtype) * precision).sum(-1)
 
 
 def curve_counts(scores: Tensor, is_pos: Tensor) -> Tuple[Tensor, Tensor, Tensor]:
@@ -108,13 +113,14 @@ def partial_auroc(tps: Tensor, fps: Tensor, max_fpr: float) -> Tensor:
     trapezoidal one (linear between points, i.e. tied pairs count 1/2), cut at ``fpr = max_fpr`` by linear
     interpolation; then ``0.5 * (1 + (area - min_area) / (max_area - min_area))`` with ``min_area =
     max_fpr**2 / 2`` (the chance diagonal) and ``max_area = max_fpr``."""
-    n_pos, n_neg = tps[-1].double(), fps[-1].double()
+    dtype = float_dtype(tps.device)
+    n_pos, n_neg = tps[-1].to(dtype), fps[-1].to(dtype)
     cut = max_fpr * n_neg  # in false-positive counts
-    stop = int(torch.searchsorted(fps.double(), torch.tensor([cut], dtype=torch.float64), right=True))
-    f, t = fps[:stop].double(), tps[:stop].double()
+    stop = int(torch.searchsorted(fps.to(dtype), cut.reshape(1), right=True))
+    f, t = fps[:stop].to(dtype), tps[:stop].to(dtype)
     area2 = ((f[1:] - f[:-1]) * (t[1:] + t[:-1])).sum()  # twice the trapezoid area, in counts
     if stop < fps.numel():
-        f0, f1, t0, t1 = f[-1], fps[stop].double(), t[-1], tps[stop].double()
+        f0, f1, t0, t1 = f[-1], fps[stop].to(dtype), t[-1], tps[stop].to(dtype)
         t_cut = t0 + (t1 - t0) * (cut - f0) / (f1 - f0)
         area2 = area2 + (cut - f0) * (t0 + t_cut)
     area = area2 / (2 * n_pos * n_neg)

@@ -17,6 +17,12 @@ and ``tp_above(k)`` / ``fp_above(k)`` those of the scores ``> scores[k]`` (read 
 Group starts and ends come from ``cummax`` / ``cummin`` of the group-boundary indices, so nothing has a
 data-dependent shape and the pass traces under ``torch.compile(fullgraph=True)``; only the curves, whose length
 is the number of distinct scores, select with a mask at the end.
+
+Weighted inputs on CPU (numpy path, eager) skip the per-sample sort and gathers where they can: the same
+formulas read a sweep built from each tie group's total weights (:func:`sweep_groups` for one row,
+:func:`sweep_buckets` for the per-class rows), which :mod:`torchmetrics_lite._sort_keys` sums with one value sort
+and one ``bincount`` (or one packed uint64 sort). The weights are float64 there, as in the sweep (float32 on a
+device without float64).
 """
 from __future__ import annotations
 
@@ -28,9 +34,10 @@ from torch import Tensor
 
 from torchmetrics_lite import _backend, _sort
 from torchmetrics_lite.functional.auroc import _ranking as rk
+from torchmetrics_lite.metric import float_dtype
 
 __all__ = ["Swept", "sweep", "sweep_groups", "auroc_from_swept", "ap_from_swept", "roc_rates", "pr_rates",
-           "roc_points", "pr_points"]
+           "roc_points", "pr_points", "sweep_buckets"]
 
 
 class Swept(NamedTuple):
@@ -60,7 +67,7 @@ def sweep(scores: Tensor, positive: Tensor, weight: Optional[Tensor] = None) -> 
         pos = is_pos.long()
         neg = 1 - pos
     else:
-        w = weight.double()[order]
+        w = weight.to(float_dtype(scores.device))[order]
         pos = torch.where(is_pos, w, 0.0)
         neg = w - pos
     new = keys[:, 1:] != keys[:, :-1]
@@ -78,17 +85,24 @@ def sweep_groups(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor] = None
     """The sweep of 1-D ``scores`` compressed to one position per distinct score (a row of ``R = 1``): the same
     formulas read it, ``pos``/``neg`` being a tie group's total weights. The eager path of binary metrics
     (data-dependent length, not for compiling). Unweighted: :func:`._ranking.curve_counts` (a value sort, no
-    argsort). Weighted: one row sort (:func:`torchmetrics_lite._sort.rank_rows`: the order and tie keys in one
-    packed numpy sort on CPU), two gathers and cumulative sums, written once for numpy (CPU, where its gathers are
-    several times faster than torch's) and torch."""
+    argsort). Weighted, on CPU with 32-bit scores: the tie groups' weights from
+    :func:`torchmetrics_lite._sort.weighted_tie_groups` (one value sort and one ``bincount``, or one packed uint64
+    sort; no argsort, no gather of the weights). Otherwise one row sort (:func:`torchmetrics_lite._sort.rank_rows`:
+    the order and tie keys in one packed numpy sort on CPU), two gathers and cumulative sums, written once for
+    numpy (CPU, where its gathers are several times faster than torch's) and torch."""
     if weight is None:
         thresholds, tp, fp = (v.flip(0) for v in rk.curve_counts(scores, is_pos))
         return _grouped(thresholds, tp, fp)
+    groups = _sort.weighted_tie_groups(scores, is_pos, weight)
+    if groups is not None:  # CPU, 32-bit scores: the group sums without an argsort or a gather
+        values, neg, pos = (v.flip(0) for v in groups)
+        return _grouped(values, pos.cumsum(0), neg.cumsum(0), pos, neg)
     on_host = _backend.use_numpy(scores)
     xp: Any = np if on_host else torch
     arr: Callable[[Tensor], Any] = _backend.host if on_host else (lambda t: t)
     order, keys = (arr(v)[0] for v in _sort.rank_rows(scores.unsqueeze(0), descending=True))
-    w_all = xp.asarray(arr(weight)[order], dtype=xp.float64)  # gather first, widen the gathered copy
+    wide = np.float64 if on_host else float_dtype(scores.device)
+    w_all = xp.asarray(arr(weight)[order], dtype=wide)  # gather first, widen the gathered copy
     w_pos = xp.where(arr(is_pos)[order], w_all, 0)
     n = order.shape[0]
     starts = xp.concatenate([order[:1] * 0, xp.where(keys[1:] != keys[:-1])[0] + 1]) if n else order
@@ -97,10 +111,24 @@ def sweep_groups(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor] = None
     return _grouped(*(torch.as_tensor(v).to(scores.device) for v in (arr(scores)[order[starts]], tp, fp)))
 
 
-def _grouped(thresholds: Tensor, tp: Tensor, fp: Tensor) -> Swept:
-    """A one-row :class:`Swept` from the distinct scores (decreasing) and the cumulative weights at each."""
+def sweep_buckets(neg: Tensor, pos: Tensor, values: Tensor) -> Swept:
+    """The sweep of every row from its tie groups' weights in increasing order, ``(R, B)`` each (the counting
+    tables of :func:`torchmetrics_lite._sort.weighted_row_buckets`): each bucket is one position, its own tie group;
+    an empty bucket adds nothing to the sums and is no point of a curve (zero weight). ``order`` is zeros."""
+    pos, neg, scores = pos.flip(1), neg.flip(1), values.flip(1)
+    tp, fp = pos.cumsum(1), neg.cumsum(1)
+    last = torch.ones_like(pos, dtype=torch.bool)
+    return Swept(torch.zeros_like(last, dtype=torch.int64), scores, pos, neg, tp, fp, tp - pos, fp - neg, last,
+                 tp[:, -1], fp[:, -1])
+
+
+def _grouped(thresholds: Tensor, tp: Tensor, fp: Tensor, pos: Optional[Tensor] = None,
+             neg: Optional[Tensor] = None) -> Swept:
+    """A one-row :class:`Swept` from the distinct scores (decreasing) and the cumulative weights at each (and the
+    groups' own weights when known, else their differences)."""
     zero = tp.new_zeros(1)
-    pos, neg = torch.diff(tp, prepend=zero), torch.diff(fp, prepend=zero)
+    pos = torch.diff(tp, prepend=zero) if pos is None else pos
+    neg = torch.diff(fp, prepend=zero) if neg is None else neg
     last = torch.ones(1, tp.numel(), dtype=torch.bool, device=tp.device)
     fields = (thresholds, pos, neg, tp, fp, tp - pos, fp - neg)
     totals = (tp[-1:], fp[-1:]) if tp.numel() else (zero, zero)
@@ -110,18 +138,22 @@ def _grouped(thresholds: Tensor, tp: Tensor, fp: Tensor) -> Swept:
 
 
 def auroc_from_swept(s: Swept) -> Tensor:
-    """Weighted Mann-Whitney AUROC per row (float64; ``nan`` where a row lacks a class or all its weight is 0)."""
+    """Weighted Mann-Whitney AUROC per row (float64, float32 on a device without float64; ``nan`` where a row
+    lacks a class or all its weight is 0)."""
+    dtype = float_dtype(s.pos.device)
     fp, fp_above = s.fp, s.fp_above
     two_u = (s.pos * (2 * (s.n_neg.unsqueeze(1) - fp) + (fp - fp_above))).sum(1)
-    return two_u.double() / (2 * s.n_pos * s.n_neg).double()
+    return two_u.to(dtype) / (2 * s.n_pos * s.n_neg).to(dtype)
 
 
 def ap_from_swept(s: Swept) -> Tensor:
-    """Average precision per row (float64; ``nan`` without positive weight)."""
-    tp, predicted = s.tp.double(), (s.tp + s.fp).double()
+    """Average precision per row (float64, float32 on a device without float64; ``nan`` without positive
+    weight)."""
+    dtype = float_dtype(s.pos.device)
+    tp, predicted = s.tp.to(dtype), (s.tp + s.fp).to(dtype)
     used = s.pos > 0
     precision = torch.where(used, tp / torch.where(used, predicted, 1.0), 0.0)
-    return (s.pos.double() * precision).sum(1) / s.n_pos.double()
+    return (s.pos.to(dtype) * precision).sum(1) / s.n_pos.to(dtype)
 
 
 def _split_rows(values: Tensor, mask: Tensor) -> List[Tensor]:
@@ -144,10 +176,10 @@ def roc_rates(s: Swept) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
     ``(0, 0)`` at threshold ``inf``, then every position; ``valid`` marks the curve's points (that first one and
     the last position of each tie group of non-zero weight). Rates are float64, ``nan`` for a row without
     negatives (positives)."""
-    rows = s.scores.shape[0]
-    start = torch.zeros(rows, 1, dtype=torch.float64, device=s.scores.device)
-    fpr = torch.cat([start, s.fp.double()], 1) / s.n_neg.double().unsqueeze(1)
-    tpr = torch.cat([start, s.tp.double()], 1) / s.n_pos.double().unsqueeze(1)
+    rows, dtype = s.scores.shape[0], float_dtype(s.scores.device)
+    start = torch.zeros(rows, 1, dtype=dtype, device=s.scores.device)
+    fpr = torch.cat([start, s.fp.to(dtype)], 1) / s.n_neg.to(dtype).unsqueeze(1)
+    tpr = torch.cat([start, s.tp.to(dtype)], 1) / s.n_pos.to(dtype).unsqueeze(1)
     thresholds = torch.cat([s.scores.new_full((rows, 1), float("inf")), s.scores], 1)
     valid = torch.cat([torch.ones(rows, 1, dtype=torch.bool, device=s.last.device), _points(s)], 1)
     return fpr, tpr, thresholds, valid
@@ -157,8 +189,9 @@ def pr_rates(s: Swept) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
     """``(precision, recall, thresholds, valid)``, each ``(R, n)`` in decreasing-threshold order (``valid``: the
     last position of each tie group of non-zero weight). A row without positive weight has recall 1 everywhere
     (scikit-learn)."""
-    tp, predicted = s.tp.double(), (s.tp + s.fp).double()
-    n_pos = s.n_pos.double().unsqueeze(1)
+    dtype = float_dtype(s.tp.device)
+    tp, predicted = s.tp.to(dtype), (s.tp + s.fp).to(dtype)
+    n_pos = s.n_pos.to(dtype).unsqueeze(1)
     recall = torch.where(n_pos > 0, tp / torch.where(n_pos > 0, n_pos, 1.0), 1.0)
     return tp / predicted, recall, s.scores, _points(s)
 
@@ -174,7 +207,7 @@ def pr_points(s: Swept) -> Tuple[List[Tensor], List[Tensor], List[Tensor]]:
     """Per row ``(precision, recall, thresholds)`` as scikit-learn's ``precision_recall_curve``: thresholds
     increasing, the point ``(1, 0)`` appended."""
     precision, recall, thresholds, valid = (v.flip(1) for v in pr_rates(s))
-    one = torch.ones(valid.shape[0], 1, dtype=torch.float64, device=valid.device)
+    one = torch.ones(valid.shape[0], 1, dtype=precision.dtype, device=valid.device)
     mask = torch.cat([valid, one.bool()], 1)
     return (_split_rows(torch.cat([precision, one], 1), mask), _split_rows(torch.cat([recall, 0 * one], 1), mask),
             _split_rows(thresholds, valid))

@@ -22,6 +22,7 @@ from torchmetrics_lite.functional.auroc._common import (
     _with_weight,
     shared_docs,
 )
+from torchmetrics_lite.metric import float_dtype
 
 __all__ = ["binary_auroc", "binary_average_precision"]
 
@@ -49,7 +50,7 @@ def _partial_auroc(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor], max
         tps, fps = swept.tp[0], swept.fp[0]
     if tps.numel() == 0 or float(tps[-1]) == 0 or float(fps[-1]) == 0:
         _undefined("AUROC", "with one class present", strict)
-        return torch.tensor(float("nan"), dtype=torch.float64, device=scores.device)
+        return torch.tensor(float("nan"), dtype=float_dtype(scores.device), device=scores.device)
     zero = tps.new_zeros(1)
     return rk.partial_auroc(torch.cat([zero, tps]), torch.cat([zero, fps]), max_fpr)
 
@@ -154,7 +155,7 @@ def binary_average_precision(preds: Tensor, target: Tensor, *, weight: Optional[
 def _binary_auroc_binned_stats(preds: Tensor, target: Tensor, bins: int, lo: float, hi: float) -> State:
     """Histograms ``(2, bins)`` (row 0 negatives, row 1 positives) of the scores binned into ``bins`` equal
     bins of ``[lo, hi]``; scores outside are clamped into the end bins (binning stays monotone)."""
-    scaled = (preds.double() - lo) * (bins / (hi - lo))
+    scaled = (preds.to(float_dtype(preds.device)) - lo) * (bins / (hi - lo))
     index = scaled.clamp_(0, bins - 1).long() + bins * target.long()  # truncation == floor once clamped >= 0
     if _compiling():  # bincount's output length is data-dependent for the tracer; scatter_add's is static
         hist = torch.zeros(2 * bins, dtype=torch.int64, device=index.device).scatter_add_(0, index,
@@ -179,7 +180,8 @@ def _binary_auroc_binned_from_stats(state: State, strict: bool = False) -> Tenso
     two_u, _, pairs = _binned_pairs(state["hist"])
     if int(pairs) == 0:
         _undefined("AUROC", "with one class present", strict)
-    return two_u.double() / (2 * pairs).double()
+    dtype = float_dtype(two_u.device)
+    return two_u.to(dtype) / (2 * pairs).to(dtype)
 
 
 
@@ -187,5 +189,6 @@ def _binary_auroc_binned_error_bound(state: State) -> Tensor:
     """``shared / (2 * pairs)``: binning preserves the order of pairs in different bins and counts a pair in
     one bin as a tie (1/2) where the exact value counts 0, 1/2 or 1, so ``|binned - exact| <= this``."""
     _, shared, pairs = _binned_pairs(state["hist"])
-    return shared.double() / (2 * pairs).double()
+    dtype = float_dtype(shared.device)
+    return shared.to(dtype) / (2 * pairs).to(dtype)
 

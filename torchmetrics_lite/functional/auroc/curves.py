@@ -21,6 +21,7 @@ from torchmetrics_lite.functional.auroc._common import (
     _compiling,
     _multiclass_positive,
     _multiclass_scores,
+    _rows_swept,
     _state_weight,
     shared_docs,
 )
@@ -141,11 +142,11 @@ def binary_precision_recall_curve(preds: Tensor, target: Tensor, *, weight: Opti
 # ------------------------------------------------------------------------------------------------ per class
 def _multiclass_swept(state: State, num_classes: int, from_logits: bool) -> sw.Swept:
     scores = _multiclass_scores(state["preds"], from_logits)
-    return sw.sweep(*_columns(scores, _multiclass_positive(state["target"], num_classes)), _state_weight(state))
+    return _rows_swept(*_columns(scores, _multiclass_positive(state["target"], num_classes)), _state_weight(state))
 
 
 def _multilabel_swept(state: State) -> sw.Swept:
-    return sw.sweep(*_columns(state["preds"], state["target"].bool()), _state_weight(state))
+    return _rows_swept(*_columns(state["preds"], state["target"].bool()), _state_weight(state))
 
 
 def _multiclass_roc_from_stats(state: State, num_classes: int, from_logits: bool = False) -> Curves:

@@ -14,6 +14,7 @@ The components come from one sort per classifier (Sun & Xu, 2014, O(n log n)): i
 from __future__ import annotations
 
 import math
+import statistics
 from typing import Any, Dict, Tuple
 
 import torch
@@ -23,6 +24,7 @@ from torchmetrics_lite._checks import check_alpha, check_binary_rank_inputs, che
 from torchmetrics_lite.functional.auroc import _sweep as sw
 from torchmetrics_lite.functional.auroc._common import State, _as_bool, _check_defined, shared_docs
 from torchmetrics_lite.functional.auroc.binary import _check_binary
+from torchmetrics_lite.metric import float_dtype
 
 __all__ = ["binary_auroc_ci", "paired_auroc_test"]
 
@@ -32,9 +34,11 @@ def _delong(scores: Tensor, is_pos: Tensor) -> Tuple[Tensor, Tensor]:
     the labels ``is_pos`` ``(N,)``. A class with fewer than 2 samples gives a ``nan`` covariance."""
     k = scores.shape[0]
     swept = sw.sweep(scores, is_pos.expand(k, -1))
-    m, n = swept.n_pos.double(), swept.n_neg.double()
-    v10 = (swept.n_neg.unsqueeze(1) - swept.fp + 0.5 * (swept.fp - swept.fp_above)) / n.unsqueeze(1)
-    v01 = (swept.tp_above + 0.5 * (swept.tp - swept.tp_above)) / m.unsqueeze(1)
+    dtype = float_dtype(scores.device)
+    m, n = swept.n_pos.to(dtype), swept.n_neg.to(dtype)
+    # twice the numerators, exact int64 counts (ties count 1 here, 1/2 after the division): one rounding each
+    v10 = (2 * (swept.n_neg.unsqueeze(1) - swept.fp) + (swept.fp - swept.fp_above)).to(dtype) / (2 * n.unsqueeze(1))
+    v01 = (2 * swept.tp_above + (swept.tp - swept.tp_above)).to(dtype) / (2 * m.unsqueeze(1))
     sorted_pos = swept.pos.bool()
     component = torch.where(sorted_pos, v10, v01)
     by_sample = torch.empty_like(component).scatter_(1, swept.order, component)  # back to sample order
@@ -52,7 +56,7 @@ def _cov(x: Tensor) -> Tensor:
 
 
 def _normal_quantile(p: float) -> float:
-    return float(torch.special.ndtri(torch.tensor(p, dtype=torch.float64)))
+    return statistics.NormalDist().inv_cdf(p)  # a Python float: no tensor, on any device
 
 
 def _binary_auroc_ci_from_stats(state: State, alpha: float = 0.05, strict: bool = False) -> Tuple[Tensor, Tensor,

@@ -39,6 +39,7 @@ from torchmetrics_lite.functional.auroc._common import (
 )
 from torchmetrics_lite.functional.auroc.binary import _check_binary
 from torchmetrics_lite.functional.auroc.multiclass import _check_multiclass
+from torchmetrics_lite.metric import float_dtype
 
 __all__ = ["binary_recall_at_fixed_precision", "binary_precision_at_fixed_recall",
            "binary_sensitivity_at_specificity", "binary_specificity_at_sensitivity",
@@ -66,27 +67,32 @@ def _best(ok: Tensor, keys: Sequence[Tensor], value: Tensor, thresholds: Tensor,
     return best_value, torch.where(missing, torch.full_like(threshold, none_threshold), threshold)
 
 
+def _wide(thresholds: Tensor) -> Tensor:
+    """Thresholds as a sort key: float64 (float32 on a device without float64)."""
+    return thresholds.to(float_dtype(thresholds.device))
+
+
 def _recall_at_precision(s: sw.Swept, min_precision: float) -> Point:
     precision, recall, thresholds, valid = sw.pr_rates(s)
-    return _best(valid & (precision >= min_precision), (recall, precision, thresholds.double()), recall, thresholds,
+    return _best(valid & (precision >= min_precision), (recall, precision, _wide(thresholds)), recall, thresholds,
                  math.nan, True)
 
 
 def _precision_at_recall(s: sw.Swept, min_recall: float) -> Point:
     precision, recall, thresholds, valid = sw.pr_rates(s)
-    return _best(valid & (recall >= min_recall), (precision, recall, thresholds.double()), precision, thresholds,
+    return _best(valid & (recall >= min_recall), (precision, recall, _wide(thresholds)), precision, thresholds,
                  math.nan, True)
 
 
 def _sensitivity_at_specificity(s: sw.Swept, min_specificity: float) -> Point:
     fpr, tpr, thresholds, valid = sw.roc_rates(s)
-    return _best(valid & (1 - fpr >= min_specificity), (tpr, thresholds.double()), tpr, thresholds, 1e6, False)
+    return _best(valid & (1 - fpr >= min_specificity), (tpr, _wide(thresholds)), tpr, thresholds, 1e6, False)
 
 
 def _specificity_at_sensitivity(s: sw.Swept, min_sensitivity: float) -> Point:
     fpr, tpr, thresholds, valid = sw.roc_rates(s)
     specificity = 1 - fpr
-    return _best(valid & (tpr >= min_sensitivity), (specificity, thresholds.double()), specificity, thresholds,
+    return _best(valid & (tpr >= min_sensitivity), (specificity, _wide(thresholds)), specificity, thresholds,
                  1e6, False)
 
 
