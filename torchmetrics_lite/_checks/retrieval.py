@@ -20,7 +20,6 @@ from torchmetrics_lite._checks.primitives import (
     upcast,
 )
 
-
 AGGREGATIONS = ("mean", "median", "min", "max")
 
 
