@@ -242,7 +242,7 @@ class _RetrievalMetric(Metric):
         dense row in update order (``nan`` for a row without items or a query ``empty="skip"`` leaves out), then
         one per flat query id in ascending id order, as the functional ``reduction="none"``; synced across ranks
         like ``compute`` (rank order). Needs ``keep_per_query=True`` or an ``aggregation`` other than ``"mean"``
-        or a callable (dense updates otherwise keep only sums).
+        (a callable included; dense updates otherwise keep only sums).
 
         Raises:
             ValueError: The metric does not keep per-query values.

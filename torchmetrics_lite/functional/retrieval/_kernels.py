@@ -20,6 +20,12 @@ the ranks ``a+1 .. a+j-1``. By linearity, with ``D`` and ``H`` the prefix sums o
 and the first relevant item (RR, hit rate) lies in the first group with ``r > 0`` at its slot ``j`` with
 probability ``C(n-j, r-1) / C(n, r)``. With ``n = 1`` each formula is the plain one.
 
+AUROC with a cut-off ``k`` or a partial area ``max_fpr`` (:func:`_cut_auroc`) reads each query's ROC path in
+counts: the groups above the *boundary group* (the one holding rank ``min(k, n)``) are straight segments whose
+doubled areas are exact int64 prefix sums, and ONE ``searchsorted`` over the ascending key (query, non-relevant
+items so far) finds where the path crosses ``max_fpr``; the boundary group adds one row per number ``j`` of its
+relevant items in the top k, weighted by the hypergeometric ``C(r, j) C(n-r, m-j) / C(n, m)``.
+
 The numpy ranking lists each group once (a data-dependent count). The torch ranking lists every item with its
 group's values and a weight ``1/n`` (:attr:`Ranked.weight`), so the sums are the same and every shape is known
 before the data: ``torch.compile`` traces it without a graph break and CUDA needs no host sync.
