@@ -10,13 +10,14 @@ device without float64 (Apple MPS). :meth:`~_RetrievalMetric.skipped` is the num
 """
 from __future__ import annotations
 
-from typing import Any, Dict, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple, Union
 
 import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import (
-    check_choice,
+    check_retrieval_aggregated,
+    check_retrieval_aggregation,
     check_retrieval_inputs,
     check_retrieval_options,
     check_retrieval_values,
@@ -56,7 +57,7 @@ __all__ = [
 ]
 
 _SUMS = ("value_sum", "n_queries", "n_skipped")
-_AGGREGATIONS = ("mean", "median", "min", "max")
+Aggregation = Union[str, Callable[..., Tensor]]
 
 
 _MODULE_ARGS = """k: The cut-off: only the top ``k`` ranks count; ``None`` (default): the whole list.
@@ -67,7 +68,10 @@ _MODULE_ARGS = """k: The cut-off: only the top ``k`` ranks count; ``None`` (defa
             or ``"error"``.
         ignore_index: Items whose target equals it are dropped first.
         aggregation: How per-query values become one: ``"mean"`` (default), ``"median"`` (the lower median, as
-            torchmetrics), ``"min"`` or ``"max"``; all but the mean keep every query's value.
+            torchmetrics), ``"min"``, ``"max"``, or a callable, as torchmetrics: ``aggregation(values, dim=None)``
+            on the 1-D tensor of the counted queries' values (after the ``empty`` rule) returning a scalar tensor
+            (``nan`` without calling it when no query counts); all but the mean keep every query's value. A
+            callable must be a module-level function for the metric to pickle (a ``lambda`` does not).
         keep_per_query: Keep every query's value for :meth:`per_query` (dense updates otherwise keep only
             sums).
         **kwargs: Options of :class:`~torchmetrics_lite.metric.Metric` (``validate_args``, ...)."""
@@ -78,7 +82,9 @@ _MODULE_TEXT = """
     counted query (``nan`` when none), synced across ranks."""
 _MODULE_RAISES = """ValueError: An option outside its choices (at construction); in ``update``, the errors of the
             functional form (shapes, NaN scores, negative grades). A rejected update leaves the state unchanged.
-        TypeError: A non-tensor input, non-integer ``indexes`` or a non-bool ``mask``."""
+            In ``compute``, a callable ``aggregation`` that returns a tensor that is not a real scalar.
+        TypeError: A non-tensor input, non-integer ``indexes`` or a non-bool ``mask``; in ``compute``, a callable
+            ``aggregation`` that returns no tensor."""
 
 
 _MODULE_SECTIONS = """Args:
@@ -88,13 +94,18 @@ _MODULE_SECTIONS = """Args:
         {raises}"""
 _GAIN = """
         gain: ``"linear"`` (default, ``rel``) or ``"exponential"`` (``2^rel - 1``)."""
+_MAX_FPR = """
+        max_fpr: ``None`` (default): the whole area; a number in ``(0, 1]``: the McClish-standardized partial
+            area over ``[0, max_fpr]``, as ``binary_auroc(max_fpr=)`` and scikit-learn."""
 
 
-def _module_doc(k: bool = True) -> Any:
+def _module_doc(k: bool = True, max_fpr: bool = False) -> Any:
     """Insert the shared text into a class docstring's ``{text}`` and ``{sections}`` (``{sections+gain}``: with
-    the ``gain`` argument)."""
+    the ``gain`` argument; ``max_fpr=True``: with ``max_fpr`` after ``k``)."""
     def wrap(cls: Any) -> Any:
         args = _MODULE_ARGS if k else _MODULE_ARGS.split("\n", 1)[1].lstrip()
+        if max_fpr:
+            args = args.replace("\n        ties:", _MAX_FPR + "\n        ties:", 1)
         sections = _MODULE_SECTIONS.replace("{raises}", _MODULE_RAISES)
         doc = cls.__doc__.replace("{text}", _MODULE_TEXT)
         doc = doc.replace("{sections+gain}", sections.replace("{args}", args.replace("\n        **kwargs",
@@ -122,14 +133,14 @@ class _RetrievalMetric(Metric):
     is_differentiable = False
 
     def __init__(self, *, k: Optional[int] = None, ties: str = "average", empty: str = "zero",
-                 ignore_index: Optional[int] = None, aggregation: str = "mean", keep_per_query: bool = False,
-                 **kwargs: Any) -> None:
+                 ignore_index: Optional[int] = None, aggregation: Aggregation = "mean",
+                 keep_per_query: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         check_retrieval_options(k=k, ties=ties, empty=empty, ignore_index=ignore_index)
-        check_choice("aggregation", aggregation, _AGGREGATIONS)
+        check_retrieval_aggregation(aggregation)
         self.k, self.ties, self.empty, self.ignore_index = k, ties, empty, ignore_index
         self.aggregation, self.keep_per_query = aggregation, bool(keep_per_query)
-        self._keep = self.keep_per_query or aggregation != "mean"  # dense updates also keep per-query values
+        self._keep = self.keep_per_query or callable(aggregation) or aggregation != "mean"  # dense updates too
         self.add_state("value_sum", torch.zeros((), dtype=torch.float64), reduce="sum")
         self.add_state("n_queries", torch.zeros((), dtype=torch.int64), reduce="sum")
         self.add_state("n_skipped", torch.zeros((), dtype=torch.int64), reduce="sum")
@@ -188,10 +199,13 @@ class _RetrievalMetric(Metric):
             if self._keep:
                 values.append(_per_query(pq, self.empty, False, self._need))
         every = torch.cat(values) if self._keep and values else None
-        if self.aggregation == "mean":
+        if isinstance(self.aggregation, str) and self.aggregation == "mean":
             value = _retrieval_from_stats(totals)
         elif every is None or bool(torch.isnan(every).all()):
             value = torch.tensor(float("nan"), dtype=dtype, device=device)
+        elif callable(self.aggregation):
+            value = check_retrieval_aggregated(self.aggregation, self.aggregation(every[~torch.isnan(every)],
+                                                                                  dim=None))
         else:  # median: the lower one, as torchmetrics
             value = getattr(torch, self.aggregation)(every[~torch.isnan(every)])
         return _Summary(value, every, totals["n_skipped"])
@@ -212,7 +226,9 @@ class _RetrievalMetric(Metric):
             value = super().compute_from_synced(state)
         finally:
             self._pending = None
-        values = None if summary.values is None else summary.values.to(value.dtype)  # float32 policy
+        values = summary.values
+        if values is not None and self._float32:  # the float32 policy, as the value's (any aggregation's)
+            values = values.to(torch.float32)
         self._summary = summary._replace(values=values)
         return value
 
@@ -226,14 +242,14 @@ class _RetrievalMetric(Metric):
         dense row in update order (``nan`` for a row without items or a query ``empty="skip"`` leaves out), then
         one per flat query id in ascending id order, as the functional ``reduction="none"``; synced across ranks
         like ``compute`` (rank order). Needs ``keep_per_query=True`` or an ``aggregation`` other than ``"mean"``
-        (dense updates otherwise keep only sums).
+        (a callable included; dense updates otherwise keep only sums).
 
         Raises:
             ValueError: The metric does not keep per-query values.
         """
         if not self._keep:
             raise ValueError(f"{type(self).__name__}.per_query() needs per-query values: construct it with "
-                             "keep_per_query=True (or aggregation='median', 'min' or 'max')")
+                             "keep_per_query=True (or an aggregation other than 'mean')")
         values = self._computed_summary().values
         return values.clone() if values is not None else torch.zeros(0, dtype=float_dtype(self.device),
                                                                          device=self.device)
@@ -452,26 +468,41 @@ class RetrievalFallOut(_RetrievalMetric):
         super().__init__(k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
 
 
-@_module_doc(k=False)
+@_module_doc(max_fpr=True)
 class RetrievalAUROC(_RetrievalMetric):
-    """Mean per-query AUROC (:func:`~torchmetrics_lite.functional.retrieval_auroc`); it has no ``k``.
+    """Mean per-query AUROC of the top ``k`` items (:func:`~torchmetrics_lite.functional.retrieval_auroc`);
+    ``max_fpr``: the McClish-standardized partial AUROC.
 {text}
 
-    A query without a relevant or without a non-relevant item is empty (``"zero"``: 0, as torchmetrics).
+    A query without a relevant or without a non-relevant item is empty (``"zero"``: 0, as torchmetrics); one
+    whose top ``k`` lacks either gives 0, as torchmetrics. Scores tied across the cut-off: the expectation over
+    which of them a random order puts in the top ``k`` (``ties="average"``) or input order (``"order"``).
 
     {sections}
 
     References:
-        Hanley and McNeil, Radiology 1982; torchmetrics' ``RetrievalAUROC``.
+        Hanley and McNeil, Radiology 1982; McClish, Medical Decision Making 1989 (``max_fpr``); torchmetrics'
+        ``RetrievalAUROC``.
 
     Examples:
         >>> m = RetrievalAUROC()
         >>> m.update(torch.tensor([[0.9, 0.5, 0.5, 0.1]]), torch.tensor([[1, 1, 0, 0]]))
         >>> m.compute().item()
         0.875
+        >>> m = RetrievalAUROC(k=3, max_fpr=0.5)  # torchmetrics' RetrievalAUROC(top_k=3, max_fpr=0.5)
+        >>> m.update(torch.tensor([0.9, 0.8, 0.7, 0.6]), torch.tensor([1, 0, 1, 1]), torch.tensor([0, 0, 0, 0]))
+        >>> round(m.compute().item(), 4)  # top 3: R, N, R; ROC area over [0, 1/2] is 1/4: (1 + 1/3) / 2
+        0.6667
     """
 
     _measure = staticmethod(AUROC)
     _need = "a relevant (target > 0) and a non-relevant item"
-    __init__ = RetrievalRPrecision.__init__  # no k
-    _options = RetrievalRPrecision._options
+
+    def __init__(self, *, k: Optional[int] = None, max_fpr: Optional[float] = None, ties: str = "average",
+                 empty: str = "zero", ignore_index: Optional[int] = None, **kwargs: Any) -> None:
+        check_retrieval_options(max_fpr=max_fpr)
+        self.max_fpr = max_fpr
+        _RetrievalMetric.__init__(self, k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
+
+    def _options(self) -> Dict[str, Any]:
+        return {"k": self.k, "max_fpr": self.max_fpr}

@@ -72,6 +72,9 @@ from torchmetrics_lite._checks.regression import (  # noqa: F401
     check_regression_values,
 )
 from torchmetrics_lite._checks.retrieval import (  # noqa: F401
+    AGGREGATIONS,
+    check_retrieval_aggregated,
+    check_retrieval_aggregation,
     check_retrieval_inputs,
     check_retrieval_options,
     check_retrieval_values,

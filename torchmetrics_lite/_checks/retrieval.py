@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Optional, Tuple
+from typing import Any, Callable, Optional, Sequence, Tuple
 
 import torch
 from torch import Tensor
 
+from torchmetrics_lite._checks.auroc import check_max_fpr
 from torchmetrics_lite._checks.primitives import (
     check_choice,
     check_integer,
@@ -19,17 +20,38 @@ from torchmetrics_lite._checks.primitives import (
     upcast,
 )
 
+AGGREGATIONS = ("mean", "median", "min", "max")
+
 
 def check_retrieval_options(*, k: Any = None, ties: Any = "average", empty: Any = "zero",
-                            ignore_index: Any = None, reduction: Any = "mean", gain: Any = "linear") -> None:
-    """The options shared by every retrieval function and module."""
+                            ignore_index: Any = None, reduction: Any = "mean", gain: Any = "linear",
+                            max_fpr: Any = None) -> None:
+    """The options shared by every retrieval function and module (``max_fpr``: AUROC's, in ``(0, 1]``)."""
     check_positive_int("k", k, allow_none=True)
+    check_max_fpr(max_fpr)
     check_choice("ties", ties, ("average", "order"))
     check_choice("empty", empty, ("skip", "zero", "one", "error"))
     check_choice("reduction", reduction, ("mean", "none"))
     check_choice("gain", gain, ("linear", "exponential"))
     if ignore_index is not None and (isinstance(ignore_index, bool) or not isinstance(ignore_index, int)):
         raise ValueError(f"Expected `ignore_index` to be an int or None, got {ignore_index!r}")
+
+
+def check_retrieval_aggregation(aggregation: Any, choices: Sequence[str] = AGGREGATIONS) -> None:
+    """A module's ``aggregation``: one of ``choices`` or a callable ``aggregation(values, dim=None)``."""
+    if not callable(aggregation):
+        check_choice("aggregation", aggregation, choices)
+
+
+def check_retrieval_aggregated(aggregation: Callable[..., Any], value: Any) -> Tensor:
+    """What a callable ``aggregation`` returned: it must be a real scalar (0-dimensional) tensor."""
+    expected = (f"Expected `aggregation` ({getattr(aggregation, '__name__', aggregation)!s}) to return a real scalar "
+                "tensor (0-dimensional) from the 1-D tensor of per-query values")
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{expected}, got {type(value).__name__}")
+    if value.dim() != 0 or value.is_complex():
+        raise ValueError(f"{expected}, got a tensor of shape {tuple(value.shape)} and dtype {value.dtype}")
+    return value
 
 
 def check_retrieval_inputs(preds: Any, target: Any, indexes: Any, mask: Any,

@@ -9,6 +9,7 @@ from tests.helpers.compile import check_compiles, graph_breaks
 from tests.helpers.metric_tester import assert_close
 from torchmetrics_lite import RetrievalMAP, RetrievalNormalizedDCG
 from torchmetrics_lite.functional import (
+    retrieval_auroc,
     retrieval_average_precision,
     retrieval_hit_rate,
     retrieval_normalized_dcg,
@@ -26,7 +27,7 @@ FNS = {
     "ndcg": (retrieval_normalized_dcg, {"k": 4}), "ap": (retrieval_average_precision, {}),
     "rr": (retrieval_reciprocal_rank, {"k": 3}), "precision": (retrieval_precision, {"k": 4}),
     "recall": (retrieval_recall, {"k": 4}), "hit_rate": (retrieval_hit_rate, {"k": 2}),
-    "r_precision": (retrieval_r_precision, {}),
+    "r_precision": (retrieval_r_precision, {}), "auroc": (retrieval_auroc, {"k": 5, "max_fpr": 0.5}),
 }
 
 

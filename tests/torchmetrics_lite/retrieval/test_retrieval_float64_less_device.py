@@ -2,8 +2,9 @@
 
 Inside ``float64_less_cpu`` any op that makes a float64 tensor raises and the torch kernels run; every public
 function and module must work there on float32 and integer inputs and give float32 values close to the float64
-ones: every measure, both gains, fractional grades, every ``empty`` rule, both tie rules, every aggregation,
-per-query values, ``skipped()``, dense input with ``mask``/``ignore_index`` and flat input with ``indexes``.
+ones: every measure, both gains, fractional grades, every ``empty`` rule, both tie rules, every aggregation (a
+callable too), per-query values, ``skipped()``, AUROC's ``k`` and ``max_fpr``, dense input with
+``mask``/``ignore_index`` and flat input with ``indexes``.
 """
 from functools import partial
 from typing import Any, Dict, List, Tuple
@@ -77,7 +78,8 @@ MEASURES: Dict[str, Tuple[Any, Any, List[Dict[str, Any]]]] = {
     "hit_rate": (RetrievalHitRate, retrieval_hit_rate, [{"k": 1}, {"k": 3, "ties": "order"}]),
     "r_precision": (RetrievalRPrecision, retrieval_r_precision, [{}, {"empty": "skip"}]),
     "fall_out": (RetrievalFallOut, retrieval_fall_out, [{"k": 3}, {"empty": "zero"}]),
-    "auroc": (RetrievalAUROC, retrieval_auroc, [{}, {"ties": "order", "empty": "skip"}]),
+    "auroc": (RetrievalAUROC, retrieval_auroc, [{}, {"ties": "order", "empty": "skip"}, {"k": 3, "max_fpr": 0.5},
+                                                {"max_fpr": 0.3, "ties": "order"}, {"k": 5, "empty": "one"}]),
 }
 CASES = [(name, i) for name, (_, _, variants) in sorted(MEASURES.items()) for i in range(len(variants))]
 
@@ -103,7 +105,11 @@ def test_fractional_grades_and_integer_scores(monkeypatch, name):
     check_float32_policy(monkeypatch, cls, INTEGER_SCORES, fn)  # integer scores become float32 there
 
 
-@pytest.mark.parametrize("aggregation", ["median", "min", "max"])
+def quantile90(values, dim=None):
+    return values.quantile(0.9)
+
+
+@pytest.mark.parametrize("aggregation", ["median", "min", "max", quantile90])
 @pytest.mark.parametrize("form", ["dense", "flat"])
 def test_aggregations_per_query_values_and_skipped(monkeypatch, aggregation, form):
     batches = DENSE if form == "dense" else FLAT

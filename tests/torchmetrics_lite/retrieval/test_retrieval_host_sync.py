@@ -3,8 +3,9 @@
 There is no GPU here, so the torch path of ``update`` (the one CUDA runs) runs on the CPU under
 ``tests.helpers.host_sync.no_host_sync``, which raises on every aten op that syncs on CUDA (``nonzero``, ``item``,
 ``_local_scalar_dense``, ``masked_select``, boolean-mask indexing, ``unique``...). Every module, dense and flat
-input, with ``mask`` and ``ignore_index``, every option that changes the update path. ``empty="error"`` is the one
-exception by design: it must read on the host whether a query is empty to raise in ``update``.
+input, with ``mask`` and ``ignore_index``, every option that changes the update path (AUROC's ``k`` and
+``max_fpr``, a callable ``aggregation``). ``empty="error"`` is the one exception by design: it must read on the
+host whether a query is empty to raise in ``update``.
 """
 from functools import partial
 
@@ -73,6 +74,24 @@ def test_update_needs_no_host_sync(form, options):
         reference.update(*batch)
         reference.update(*batch)
         assert_close(metric.compute(), reference.compute(), atol=1e-12)
+
+
+def quantile90(values, dim=None):
+    return values.quantile(0.9)
+
+
+@pytest.mark.parametrize("options", [{"k": 3, "max_fpr": 0.5, "aggregation": quantile90, "ignore_index": -1},
+                                     {"max_fpr": 0.25, "ties": "order", "empty": "skip", "keep_per_query": True}])
+@pytest.mark.parametrize("form", FORMS)
+def test_auroc_cut_off_partial_area_and_callable_aggregation_update_needs_no_host_sync(form, options):
+    batch = _batches(form)
+    metric, reference = RetrievalAUROC(validate_args=False, **options), RetrievalAUROC(validate_args=False, **options)
+    with _backend.force("torch"), no_host_sync():
+        metric.update(*batch)
+        metric.update(*batch)
+    reference.update(*batch)
+    reference.update(*batch)
+    assert_close(metric.compute(), reference.compute(), atol=1e-12)
 
 
 def test_flat_rows_dropped_in_update_are_left_out_at_compute():

@@ -69,7 +69,28 @@ METRICS: Dict[str, Tuple[Any, Any, Dict[str, Any]]] = {  # name: (class, functio
     "dcg": (RetrievalDCG, retrieval_dcg, {"k": 3}),
     "fall_out": (RetrievalFallOut, retrieval_fall_out, {"k": 4}),
     "auroc": (RetrievalAUROC, retrieval_auroc, {}),
+    "auroc_cut": (RetrievalAUROC, retrieval_auroc, {"k": 4, "max_fpr": 0.5}),
 }
+
+
+def quantile90(values, dim=None):
+    """A callable aggregation (module level: the metric pickles and travels to spawned ranks)."""
+    return values.quantile(0.9) if dim is None else values.quantile(0.9, dim=dim)
+
+
+AGGREGATED: Dict[str, Tuple[Any, Any, Dict[str, Any]]] = {  # as METRICS, with a callable aggregation
+    "map_q90": (RetrievalMAP, retrieval_average_precision, {"k": 5, "empty": "one"}),
+    "auroc_cut_q90": (RetrievalAUROC, retrieval_auroc, {"k": 3, "max_fpr": 0.3}),
+}
+
+
+def _quantile_of_queries(fn, options):
+    def value(preds, target, indexes=None, mask=None):
+        per_query = fn(preds, target, indexes, mask=mask, reduction="none", **options)
+        counted = per_query[~torch.isnan(per_query)]
+        return quantile90(counted) if counted.numel() else torch.tensor(float("nan"), dtype=torch.float64)
+
+    return value
 
 
 def _functional(fn, options):
@@ -171,10 +192,27 @@ def test_constructor_errors():
     assert repr(RetrievalNormalizedDCG(k=5, gain="exponential")) == "RetrievalNormalizedDCG(k=5, gain='exponential')"
 
 
+@pytest.mark.parametrize("form", ["dense", "flat"])
+@pytest.mark.parametrize("name", sorted(AGGREGATED))
+def test_harness_with_a_callable_aggregation(name, form):
+    """aggregation(values, dim=None) on the counted queries' values: streaming, any split, forward, merge,
+    state_dict and pickling, as the built-in aggregations."""
+    cls, fn, options = AGGREGATED[name]
+    batches = DENSE if form == "dense" else FLAT
+    value = _quantile_of_queries(fn, options)
+    expected = value(*concat(batches))
+    assert not torch.isnan(expected)
+    check_metric(partial(cls, aggregation=quantile90, **options), batches, expected, batch_value=value,
+                 max_examples=6)
+
+
 CASES = []
 for _name, (_cls, _fn, _options) in sorted(METRICS.items()):
     CASES.append(Case(f"{_name}_flat", partial(_cls, **_options), FLAT))
     CASES.append(Case(f"{_name}_dense", partial(_cls, **_options), DENSE))
+for _name, (_cls, _fn, _options) in sorted(AGGREGATED.items()):  # a callable aggregation syncs as before
+    CASES.append(Case(f"{_name}_flat", partial(_cls, aggregation=quantile90, **_options), FLAT))
+    CASES.append(Case(f"{_name}_dense", partial(_cls, aggregation=quantile90, **_options), DENSE))
 
 
 test_distributed_equals_single_process = distributed_test(CASES)
@@ -244,6 +282,60 @@ def test_aggregation_matches_torchmetrics(aggregation):
     assert_close(ours.compute(), getattr(torch, aggregation)(values), atol=1e-12)
     with pytest.raises(ValueError, match=r"`aggregation` to be one of \('mean', 'median', 'min', 'max'\)"):
         RetrievalMAP(aggregation="sum")
+
+
+def test_callable_aggregation_matches_torchmetrics():
+    tm = pytest.importorskip("torchmetrics")
+    g = torch.Generator().manual_seed(14)
+    preds, target = torch.rand(300, generator=g), (torch.rand(300, generator=g) < 0.3).long()
+    indexes = torch.randint(0, 40, (300,), generator=g)
+    for ours, theirs in ((RetrievalMAP(aggregation=lambda v, dim=None: v.quantile(0.9)),
+                          tm.retrieval.RetrievalMAP(aggregation=lambda v, dim=None: v.quantile(0.9))),
+                         (RetrievalAUROC(k=5, max_fpr=0.5, aggregation=quantile90),
+                          tm.retrieval.RetrievalAUROC(top_k=5, max_fpr=0.5, aggregation=quantile90)),
+                         (RetrievalMRR(k=3, empty="skip", aggregation=lambda v, dim=None: v.std()),
+                          tm.retrieval.RetrievalMRR(top_k=3, empty_target_action="skip",
+                                                    aggregation=lambda v, dim=None: v.std()))):
+        for a, b in ((0, 120), (120, 300)):  # two batches; queries span both
+            ours.update(preds[a:b], target[a:b], indexes[a:b])
+        theirs.update(preds, target, indexes=indexes)
+        assert_close(ours.compute(), theirs.compute().double(), atol=1e-6, path=type(ours).__name__)
+
+
+@pytest.mark.parametrize("cls", [m[0] for m in METRICS.values()])
+def test_every_module_takes_a_callable_aggregation(cls):
+    calls = []
+
+    def spread(values, dim=None):
+        calls.append((values.clone(), dim))
+        return values.max() - values.min()
+
+    m = cls(aggregation=spread, empty="skip")
+    feed(m, DENSE + FLAT)
+    value = m.compute()
+    values = m.per_query()
+    counted = values[~torch.isnan(values)]
+    assert len(calls) == 1 and calls[0][1] is None and torch.equal(calls[0][0], counted)  # after the empty rule
+    assert_close(value, counted.max() - counted.min(), atol=0)
+    assert repr(m).startswith(f"{cls.__name__}(aggregation=<function test_every_module_takes_a_callable_"
+                              "aggregation.<locals>.spread at 0x"), repr(m)  # repr shows the callable
+
+
+def test_callable_aggregation_errors_name_it():
+    with pytest.raises(ValueError, match=r"`aggregation` to be one of \('mean', 'median', 'min', 'max'\), got 3"):
+        RetrievalMAP(aggregation=3)
+    m = feed(RetrievalMAP(aggregation=lambda v, dim=None: float(v.mean())), FLAT)
+    with pytest.raises(TypeError, match=r"Expected `aggregation` \(<lambda>\) to return a real scalar tensor "
+                                        r"\(0-dimensional\) from the 1-D tensor of per-query values, got float"):
+        m.compute()
+    m = feed(RetrievalAUROC(aggregation=lambda v, dim=None: v.sort().values), DENSE)
+    with pytest.raises(ValueError, match=r"`aggregation` \(<lambda>\) to return a real scalar tensor .*got a "
+                                         r"tensor of shape \(\d+,\) and dtype torch.float64"):
+        m.compute()
+    # no counted query: nan, without calling the callable (as "median", "min", "max")
+    m = RetrievalMAP(empty="skip", aggregation=lambda v, dim=None: 1 / 0)
+    m.update(torch.rand(2, 3), torch.zeros(2, 3))
+    assert torch.isnan(m.compute()) and m.skipped() == 2
 
 
 def test_compute_from_stats_is_pure_and_evaluates_once_per_compute(monkeypatch):

@@ -20,6 +20,12 @@ the ranks ``a+1 .. a+j-1``. By linearity, with ``D`` and ``H`` the prefix sums o
 and the first relevant item (RR, hit rate) lies in the first group with ``r > 0`` at its slot ``j`` with
 probability ``C(n-j, r-1) / C(n, r)``. With ``n = 1`` each formula is the plain one.
 
+AUROC with a cut-off ``k`` or a partial area ``max_fpr`` (:func:`_cut_auroc`) reads each query's ROC path in
+counts: the groups above the *boundary group* (the one holding rank ``min(k, n)``) are straight segments whose
+doubled areas are exact int64 prefix sums, and ONE ``searchsorted`` over the ascending key (query, non-relevant
+items so far) finds where the path crosses ``max_fpr``; the boundary group adds one row per number ``j`` of its
+relevant items in the top k, weighted by the hypergeometric ``C(r, j) C(n-r, m-j) / C(n, m)``.
+
 The numpy ranking lists each group once (a data-dependent count). The torch ranking lists every item with its
 group's values and a weight ``1/n`` (:attr:`Ranked.weight`), so the sums are the same and every shape is known
 before the data: ``torch.compile`` traces it without a graph break and CUDA needs no host sync.
@@ -54,6 +60,8 @@ class Ops(NamedTuple):
     exp: Callable[[A], A]
     exp2: Callable[[A], A]
     lgamma: Callable[[A], A]  # log Gamma of whole numbers >= 1 (floating)
+    ceil: Callable[[A], A]  # int64 ceiling of non-negative floating values
+    searchsorted: Callable[[A, A], A]  # int64 left insertion points of values in an ascending 1-D array
     span: Callable[[A, Optional[int], int], int]  # table length >= 1 + min(k, longest query) (n: the items)
     ideal_runs: Callable[["Ranked"], "Runs"]  # the runs of equal grades of each query's ideal order
 
@@ -276,12 +284,121 @@ def fall_out_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
     return PerQuery(_div(ops.real(ranks) - _hits(r, k), nonrel, ops), r.n_items, nonrel)
 
 
-def auroc_values(r: Ranked) -> PerQuery:
-    """Per-query AUROC: the share of (relevant, non-relevant) pairs ranked in order, a tie counting 1/2 (with
-    ``ties="order"`` groups are single items, so no pair ties)."""
+def auroc_values(r: Ranked, k: Optional[int] = None, max_fpr: Optional[float] = None) -> PerQuery:
+    """Per-query AUROC of the top ``k`` (``None``: every item), McClish-standardized partial AUROC over
+    ``[0, max_fpr]`` when ``max_fpr`` is given (see :func:`_cut_auroc`). Without either: the share of
+    (relevant, non-relevant) pairs ranked in order, a tie counting 1/2 (with ``ties="order"`` groups are single
+    items, so no pair ties)."""
+    if k is not None or max_fpr is not None:
+        return _cut_auroc(r, k, max_fpr)
     ops = r.ops
     nonrel = r.n_items - r.n_rel
     tied_neg = r.gsize - r.r
     below = ops.take(nonrel, r.gq) - (r.above - r.h) - tied_neg
     pairs = _group_sum(r, ops.real(r.r) * (ops.real(below) + 0.5 * ops.real(tied_neg)))
     return PerQuery(_div(pairs, r.n_rel * nonrel, ops), r.n_items, r.n_rel * nonrel)
+
+
+class _CutRows(NamedTuple):
+    """One row per (query, possible number ``j`` of relevant items the top k takes from its boundary group)."""
+
+    q: A  # int64 query
+    keep: A  # bool: a real row (the torch layout carries one row per item, most of them not rows)
+    prob: A  # floating: hypergeometric probability of j (1 when the cut-off falls between groups)
+    hn: A  # int64 non-relevant items above the boundary group (all in the top k)
+    hp: A  # int64 relevant items above it
+    j: A  # int64 relevant items of the boundary group in the top k
+    rest: A  # int64 non-relevant items of the boundary group in the top k (m - j)
+
+
+def _cut_rows(r: Ranked, final: A, m: A) -> _CutRows:
+    """The boundary group of each query (the one holding rank ``min(k, n)``; ``m`` of its ranks are in the top
+    k) and, for ``ties="average"``, every count ``j`` of its relevant items that a uniformly random order puts
+    in the top k: ``P(j) = C(r, j) C(n - r, m - j) / C(n, m)``, ``j`` from ``lo = max(0, m - n + r)`` to
+    ``hi = min(r, m)`` (at most ``n`` values)."""
+    ops = r.ops
+    if r.within is None:  # one row per group: expand the boundary groups' possible j
+        sel = ops.nonzero(final)
+        n, rr, a, h, m = (ops.take(x, sel) for x in (r.gsize, r.r, r.above, r.h, m))
+        lo = ops.where(m - n + rr > 0, m - n + rr, 0)
+        hi = ops.where(rr < m, rr, m)
+        rep = ops.repeat(ops.arange(sel.shape[0], sel), hi - lo + 1)
+        slot = ops.arange(rep.shape[0], sel) - ops.take(ops.cumsum0(hi - lo + 1)[:-1], rep)
+        q, n, rr, a, h, m, lo, hi = (ops.take(x, rep) for x in (ops.take(r.gq, sel), n, rr, a, h, m, lo, hi))
+        keep = slot >= 0
+    else:  # one row per item: slot = the item's place in its group; rows past hi - lo are no rows
+        n, rr, a, h, q, slot = r.gsize, r.r, r.above, r.h, r.gq, r.within
+        lo = ops.where(m - n + rr > 0, m - n + rr, 0)
+        hi = ops.where(rr < m, rr, m)
+        keep = final & (slot <= hi - lo)
+        m = ops.where(keep, m, 1)
+    j = ops.where(keep, lo + slot, 0)
+    nf, rf, mf, jf = ops.real(n), ops.real(rr), ops.real(m), ops.real(j)
+    lg = ops.lgamma
+    one = 1.0 + 0.0 * nf
+
+    def log_choose(top: A, pick: A) -> A:  # log C(top, pick) for 0 <= pick <= top
+        return lg(top + one) - lg(pick + one) - lg(top - pick + one)
+
+    safe = keep & (hi > lo)  # several possible j: the boundary group is split by the cut-off
+    nf, rf, mf, jf = (ops.where(safe, x, 0.0 * x) for x in (nf, rf, mf, jf))
+    logp = log_choose(rf, jf) + log_choose(nf - rf, mf - jf) - log_choose(nf, mf)
+    prob = ops.where(safe, ops.exp(logp), ops.where(keep, one, 0.0 * one))
+    return _CutRows(q, keep, prob, a - h, h, j, m - j)
+
+
+def _roc_area(r: Ranked, inside: A, rows: _CutRows, f: A) -> A:
+    """Area (in counts: non-relevant x relevant items) under the ROC path of each row's query up to ``f``
+    non-relevant items, over the groups ``inside`` the top k above its boundary group (``f <= rows.hn``).
+
+    The path of a query's groups is one run of an ascending int64 key (query, non-relevant items up to the
+    group's end); ONE search finds the group where ``f`` falls, exact doubled int64 areas summed before it give
+    the area of the groups passed, and the group's own straight segment is cut at ``f``."""
+    ops = r.ops
+    top = ops.span(r.n_items, None, r.q.shape[0])  # > every query's count of non-relevant items
+    neg = r.gsize - r.r
+    keys = r.gq * (top + 1) + ops.where(inside, r.above - r.h + neg, top)
+    area2 = ops.where(inside, neg * (2 * r.h + r.r), 0)  # twice each inside group's trapezoid
+    if r.within is not None:
+        area2 = ops.where(r.within == 0, area2, 0)  # one row per item: count the group once
+    c2 = ops.cumsum0(area2)
+    at = ops.cap(ops.searchsorted(keys, rows.q * (top + 1) + ops.ceil(f)), keys.shape[0] - 1)
+    first = ops.cap(ops.searchsorted(keys, rows.q * (top + 1)), keys.shape[0] - 1)
+    dx, dy, y0 = ops.take(neg, at), ops.real(ops.take(r.r, at)), ops.real(ops.take(r.h, at))
+    u = f - ops.real(ops.take(r.above - r.h, at))  # 0 < u <= dx, or u = 0 when f = 0
+    seg = u * (y0 + dy * u / (2.0 * ops.real(ops.where(dx > 0, dx, 1))))
+    return ops.real(ops.take(c2, at) - ops.take(c2, first)) / 2.0 + ops.where(dx > 0, seg, 0.0 * seg)
+
+
+def _cut_auroc(r: Ranked, k: Optional[int], max_fpr: Optional[float]) -> PerQuery:
+    """AUROC of each query's top ``k`` items (torchmetrics' ``RetrievalAUROC(top_k=, max_fpr=)``).
+
+    The top k holds the groups above the boundary group and ``m`` of its items; with ``ties="average"`` the
+    value is the expectation over which of the boundary group's items a random order puts there
+    (:func:`_cut_rows`). Each row's ROC runs through the groups (a group is one straight segment: a tied pair
+    counts 1/2, as scikit-learn) then the boundary group's ``j`` relevant and ``m - j`` non-relevant items. The
+    partial area up to ``t = max_fpr`` (``t = 1``: the whole area) is cut at ``f = t N`` non-relevant items,
+    divided by ``P N``, and standardized: ``(1 + (A - t^2/2) / (t - t^2/2)) / 2`` (McClish 1989,
+    scikit-learn's ``roc_auc_score(max_fpr=)``). A top k without a relevant or a non-relevant item gives 0, as
+    torchmetrics."""
+    ops = r.ops
+    n_items = ops.take(r.n_items, r.gq)
+    cut = n_items if k is None else ops.cap(n_items, k)
+    end = r.above + r.gsize
+    rows = _cut_rows(r, (r.above < cut) & (end >= cut), cut - r.above)
+    pos, neg = rows.hp + rows.j, rows.hn + rows.rest
+    t = 1.0 if max_fpr is None else float(max_fpr)
+    f = t * ops.real(neg)
+    hn = ops.real(rows.hn)
+    f_in = ops.where(f < hn, f, hn)
+    area = _roc_area(r, end < cut, rows, f_in)
+    u = f - f_in  # the part of the cut inside the boundary group's segment
+    rest = ops.real(ops.where(rows.rest > 0, rows.rest, 1))
+    area = area + ops.where(rows.rest > 0, u * (ops.real(rows.hp) + ops.real(rows.j) * u / (2.0 * rest)), 0.0 * u)
+    ok = rows.keep & (pos > 0) & (neg > 0)
+    value = area / ops.real(ops.where(ok, pos * neg, 1))
+    if max_fpr is not None:
+        value = 0.5 * (1.0 + (value / t - 0.5 * t) / (1.0 - 0.5 * t))  # (A - t^2/2) / (t - t^2/2)
+    value = ops.where(ok, value * rows.prob, 0.0 * value)
+    nonrel = r.n_items - r.n_rel
+    return PerQuery(ops.segsum(value, rows.q, r.n_queries), r.n_items, r.n_rel * nonrel)

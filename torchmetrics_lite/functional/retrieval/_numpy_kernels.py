@@ -76,6 +76,8 @@ NUMPY = Ops(
     exp=np.exp,
     exp2=np.exp2,
     lgamma=_lgamma,
+    ceil=lambda x: np.ceil(x).astype(np.int64),
+    searchsorted=lambda a, v: np.searchsorted(a, v, side="left").astype(np.int64, copy=False),
     span=_span,
     ideal_runs=lambda r: ideal_runs(r.q, r.rel, r.n_queries),
 )

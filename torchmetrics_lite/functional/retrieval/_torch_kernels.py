@@ -129,6 +129,8 @@ TORCH = K.Ops(
     exp=torch.exp,
     exp2=torch.exp2,
     lgamma=torch.lgamma,
+    ceil=lambda x: torch.ceil(x).to(torch.int64),
+    searchsorted=lambda a, v: torch.searchsorted(a, v),
     span=_span,
     ideal_runs=lambda r: _ideal_runs(r),
 )

@@ -74,6 +74,9 @@ _RAISES = """ValueError: Shapes that differ, ``preds`` not 1-D/2-D (or not 1-D w
 
 _GAIN = """
         gain: ``"linear"`` (default, ``rel``) or ``"exponential"`` (``2^rel - 1``)."""
+_MAX_FPR = """
+        max_fpr: ``None`` (default): the whole area; a number in ``(0, 1]``: the McClish-standardized partial
+            area over ``[0, max_fpr]`` (``binary_auroc(max_fpr=)``, scikit-learn's ``roc_auc_score``)."""
 _SECTIONS = """Args:
         {args}
 
@@ -86,12 +89,14 @@ _SECTIONS = """Args:
 
 
 def _doc(k: bool = True) -> Callable[[F], F]:
-    """Insert the shared Args/Returns/Raises sections into a docstring's ``{sections}`` (``{sections+gain}``:
-    with the ``gain`` argument)."""
+    """Insert the shared Args/Returns/Raises sections into a docstring's ``{sections}`` (``{sections+gain}``,
+    ``{sections+max_fpr}``: with that argument)."""
     def wrap(fn: F) -> F:
         args = _ARGS.replace("{k}", _K if k else "")
         sections = _SECTIONS.replace("{raises}", _RAISES)
-        doc = (fn.__doc__ or "").replace("{sections+gain}", sections.replace("{args}", args + _GAIN))
+        doc = fn.__doc__ or ""
+        for name, text in (("gain", _GAIN), ("max_fpr", _MAX_FPR)):
+            doc = doc.replace("{sections+%s}" % name, sections.replace("{args}", args + text))
         fn.__doc__ = doc.replace("{sections}", sections.replace("{args}", args))
         return fn
 
@@ -102,7 +107,7 @@ def _evaluate(measure: Measure, preds: Any, target: Any, indexes: Any, mask: Any
               ties: str, empty: str, ignore_index: Optional[int], reduction: str, validate_args: bool,
               need: str = RELEVANT, **options: Any) -> Tensor:
     check_retrieval_options(k=options.get("k"), ties=ties, empty=empty, ignore_index=ignore_index,
-                            reduction=reduction, gain=options.get("gain", "linear"))
+                            reduction=reduction, gain=options.get("gain", "linear"), max_fpr=options.get("max_fpr"))
     pq, dense = _measure_values(measure, *check_retrieval_inputs(preds, target, indexes, mask, validate_args),
                                 ties=ties, ignore_index=ignore_index, validate_args=validate_args, options=options)
     if reduction == "none":
@@ -350,28 +355,42 @@ def retrieval_fall_out(preds: Tensor, target: Tensor, indexes: Optional[Tensor] 
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
 
 
-@_doc(k=False)
+@_doc()
 def retrieval_auroc(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
-                    mask: Optional[Tensor] = None, ties: str = "average", empty: str = "zero",
-                    ignore_index: Optional[int] = None, reduction: str = "mean",
-                    validate_args: bool = True) -> Tensor:
-    """Area under the ROC curve of each query, averaged over queries.
+                    mask: Optional[Tensor] = None, k: Optional[int] = None, max_fpr: Optional[float] = None,
+                    ties: str = "average", empty: str = "zero", ignore_index: Optional[int] = None,
+                    reduction: str = "mean", validate_args: bool = True) -> Tensor:
+    """Area under the ROC curve of each query's top ``k`` items, averaged over queries.
 
-    ``AUROC = #{(i, j): i relevant, j not, i ranked above j} / (R (n - R))``. Ties (``"average"``): a tied
-    (relevant, non-relevant) pair counts 1/2 (mid-ranks, as scikit-learn); ``"order"``: input order breaks it.
-    A query without a relevant or without a non-relevant item follows ``empty`` (torchmetrics gives such a
-    query 0, as the default ``"zero"``). No cut-off: torchmetrics' ``top_k`` has no counterpart here.
+    ``AUROC = #{(i, j): i relevant, j not, i ranked above j} / (P N)`` over the top ``k`` items (``P`` relevant
+    and ``N`` non-relevant among them; ``k=None``: all), as torchmetrics' ``RetrievalAUROC(top_k=k)``. With
+    ``max_fpr = t``: the area ``A`` under the ROC curve (a tie group is one straight segment) over
+    ``[0, t]``, standardized as ``(1 + (A - t^2/2) / (t - t^2/2)) / 2`` (McClish 1989), 1 for a perfect and
+    1/2 for a random ranking, exactly scikit-learn's ``roc_auc_score(max_fpr=t)`` on the top ``k`` items.
 
-    {sections}
+    Ties (``"average"``): inside the top ``k`` a tied (relevant, non-relevant) pair counts 1/2 (mid-ranks, the
+    ROC segment through the tie, as scikit-learn); when scores tie across the cut-off, the value is the
+    expectation over which of the tied items a uniformly random order puts in the top ``k`` (torchmetrics takes
+    whichever ``torch.topk`` returns). ``"order"``: input order breaks every tie. Empty rules: a query without a
+    relevant or without a non-relevant item follows ``empty`` (torchmetrics gives such a query 0, as the
+    default ``"zero"``); a query that has both but whose top ``k`` lacks one gives 0, as torchmetrics.
+
+    {sections+max_fpr}
 
     References:
-        Hanley and McNeil, "The meaning and use of the area under a ROC curve", Radiology 1982; torchmetrics'
-        ``RetrievalAUROC``.
+        Hanley and McNeil, "The meaning and use of the area under a ROC curve", Radiology 1982; McClish,
+        "Analyzing a portion of the ROC curve", Medical Decision Making 1989; torchmetrics' ``RetrievalAUROC``.
 
     Examples:
         >>> import torch
         >>> retrieval_auroc(torch.tensor([0.9, 0.5, 0.5, 0.1]), torch.tensor([1, 1, 0, 0])).item()  # (2 + 1.5) / 4
         0.875
+        >>> scores, hits = torch.tensor([0.9, 0.8, 0.7, 0.6, 0.5]), torch.tensor([1, 0, 1, 0, 1])
+        >>> round(retrieval_auroc(scores, hits, k=3).item(), 4)  # top 3: R, N, R -> 1 of 2 pairs in order
+        0.5
+        >>> # ROC area 1/6 over [0, 1/2], standardized: (1 + (1/6 - 1/8) / (1/2 - 1/8)) / 2 = 5/9
+        >>> round(retrieval_auroc(scores, hits, max_fpr=0.5).item(), 4)
+        0.5556
     """
-    return _evaluate(AUROC, preds, target, indexes, mask, ties=ties, empty=empty, need=BOTH,
+    return _evaluate(AUROC, preds, target, indexes, mask, k=k, max_fpr=max_fpr, ties=ties, empty=empty, need=BOTH,
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
