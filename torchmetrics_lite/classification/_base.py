@@ -3,14 +3,15 @@ and its ``stats_key``; a concrete metric only names its formula (``_terms`` for 
 ``compute_from_stats``). Every base derives from :class:`~torchmetrics_lite.metric.Metric` directly (at most two
 levels of inheritance): a task's score base (``_BinaryScore``: ``zero_division`` and the ``_terms`` formula) and its
 count base (``_BinaryMetric``: stat scores, confusion matrix, agreement) declare the same state through one function
-(``_binary_confmat``) and bind the same ``batch_stats`` (``_binary_batch_stats``).
+(``_binary_confmat``); every base binds the one ``batch_stats`` (:func:`_confmat_batch_stats`), which runs the
+counting pass its task declares (``_count``, ``_count_options``).
 
 Weighted counts: ``weighted=True`` at construction makes the state float64 (float32 on a device without float64)
 and lets ``update`` take ``weight=``; the dtype is fixed for the metric's life, so merged, synced and checkpointed
 states always agree (int64 exact counts otherwise, at full speed)."""
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Union
+from typing import Any, Callable, Dict, Optional, Protocol, Tuple
 
 import torch
 from torch import Tensor
@@ -53,6 +54,26 @@ def _batch_counts(counts: Tensor, weighted: bool) -> Tensor:
     return counts.to(float_dtype(counts.device)) if weighted else counts
 
 
+class _Counting(Protocol):
+    """A classification base as :func:`_confmat_batch_stats` reads it: its counting pass ``_count`` (the task's
+    ``_x_stat_scores_stats``), the names of the attributes passed to it (``_count_options``), and its options."""
+
+    _count: Callable[..., Tensor]
+    _count_options: Tuple[str, ...]
+    weighted: bool
+    validate_args: bool
+
+
+def _confmat_batch_stats(metric: _Counting, preds: Tensor, target: Tensor,
+                         weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
+    """The ``batch_stats`` of every base: the batch's confusion matrix, ``_count(preds, target, *options,
+    validate_args, weight)``, as int64 counts or floating sums of weights."""
+    check_weighted_update(metric.weighted, weight)
+    options = [getattr(metric, name) for name in metric._count_options]
+    cm = metric._count(preds, target, *options, metric.validate_args, weight)
+    return {"confmat": _batch_counts(cm, metric.weighted)}
+
+
 def _binary_confmat(metric: Metric, threshold: float, from_logits: bool, ignore_index: Optional[int],
                     weighted: bool) -> float:
     """Check a binary metric's options, declare its (2, 2) ``confmat`` state and its ``stats_key``; returns the
@@ -63,30 +84,12 @@ def _binary_confmat(metric: Metric, threshold: float, from_logits: bool, ignore_
     return cut
 
 
-def _binary_batch_stats(metric: Union[_BinaryMetric, _BinaryScore], preds: Tensor, target: Tensor,
-                        weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
-    """The ``batch_stats`` of every binary base: the batch's 2x2 confusion matrix."""
-    check_weighted_update(metric.weighted, weight)
-    cm = _binary_stat_scores_stats(preds, target, metric._cut, metric.from_logits, metric.ignore_index,
-                                   metric.validate_args, weight)
-    return {"confmat": _batch_counts(cm, metric.weighted)}
-
-
 def _multiclass_confmat(metric: Metric, num_classes: int, top_k: int, ignore_index: Optional[int],
                         weighted: bool) -> None:
     """Check a multiclass metric's options, declare its (C, C) ``confmat`` state and its ``stats_key``."""
     _multiclass_config(num_classes, top_k, ignore_index)
     metric.add_state("confmat", torch.zeros(num_classes, num_classes, dtype=_counts_dtype(weighted)), reduce="sum")
     metric.stats_key = ("multiclass", num_classes, top_k, ignore_index, metric.validate_args, weighted)
-
-
-def _multiclass_batch_stats(metric: Union[_MulticlassMetric, _MulticlassScore], preds: Tensor, target: Tensor,
-                            weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
-    """The ``batch_stats`` of every multiclass base: the batch's (C, C) confusion matrix."""
-    check_weighted_update(metric.weighted, weight)
-    cm = _multiclass_stat_scores_stats(preds, target, metric.num_classes, metric.top_k, metric.ignore_index,
-                                       metric.validate_args, weight)
-    return {"confmat": _batch_counts(cm, metric.weighted)}
 
 
 def _multilabel_confmat(metric: Metric, num_labels: int, threshold: float, from_logits: bool,
@@ -99,18 +102,12 @@ def _multilabel_confmat(metric: Metric, num_labels: int, threshold: float, from_
     return cut
 
 
-def _multilabel_batch_stats(metric: Union[_MultilabelMetric, _MultilabelScore], preds: Tensor, target: Tensor,
-                            weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
-    """The ``batch_stats`` of every multilabel base: the batch's per-label confusion matrices."""
-    check_weighted_update(metric.weighted, weight)
-    cm = _multilabel_stat_scores_stats(preds, target, metric.num_labels, metric._cut, metric.from_logits,
-                                       metric.ignore_index, metric.validate_args, weight)
-    return {"confmat": _batch_counts(cm, metric.weighted)}
-
-
 class _BinaryMetric(Metric):
     """``update(preds, target, weight=None)`` with binary inputs of any equal shapes; state: the 2x2 confusion
     matrix ``confmat``."""
+
+    _count = staticmethod(_binary_stat_scores_stats)
+    _count_options = ("_cut", "from_logits", "ignore_index")
 
     def __init__(self, threshold: float = 0.5, *, from_logits: bool = False, ignore_index: Optional[int] = None,
                  weighted: bool = False, **kwargs: Any) -> None:
@@ -119,13 +116,15 @@ class _BinaryMetric(Metric):
         self.threshold, self.from_logits = threshold, from_logits
         self.ignore_index, self.weighted = ignore_index, weighted
 
-    batch_stats = _binary_batch_stats
+    batch_stats = _confmat_batch_stats
 
 
 class _BinaryScore(Metric):
     """A binary score named by its ``_terms`` (numerator and denominator from tp, fp, tn, fn); the state and
     ``update`` of :class:`_BinaryMetric`."""
 
+    _count = staticmethod(_binary_stat_scores_stats)
+    _count_options = ("_cut", "from_logits", "ignore_index")
     higher_is_better = True
     _terms: Terms
 
@@ -137,7 +136,7 @@ class _BinaryScore(Metric):
         self.ignore_index, self.weighted = ignore_index, weighted
         self.zero_division = check_zero_division(zero_division)
 
-    batch_stats = _binary_batch_stats
+    batch_stats = _confmat_batch_stats
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _binary_score_from_stats(state["confmat"], type(self)._terms, self.zero_division)
@@ -147,13 +146,16 @@ class _MulticlassMetric(Metric):
     """``update(preds, target, weight=None)``: labels (N, ...) or scores (N, C, ...) and labels (N, ...); state:
     the (C, C) confusion matrix ``confmat`` of the predicted labels (see ``top_k``)."""
 
+    _count = staticmethod(_multiclass_stat_scores_stats)
+    _count_options = ("num_classes", "top_k", "ignore_index")
+
     def __init__(self, num_classes: int, *, top_k: int = 1, ignore_index: Optional[int] = None,
                  weighted: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         _multiclass_confmat(self, num_classes, top_k, ignore_index, weighted)
         self.num_classes, self.top_k, self.ignore_index, self.weighted = num_classes, top_k, ignore_index, weighted
 
-    batch_stats = _multiclass_batch_stats
+    batch_stats = _confmat_batch_stats
 
 
 class _MulticlassScore(Metric):
@@ -161,6 +163,8 @@ class _MulticlassScore(Metric):
     runs over the classes present in the targets (torchmetrics' rule for accuracy, precision and recall). The state
     and ``update`` of :class:`_MulticlassMetric`."""
 
+    _count = staticmethod(_multiclass_stat_scores_stats)
+    _count_options = ("num_classes", "top_k", "ignore_index")
     higher_is_better = True
     _terms: Terms
     _by_support = False
@@ -172,7 +176,7 @@ class _MulticlassScore(Metric):
         self.num_classes, self.top_k, self.ignore_index, self.weighted = num_classes, top_k, ignore_index, weighted
         self.average, self.zero_division = check_average(average), check_zero_division(zero_division)
 
-    batch_stats = _multiclass_batch_stats
+    batch_stats = _confmat_batch_stats
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _multiclass_score_from_stats(state["confmat"], type(self)._terms, self.average, self.zero_division,
@@ -183,6 +187,9 @@ class _MultilabelMetric(Metric):
     """``update(preds, target, weight=None)`` with (N, L, ...) inputs; state: per-label 2x2 confusion matrices
     ``confmat`` (L, 2, 2)."""
 
+    _count = staticmethod(_multilabel_stat_scores_stats)
+    _count_options = ("num_labels", "_cut", "from_logits", "ignore_index")
+
     def __init__(self, num_labels: int, threshold: float = 0.5, *, from_logits: bool = False,
                  ignore_index: Optional[int] = None, weighted: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -190,13 +197,15 @@ class _MultilabelMetric(Metric):
         self.num_labels, self.threshold, self.from_logits = num_labels, threshold, from_logits
         self.ignore_index, self.weighted = ignore_index, weighted
 
-    batch_stats = _multilabel_batch_stats
+    batch_stats = _confmat_batch_stats
 
 
 class _MultilabelScore(Metric):
     """A per-label score named by its ``_terms``, averaged over labels; the state and ``update`` of
     :class:`_MultilabelMetric`."""
 
+    _count = staticmethod(_multilabel_stat_scores_stats)
+    _count_options = ("num_labels", "_cut", "from_logits", "ignore_index")
     higher_is_better = True
     _terms: Terms
 
@@ -209,7 +218,7 @@ class _MultilabelScore(Metric):
         self.ignore_index, self.weighted = ignore_index, weighted
         self.average, self.zero_division = check_average(average), check_zero_division(zero_division)
 
-    batch_stats = _multilabel_batch_stats
+    batch_stats = _confmat_batch_stats
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _multilabel_score_from_stats(state["confmat"], type(self)._terms, self.average, self.zero_division)
