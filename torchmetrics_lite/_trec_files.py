@@ -6,12 +6,14 @@ once. Errors are :class:`CliError` with exit code 1.
 """
 from __future__ import annotations
 
-import gzip
 import math
 import sys
-from typing import List, NamedTuple, Sequence, Tuple
+from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
+
+from torchmetrics_lite._trec_parse import (Text, decimals, fields, id_keys, padded, per_line, read_file, regular,
+                                           tobytes, u64_to_bytes)
 
 EXIT_DATA, EXIT_USAGE = 1, 2
 
@@ -24,21 +26,40 @@ class CliError(Exception):
         self.code = code
 
 
-def read_bytes(path: str) -> bytes:
-    """The bytes of ``path`` (``-``: standard input; ``.gz``: decompressed), without a UTF-8 byte order mark."""
+def read_text(path: str) -> Text:
+    """The bytes of ``path`` (``-``: standard input; ``.gz``: decompressed) in a padded buffer, without a UTF-8
+    byte order mark; text that is not UTF-8, or holds a NUL byte, is reported."""
     try:
         if path == "-":
-            data = sys.stdin.buffer.read()
+            text = padded(sys.stdin.buffer.read())
         else:
             with open(path, "rb") as f:
-                data = f.read()
-        if path.endswith(".gz"):
-            data = gzip.decompress(data)
+                text = padded(_gunzip(f.read())) if path.endswith(".gz") else read_file(f)
     except OSError as e:
         raise CliError(f"cannot read {path}: {e.strerror or e}") from None
     except EOFError:
         raise CliError(f"cannot read {path}: truncated gzip file") from None
-    return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    if text.arr[text.lo:text.lo + 3].tobytes() == b"\xef\xbb\xbf":
+        text = text._replace(lo=text.lo + 3)
+    block = text.arr[text.lo:text.hi]
+    if block.size and np.less(block - np.uint8(1), np.uint8(127)).all():  # 1 .. 127: ASCII, no NUL
+        return text
+    nul = np.flatnonzero(block == 0)
+    if nul.size:
+        raise CliError(f"cannot read {path}: not a text file (a NUL byte at byte {nul[0]})")
+    decode(path, block.tobytes())  # reports the first byte that is not UTF-8
+    return text
+
+
+def _gunzip(data: bytes) -> bytes:
+    import gzip
+
+    return gzip.decompress(data)
+
+
+def read_bytes(path: str) -> bytes:
+    """The bytes of ``path`` as :func:`read_text` reads them."""
+    return tobytes(read_text(path))
 
 
 def decode(path: str, data: bytes) -> str:
@@ -48,47 +69,10 @@ def decode(path: str, data: bytes) -> str:
         raise CliError(f"cannot read {path}: not UTF-8 text (byte {e.start})") from None
 
 
-class Tokens(NamedTuple):
-    """The whitespace-separated fields of a file, found with array operations on its bytes (no Python string
-    per field)."""
-
-    data: np.ndarray  # the file's bytes (uint8)
-    start: np.ndarray  # (fields,) int64 first byte of each field
-    length: np.ndarray  # (fields,) int64
-    per_line: np.ndarray  # (lines,) fields on each line (0: blank)
-
-
-def tokenize(data: bytes) -> Tokens:
-    arr = np.frombuffer(data, dtype=np.uint8)
-    space = np.empty(arr.size + 2, dtype=np.bool_)
-    space[0] = space[-1] = True
-    np.less_equal(arr - np.uint8(9), np.uint8(4), out=space[1:-1])  # tab .. carriage return (uint8 wraps below 9)
-    space[1:-1] |= arr == 32
-    edge = np.not_equal(space[:-1], space[1:])  # a field starts or ends between these bytes
-    bounds = np.flatnonzero(edge).astype(np.int32 if arr.size < 2**31 else np.int64)
-    del space, edge
-    start, end = bounds[0::2], bounds[1::2]
-    breaks = np.flatnonzero(arr == 10)
-    if not breaks.size or breaks[-1] != arr.size - 1:
-        breaks = np.concatenate([breaks, [arr.size]])
-    per_line = np.diff(np.searchsorted(start, breaks), prepend=0) if arr.size else np.zeros(0, dtype=np.int64)
-    return Tokens(arr, start, np.subtract(end, start), per_line)
-
-
-def fixed_width(tokens: Tokens, index: np.ndarray) -> np.ndarray:
-    """The fields ``index`` as a fixed-width bytes array (``S{w}``, zero padded: it compares as the bytes do)."""
-    start, length = tokens.start.take(index), tokens.length.take(index)
-    width = int(length.max(initial=1))
-    mat = np.zeros((index.size, width), dtype=np.uint8)
-    for j in range(width):  # byte j of every field at once (no (fields, width) index array: less memory)
-        rows = np.flatnonzero(length > j)
-        mat[rows, j] = tokens.data.take(start.take(rows) + j)
-    return mat.view(f"S{width}").reshape(-1)
-
-
 class Vocab:
     """Integer codes of ids (queries or documents) over several files, in byte order of the ids (so a code
-    comparison is trec_eval's ``strcmp``): :meth:`add` the fields of each file, then :meth:`codes`."""
+    comparison is trec_eval's ``strcmp``): :meth:`add` the keys of each file (:func:`id_keys`), then
+    :meth:`codes`."""
 
     def __init__(self) -> None:
         self.parts: List[np.ndarray] = []
@@ -99,41 +83,53 @@ class Vocab:
         return len(self.parts) - 1
 
     def codes(self) -> List[np.ndarray]:
-        width = max(p.dtype.itemsize for p in self.parts)
-        joined = np.concatenate([p.astype(f"S{width}") for p in self.parts])
-        if width <= 8:  # one big-endian 64-bit word per id: an integer sort, several times faster
-            words = np.zeros((joined.size, 8), dtype=np.uint8)
-            words[:, :width] = joined.view(np.uint8).reshape(-1, width)
-            keys = words.view(">u8").reshape(-1).astype(np.uint64)
+        if all(p.dtype == np.uint64 for p in self.parts):  # ids of at most 8 bytes: integer sorts
+            keys = np.concatenate(self.parts)
         else:
-            keys = joined
+            bytewise = [u64_to_bytes(p) if p.dtype == np.uint64 else p for p in self.parts]
+            keys = np.concatenate([p.astype(f"S{max(q.dtype.itemsize for q in bytewise)}") for q in bytewise])
         heads = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))  # runs of one id (grouped files)
-        ordered = np.sort(keys.take(heads))
-        unique = ordered[np.concatenate([[True], ordered[1:] != ordered[:-1]])] if ordered.size else ordered
-        inverse = np.repeat(np.searchsorted(unique, keys.take(heads)), np.diff(np.append(heads, keys.size)))
-        self.unique = unique.astype(">u8").view("S8") if width <= 8 else unique
+        self.unique, rank = _dense(keys.take(heads))
+        inverse = rank if heads.size == keys.size else np.repeat(rank, np.diff(np.append(heads, keys.size)))
         bounds = np.cumsum([0] + [p.size for p in self.parts])
-        self.parts = []  # the bytes of every id are no longer needed
-        return [inverse[a:b].astype(np.int64) for a, b in zip(bounds[:-1], bounds[1:])]
+        self.parts = []  # the keys of every id are no longer needed
+        return [inverse[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
 
     def names(self, codes: np.ndarray) -> List[str]:
-        return [x.decode("utf-8", "replace") for x in self.unique.take(codes).tolist()]
+        unique = self.unique.take(codes)
+        if unique.dtype == np.uint64:
+            unique = u64_to_bytes(unique)
+        return [x.decode("utf-8", "replace") for x in unique.tolist()]
+
+
+def _dense(keys: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """``(unique, inverse)``: the sorted distinct keys, and the index of each key among them (one argsort)."""
+    order = np.argsort(keys)
+    ordered = keys.take(order)
+    new = np.empty(keys.size, dtype=np.bool_)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    inverse = np.empty(keys.size, dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return ordered[new], inverse
 
 
 class Table(NamedTuple):
     path: str
-    columns: List[np.ndarray]  # the wanted columns as fixed-width bytes arrays
+    text: Text
+    start: List[np.ndarray]  # the wanted columns: first byte of each row's field
+    end: List[np.ndarray]  # one past its last byte
     lines: np.ndarray  # (rows,) 1-based line number of each row
 
 
-_CHUNK = 1 << 20  # bytes tokenized at once: the index arrays of a whole file would take several times its size
+_CHUNK = 1 << 20  # bytes tokenized at once: the positions of every field of a whole file would take 3x its size
 
 
-def _chunks(data: bytes) -> List[Tuple[int, int]]:
+def _chunks(text: Text) -> List[Tuple[int, int]]:
     """``(start, stop)`` byte ranges of about ``_CHUNK`` bytes that end after a line break (or at the end)."""
-    out, start = [], 0
-    while start < len(data):
-        stop = data.find(b"\n", min(start + _CHUNK, len(data)) - 1) + 1 or len(data)
+    out, start = [], text.lo
+    while start < text.hi:
+        stop = text.buf.find(b"\n", min(start + _CHUNK, text.hi) - 1, text.hi) + 1 or text.hi
         out.append((start, stop))
         start = stop
     return out
@@ -141,47 +137,60 @@ def _chunks(data: bytes) -> List[Tuple[int, int]]:
 
 def read_table(path: str, expected: Sequence[int], layout: str, wanted: Sequence[int]) -> Table:
     """Columns ``wanted`` of ``path``: every non-blank line must have the same count of fields, one of
-    ``expected``. The file is tokenized a chunk at a time with array operations on its bytes."""
-    data = read_bytes(path)
-    if not data.isascii():
-        decode(path, data)  # reports the first byte that is not UTF-8
-    parts: List[List[np.ndarray]] = [[] for _ in wanted]
+    ``expected``. The file is split into fields a chunk at a time with array operations on its bytes."""
+    text = read_text(path)
+    starts: List[List[np.ndarray]] = [[] for _ in wanted]
+    ends: List[List[np.ndarray]] = [[] for _ in wanted]
     lines: List[np.ndarray] = []
     width, first_line, line0 = 0, 0, 0
-    for start, stop in _chunks(data):
-        tokens = tokenize(data[start:stop])
-        counts = tokens.per_line  # the chunk ends with a line break, or the file ends
-        rows = np.flatnonzero(counts)
-        if rows.size and not width:
-            width, first_line = int(counts[rows[0]]), line0 + int(rows[0]) + 1
-            if width not in expected:
-                raise CliError(f"{path}:{first_line}: expected {' or '.join(map(str, expected))} fields '{layout}', "
-                               f"got {width}")
-        bad = rows[counts.take(rows) != width]
-        if bad.size:
-            raise CliError(f"{path}:{line0 + bad[0] + 1}: expected {' or '.join(map(str, expected))} fields "
-                           f"'{layout}', got {int(counts[bad[0]])} (line {first_line} has {width})")
-        for part, c in zip(parts, wanted if width else ()):
-            part.append(fixed_width(tokens, np.arange(c, rows.size * width, width, dtype=np.int64)))
+    for lo, hi in _chunks(text):
+        f = fields(text, lo, hi)
+        if width and regular(f, width):  # the common case: no blank line, no line to report
+            rows = np.arange(f.line_end.size)
+        else:
+            counts = per_line(f)
+            rows = np.flatnonzero(counts)
+            if rows.size and not width:
+                width, first_line = int(counts[rows[0]]), line0 + int(rows[0]) + 1
+                if width not in expected:
+                    raise CliError(f"{path}:{first_line}: expected {' or '.join(map(str, expected))} fields "
+                                   f"'{layout}', got {width}")
+            bad = rows[counts.take(rows) != width]
+            if bad.size:
+                raise CliError(f"{path}:{line0 + bad[0] + 1}: expected {' or '.join(map(str, expected))} fields "
+                               f"'{layout}', got {int(counts[bad[0]])} (line {first_line} has {width})")
+        for c, s, e in zip(wanted if width else (), starts, ends):
+            s.append(f.start[c::width])
+            e.append(f.end[c::width])
         lines.append(rows + line0 + 1)
-        line0 += counts.size
+        line0 += f.line_end.size
     if not width:
         raise CliError(f"{path}: the file is empty (expected lines '{layout}')")
-    columns = [np.concatenate([x.astype(f"S{max(y.dtype.itemsize for y in part)}") for x in part]) for part in parts]
-    return Table(path, columns, np.concatenate(lines))
+    return Table(path, text, [np.concatenate(s) for s in starts], [np.concatenate(e) for e in ends],
+                 np.concatenate(lines))
 
 
 def numbers(table: Table, c: int, what: str, integral: bool) -> np.ndarray:
-    """float64 (int64) values of the wanted column ``c``; the first value that is not one is reported with its
-    line."""
-    raw = table.columns[c]
+    """float64 (int64) values of the wanted column ``c``: plain decimals read exactly from the bytes, the rest
+    (exponents, long mantissas...) by NumPy; the first value that is not a number is reported with its line."""
+    start, end = table.start[c], table.end[c]
+    values, ok = decimals(table.text, start, end, integral)
+    slow = np.flatnonzero(~ok)
+    if slow.size:
+        values[slow] = _slow_numbers(table, c, slow, what, integral)
+    return values
+
+
+def _slow_numbers(table: Table, c: int, rows: np.ndarray, what: str, integral: bool) -> np.ndarray:
+    raw = id_keys(table.text, table.start[c].take(rows), table.end[c].take(rows))
+    raw = u64_to_bytes(raw) if raw.dtype == np.uint64 else raw
     try:
         values = raw.astype(np.int64 if integral else np.float64)
         if integral or not np.isnan(values).any():
             return values
     except (ValueError, OverflowError):
         pass
-    for i, token in enumerate(raw.tolist()):
+    for i, token in zip(rows.tolist(), raw.tolist()):
         try:
             ok = not math.isnan(int(token) if integral else float(token))
         except (ValueError, OverflowError):
@@ -212,7 +221,11 @@ def read_qrels(path: str, queries: Vocab, docs: Vocab) -> Qrels:
     """TREC qrels, lines ``qid iter docid rel`` (integer relevance); ids go to the vocabularies."""
     t = read_table(path, (4,), "qid iter docid rel", (0, 2, 3))
     rel = numbers(t, 2, "relevance", integral=True)
-    return Qrels(path, t.lines, queries.add(t.columns[0]), docs.add(t.columns[1]), rel)
+    return Qrels(path, t.lines, queries.add(_ids(t, 0)), docs.add(_ids(t, 1)), rel)
+
+
+def _ids(t: Table, c: int) -> np.ndarray:
+    return id_keys(t.text, t.start[c], t.end[c])
 
 
 def read_run(path: str, queries: Vocab, docs: Vocab) -> Run:
@@ -220,17 +233,39 @@ def read_run(path: str, queries: Vocab, docs: Vocab) -> Run:
     column is ignored (the score orders)."""
     t = read_table(path, (6, 5), "qid Q0 docid rank score [tag]", (0, 2, 4))
     score = numbers(t, 2, "score", integral=False)
-    return Run(path, t.lines, queries.add(t.columns[0]), docs.add(t.columns[1]), score)
+    return Run(path, t.lines, queries.add(_ids(t, 0)), docs.add(_ids(t, 1)), score)
 
 
-def check_unique(path: str, lines: np.ndarray, q: np.ndarray, doc: np.ndarray, what: str, queries: Vocab,
-                 docs: Vocab) -> None:
-    """No (query, document) pair twice: one packed sort; the first repeat is reported with its line."""
-    key = (q << 32) | doc
-    ordered = np.sort(key)
-    if not (ordered[1:] == ordered[:-1]).any():
-        return
+def lookup(judged: np.ndarray, values: np.ndarray, keys: np.ndarray, key_bits: int) -> Optional[np.ndarray]:
+    """The value of the ``judged`` key equal to each of ``keys`` (0 where none), both int64 in ``[0,
+    2**key_bits)``: ONE sort of both sets of keys, each tagged with its side (and its position, packed into the
+    same int64 when it fits), so a match is a judged key followed by the same key from ``keys``. None when a key
+    repeats within one side."""
+    n = judged.size + keys.size
+    tagged = np.concatenate([judged << 1, (keys << 1) | 1])
+    position_bits = max(n - 1, 1).bit_length()
+    if key_bits + 1 + position_bits <= 63:
+        packed = (tagged << position_bits) | np.arange(n)
+        packed.sort()
+        order, tagged = packed & ((1 << position_bits) - 1), packed >> position_bits
+    else:
+        order = np.argsort(tagged)
+        tagged = tagged.take(order)
+    if (tagged[1:] == tagged[:-1]).any():
+        return None
+    match = np.flatnonzero((tagged[1:] ^ tagged[:-1]) == 1)  # 2k (judged) then 2k + 1: the same key k
+    out = np.zeros(keys.size, dtype=values.dtype)
+    out[order.take(match + 1) - judged.size] = values.take(order.take(match))
+    return out
+
+
+def check_unique(path: str, lines: np.ndarray, key: np.ndarray, what: str, q: np.ndarray, doc: np.ndarray,
+                 queries: Vocab, docs: Vocab) -> None:
+    """No (query, document) pair (packed in ``key``) twice; the first repeat is reported with its line."""
     order = np.argsort(key, kind="stable")
-    repeat = int(order[1:][key.take(order[1:]) == key.take(order[:-1])].min())
+    repeats = order[1:][key.take(order[1:]) == key.take(order[:-1])]
+    if not repeats.size:
+        return
+    repeat = int(repeats.min())
     raise CliError(f"{path}:{lines[repeat]}: document {docs.names(doc[repeat:repeat + 1])[0]!r} is "
                    f"{what} twice for query {queries.names(q[repeat:repeat + 1])[0]!r}")

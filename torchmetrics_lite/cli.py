@@ -63,6 +63,7 @@ from torchmetrics_lite._trec_files import (
     Run,
     Vocab,
     check_unique,
+    lookup,
     decode,
     read_bytes,
     read_qrels,
@@ -180,13 +181,16 @@ class _Joined(NamedTuple):
 
 
 def _join(qrels: Qrels, run: Run, queries: Vocab, docs: Vocab) -> _Joined:
-    """The run's documents of the queries present in both files, with their judged relevance (a search in the
-    sorted packed (query, document) keys of the qrels)."""
+    """The run's documents of the queries present in both files, with their judged relevance (one sort of the
+    packed (query, document) keys of both files)."""
     q_codes, doc_codes = queries.codes(), docs.codes()
     qrels_q, run_q, qrels_doc, run_doc = q_codes[qrels.q], q_codes[run.q], doc_codes[qrels.doc], doc_codes[run.doc]
-    check_unique(qrels.path, qrels.lines, qrels_q, qrels_doc, "judged", queries, docs)
-    check_unique(run.path, run.lines, run_q, run_doc, "retrieved", queries, docs)
-    n_codes = queries.unique.size
+    n_codes, doc_bits = queries.unique.size, max(docs.unique.size - 1, 1).bit_length()
+    judged_key, run_key = (qrels_q << doc_bits) | qrels_doc, (run_q << doc_bits) | run_doc
+    rel = lookup(judged_key, qrels.rel, run_key, max(n_codes - 1, 1).bit_length() + doc_bits)
+    if rel is None:  # a pair repeats: report its line
+        check_unique(qrels.path, qrels.lines, judged_key, "judged", qrels_q, qrels_doc, queries, docs)
+        check_unique(run.path, run.lines, run_key, "retrieved", run_q, run_doc, queries, docs)
     both = np.flatnonzero((np.bincount(run_q, minlength=n_codes) > 0) & (np.bincount(qrels_q, minlength=n_codes) > 0))
     if not both.size:
         raise CliError("no query of the run has judgements in the qrels")
@@ -195,16 +199,13 @@ def _join(qrels: Qrels, run: Run, queries: Vocab, docs: Vocab) -> _Joined:
     index[[code for _, code in named]] = np.arange(len(named))
     q = index.take(run_q)
     keep = np.flatnonzero(q >= 0)
-    judged_key = (qrels_q << 32) | qrels_doc
-    order = np.argsort(judged_key)
-    judged_key, judged_rel = judged_key.take(order), qrels.rel.take(order)
-    key = (run_q.take(keep) << 32) | run_doc.take(keep)
-    at = np.minimum(np.searchsorted(judged_key, key), judged_key.size - 1)
-    rel = np.where(judged_key.take(at) == key, judged_rel.take(at), 0)
+    if keep.size < q.size:
+        q, score, rel, doc = q.take(keep), run.score.take(keep), rel.take(keep), run_doc.take(keep)
+    else:
+        score, doc = run.score, run_doc
     jq = index.take(qrels_q)
     positive = np.flatnonzero((jq >= 0) & (qrels.rel > 0))
-    return _Joined([name for name, _ in named], q.take(keep), run.score.take(keep), rel, run_doc.take(keep),
-                   jq.take(positive), qrels.rel.take(positive))
+    return _Joined([name for name, _ in named], q, score, rel, doc, jq.take(positive), qrels.rel.take(positive))
 
 
 def _docid_order(joined: _Joined) -> np.ndarray:

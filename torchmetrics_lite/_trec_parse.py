@@ -1,0 +1,190 @@
+"""The bytes of a whitespace-separated text file as numpy arrays: fields, id keys and exact decimal numbers.
+
+Nothing here makes a Python object per field. A file's bytes sit in one buffer with :data:`PAD` zero bytes on
+each side, so an 8-byte word can be read at any field (a strided ``uint64`` view of the buffer: one gather per
+field). Whitespace is the bytes 9-13 and 32 (tab, line feed, vertical tab, form feed, carriage return, space);
+lines end at line feeds, so CRLF files read as LF files.
+
+* :func:`fields`: the first and last byte of every field and the end of every line, by comparing neighbouring
+  bytes (whitespace or not) for a block of the file;
+* :func:`id_keys`: each field's bytes as a key that compares as the bytes do (``strcmp``): one big-endian
+  ``uint64`` when every field has at most 8 bytes (integer sorts), else fixed-width bytes ``S{8w}``;
+* :func:`decimals`: exact float64 values of plain decimals (``-12.5``, ``7``, ``.25``, at most 16 bytes), the
+  same double Python's ``float()`` gives, with a mask of the fields it could not read that way (exponents,
+  long mantissas, ``nan``...), which the caller parses the slow way.
+"""
+from __future__ import annotations
+
+from typing import BinaryIO, NamedTuple, Tuple
+
+import numpy as np
+
+PAD = 16  # zero bytes before and after the text
+
+_U = np.uint64
+_ONES = _U(0x0101010101010101)  # one 1 in each byte
+_POW10 = np.array([10.0**i for i in range(23)])  # exact doubles
+_INT10 = np.array([10**i for i in range(17)], dtype=np.uint64)
+
+
+class Text(NamedTuple):
+    """A file's bytes between :data:`PAD` zero bytes on each side; positions index ``arr`` (the text is
+    ``arr[lo:hi]``)."""
+
+    buf: bytearray  # PAD zero bytes, the file's bytes, PAD zero bytes
+    arr: np.ndarray  # uint8 view of buf
+    words: np.ndarray  # little-endian uint64 starting at each byte of the buffer (strided view, no copy)
+    lo: int
+    hi: int
+
+
+def padded(data: bytes) -> Text:
+    """A :class:`Text` of ``data`` (copied once into the padded buffer)."""
+    buf = bytearray(PAD + len(data) + PAD)
+    buf[PAD:PAD + len(data)] = data
+    return _text(buf, len(data))
+
+
+def read_file(f: BinaryIO) -> Text:
+    """The whole of an open binary file straight into a padded buffer (a regular file is read once, with no
+    copy); other streams (pipes, standard input) are read, then copied."""
+    import os
+    import stat
+
+    info = os.fstat(f.fileno())
+    if not stat.S_ISREG(info.st_mode):
+        return padded(f.read())
+    size = info.st_size
+    buf = bytearray(PAD + size + PAD)
+    view, got = memoryview(buf), 0
+    while got < size:
+        n = f.readinto(view[PAD + got:PAD + size])
+        if not n:
+            break
+        got += n
+    rest = f.read()  # the file grew after fstat
+    if rest:
+        return padded(bytes(view[PAD:PAD + got]) + rest)
+    return _text(buf[:PAD + got + PAD] if got < size else buf, got)
+
+
+def _text(buf: bytearray, size: int) -> Text:
+    arr = np.frombuffer(buf, dtype=np.uint8)
+    words = np.ndarray((len(buf) - 7,), dtype="<u8", buffer=buf, strides=(1,))
+    return Text(buf, arr, words, PAD, PAD + size)
+
+
+def tobytes(text: Text) -> bytes:
+    return text.arr[text.lo:text.hi].tobytes()
+
+
+class Fields(NamedTuple):
+    start: np.ndarray  # (fields,) int64 position of each field's first byte
+    end: np.ndarray  # (fields,) one past its last byte
+    line_end: np.ndarray  # (lines,) the line feed ending each line (or the end of the block)
+
+
+def fields(text: Text, lo: int, hi: int) -> Fields:
+    """The fields and lines of ``text.arr[lo:hi]`` (a block that ends with a line feed, or the text's end)."""
+    block = text.arr[lo:hi]
+    space = np.empty(block.size + 2, dtype=np.bool_)
+    space[0] = space[-1] = True
+    np.less_equal(block - np.uint8(9), np.uint8(4), out=space[1:-1])  # 9 .. 13 (uint8 wraps below 9)
+    space[1:-1] |= block == 32
+    bounds = np.flatnonzero(space[:-1] != space[1:])  # a field starts or ends between these bytes
+    bounds += lo
+    breaks = np.flatnonzero(block == 10)
+    breaks += lo
+    if not breaks.size or breaks[-1] != hi - 1:
+        breaks = np.append(breaks, hi)
+    return Fields(bounds[0::2], bounds[1::2], breaks)
+
+
+def per_line(f: Fields) -> np.ndarray:
+    """Fields on each line (0: blank)."""
+    return np.diff(np.searchsorted(f.start, f.line_end), prepend=0)
+
+
+def regular(f: Fields, width: int) -> bool:
+    """Whether every line holds exactly ``width`` fields (so no line is blank), without counting line by line:
+    ``width * lines`` fields where field ``width * i`` starts after line ``i - 1`` and field ``width * i + width
+    - 1`` before the end of line ``i`` (the fields are in order, so each line holds at least ``width``)."""
+    lines = f.line_end.size
+    if f.start.size != width * lines:
+        return False
+    first, last = f.start[::width], f.start[width - 1::width]
+    return bool((last < f.line_end).all() and (first[1:] > f.line_end[:-1]).all())
+
+
+def id_keys(text: Text, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """The bytes of each field as a key ordered as the bytes (a prefix first): one ``uint64`` (the bytes
+    big-endian, zero padded) when every field has at most 8 bytes; else fixed-width bytes ``S{8w}`` (zero
+    padded: NumPy orders them bytewise too)."""
+    length = end - start
+    longest = int(length.max(initial=0))
+    if longest <= 8:
+        keep = ~_U(0) << ((8 - length) * 8).astype(np.uint64)  # the field's bytes, now the high bytes
+        return text.words[start].view(">u8").astype(np.uint64) & keep
+    n_words = -(-longest // 8)
+    out = np.empty((start.size, n_words), dtype="<u8")  # memory order: the bytes in text order
+    for w in range(n_words):  # bytes 8w .. 8w + 7 of each field, the first one in the lowest bits
+        left = np.clip(length - 8 * w, 0, 8).astype(np.uint64) * _U(8)  # bits of the field in this word
+        keep = np.where(left == _U(64), ~_U(0), (_U(1) << np.minimum(left, _U(56))) - _U(1))
+        out[:, w] = text.words[start + 8 * w] & keep
+    return out.view(f"S{8 * n_words}").reshape(-1)
+
+
+def u64_to_bytes(keys: np.ndarray) -> np.ndarray:
+    """``uint64`` keys of :func:`id_keys` as ``S8`` (the bytes they hold)."""
+    return keys.astype(">u8").view("S8")
+
+
+def _bytesum(x: np.ndarray) -> np.ndarray:
+    """Sum of the bytes of each word (each byte at most 31: no carry)."""
+    return (x * _ONES) >> _U(56)
+
+
+def _eight_digits(x: np.ndarray) -> np.ndarray:
+    """The number written by 8 digit values (0-9, one per byte, the first one in the lowest byte): three
+    multiply-shift steps, each joining pairs of neighbours (1 -> 2 -> 4 -> 8 digits)."""
+    x = x * _U(10) + (x >> _U(8))  # byte 2i: the 2-digit number of bytes 2i, 2i + 1
+    lo = (x & _U(0x000000FF000000FF)) * _U(100 + (1000000 << 32))
+    hi = ((x >> _U(16)) & _U(0x000000FF000000FF)) * _U(1 + (10000 << 32))
+    return (lo + hi) >> _U(32)
+
+
+def decimals(text: Text, start: np.ndarray, end: np.ndarray, integral: bool = False) -> Tuple[np.ndarray, np.ndarray]:
+    """``(values, ok)``: float64 values (int64 with ``integral``) of fields written ``[+-]digits[.digits]``
+    (``integral``: no point) in at most 16 bytes, and where that held (elsewhere the value is 0). Exact: the
+    digits make an integer ``m < 2**53`` and there are ``d <= 15`` decimals, so ``m / 10**d`` is one correctly
+    rounded division of two exact doubles: the double nearest the decimal, as ``float()`` gives."""
+    n, length = start.size, (end - start).astype(np.int64)
+    width = 8 if int(length.max(initial=0)) <= 8 else 16
+    before = width - length  # bytes of the window (the field's last `width` bytes) before the field
+    total, digits, dots, point, first = (np.zeros(n, dtype=np.uint64) for _ in range(5))
+    for w in range(0, width, 8):  # word w: window bytes w .. w + 7 (the first byte in the lowest bits)
+        x = text.words[end - (width - w)]
+        skip = np.clip(before - w, 0, 8).astype(np.uint64) * _U(8)  # bits of the word before the field
+        valid = np.where(skip < _U(64), ~_U(0) << np.minimum(skip, _U(56)), _U(0))
+        here = (before >= w) & (before < w + 8)  # the field's first byte is in this word
+        first |= np.where(here, (x >> np.minimum(skip, _U(56))) & _U(0xFF), _U(0))
+        raw = x.view(np.uint8).reshape(n, 8)
+        value = raw - np.uint8(48)
+        is_digit = (value < 10).view(np.uint64).reshape(n) & valid
+        is_dot = (raw == 46).view(np.uint64).reshape(n) & valid
+        digits += _bytesum(is_digit)
+        dots += _bytesum(is_dot)
+        at = _bytesum((is_dot - _U(1)) & _ONES)  # byte of the (only) point: is_dot - 1 fills the bytes below
+        point += np.where(is_dot > 0, _U(width - 1 - w) - at, _U(0))
+        total = total * _U(10**8) + _eight_digits(value.view(np.uint64).reshape(n) & (is_digit * _U(0xFF)))
+    negative = first == _U(45)
+    sign = negative | (first == _U(43))
+    ok = (digits + dots + sign == length.astype(np.uint64)) & (digits > 0) & (dots <= (0 if integral else 1))
+    point = np.minimum(point, _U(15)).astype(np.int64)
+    scale = _INT10.take(point)  # the point was read as a 0 digit: drop it
+    m = np.where(dots > 0, total // (scale * _U(10)) * scale + total % scale, total)
+    ok &= m < _U(2**53)
+    m[~ok] = 0
+    values = m.astype(np.int64) if integral else m.astype(np.float64) / _POW10.take(point)
+    np.negative(values, out=values, where=negative)  # -0 is -0.0, as float("-0")
+    return values, ok
