@@ -39,15 +39,13 @@ def read_text(path: str) -> Text:
         raise CliError(f"cannot read {path}: {e.strerror or e}") from None
     except EOFError:
         raise CliError(f"cannot read {path}: truncated gzip file") from None
-    if text.arr[text.lo:text.lo + 3].tobytes() == b"\xef\xbb\xbf":
+    if text.buf.startswith(b"\xef\xbb\xbf", text.lo):
         text = text._replace(lo=text.lo + 3)
-    block = text.arr[text.lo:text.hi]
-    if block.size and np.less(block - np.uint8(1), np.uint8(127)).all():  # 1 .. 127: ASCII, no NUL
-        return text
-    nul = np.flatnonzero(block == 0)
-    if nul.size:
-        raise CliError(f"cannot read {path}: not a text file (a NUL byte at byte {nul[0]})")
-    decode(path, block.tobytes())  # reports the first byte that is not UTF-8
+    nul = text.buf.find(b"\0", text.lo, text.hi)
+    if nul >= 0:  # a key would not tell 'a' from 'a\0'
+        raise CliError(f"cannot read {path}: not a text file (a NUL byte at byte {nul - text.lo})")
+    if not text.buf.isascii():  # the whole buffer (its zero padding is ASCII): no copy
+        decode(path, tobytes(text))  # reports the first byte that is not UTF-8
     return text
 
 
@@ -114,15 +112,20 @@ def _dense(keys: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     return ordered[new], inverse
 
 
+class Column(NamedTuple):
+    index: int  # field of the line (0-based)
+    kind: str  # "id" (a key ordered as the bytes, see id_keys), "int" or "float"
+    what: str  # its name in messages
+
+
 class Table(NamedTuple):
     path: str
-    text: Text
-    start: List[np.ndarray]  # the wanted columns: first byte of each row's field
-    end: List[np.ndarray]  # one past its last byte
+    columns: List[np.ndarray]  # the wanted columns: id keys (uint64 or S{w}), int64 or float64 values
     lines: np.ndarray  # (rows,) 1-based line number of each row
 
 
-_CHUNK = 1 << 20  # bytes tokenized at once: the positions of every field of a whole file would take 3x its size
+_CHUNK = 1 << 20  # bytes read at once: a chunk's arrays stay in cache, and the fields of a whole file would take
+# several times its size
 
 
 def _chunks(text: Text) -> List[Tuple[int, int]]:
@@ -135,18 +138,17 @@ def _chunks(text: Text) -> List[Tuple[int, int]]:
     return out
 
 
-def read_table(path: str, expected: Sequence[int], layout: str, wanted: Sequence[int]) -> Table:
+def read_table(path: str, expected: Sequence[int], layout: str, wanted: Sequence[Column]) -> Table:
     """Columns ``wanted`` of ``path``: every non-blank line must have the same count of fields, one of
-    ``expected``. The file is split into fields a chunk at a time with array operations on its bytes."""
+    ``expected``. The file is split into fields, and the wanted ones converted, a chunk at a time."""
     text = read_text(path)
-    starts: List[List[np.ndarray]] = [[] for _ in wanted]
-    ends: List[List[np.ndarray]] = [[] for _ in wanted]
+    parts: List[List[np.ndarray]] = [[] for _ in wanted]
     lines: List[np.ndarray] = []
     width, first_line, line0 = 0, 0, 0
     for lo, hi in _chunks(text):
         f = fields(text, lo, hi)
         if width and regular(f, width):  # the common case: no blank line, no line to report
-            rows = np.arange(f.line_end.size)
+            rows = np.arange(line0 + 1, line0 + 1 + f.line_end.size)
         else:
             counts = per_line(f)
             rows = np.flatnonzero(counts)
@@ -159,46 +161,55 @@ def read_table(path: str, expected: Sequence[int], layout: str, wanted: Sequence
             if bad.size:
                 raise CliError(f"{path}:{line0 + bad[0] + 1}: expected {' or '.join(map(str, expected))} fields "
                                f"'{layout}', got {int(counts[bad[0]])} (line {first_line} has {width})")
-        for c, s, e in zip(wanted if width else (), starts, ends):
-            s.append(f.start[c::width])
-            e.append(f.end[c::width])
-        lines.append(rows + line0 + 1)
+            rows += line0 + 1
+        for column, part in zip(wanted if width else (), parts):
+            part.append(_convert(text, f.start[column.index::width], f.end[column.index::width], column, path, rows))
+        lines.append(rows)
         line0 += f.line_end.size
     if not width:
         raise CliError(f"{path}: the file is empty (expected lines '{layout}')")
-    return Table(path, text, [np.concatenate(s) for s in starts], [np.concatenate(e) for e in ends],
-                 np.concatenate(lines))
+    return Table(path, [_concat(part, c.kind) for part, c in zip(parts, wanted)], np.concatenate(lines))
 
 
-def numbers(table: Table, c: int, what: str, integral: bool) -> np.ndarray:
-    """float64 (int64) values of the wanted column ``c``: plain decimals read exactly from the bytes, the rest
-    (exponents, long mantissas...) by NumPy; the first value that is not a number is reported with its line."""
-    start, end = table.start[c], table.end[c]
-    values, ok = decimals(table.text, start, end, integral)
+def _convert(text: Text, start: np.ndarray, end: np.ndarray, column: Column, path: str,
+             lines: np.ndarray) -> np.ndarray:
+    """The fields ``start:end`` (of the rows on ``lines``) as ``column.kind`` says."""
+    if column.kind == "id":
+        return id_keys(text, start, end)
+    values, ok = decimals(text, start, end, integral=column.kind == "int")
     slow = np.flatnonzero(~ok)
-    if slow.size:
-        values[slow] = _slow_numbers(table, c, slow, what, integral)
+    if slow.size:  # exponents, long mantissas, nan...: NumPy reads them
+        raw = id_keys(text, start.take(slow), end.take(slow))
+        values[slow] = _slow_numbers(u64_to_bytes(raw) if raw.dtype == np.uint64 else raw, column,
+                                     path, lines.take(slow))
     return values
 
 
-def _slow_numbers(table: Table, c: int, rows: np.ndarray, what: str, integral: bool) -> np.ndarray:
-    raw = id_keys(table.text, table.start[c].take(rows), table.end[c].take(rows))
-    raw = u64_to_bytes(raw) if raw.dtype == np.uint64 else raw
+def _concat(parts: List[np.ndarray], kind: str) -> np.ndarray:
+    if kind != "id" or all(p.dtype == np.uint64 for p in parts):
+        return np.concatenate(parts)
+    parts = [u64_to_bytes(p) if p.dtype == np.uint64 else p for p in parts]  # some id is longer than 8 bytes
+    return np.concatenate([p.astype(f"S{max(q.dtype.itemsize for q in parts)}") for p in parts])
+
+
+def _slow_numbers(raw: np.ndarray, column: Column, path: str, lines: np.ndarray) -> np.ndarray:
+    """int64 or float64 values of the bytes ``raw`` (S{w}); the first that is not a number is reported."""
+    integral = column.kind == "int"
     try:
         values = raw.astype(np.int64 if integral else np.float64)
         if integral or not np.isnan(values).any():
             return values
     except (ValueError, OverflowError):
         pass
-    for i, token in zip(rows.tolist(), raw.tolist()):
+    for line, token in zip(lines.tolist(), raw.tolist()):
         try:
             ok = not math.isnan(int(token) if integral else float(token))
         except (ValueError, OverflowError):
             ok = False
         if not ok:
             kind = "an integer" if integral else "a number"
-            raise CliError(f"{table.path}:{table.lines[i]}: {what} {token.decode('utf-8', 'replace')!r} is not {kind}")
-    raise CliError(f"{table.path}: {what}: a value out of range")  # pragma: no cover
+            raise CliError(f"{path}:{line}: {column.what} {token.decode('utf-8', 'replace')!r} is not {kind}")
+    raise CliError(f"{path}: {column.what}: a value out of range")  # pragma: no cover
 
 
 class Qrels(NamedTuple):
@@ -217,23 +228,21 @@ class Run(NamedTuple):
     score: np.ndarray  # float64
 
 
+_QRELS = (Column(0, "id", "query id"), Column(2, "id", "document id"), Column(3, "int", "relevance"))
+_RUN = (Column(0, "id", "query id"), Column(2, "id", "document id"), Column(4, "float", "score"))
+
+
 def read_qrels(path: str, queries: Vocab, docs: Vocab) -> Qrels:
     """TREC qrels, lines ``qid iter docid rel`` (integer relevance); ids go to the vocabularies."""
-    t = read_table(path, (4,), "qid iter docid rel", (0, 2, 3))
-    rel = numbers(t, 2, "relevance", integral=True)
-    return Qrels(path, t.lines, queries.add(_ids(t, 0)), docs.add(_ids(t, 1)), rel)
-
-
-def _ids(t: Table, c: int) -> np.ndarray:
-    return id_keys(t.text, t.start[c], t.end[c])
+    t = read_table(path, (4,), "qid iter docid rel", _QRELS)
+    return Qrels(path, t.lines, queries.add(t.columns[0]), docs.add(t.columns[1]), t.columns[2])
 
 
 def read_run(path: str, queries: Vocab, docs: Vocab) -> Run:
     """TREC run, lines ``qid Q0 docid rank score tag`` or, without the tag, ``qid Q0 docid rank score``; the rank
     column is ignored (the score orders)."""
-    t = read_table(path, (6, 5), "qid Q0 docid rank score [tag]", (0, 2, 4))
-    score = numbers(t, 2, "score", integral=False)
-    return Run(path, t.lines, queries.add(_ids(t, 0)), docs.add(_ids(t, 1)), score)
+    t = read_table(path, (6, 5), "qid Q0 docid rank score [tag]", _RUN)
+    return Run(path, t.lines, queries.add(t.columns[0]), docs.add(t.columns[1]), t.columns[2])
 
 
 def lookup(judged: np.ndarray, values: np.ndarray, keys: np.ndarray, key_bits: int) -> Optional[np.ndarray]:

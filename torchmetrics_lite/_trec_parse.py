@@ -158,33 +158,68 @@ def decimals(text: Text, start: np.ndarray, end: np.ndarray, integral: bool = Fa
     (``integral``: no point) in at most 16 bytes, and where that held (elsewhere the value is 0). Exact: the
     digits make an integer ``m < 2**53`` and there are ``d <= 15`` decimals, so ``m / 10**d`` is one correctly
     rounded division of two exact doubles: the double nearest the decimal, as ``float()`` gives."""
-    n, length = start.size, (end - start).astype(np.int64)
-    width = 8 if int(length.max(initial=0)) <= 8 else 16
-    before = width - length  # bytes of the window (the field's last `width` bytes) before the field
-    total, digits, dots, point, first = (np.zeros(n, dtype=np.uint64) for _ in range(5))
-    for w in range(0, width, 8):  # word w: window bytes w .. w + 7 (the first byte in the lowest bits)
-        x = text.words[end - (width - w)]
-        skip = np.clip(before - w, 0, 8).astype(np.uint64) * _U(8)  # bits of the word before the field
-        valid = np.where(skip < _U(64), ~_U(0) << np.minimum(skip, _U(56)), _U(0))
-        here = (before >= w) & (before < w + 8)  # the field's first byte is in this word
-        first |= np.where(here, (x >> np.minimum(skip, _U(56))) & _U(0xFF), _U(0))
-        raw = x.view(np.uint8).reshape(n, 8)
-        value = raw - np.uint8(48)
-        is_digit = (value < 10).view(np.uint64).reshape(n) & valid
-        is_dot = (raw == 46).view(np.uint64).reshape(n) & valid
-        digits += _bytesum(is_digit)
-        dots += _bytesum(is_dot)
-        at = _bytesum((is_dot - _U(1)) & _ONES)  # byte of the (only) point: is_dot - 1 fills the bytes below
-        point += np.where(is_dot > 0, _U(width - 1 - w) - at, _U(0))
-        total = total * _U(10**8) + _eight_digits(value.view(np.uint64).reshape(n) & (is_digit * _U(0xFF)))
+    length = (end - start).astype(np.int64)
+    if int(length.max(initial=0)) <= 8:
+        return _finish(*_eight_bytes(text, end, length), length, integral)
+    return _finish(*_sixteen_bytes(text, end, length), length, integral)
+
+
+def _window(x: np.ndarray, skip: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Digit values (other bytes 0), and the masks of digits and points, of a window ``x`` of 8 bytes (the first
+    in the lowest bits) whose low ``skip`` bits precede the field."""
+    valid = ~_U(0) << skip
+    raw = x.view(np.uint8)
+    value = raw - np.uint8(48)
+    digit = (value < 10).view(np.uint64) & valid
+    dot = (raw == 46).view(np.uint64) & valid
+    return value.view(np.uint64) & (digit * _U(0xFF)), digit, dot
+
+
+def _eight_bytes(text: Text, end: np.ndarray, length: np.ndarray) -> Tuple[np.ndarray, ...]:
+    """``(m, decimals, digits, points, first byte)`` of fields of at most 8 bytes, from the 8 bytes ending each:
+    the point is removed by moving the digits before it up one byte (``dot - 1`` masks them), then the 8 digit
+    values make one number."""
+    x = text.words[end - 8]
+    skip = ((8 - length) * 8).astype(np.uint64)
+    value, digit, dot = _window(x, skip)
+    before = dot - np.minimum(dot, _U(1))  # the bytes before the point (none without one)
+    value = (value & ~before) | ((value & before) << _U(8))
+    dots = _bytesum(dot)
+    point = (_U(7) - _bytesum(before & _ONES)) * dots
+    return _eight_digits(value), point, _bytesum(digit), dots, (x >> skip) & _U(0xFF)
+
+
+def _sixteen_bytes(text: Text, end: np.ndarray, length: np.ndarray) -> Tuple[np.ndarray, ...]:
+    """As :func:`_eight_bytes` for fields of at most 16 bytes: two words, the point read as a 0 digit, then
+    dropped by a division."""
+    skip = np.clip(16 - length, 0, 16).astype(np.uint64) * _U(8)  # bits of the window before the field
+    total, digits, dots, point = (np.zeros(end.shape[0], dtype=np.uint64) for _ in range(4))
+    first = np.zeros(end.shape[0], dtype=np.uint64)
+    for w in (0, 64):
+        x = text.words[end - (16 - w // 8)]
+        here = np.minimum(np.maximum(skip, _U(w)) - _U(w), _U(64))  # bits of this word before the field
+        value, digit, dot = _window(x, np.minimum(here, _U(63)))
+        value &= np.where(here < _U(64), ~_U(0), _U(0))
+        digit &= np.where(here < _U(64), ~_U(0), _U(0))
+        dot &= np.where(here < _U(64), ~_U(0), _U(0))
+        first |= np.where((skip >= _U(w)) & (skip < _U(w + 64)), (x >> np.minimum(here, _U(56))) & _U(0xFF), 0)
+        digits += _bytesum(digit)
+        dots += _bytesum(dot)
+        point += np.where(dot > 0, _U(15 - w // 8) - _bytesum((dot - _U(1)) & _ONES), _U(0))
+        total = total * _U(10**8) + _eight_digits(value)
+    scale = _INT10.take(np.minimum(point, _U(15)).astype(np.int64))
+    m = np.where(dots > 0, total // (scale * _U(10)) * scale + total % scale, total)
+    return m, point, digits, dots, first
+
+
+def _finish(m: np.ndarray, point: np.ndarray, digits: np.ndarray, dots: np.ndarray, first: np.ndarray,
+            length: np.ndarray, integral: bool) -> Tuple[np.ndarray, np.ndarray]:
+    """Values and ``ok`` from the parts: every byte of the field is a digit, the point or a leading sign."""
     negative = first == _U(45)
     sign = negative | (first == _U(43))
     ok = (digits + dots + sign == length.astype(np.uint64)) & (digits > 0) & (dots <= (0 if integral else 1))
-    point = np.minimum(point, _U(15)).astype(np.int64)
-    scale = _INT10.take(point)  # the point was read as a 0 digit: drop it
-    m = np.where(dots > 0, total // (scale * _U(10)) * scale + total % scale, total)
     ok &= m < _U(2**53)
     m[~ok] = 0
-    values = m.astype(np.int64) if integral else m.astype(np.float64) / _POW10.take(point)
+    values = m.astype(np.int64) if integral else m.astype(np.float64) / _POW10.take(point.astype(np.int64) % 23)
     np.negative(values, out=values, where=negative)  # -0 is -0.0, as float("-0")
     return values, ok
