@@ -12,8 +12,8 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
-from torchmetrics_lite._trec_parse import (Text, decimals, fields, id_keys, padded, per_line, read_file, regular,
-                                           tobytes, u64_to_bytes)
+from torchmetrics_lite._trec_parse import (Text, decimals, fields, find, id_keys, padded, per_line, read_file,
+                                           regular, tobytes, u64_to_bytes)
 
 EXIT_DATA, EXIT_USAGE = 1, 2
 
@@ -39,12 +39,12 @@ def read_text(path: str) -> Text:
         raise CliError(f"cannot read {path}: {e.strerror or e}") from None
     except EOFError:
         raise CliError(f"cannot read {path}: truncated gzip file") from None
-    if text.buf.startswith(b"\xef\xbb\xbf", text.lo):
+    if text.arr[text.lo:text.lo + 3].tobytes() == b"\xef\xbb\xbf":
         text = text._replace(lo=text.lo + 3)
-    nul = text.buf.find(b"\0", text.lo, text.hi)
-    if nul >= 0:  # a key would not tell 'a' from 'a\0'
-        raise CliError(f"cannot read {path}: not a text file (a NUL byte at byte {nul - text.lo})")
-    if not text.buf.isascii():  # the whole buffer (its zero padding is ASCII): no copy
+    block = text.arr[text.lo:text.hi]
+    if block.size and block.min() == 0:  # a key would not tell 'a' from 'a\0'
+        raise CliError(f"cannot read {path}: not a text file (a NUL byte at byte {find(text, 0, text.lo) - text.lo})")
+    if block.size and block.max() >= 128:
         decode(path, tobytes(text))  # reports the first byte that is not UTF-8
     return text
 
@@ -101,15 +101,43 @@ class Vocab:
 
 
 def _dense(keys: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """``(unique, inverse)``: the sorted distinct keys, and the index of each key among them (one argsort)."""
-    order = np.argsort(keys)
-    ordered = keys.take(order)
+    """``(unique, inverse)``: the sorted distinct keys, and the index of each key among them: one sort of the
+    keys packed with their positions (:func:`_squeezed`), else one argsort."""
+    packed = _squeezed(keys) if keys.dtype == np.uint64 else None
+    if packed is not None:
+        packed.sort()
+        order = packed & ((1 << _position_bits(keys)) - 1)
+        packed >>= _position_bits(keys)
+        ordered = packed
+    else:
+        order = np.argsort(keys)
+        ordered = keys.take(order)
     new = np.empty(keys.size, dtype=np.bool_)
     new[:1] = True
     np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
     inverse = np.empty(keys.size, dtype=np.int64)
     inverse[order] = np.cumsum(new) - 1
-    return ordered[new], inverse
+    return keys.take(order[new]), inverse
+
+
+def _position_bits(keys: np.ndarray) -> int:
+    return max(keys.size - 1, 1).bit_length()
+
+
+def _squeezed(keys: np.ndarray) -> Optional[np.ndarray]:
+    """``uint64`` keys without the bits that no key changes at their top and bottom (ids with a common prefix,
+    short ids' zero padding), packed above their positions; same order. None when that needs over 64 bits."""
+    if not keys.size:
+        return None
+    varying = int(np.bitwise_or.reduce(keys ^ keys[0]))
+    low = (varying & -varying).bit_length() - 1 if varying else 0
+    position_bits = _position_bits(keys)
+    if varying.bit_length() - low + position_bits > 64:
+        return None
+    packed = (keys & np.uint64((1 << varying.bit_length()) - 1)) >> np.uint64(low)
+    packed <<= np.uint64(position_bits)
+    packed |= np.arange(keys.size, dtype=np.uint64)
+    return packed
 
 
 class Column(NamedTuple):
@@ -132,7 +160,7 @@ def _chunks(text: Text) -> List[Tuple[int, int]]:
     """``(start, stop)`` byte ranges of about ``_CHUNK`` bytes that end after a line break (or at the end)."""
     out, start = [], text.lo
     while start < text.hi:
-        stop = text.buf.find(b"\n", min(start + _CHUNK, text.hi) - 1, text.hi) + 1 or text.hi
+        stop = find(text, 10, min(start + _CHUNK, text.hi) - 1) + 1 or text.hi
         out.append((start, stop))
         start = stop
     return out

@@ -31,18 +31,23 @@ class Text(NamedTuple):
     """A file's bytes between :data:`PAD` zero bytes on each side; positions index ``arr`` (the text is
     ``arr[lo:hi]``)."""
 
-    buf: bytearray  # PAD zero bytes, the file's bytes, PAD zero bytes
-    arr: np.ndarray  # uint8 view of buf
-    words: np.ndarray  # little-endian uint64 starting at each byte of the buffer (strided view, no copy)
+    arr: np.ndarray  # uint8: PAD zero bytes, the file's bytes, PAD zero bytes (NumPy memory: huge pages)
+    words: np.ndarray  # little-endian uint64 starting at each byte of arr (strided view, no copy)
     lo: int
     hi: int
 
 
+def _buffer(size: int) -> np.ndarray:
+    arr = np.empty(PAD + size + PAD, dtype=np.uint8)
+    arr[:PAD] = arr[PAD + size:] = 0
+    return arr
+
+
 def padded(data: bytes) -> Text:
     """A :class:`Text` of ``data`` (copied once into the padded buffer)."""
-    buf = bytearray(PAD + len(data) + PAD)
-    buf[PAD:PAD + len(data)] = data
-    return _text(buf, len(data))
+    arr = _buffer(len(data))
+    arr[PAD:PAD + len(data)] = np.frombuffer(data, dtype=np.uint8)
+    return _text(arr, len(data))
 
 
 def read_file(f: BinaryIO) -> Text:
@@ -55,27 +60,38 @@ def read_file(f: BinaryIO) -> Text:
     if not stat.S_ISREG(info.st_mode):
         return padded(f.read())
     size = info.st_size
-    buf = bytearray(PAD + size + PAD)
-    view, got = memoryview(buf), 0
+    arr = _buffer(size)
+    view, got = memoryview(arr), 0
     while got < size:
         n = f.readinto(view[PAD + got:PAD + size])
         if not n:
             break
         got += n
-    rest = f.read()  # the file grew after fstat
-    if rest:
-        return padded(bytes(view[PAD:PAD + got]) + rest)
-    return _text(buf[:PAD + got + PAD] if got < size else buf, got)
+    rest = f.read()  # the file changed after fstat
+    if got < size or rest:
+        return padded(arr[PAD:PAD + got].tobytes() + rest)
+    return _text(arr, size)
 
 
-def _text(buf: bytearray, size: int) -> Text:
-    arr = np.frombuffer(buf, dtype=np.uint8)
-    words = np.ndarray((len(buf) - 7,), dtype="<u8", buffer=buf, strides=(1,))
-    return Text(buf, arr, words, PAD, PAD + size)
+def _text(arr: np.ndarray, size: int) -> Text:
+    words = np.ndarray((arr.size - 7,), dtype="<u8", buffer=arr, strides=(1,))
+    return Text(arr, words, PAD, PAD + size)
 
 
 def tobytes(text: Text) -> bytes:
     return text.arr[text.lo:text.hi].tobytes()
+
+
+def find(text: Text, byte: int, start: int) -> int:
+    """The position of the first ``byte`` at or after ``start`` in the text, or -1 (searched a window at a
+    time)."""
+    width = 256
+    while start < text.hi:
+        hits = np.flatnonzero(text.arr[start:min(start + width, text.hi)] == byte)
+        if hits.size:
+            return start + int(hits[0])
+        start, width = start + width, width * 4
+    return -1
 
 
 class Fields(NamedTuple):
