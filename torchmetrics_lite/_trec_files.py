@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import List, NamedTuple, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, List, NamedTuple, Sequence, Tuple
 
 import numpy as np
 
 from torchmetrics_lite._trec_parse import (Text, decimals, fields, find, id_keys, padded, per_line, read_file,
                                            regular, tobytes, u64_to_bytes)
+
+if TYPE_CHECKING:
+    from torchmetrics_lite._trec_ids import Vocab
 
 EXIT_DATA, EXIT_USAGE = 1, 2
 
@@ -65,79 +68,6 @@ def decode(path: str, data: bytes) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise CliError(f"cannot read {path}: not UTF-8 text (byte {e.start})") from None
-
-
-class Vocab:
-    """Integer codes of ids (queries or documents) over several files, in byte order of the ids (so a code
-    comparison is trec_eval's ``strcmp``): :meth:`add` the keys of each file (:func:`id_keys`), then
-    :meth:`codes`."""
-
-    def __init__(self) -> None:
-        self.parts: List[np.ndarray] = []
-        self.unique: np.ndarray = np.zeros(0, dtype="S1")
-
-    def add(self, ids: np.ndarray) -> int:
-        self.parts.append(ids)
-        return len(self.parts) - 1
-
-    def codes(self) -> List[np.ndarray]:
-        if all(p.dtype == np.uint64 for p in self.parts):  # ids of at most 8 bytes: integer sorts
-            keys = np.concatenate(self.parts)
-        else:
-            bytewise = [u64_to_bytes(p) if p.dtype == np.uint64 else p for p in self.parts]
-            keys = np.concatenate([p.astype(f"S{max(q.dtype.itemsize for q in bytewise)}") for q in bytewise])
-        heads = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))  # runs of one id (grouped files)
-        self.unique, rank = _dense(keys.take(heads))
-        inverse = rank if heads.size == keys.size else np.repeat(rank, np.diff(np.append(heads, keys.size)))
-        bounds = np.cumsum([0] + [p.size for p in self.parts])
-        self.parts = []  # the keys of every id are no longer needed
-        return [inverse[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
-
-    def names(self, codes: np.ndarray) -> List[str]:
-        unique = self.unique.take(codes)
-        if unique.dtype == np.uint64:
-            unique = u64_to_bytes(unique)
-        return [x.decode("utf-8", "replace") for x in unique.tolist()]
-
-
-def _dense(keys: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """``(unique, inverse)``: the sorted distinct keys, and the index of each key among them: one sort of the
-    keys packed with their positions (:func:`_squeezed`), else one argsort."""
-    packed = _squeezed(keys) if keys.dtype == np.uint64 else None
-    if packed is not None:
-        packed.sort()
-        order = packed & ((1 << _position_bits(keys)) - 1)
-        packed >>= _position_bits(keys)
-        ordered = packed
-    else:
-        order = np.argsort(keys)
-        ordered = keys.take(order)
-    new = np.empty(keys.size, dtype=np.bool_)
-    new[:1] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
-    inverse = np.empty(keys.size, dtype=np.int64)
-    inverse[order] = np.cumsum(new) - 1
-    return keys.take(order[new]), inverse
-
-
-def _position_bits(keys: np.ndarray) -> int:
-    return max(keys.size - 1, 1).bit_length()
-
-
-def _squeezed(keys: np.ndarray) -> Optional[np.ndarray]:
-    """``uint64`` keys without the bits that no key changes at their top and bottom (ids with a common prefix,
-    short ids' zero padding), packed above their positions; same order. None when that needs over 64 bits."""
-    if not keys.size:
-        return None
-    varying = int(np.bitwise_or.reduce(keys ^ keys[0]))
-    low = (varying & -varying).bit_length() - 1 if varying else 0
-    position_bits = _position_bits(keys)
-    if varying.bit_length() - low + position_bits > 64:
-        return None
-    packed = (keys & np.uint64((1 << varying.bit_length()) - 1)) >> np.uint64(low)
-    packed <<= np.uint64(position_bits)
-    packed |= np.arange(keys.size, dtype=np.uint64)
-    return packed
 
 
 class Column(NamedTuple):
@@ -271,38 +201,3 @@ def read_run(path: str, queries: Vocab, docs: Vocab) -> Run:
     column is ignored (the score orders)."""
     t = read_table(path, (6, 5), "qid Q0 docid rank score [tag]", _RUN)
     return Run(path, t.lines, queries.add(t.columns[0]), docs.add(t.columns[1]), t.columns[2])
-
-
-def lookup(judged: np.ndarray, values: np.ndarray, keys: np.ndarray, key_bits: int) -> Optional[np.ndarray]:
-    """The value of the ``judged`` key equal to each of ``keys`` (0 where none), both int64 in ``[0,
-    2**key_bits)``: ONE sort of both sets of keys, each tagged with its side (and its position, packed into the
-    same int64 when it fits), so a match is a judged key followed by the same key from ``keys``. None when a key
-    repeats within one side."""
-    n = judged.size + keys.size
-    tagged = np.concatenate([judged << 1, (keys << 1) | 1])
-    position_bits = max(n - 1, 1).bit_length()
-    if key_bits + 1 + position_bits <= 63:
-        packed = (tagged << position_bits) | np.arange(n)
-        packed.sort()
-        order, tagged = packed & ((1 << position_bits) - 1), packed >> position_bits
-    else:
-        order = np.argsort(tagged)
-        tagged = tagged.take(order)
-    if (tagged[1:] == tagged[:-1]).any():
-        return None
-    match = np.flatnonzero((tagged[1:] ^ tagged[:-1]) == 1)  # 2k (judged) then 2k + 1: the same key k
-    out = np.zeros(keys.size, dtype=values.dtype)
-    out[order.take(match + 1) - judged.size] = values.take(order.take(match))
-    return out
-
-
-def check_unique(path: str, lines: np.ndarray, key: np.ndarray, what: str, q: np.ndarray, doc: np.ndarray,
-                 queries: Vocab, docs: Vocab) -> None:
-    """No (query, document) pair (packed in ``key``) twice; the first repeat is reported with its line."""
-    order = np.argsort(key, kind="stable")
-    repeats = order[1:][key.take(order[1:]) == key.take(order[:-1])]
-    if not repeats.size:
-        return
-    repeat = int(repeats.min())
-    raise CliError(f"{path}:{lines[repeat]}: document {docs.names(doc[repeat:repeat + 1])[0]!r} is "
-                   f"{what} twice for query {queries.names(q[repeat:repeat + 1])[0]!r}")

@@ -55,19 +55,8 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Te
 
 import numpy as np
 
-from torchmetrics_lite._trec_files import (
-    EXIT_USAGE,
-    CliError,
-    Qrels,
-    Run,
-    Vocab,
-    check_unique,
-    lookup,
-    decode,
-    read_bytes,
-    read_qrels,
-    read_run,
-)
+from torchmetrics_lite._trec_files import EXIT_USAGE, CliError, Qrels, Run, decode, read_bytes, read_qrels, read_run
+from torchmetrics_lite._trec_ids import Vocab, check_unique, lookup
 
 __all__ = ["main", "CliError", "parse_measure", "split_measures", "read_qrels", "read_run", "read_csv_columns",
            "retrieval_values", "classify_values"]
@@ -173,7 +162,7 @@ class _Joined(NamedTuple):
     q: np.ndarray  # (n,) query of each retrieved document (index into qids)
     score: np.ndarray  # (n,) float64
     rel: np.ndarray  # (n,) int64 judged relevance (0 when unjudged)
-    doc: np.ndarray  # (n,) document code: in byte order of the document ids
+    doc: np.ndarray  # (n,) document key: in byte order of the document ids
     judged_q: np.ndarray  # query of each judgement with relevance > 0
     judged_rel: np.ndarray  # its relevance
 
@@ -181,11 +170,13 @@ class _Joined(NamedTuple):
 def _join(qrels: Qrels, run: Run, queries: Vocab, docs: Vocab) -> _Joined:
     """The run's documents of the queries present in both files, with their judged relevance (one sort of the
     packed (query, document) keys of both files)."""
-    q_codes, doc_codes = queries.codes(), docs.codes()
-    qrels_q, run_q, qrels_doc, run_doc = q_codes[qrels.q], q_codes[run.q], doc_codes[qrels.doc], doc_codes[run.doc]
-    n_codes, doc_bits = queries.unique.size, max(docs.unique.size - 1, 1).bit_length()
+    q_codes = queries.codes()
+    n_codes = queries.unique.size
+    q_bits = max(n_codes - 1, 1).bit_length()
+    doc_keys, doc_bits = docs.keys(62 - q_bits)  # (query, document) packed in 62 bits, tagged in 63
+    qrels_q, run_q, qrels_doc, run_doc = q_codes[qrels.q], q_codes[run.q], doc_keys[qrels.doc], doc_keys[run.doc]
     judged_key, run_key = (qrels_q << doc_bits) | qrels_doc, (run_q << doc_bits) | run_doc
-    rel = lookup(judged_key, qrels.rel, run_key, max(n_codes - 1, 1).bit_length() + doc_bits)
+    rel = lookup(judged_key, qrels.rel, run_key, q_bits + doc_bits)
     if rel is None:  # a pair repeats: report its line
         check_unique(qrels.path, qrels.lines, judged_key, "judged", qrels_q, qrels_doc, queries, docs)
         check_unique(run.path, run.lines, run_key, "retrieved", run_q, run_doc, queries, docs)
