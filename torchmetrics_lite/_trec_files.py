@@ -161,12 +161,12 @@ def _slow_numbers(raw: np.ndarray, column: Column, path: str, lines: np.ndarray)
         pass
     for line, token in zip(lines.tolist(), raw.tolist()):
         try:
-            ok = not math.isnan(int(token) if integral else float(token))
+            value = int(token) if integral else float(token)
+            problem = "out of range" if integral and not -2**63 <= value < 2**63 else "not a number" * math.isnan(value)
         except (ValueError, OverflowError):
-            ok = False
-        if not ok:
-            kind = "an integer" if integral else "a number"
-            raise CliError(f"{path}:{line}: {column.what} {token.decode('utf-8', 'replace')!r} is not {kind}")
+            problem = "not an integer" if integral else "not a number"
+        if problem:
+            raise CliError(f"{path}:{line}: {column.what} {token.decode('utf-8', 'replace')!r} is {problem}")
     raise CliError(f"{path}: {column.what}: a value out of range")  # pragma: no cover
 
 

@@ -35,7 +35,8 @@ class Vocab:
             keys = np.concatenate(self.parts)
         else:
             bytewise = [u64_to_bytes(p) if p.dtype == np.uint64 else p for p in self.parts]
-            keys = np.concatenate([p.astype(f"S{max(q.dtype.itemsize for q in bytewise)}") for q in bytewise])
+            width = max(p.dtype.itemsize for p in bytewise)
+            keys = np.concatenate([p.astype(f"S{width}") for p in bytewise])
         heads = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))  # runs of one id (grouped files)
         self.unique, rank = _dense(keys.take(heads))
         self._shared = None

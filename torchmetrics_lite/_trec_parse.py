@@ -146,7 +146,7 @@ def id_keys(text: Text, start: np.ndarray, end: np.ndarray) -> np.ndarray:
     for w in range(n_words):  # bytes 8w .. 8w + 7 of each field, the first one in the lowest bits
         left = np.clip(length - 8 * w, 0, 8).astype(np.uint64) * _U(8)  # bits of the field in this word
         keep = np.where(left == _U(64), ~_U(0), (_U(1) << np.minimum(left, _U(56))) - _U(1))
-        out[:, w] = text.words[start + 8 * w] & keep
+        out[:, w] = text.words[np.minimum(start + 8 * w, end)] & keep  # past the field: any word, masked
     return out.view(f"S{8 * n_words}").reshape(-1)
 
 
