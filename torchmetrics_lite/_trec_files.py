@@ -1,8 +1,10 @@
 """Reading TREC qrels and run files into numpy arrays for the command line (numpy alone, no torch).
 
-A file is read whole (``-`` is standard input, a name ending in ``.gz`` is gunzipped), its fields counted per
-line with a few array operations on the bytes (so every malformed line is reported as ``file:line``), then split
-once. Errors are :class:`CliError` with exit code 1.
+A file is read whole (``-`` is standard input, a name ending in ``.gz`` is gunzipped) into one buffer, then
+split into fields and converted a chunk of lines at a time with array operations on its bytes
+(:mod:`~torchmetrics_lite._trec_parse`): ids become keys that compare as their bytes, numbers are read exactly
+(the plain decimals from the bytes, the rest by NumPy). Every malformed line is reported as ``file:line``;
+errors are :class:`CliError` with exit code 1.
 """
 from __future__ import annotations
 
@@ -12,8 +14,19 @@ from typing import TYPE_CHECKING, List, NamedTuple, Sequence, Tuple
 
 import numpy as np
 
-from torchmetrics_lite._trec_parse import (Text, decimals, fields, find, id_keys, padded, per_line, read_file,
-                                           regular, tobytes, u64_to_bytes)
+from torchmetrics_lite._trec_parse import (
+    Text,
+    decimals,
+    fields,
+    find,
+    id_keys,
+    padded,
+    per_line,
+    read_file,
+    regular,
+    tobytes,
+    u64_to_bytes,
+)
 
 if TYPE_CHECKING:
     from torchmetrics_lite._trec_ids import Vocab
@@ -71,7 +84,7 @@ def decode(path: str, data: bytes) -> str:
 
 
 class Column(NamedTuple):
-    index: int  # field of the line (0-based)
+    field: int  # its place on the line (0-based)
     kind: str  # "id" (a key ordered as the bytes, see id_keys), "int" or "float"
     what: str  # its name in messages
 
@@ -121,7 +134,7 @@ def read_table(path: str, expected: Sequence[int], layout: str, wanted: Sequence
                                f"'{layout}', got {int(counts[bad[0]])} (line {first_line} has {width})")
             rows += line0 + 1
         for column, part in zip(wanted if width else (), parts):
-            part.append(_convert(text, f.start[column.index::width], f.end[column.index::width], column, path, rows))
+            part.append(_convert(text, f.start[column.field::width], f.end[column.field::width], column, path, rows))
         lines.append(rows)
         line0 += f.line_end.size
     if not width:

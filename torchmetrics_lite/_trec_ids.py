@@ -77,6 +77,7 @@ def _dense(keys: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     """``(unique, inverse)``: the sorted distinct keys, and the index of each key among them: one sort of the
     keys packed with their positions (:func:`_squeezed`), else one argsort."""
     packed = _squeezed(keys) if keys.dtype == np.uint64 else None
+    order: np.ndarray
     if packed is not None:
         packed.sort()
         order = packed & np.uint64((1 << _position_bits(keys)) - 1)

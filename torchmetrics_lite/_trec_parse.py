@@ -15,7 +15,8 @@ lines end at line feeds, so CRLF files read as LF files.
 """
 from __future__ import annotations
 
-from typing import BinaryIO, NamedTuple, Tuple
+import io
+from typing import NamedTuple, Tuple
 
 import numpy as np
 
@@ -50,7 +51,7 @@ def padded(data: bytes) -> Text:
     return _text(arr, len(data))
 
 
-def read_file(f: BinaryIO) -> Text:
+def read_file(f: io.BufferedIOBase) -> Text:
     """The whole of an open binary file straight into a padded buffer (a regular file is read once, with no
     copy); other streams (pipes, standard input) are read, then copied."""
     import os
@@ -61,7 +62,7 @@ def read_file(f: BinaryIO) -> Text:
         return padded(f.read())
     size = info.st_size
     arr = _buffer(size)
-    view, got = memoryview(arr), 0
+    view, got = arr.data, 0
     while got < size:
         n = f.readinto(view[PAD + got:PAD + size])
         if not n:
@@ -180,6 +181,9 @@ def decimals(text: Text, start: np.ndarray, end: np.ndarray, integral: bool = Fa
     return _finish(*_sixteen_bytes(text, end, length), length, integral)
 
 
+_Parts = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # m, decimals, digits, points, first
+
+
 def _window(x: np.ndarray, skip: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Digit values (other bytes 0), and the masks of digits and points, of a window ``x`` of 8 bytes (the first
     in the lowest bits) whose low ``skip`` bits precede the field."""
@@ -191,7 +195,7 @@ def _window(x: np.ndarray, skip: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np
     return value.view(np.uint64) & (digit * _U(0xFF)), digit, dot
 
 
-def _eight_bytes(text: Text, end: np.ndarray, length: np.ndarray) -> Tuple[np.ndarray, ...]:
+def _eight_bytes(text: Text, end: np.ndarray, length: np.ndarray) -> _Parts:
     """``(m, decimals, digits, points, first byte)`` of fields of at most 8 bytes, from the 8 bytes ending each:
     the point is removed by moving the digits before it up one byte (``dot - 1`` masks them), then the 8 digit
     values make one number."""
@@ -205,7 +209,7 @@ def _eight_bytes(text: Text, end: np.ndarray, length: np.ndarray) -> Tuple[np.nd
     return _eight_digits(value), point, _bytesum(digit), dots, (x >> skip) & _U(0xFF)
 
 
-def _sixteen_bytes(text: Text, end: np.ndarray, length: np.ndarray) -> Tuple[np.ndarray, ...]:
+def _sixteen_bytes(text: Text, end: np.ndarray, length: np.ndarray) -> _Parts:
     """As :func:`_eight_bytes` for fields of at most 16 bytes: two words, the point read as a 0 digit, then
     dropped by a division."""
     skip = np.clip(16 - length, 0, 16).astype(np.uint64) * _U(8)  # bits of the window before the field

@@ -10,7 +10,7 @@ import pytrec_eval
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.torchmetrics_lite.test_cli import PAIRS, TREC_MEASURES, _check_against_trec, _cli, _parse
+from tests.torchmetrics_lite.test_cli import PAIRS, TREC_MEASURES, _cli, _parse
 from torchmetrics_lite import _trec_files, _trec_parse
 from torchmetrics_lite._trec_ids import Vocab
 
@@ -126,7 +126,7 @@ def test_listed_run_with_queries_out_of_order(tmp_path):
 
 
 def test_listed_order_of_runs_written_ranked():
-    from torchmetrics_lite.cli import _LISTED, _listed_order
+    from torchmetrics_lite._trec_rank import _LISTED, _listed_order
 
     q, score = np.array([0, 0, 0, 1, 1, 2]), np.array([3.0, 2.0, 2.0, 5.0, 1.0, 0.0])
     assert _listed_order(q, score) is _LISTED
