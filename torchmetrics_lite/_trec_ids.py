@@ -23,7 +23,7 @@ class Vocab:
     def __init__(self) -> None:
         self.parts: List[np.ndarray] = []
         self.unique: np.ndarray = np.zeros(0, dtype="S1")  # the ids of each code, after codes()
-        self._shared: Optional[Tuple[int, int]] = None  # after keys(): (the bits every id has, the low bits dropped)
+        self._shared: Optional[Tuple[int, int]] = None  # after keys(): (the bits all ids share, low bits dropped)
 
     def add(self, ids: np.ndarray) -> int:
         self.parts.append(ids)
@@ -55,7 +55,8 @@ class Vocab:
                 varying |= int(np.bitwise_or.reduce(p ^ first))
             low = (varying & -varying).bit_length() - 1 if varying else 0
             if varying.bit_length() - low <= max_bits:
-                self._shared = (int(first) & ~((1 << varying.bit_length()) - 1), low)
+                window = ((1 << varying.bit_length()) - 1) & ~((1 << low) - 1)  # the bits some ids differ in
+                self._shared = (int(first) & ~window, low)
                 mask, shift = np.uint64((1 << varying.bit_length()) - 1), np.uint64(low)
                 return [((p & mask) >> shift).astype(np.int64) for p in self.parts], varying.bit_length() - low
         codes = self.codes()

@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 import pytrec_eval
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.torchmetrics_lite.test_cli import PAIRS, TREC_MEASURES, _cli, _parse
@@ -158,10 +158,11 @@ def test_qrels_errors(tmp_path, data, message):
     assert code == 1 and message in err, err
 
 
-def test_repeated_long_and_unicode_documents_are_reported(tmp_path):
-    (tmp_path / "qrels.txt").write_bytes("1 0 文書-long-document-id 1\n".encode())
-    for doc in ("文書-long-document-id", "文書", "d"):
-        (tmp_path / "run.txt").write_bytes(f"1 Q0 x 1 2.0 t\n1 Q0 {doc} 2 1.0 t\n1 Q0 {doc} 3 0.5 t\n".encode())
+@pytest.mark.parametrize("judged", ["文書-long-document-id", "a1z"])  # long ids (codes), short ones (keys)
+def test_repeated_long_and_unicode_documents_are_reported(tmp_path, judged):
+    (tmp_path / "qrels.txt").write_bytes(f"1 0 {judged} 1\n".encode())
+    for doc in ("文書-long-document-id", "文書", "d", "c3z"):  # 'c3z': every short id ends with a 'z' byte
+        (tmp_path / "run.txt").write_bytes(f"1 Q0 b2z 1 2.0 t\n1 Q0 {doc} 2 1.0 t\n1 Q0 {doc} 3 0.5 t\n".encode())
         code, _, err = _cli("retrieval", tmp_path / "qrels.txt", tmp_path / "run.txt", "-m", "map")
         assert code == 1 and f"run.txt:3: document '{doc}' is retrieved twice for query '1'" in err, err
 
@@ -200,6 +201,7 @@ def test_decimals_equal_python_float_and_int(tokens):
 
 
 @settings(deadline=None, max_examples=40)
+@example(["00\u0801", "00001"])  # the ids share low bits that are not zero
 @given(st.lists(st.text(st.characters(min_codepoint=33, max_codepoint=0x3000, blacklist_categories=("Zs", "Cc",
                                                                                                      "Cs")),
                         min_size=1, max_size=12), min_size=1, max_size=30))
