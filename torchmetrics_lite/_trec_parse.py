@@ -217,12 +217,12 @@ def _sixteen_bytes(text: Text, end: np.ndarray, length: np.ndarray) -> _Parts:
     first = np.zeros(end.shape[0], dtype=np.uint64)
     for w in (0, 64):
         x = text.words[end - (16 - w // 8)]
-        here = np.minimum(np.maximum(skip, _U(w)) - _U(w), _U(64))  # bits of this word before the field
-        value, digit, dot = _window(x, np.minimum(here, _U(63)))
-        value &= np.where(here < _U(64), ~_U(0), _U(0))
-        digit &= np.where(here < _U(64), ~_U(0), _U(0))
-        dot &= np.where(here < _U(64), ~_U(0), _U(0))
-        first |= np.where((skip >= _U(w)) & (skip < _U(w + 64)), (x >> np.minimum(here, _U(56))) & _U(0xFF), 0)
+        here = np.maximum(skip, _U(w)) - _U(w)  # bits of this word before the field (64 or more: all of it)
+        value, digit, dot = _window(x, np.minimum(here, _U(56)))
+        outside = here >= _U(64)
+        value[outside] = digit[outside] = dot[outside] = 0
+        starts_here = (skip >= _U(w)) & (skip < _U(w + 64))  # the field's first byte is in this word
+        first |= np.where(starts_here, (x >> np.minimum(here, _U(56))) & _U(0xFF), _U(0))
         digits += _bytesum(digit)
         dots += _bytesum(dot)
         point += np.where(dot > 0, _U(15 - w // 8) - _bytesum((dot - _U(1)) & _ONES), _U(0))
