@@ -1,10 +1,18 @@
-"""``python -m torchmetrics_lite``: the command line of :mod:`torchmetrics_lite.cli` (also ``tml-eval``)."""
+"""``python -m torchmetrics_lite`` and ``tml-eval``: the command line of :mod:`torchmetrics_lite.cli`."""
 import os
 
-if __name__ == "__main__":  # not on import (pytest's doctest collection imports every module)
-    # The command line never calls BLAS: one OpenBLAS thread, so NumPy's import starts no worker threads that
-    # would spin on the other cores for the first tenth of a second (unless the user chose a count).
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+def run() -> int:
+    """Run the command line on ``sys.argv`` (the ``tml-eval`` entry point); returns the exit code.
+
+    The command line never calls BLAS: it asks OpenBLAS for one thread (unless the user chose a count), so
+    NumPy's import starts no worker threads that spin on the other cores for the first tenth of a second.
+    """
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # read when NumPy is first imported, just below
     from torchmetrics_lite.cli import main
 
-    raise SystemExit(main())
+    return main()
+
+
+if __name__ == "__main__":  # not on import (pytest's doctest collection imports every module)
+    raise SystemExit(run())

@@ -2,6 +2,7 @@
 pytrec_eval: odd whitespace, CRLF, number spellings, long / prefix / unicode document ids, the listed-run
 shortcut, and the byte-level helpers on their own."""
 import io
+import os
 import sys
 
 import numpy as np
@@ -230,3 +231,18 @@ def test_python_m_reads_standard_input_with_windows_line_ends(tmp_path, monkeypa
     qp, rp, spelled = _write(tmp_path, qrels, run, eol="\r\n")
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(open(rp, "rb").read())))
     _check(qp, "-", qrels, spelled)
+
+
+def test_tml_eval_entry_point_asks_openblas_for_one_thread(tmp_path, monkeypatch, capsys):
+    from torchmetrics_lite.__main__ import run
+
+    qrels, run_scores = _data(5)
+    qp, rp, _ = _write(tmp_path, qrels, run_scores)
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)  # restored after the test
+    monkeypatch.setattr(sys, "argv", ["tml-eval", "retrieval", qp, rp, "-m", "map", "--digits", "12"])
+    assert run() == 0
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "1"
+    want = _cli("retrieval", qp, rp, "-m", "map", "--digits", "12")[1]
+    assert capsys.readouterr().out == want
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "4")  # a count the user chose stays
+    assert run() == 0 and os.environ["OPENBLAS_NUM_THREADS"] == "4"
