@@ -233,7 +233,7 @@ def test_python_m_reads_standard_input_with_windows_line_ends(tmp_path, monkeypa
     _check(qp, "-", qrels, spelled)
 
 
-def test_tml_eval_entry_point_asks_openblas_for_one_thread(tmp_path, monkeypatch, capsys):
+def test_run_asks_openblas_for_one_thread(tmp_path, monkeypatch, capsys):
     from torchmetrics_lite.__main__ import run
 
     qrels, run_scores = _data(5)
@@ -246,3 +246,18 @@ def test_tml_eval_entry_point_asks_openblas_for_one_thread(tmp_path, monkeypatch
     assert capsys.readouterr().out == want
     monkeypatch.setenv("OPENBLAS_NUM_THREADS", "4")  # a count the user chose stays
     assert run() == 0 and os.environ["OPENBLAS_NUM_THREADS"] == "4"
+
+
+def test_tml_eval_script_flushes_its_output_and_exit_code(tmp_path):
+    """``script`` ends the process without the interpreter's teardown: what it printed must still arrive."""
+    import subprocess
+
+    qp, rp, _ = _write(tmp_path, *_data(6)[:2])
+    code = "import sys; from torchmetrics_lite.__main__ import script; sys.argv = sys.argv[1:]; script()"
+    done = subprocess.run([sys.executable, "-c", code, "tml-eval", "retrieval", qp, rp, "-m", "map", "P@5"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout == _cli("retrieval", qp, rp, "-m", "map", "P@5")[1]
+    done = subprocess.run([sys.executable, "-c", code, "tml-eval", "retrieval", qp, "missing", "-m", "map"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and done.stdout == "" and "cannot read missing" in done.stderr
