@@ -95,8 +95,7 @@ class Table(NamedTuple):
     lines: np.ndarray  # (rows,) 1-based line number of each row
 
 
-_CHUNK = 1 << 20  # bytes read at once: a chunk's arrays stay in cache, and the fields of a whole file would take
-# several times its size
+_CHUNK = 1 << 20  # bytes split at once: its arrays stay in cache (a whole file's fields: several times its size)
 
 
 def _chunks(text: Text) -> List[Tuple[int, int]]:
