@@ -145,8 +145,11 @@ def tie_group_weights(values: np.ndarray, labels: np.ndarray, weights: np.ndarra
     sums): a group-by on 32-bit floats that needs neither an argsort nor a gather of the weights.
 
     ``values``: 1-D float32, or float64 that are all exact float32 (no NaN); ``labels``: 0/1 uint8 or bool;
-    ``weights``: non-negative floats, one per value. Two exact kernels, chosen by the data:
+    ``weights``: non-negative floats, one per value. Three exact kernels, chosen by the data:
 
+    * sampled counting: when the distinct values of a strided sample of 2**16 values are every distinct value
+      (few distinct, non-negative scores: the rounded scores of most models), no value sort at all; see
+      :func:`_sampled_groups`;
     * counting: when some shift ``s`` maps the distinct float32 keys to distinct buckets ``key >> s`` spanning
       at most :data:`MAX_BUCKETS` (and ``max(4 n, 2**16)``) buckets (rounded scores, few distinct scores,
       float16/bfloat16 scores), one ``np.bincount`` of ``2 * bucket + label`` sums the weights (float64); the
@@ -169,10 +172,64 @@ def tie_group_weights(values: np.ndarray, labels: np.ndarray, weights: np.ndarra
         return None
     values = single
     labels = labels.view(np.uint8) if labels.dtype == np.bool_ else labels
+    sampled = _sampled_groups(values, labels, weights)
+    if sampled is not None:
+        return sampled
     ordered = np.sort(values)
     signed = bool(ordered[0] < 0)
     counted = _counted_groups(values, ordered, signed, labels, weights)
     return counted if counted is not None else _packed_groups(values, signed, labels, weights)
+
+
+_SAMPLE = 1 << 16  # values sampled by :func:`_sampled_groups`
+_CHUNK = 1 << 16  # values per cache-resident pass of :func:`_sampled_groups`
+_SAMPLED_BUCKETS = 1 << 17  # its largest bucket table (int32 keys + intp codes: 1.5 MiB)
+
+
+def _sampled_groups(values: np.ndarray, labels: np.ndarray, weights: np.ndarray) -> Optional[GroupWeights]:
+    """The counting kernel without the value sort: guess the distinct values from a strided sample, then check
+    every value against the guess while counting, chunk by chunk in cache.
+
+    The sample's distinct keys (float32 bits, non-negative values only) give the largest shift keeping them
+    apart; a table over the buckets ``key >> shift`` holds each sampled key (or, in an empty bucket, a key that
+    belongs to the bucket below) and the sampled value's row of the count table. A value passes when the table's
+    key of its bucket (clipped to the table) is the value's own key: a value outside the sample, a negative
+    value, -0.0 or a NaN never does, so the sums are exact whenever this returns. None (the caller sorts) at the
+    first value that fails, for small input, or when the sample alone needs too many buckets.
+    """
+    n = values.shape[0]
+    if n < 8 * _SAMPLE:
+        return None
+    bits = values.view(np.int32)
+    sample = np.unique(bits[:: n // _SAMPLE])
+    if sample[0] < 0 or sample[-1] > 0x7F800000:  # a sign bit (negative, -0.0) or a NaN: the sorted kernels
+        return None
+    shift = 0
+    if sample.shape[0] > 1:  # as in :func:`_counted_groups`: the highest bit where adjacent keys differ
+        shift = int(np.frexp((sample[1:] ^ sample[:-1]).astype(np.float64))[1].min()) - 1
+    base = int(sample[0]) >> shift
+    buckets = (int(sample[-1]) >> shift) - base + 1
+    if buckets > _SAMPLED_BUCKETS:
+        return None
+    slot = (sample >> shift) - base
+    keys = (((np.arange(buckets, dtype=np.int64) + base) << shift) - 1).astype(np.int32)  # never in own bucket
+    keys[slot] = sample
+    rows = np.zeros(buckets, dtype=np.intp)
+    rows[slot] = 2 * np.arange(sample.shape[0])
+    table = np.zeros(2 * sample.shape[0])
+    bucket, row, key = np.empty(_CHUNK, np.int32), np.empty(_CHUNK, np.intp), np.empty(_CHUNK, np.int32)
+    for start in range(0, n, _CHUNK):  # chunks of one array, not a loop over samples or groups
+        chunk = bits[start : start + _CHUNK]
+        m = chunk.shape[0]
+        np.right_shift(chunk, shift, out=bucket[:m])
+        bucket[:m] -= base
+        np.take(keys, bucket[:m], out=key[:m], mode="clip")
+        if not np.array_equal(key[:m], chunk):
+            return None
+        np.take(rows, bucket[:m], out=row[:m])
+        row[:m] |= labels[start : start + m]
+        table += np.bincount(row[:m], weights=weights[start : start + m], minlength=table.shape[0])
+    return sample.view(np.float32), table[0::2].copy(), table[1::2].copy()
 
 
 def _exact_float32(a: np.ndarray) -> Optional[np.ndarray]:

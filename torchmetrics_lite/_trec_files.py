@@ -1,17 +1,35 @@
 """Reading TREC qrels and run files into numpy arrays for the command line (numpy alone, no torch).
 
-A file is read whole (``-`` is standard input, a name ending in ``.gz`` is gunzipped), its fields counted per
-line with a few array operations on the bytes (so every malformed line is reported as ``file:line``), then split
-once. Errors are :class:`CliError` with exit code 1.
+A file is read whole (``-`` is standard input, a name ending in ``.gz`` is gunzipped) into one buffer, then
+split into fields and converted a chunk of lines at a time with array operations on its bytes
+(:mod:`~torchmetrics_lite._trec_parse`): ids become keys that compare as their bytes, numbers are read exactly
+(the plain decimals from the bytes, the rest by NumPy). Every malformed line is reported as ``file:line``;
+errors are :class:`CliError` with exit code 1.
 """
 from __future__ import annotations
 
-import gzip
 import math
 import sys
-from typing import List, NamedTuple, Sequence, Tuple
+from typing import TYPE_CHECKING, List, NamedTuple, Sequence, Tuple
 
 import numpy as np
+
+from torchmetrics_lite._trec_parse import (
+    Text,
+    decimals,
+    fields,
+    find,
+    id_keys,
+    padded,
+    per_line,
+    read_file,
+    regular,
+    tobytes,
+    u64_to_bytes,
+)
+
+if TYPE_CHECKING:
+    from torchmetrics_lite._trec_ids import Vocab
 
 EXIT_DATA, EXIT_USAGE = 1, 2
 
@@ -24,21 +42,38 @@ class CliError(Exception):
         self.code = code
 
 
-def read_bytes(path: str) -> bytes:
-    """The bytes of ``path`` (``-``: standard input; ``.gz``: decompressed), without a UTF-8 byte order mark."""
+def read_text(path: str) -> Text:
+    """The bytes of ``path`` (``-``: standard input; ``.gz``: decompressed) in a padded buffer, without a UTF-8
+    byte order mark; text that is not UTF-8, or holds a NUL byte, is reported."""
     try:
         if path == "-":
-            data = sys.stdin.buffer.read()
+            text = padded(sys.stdin.buffer.read())
         else:
             with open(path, "rb") as f:
-                data = f.read()
-        if path.endswith(".gz"):
-            data = gzip.decompress(data)
+                text = padded(_gunzip(f.read())) if path.endswith(".gz") else read_file(f)
     except OSError as e:
         raise CliError(f"cannot read {path}: {e.strerror or e}") from None
     except EOFError:
         raise CliError(f"cannot read {path}: truncated gzip file") from None
-    return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    if text.arr[text.lo:text.lo + 3].tobytes() == b"\xef\xbb\xbf":
+        text = text._replace(lo=text.lo + 3)
+    block = text.arr[text.lo:text.hi]
+    if block.size and block.min() == 0:  # a key would not tell 'a' from 'a\0'
+        raise CliError(f"cannot read {path}: not a text file (a NUL byte at byte {find(text, 0, text.lo) - text.lo})")
+    if block.size and block.max() >= 128:
+        decode(path, tobytes(text))  # reports the first byte that is not UTF-8
+    return text
+
+
+def _gunzip(data: bytes) -> bytes:
+    import gzip
+
+    return gzip.decompress(data)
+
+
+def read_bytes(path: str) -> bytes:
+    """The bytes of ``path`` as :func:`read_text` reads them."""
+    return tobytes(read_text(path))
 
 
 def decode(path: str, data: bytes) -> str:
@@ -48,148 +83,103 @@ def decode(path: str, data: bytes) -> str:
         raise CliError(f"cannot read {path}: not UTF-8 text (byte {e.start})") from None
 
 
-class Tokens(NamedTuple):
-    """The whitespace-separated fields of a file, found with array operations on its bytes (no Python string
-    per field)."""
-
-    data: np.ndarray  # the file's bytes (uint8)
-    start: np.ndarray  # (fields,) int64 first byte of each field
-    length: np.ndarray  # (fields,) int64
-    per_line: np.ndarray  # (lines,) fields on each line (0: blank)
-
-
-def tokenize(data: bytes) -> Tokens:
-    arr = np.frombuffer(data, dtype=np.uint8)
-    space = np.empty(arr.size + 2, dtype=np.bool_)
-    space[0] = space[-1] = True
-    np.less_equal(arr - np.uint8(9), np.uint8(4), out=space[1:-1])  # tab .. carriage return (uint8 wraps below 9)
-    space[1:-1] |= arr == 32
-    edge = np.not_equal(space[:-1], space[1:])  # a field starts or ends between these bytes
-    bounds = np.flatnonzero(edge).astype(np.int32 if arr.size < 2**31 else np.int64)
-    del space, edge
-    start, end = bounds[0::2], bounds[1::2]
-    breaks = np.flatnonzero(arr == 10)
-    if not breaks.size or breaks[-1] != arr.size - 1:
-        breaks = np.concatenate([breaks, [arr.size]])
-    per_line = np.diff(np.searchsorted(start, breaks), prepend=0) if arr.size else np.zeros(0, dtype=np.int64)
-    return Tokens(arr, start, np.subtract(end, start), per_line)
-
-
-def fixed_width(tokens: Tokens, index: np.ndarray) -> np.ndarray:
-    """The fields ``index`` as a fixed-width bytes array (``S{w}``, zero padded: it compares as the bytes do)."""
-    start, length = tokens.start.take(index), tokens.length.take(index)
-    width = int(length.max(initial=1))
-    mat = np.zeros((index.size, width), dtype=np.uint8)
-    for j in range(width):  # byte j of every field at once (no (fields, width) index array: less memory)
-        rows = np.flatnonzero(length > j)
-        mat[rows, j] = tokens.data.take(start.take(rows) + j)
-    return mat.view(f"S{width}").reshape(-1)
-
-
-class Vocab:
-    """Integer codes of ids (queries or documents) over several files, in byte order of the ids (so a code
-    comparison is trec_eval's ``strcmp``): :meth:`add` the fields of each file, then :meth:`codes`."""
-
-    def __init__(self) -> None:
-        self.parts: List[np.ndarray] = []
-        self.unique: np.ndarray = np.zeros(0, dtype="S1")
-
-    def add(self, ids: np.ndarray) -> int:
-        self.parts.append(ids)
-        return len(self.parts) - 1
-
-    def codes(self) -> List[np.ndarray]:
-        width = max(p.dtype.itemsize for p in self.parts)
-        joined = np.concatenate([p.astype(f"S{width}") for p in self.parts])
-        if width <= 8:  # one big-endian 64-bit word per id: an integer sort, several times faster
-            words = np.zeros((joined.size, 8), dtype=np.uint8)
-            words[:, :width] = joined.view(np.uint8).reshape(-1, width)
-            keys = words.view(">u8").reshape(-1).astype(np.uint64)
-        else:
-            keys = joined
-        heads = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))  # runs of one id (grouped files)
-        ordered = np.sort(keys.take(heads))
-        unique = ordered[np.concatenate([[True], ordered[1:] != ordered[:-1]])] if ordered.size else ordered
-        inverse = np.repeat(np.searchsorted(unique, keys.take(heads)), np.diff(np.append(heads, keys.size)))
-        self.unique = unique.astype(">u8").view("S8") if width <= 8 else unique
-        bounds = np.cumsum([0] + [p.size for p in self.parts])
-        self.parts = []  # the bytes of every id are no longer needed
-        return [inverse[a:b].astype(np.int64) for a, b in zip(bounds[:-1], bounds[1:])]
-
-    def names(self, codes: np.ndarray) -> List[str]:
-        return [x.decode("utf-8", "replace") for x in self.unique.take(codes).tolist()]
+class Column(NamedTuple):
+    field: int  # its place on the line (0-based)
+    kind: str  # "id" (a key ordered as the bytes, see id_keys), "int" or "float"
+    what: str  # its name in messages
 
 
 class Table(NamedTuple):
     path: str
-    columns: List[np.ndarray]  # the wanted columns as fixed-width bytes arrays
+    columns: List[np.ndarray]  # the wanted columns: id keys (uint64 or S{w}), int64 or float64 values
     lines: np.ndarray  # (rows,) 1-based line number of each row
 
 
-_CHUNK = 1 << 20  # bytes tokenized at once: the index arrays of a whole file would take several times its size
+_CHUNK = 1 << 20  # bytes split at once: its arrays stay in cache (a whole file's fields: several times its size)
 
 
-def _chunks(data: bytes) -> List[Tuple[int, int]]:
+def _chunks(text: Text) -> List[Tuple[int, int]]:
     """``(start, stop)`` byte ranges of about ``_CHUNK`` bytes that end after a line break (or at the end)."""
-    out, start = [], 0
-    while start < len(data):
-        stop = data.find(b"\n", min(start + _CHUNK, len(data)) - 1) + 1 or len(data)
+    out, start = [], text.lo
+    while start < text.hi:
+        stop = find(text, 10, min(start + _CHUNK, text.hi) - 1) + 1 or text.hi
         out.append((start, stop))
         start = stop
     return out
 
 
-def read_table(path: str, expected: Sequence[int], layout: str, wanted: Sequence[int]) -> Table:
+def read_table(path: str, expected: Sequence[int], layout: str, wanted: Sequence[Column]) -> Table:
     """Columns ``wanted`` of ``path``: every non-blank line must have the same count of fields, one of
-    ``expected``. The file is tokenized a chunk at a time with array operations on its bytes."""
-    data = read_bytes(path)
-    if not data.isascii():
-        decode(path, data)  # reports the first byte that is not UTF-8
+    ``expected``. The file is split into fields, and the wanted ones converted, a chunk at a time."""
+    text = read_text(path)
     parts: List[List[np.ndarray]] = [[] for _ in wanted]
     lines: List[np.ndarray] = []
     width, first_line, line0 = 0, 0, 0
-    for start, stop in _chunks(data):
-        tokens = tokenize(data[start:stop])
-        counts = tokens.per_line  # the chunk ends with a line break, or the file ends
-        rows = np.flatnonzero(counts)
-        if rows.size and not width:
-            width, first_line = int(counts[rows[0]]), line0 + int(rows[0]) + 1
-            if width not in expected:
-                raise CliError(f"{path}:{first_line}: expected {' or '.join(map(str, expected))} fields '{layout}', "
-                               f"got {width}")
-        bad = rows[counts.take(rows) != width]
-        if bad.size:
-            raise CliError(f"{path}:{line0 + bad[0] + 1}: expected {' or '.join(map(str, expected))} fields "
-                           f"'{layout}', got {int(counts[bad[0]])} (line {first_line} has {width})")
-        for part, c in zip(parts, wanted if width else ()):
-            part.append(fixed_width(tokens, np.arange(c, rows.size * width, width, dtype=np.int64)))
-        lines.append(rows + line0 + 1)
-        line0 += counts.size
+    for lo, hi in _chunks(text):
+        f = fields(text, lo, hi)
+        if width and regular(f, width):  # the common case: no blank line, no line to report
+            rows = np.arange(line0 + 1, line0 + 1 + f.line_end.size)
+        else:
+            counts = per_line(f)
+            rows = np.flatnonzero(counts)
+            if rows.size and not width:
+                width, first_line = int(counts[rows[0]]), line0 + int(rows[0]) + 1
+                if width not in expected:
+                    raise CliError(f"{path}:{first_line}: expected {' or '.join(map(str, expected))} fields "
+                                   f"'{layout}', got {width}")
+            bad = rows[counts.take(rows) != width]
+            if bad.size:
+                raise CliError(f"{path}:{line0 + bad[0] + 1}: expected {' or '.join(map(str, expected))} fields "
+                               f"'{layout}', got {int(counts[bad[0]])} (line {first_line} has {width})")
+            rows += line0 + 1
+        for column, part in zip(wanted if width else (), parts):
+            part.append(_convert(text, f.start[column.field::width], f.end[column.field::width], column, path, rows))
+        lines.append(rows)
+        line0 += f.line_end.size
     if not width:
         raise CliError(f"{path}: the file is empty (expected lines '{layout}')")
-    columns = [np.concatenate([x.astype(f"S{max(y.dtype.itemsize for y in part)}") for x in part]) for part in parts]
-    return Table(path, columns, np.concatenate(lines))
+    return Table(path, [_concat(part, c.kind) for part, c in zip(parts, wanted)], np.concatenate(lines))
 
 
-def numbers(table: Table, c: int, what: str, integral: bool) -> np.ndarray:
-    """float64 (int64) values of the wanted column ``c``; the first value that is not one is reported with its
-    line."""
-    raw = table.columns[c]
+def _convert(text: Text, start: np.ndarray, end: np.ndarray, column: Column, path: str,
+             lines: np.ndarray) -> np.ndarray:
+    """The fields ``start:end`` (of the rows on ``lines``) as ``column.kind`` says."""
+    if column.kind == "id":
+        return id_keys(text, start, end)
+    values, ok = decimals(text, start, end, integral=column.kind == "int")
+    slow = np.flatnonzero(~ok)
+    if slow.size:  # exponents, long mantissas, nan...: NumPy reads them
+        raw = id_keys(text, start.take(slow), end.take(slow))
+        values[slow] = _slow_numbers(u64_to_bytes(raw) if raw.dtype == np.uint64 else raw, column,
+                                     path, lines.take(slow))
+    return values
+
+
+def _concat(parts: List[np.ndarray], kind: str) -> np.ndarray:
+    if kind != "id" or all(p.dtype == np.uint64 for p in parts):
+        return np.concatenate(parts)
+    parts = [u64_to_bytes(p) if p.dtype == np.uint64 else p for p in parts]  # some id is longer than 8 bytes
+    return np.concatenate([p.astype(f"S{max(q.dtype.itemsize for q in parts)}") for p in parts])
+
+
+def _slow_numbers(raw: np.ndarray, column: Column, path: str, lines: np.ndarray) -> np.ndarray:
+    """int64 or float64 values of the bytes ``raw`` (S{w}); the first that is not a number is reported."""
+    integral = column.kind == "int"
     try:
         values = raw.astype(np.int64 if integral else np.float64)
         if integral or not np.isnan(values).any():
             return values
     except (ValueError, OverflowError):
         pass
-    for i, token in enumerate(raw.tolist()):
+    for line, token in zip(lines.tolist(), raw.tolist()):
         try:
-            ok = not math.isnan(int(token) if integral else float(token))
+            value = int(token) if integral else float(token)
+            problem = "out of range" if integral and not -2**63 <= value < 2**63 else "not a number" * math.isnan(value)
         except (ValueError, OverflowError):
-            ok = False
-        if not ok:
-            kind = "an integer" if integral else "a number"
-            raise CliError(f"{table.path}:{table.lines[i]}: {what} {token.decode('utf-8', 'replace')!r} is not {kind}")
-    raise CliError(f"{table.path}: {what}: a value out of range")  # pragma: no cover
+            problem = "not an integer" if integral else "not a number"
+        if problem:
+            raise CliError(f"{path}:{line}: {column.what} {token.decode('utf-8', 'replace')!r} is {problem}")
+    raise CliError(f"{path}: {column.what}: a value out of range")  # pragma: no cover
 
 
 class Qrels(NamedTuple):
@@ -208,29 +198,18 @@ class Run(NamedTuple):
     score: np.ndarray  # float64
 
 
+_QRELS = (Column(0, "id", "query id"), Column(2, "id", "document id"), Column(3, "int", "relevance"))
+_RUN = (Column(0, "id", "query id"), Column(2, "id", "document id"), Column(4, "float", "score"))
+
+
 def read_qrels(path: str, queries: Vocab, docs: Vocab) -> Qrels:
     """TREC qrels, lines ``qid iter docid rel`` (integer relevance); ids go to the vocabularies."""
-    t = read_table(path, (4,), "qid iter docid rel", (0, 2, 3))
-    rel = numbers(t, 2, "relevance", integral=True)
-    return Qrels(path, t.lines, queries.add(t.columns[0]), docs.add(t.columns[1]), rel)
+    t = read_table(path, (4,), "qid iter docid rel", _QRELS)
+    return Qrels(path, t.lines, queries.add(t.columns[0]), docs.add(t.columns[1]), t.columns[2])
 
 
 def read_run(path: str, queries: Vocab, docs: Vocab) -> Run:
     """TREC run, lines ``qid Q0 docid rank score tag`` or, without the tag, ``qid Q0 docid rank score``; the rank
     column is ignored (the score orders)."""
-    t = read_table(path, (6, 5), "qid Q0 docid rank score [tag]", (0, 2, 4))
-    score = numbers(t, 2, "score", integral=False)
-    return Run(path, t.lines, queries.add(t.columns[0]), docs.add(t.columns[1]), score)
-
-
-def check_unique(path: str, lines: np.ndarray, q: np.ndarray, doc: np.ndarray, what: str, queries: Vocab,
-                 docs: Vocab) -> None:
-    """No (query, document) pair twice: one packed sort; the first repeat is reported with its line."""
-    key = (q << 32) | doc
-    ordered = np.sort(key)
-    if not (ordered[1:] == ordered[:-1]).any():
-        return
-    order = np.argsort(key, kind="stable")
-    repeat = int(order[1:][key.take(order[1:]) == key.take(order[:-1])].min())
-    raise CliError(f"{path}:{lines[repeat]}: document {docs.names(doc[repeat:repeat + 1])[0]!r} is "
-                   f"{what} twice for query {queries.names(q[repeat:repeat + 1])[0]!r}")
+    t = read_table(path, (6, 5), "qid Q0 docid rank score [tag]", _RUN)
+    return Run(path, t.lines, queries.add(t.columns[0]), docs.add(t.columns[1]), t.columns[2])

@@ -51,31 +51,20 @@ import math
 import os
 import re
 import sys
-from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, TextIO, Tuple
 
 import numpy as np
 
-from torchmetrics_lite._trec_files import (
-    EXIT_USAGE,
-    CliError,
-    Qrels,
-    Run,
-    Vocab,
-    check_unique,
-    decode,
-    read_bytes,
-    read_qrels,
-    read_run,
-)
+from torchmetrics_lite._trec_files import EXIT_USAGE, CliError, Qrels, Run, decode, read_bytes, read_qrels, read_run
+from torchmetrics_lite._trec_ids import Vocab
+from torchmetrics_lite._trec_rank import join, ranking
 
 __all__ = ["main", "CliError", "parse_measure", "split_measures", "read_qrels", "read_run", "read_csv_columns",
            "retrieval_values", "classify_values"]
 
 
 # ---------------------------------------------------------------------------------------------- measures
-@dataclass(frozen=True)
-class Measure:
+class Measure(NamedTuple):
     label: str  # as the user wrote it (printed as such)
     function: str  # name in torchmetrics_lite.functional
     k: Optional[int]  # cut-off (None: none, or whole list)
@@ -164,83 +153,6 @@ def _kernels() -> Dict[str, Callable[..., Any]]:
             "retrieval_r_precision": K.r_precision_values}
 
 
-def _natural_key(qid: str) -> Tuple[int, int, str]:
-    # isdecimal, not isdigit: int() rejects digits such as '²'; the id itself breaks ties such as '7' / '07'
-    return (0, int(qid), qid) if qid.isdecimal() else (1, 0, qid)
-
-
-class _Joined(NamedTuple):
-    qids: List[str]  # evaluated queries, in output order
-    q: np.ndarray  # (n,) query of each retrieved document (index into qids)
-    score: np.ndarray  # (n,) float64
-    rel: np.ndarray  # (n,) int64 judged relevance (0 when unjudged)
-    doc: np.ndarray  # (n,) document code: in byte order of the document ids
-    judged_q: np.ndarray  # query of each judgement with relevance > 0
-    judged_rel: np.ndarray  # its relevance
-
-
-def _join(qrels: Qrels, run: Run, queries: Vocab, docs: Vocab) -> _Joined:
-    """The run's documents of the queries present in both files, with their judged relevance (a search in the
-    sorted packed (query, document) keys of the qrels)."""
-    q_codes, doc_codes = queries.codes(), docs.codes()
-    qrels_q, run_q, qrels_doc, run_doc = q_codes[qrels.q], q_codes[run.q], doc_codes[qrels.doc], doc_codes[run.doc]
-    check_unique(qrels.path, qrels.lines, qrels_q, qrels_doc, "judged", queries, docs)
-    check_unique(run.path, run.lines, run_q, run_doc, "retrieved", queries, docs)
-    n_codes = queries.unique.size
-    both = np.flatnonzero((np.bincount(run_q, minlength=n_codes) > 0) & (np.bincount(qrels_q, minlength=n_codes) > 0))
-    if not both.size:
-        raise CliError("no query of the run has judgements in the qrels")
-    named = sorted(zip(queries.names(both), both.tolist()), key=lambda x: _natural_key(x[0]))
-    index = np.full(n_codes, -1, dtype=np.int64)
-    index[[code for _, code in named]] = np.arange(len(named))
-    q = index.take(run_q)
-    keep = np.flatnonzero(q >= 0)
-    judged_key = (qrels_q << 32) | qrels_doc
-    order = np.argsort(judged_key)
-    judged_key, judged_rel = judged_key.take(order), qrels.rel.take(order)
-    key = (run_q.take(keep) << 32) | run_doc.take(keep)
-    at = np.minimum(np.searchsorted(judged_key, key), judged_key.size - 1)
-    rel = np.where(judged_key.take(at) == key, judged_rel.take(at), 0)
-    jq = index.take(qrels_q)
-    positive = np.flatnonzero((jq >= 0) & (qrels.rel > 0))
-    return _Joined([name for name, _ in named], q.take(keep), run.score.take(keep), rel, run_doc.take(keep),
-                   jq.take(positive), qrels.rel.take(positive))
-
-
-def _docid_order(joined: _Joined) -> np.ndarray:
-    """trec_eval's ranking: by query, descending score, then descending docid (only tied documents need their
-    docids compared)."""
-    from torchmetrics_lite._sort_keys import segment_order
-
-    order = segment_order(joined.q, joined.score, n_segments=len(joined.qids), descending=True)
-    q, s = joined.q.take(order), joined.score.take(order)
-    same = np.zeros(order.shape[0], dtype=np.bool_)
-    same[1:] = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
-    tied = np.flatnonzero(same | np.append(same[1:], False))  # ranked positions inside a tie group
-    if tied.size:  # document codes are in byte order of the ids, trec_eval's strcmp
-        group = np.cumsum(~same).take(tied)
-        order[tied] = order.take(tied).take(np.lexsort((-joined.doc.take(order.take(tied)), group)))
-    return order
-
-
-def _ranking(joined: _Joined, ties: str) -> Any:
-    """The tie groups of the run (numpy kernels), with the qrels' relevant counts and ideal order."""
-    from torchmetrics_lite.functional.retrieval import _kernels as K
-    from torchmetrics_lite.functional.retrieval import _numpy_kernels as NK
-
-    nq = len(joined.qids)
-    rel = np.maximum(joined.rel, 0)
-    if ties == "docid":
-        order = _docid_order(joined)
-        n_items = np.bincount(joined.q, minlength=nq)
-        ranked = K.build(NK.NUMPY, joined.q.take(order), rel.take(order), None, n_items)
-    else:
-        ranked = NK.rank(joined.q, joined.score, rel, nq, "average")
-    ideal = NK.ideal_runs(joined.judged_q, joined.judged_rel, nq)
-    n_rel = np.bincount(joined.judged_q, minlength=nq).astype(np.int64)
-    return ranked._replace(ops=NK.NUMPY._replace(ideal_runs=lambda _: ideal), n_rel=n_rel)
-
-
 def retrieval_values(qrels: Qrels, run: Run, measures: Sequence[Measure], queries: Vocab, docs: Vocab, *,
                      ties: str = "average", empty: str = "zero") -> Tuple[List[str], Dict[str, np.ndarray]]:
     """Per-query float64 values (in the order of the returned query ids) of each measure, trec_eval's way; the
@@ -260,8 +172,8 @@ def retrieval_values(qrels: Qrels, run: Run, measures: Sequence[Measure], querie
     >>> qids, [values[x.label].tolist() for x in m]
     (['1', '2'], [[0.5, 1.0], [1.0, 0.5], [0.2, 0.2]])
     """
-    joined = _join(qrels, run, queries, docs)
-    ranked = _ranking(joined, ties)
+    joined = join(qrels, run, queries, docs)
+    ranked = ranking(joined, ties)
     kernels = _kernels()
     blank = ranked.n_rel == 0
     out = {}

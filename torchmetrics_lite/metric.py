@@ -93,7 +93,7 @@ def _grown_buffer(buf: Tensor, shape: Tuple[int, ...], dtype: torch.dtype) -> Te
     """An uninitialized ``cat`` buffer like ``buf``. On the CPU its memory comes from numpy, which asks Linux for
     transparent huge pages on large arrays (torch's allocator does not): filling a fresh buffer then costs a few
     page faults instead of one per 4 KiB, three to four times faster for buffers of tens of MiB."""
-    if buf.is_cpu and dtype in _NUMPY_DTYPES:
+    if buf.is_cpu and dtype in _NUMPY_DTYPES and not torch.compiler.is_compiling():
         return torch.from_numpy(np.empty(shape, dtype=torch.empty(0, dtype=dtype).numpy().dtype))
     return buf.new_empty(shape, dtype=dtype)
 

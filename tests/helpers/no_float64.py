@@ -96,3 +96,13 @@ def check_float32_policy(monkeypatch: pytest.MonkeyPatch, make: Callable[[], Met
         with float64_less_cpu(monkeypatch):
             got_fn = functional(*joined)
         assert_float32_close(got_fn, want_fn, rtol=rtol, atol=atol)
+
+
+def weighted_functional(fn: Callable[..., Any], **options: Any) -> Callable[..., Any]:
+    """``fn`` called as ``fn(preds, target, weight=weight, **options)``: a functional form taking a batch of
+    ``check_float32_policy`` whose optional third entry is the sample weights."""
+    def call(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Any:
+        return fn(preds, target, weight=weight, **options)
+
+    call.__name__ = getattr(fn, "__name__", "functional")
+    return call

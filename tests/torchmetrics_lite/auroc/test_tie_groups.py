@@ -228,3 +228,58 @@ def test_per_class_weighted_matches_sklearn(rows_kernel, monkeypatch):
                                        weight=tw).numpy()
     want = average_precision_score(labels, logits.astype(np.float64), average=None, sample_weight=w)
     np.testing.assert_allclose(got, want, atol=1e-12, rtol=0)
+
+
+@pytest.fixture
+def small_sample(monkeypatch):
+    """The sampled kernel at test sizes: a sample of 16 values, chunks of 64 (it then runs from 128 values on)."""
+    monkeypatch.setattr(sort_keys, "_SAMPLE", 16)
+    monkeypatch.setattr(sort_keys, "_CHUNK", 64)
+
+
+def rounded_input(n=3000, seed=5):
+    g = np.random.default_rng(seed)
+    values = (np.arange(n) % 10 / 10).astype(np.float32)  # 10 distinct values, each at a sample position
+    return values, (g.random(n) < 0.3).astype(np.uint8), (g.random(n) * 2).astype(np.float32)
+
+
+def test_sampled_kernel_equals_brute_force(small_sample):
+    values, labels, weights = rounded_input()
+    got = sort_keys._sampled_groups(values, labels, weights)
+    assert got is not None  # the sampled kernel applies: no value sort
+    want = brute_groups(values, labels, weights)
+    assert np.array_equal(got[0].astype(np.float64), want[0])
+    np.testing.assert_allclose(got[1], want[1], rtol=1e-12)
+    np.testing.assert_allclose(got[2], want[2], rtol=1e-12)
+
+
+ODD = {"unsampled": 0.123, "neighbour of a sampled value": float(np.nextafter(np.float32(0.5), np.float32(1))),
+       "negative": -0.5, "negative zero": -0.0, "nan": float("nan"), "above the sample": 7.0}
+
+
+@pytest.mark.parametrize("where", ["first chunk", "last value"])
+@pytest.mark.parametrize("odd", list(ODD))
+def test_sampled_kernel_refuses_a_value_outside_its_sample(small_sample, odd, where):
+    values, labels, weights = rounded_input()
+    at = 1 if where == "first chunk" else values.shape[0] - 1  # never a sample position (every 187th value)
+    values[at] = ODD[odd]
+    assert sort_keys._sampled_groups(values, labels, weights) is None
+    if odd != "nan":  # the sorted kernels take over and stay exact
+        got, want = sort_keys.tie_group_weights(values, labels, weights), brute_groups(values, labels, weights)
+        assert np.array_equal(got[0].astype(np.float64), want[0])
+        np.testing.assert_allclose(got[1], want[1], rtol=1e-12)
+        np.testing.assert_allclose(got[2], want[2], rtol=1e-12)
+
+
+def test_sampled_kernel_refuses_a_negative_sample(small_sample):
+    values, labels, weights = rounded_input()
+    values -= np.float32(0.45)
+    assert sort_keys._sampled_groups(values, labels, weights) is None
+
+
+def test_sampled_kernel_end_to_end_against_scikit_learn(small_sample):
+    values, labels, weights = rounded_input(n=5000, seed=9)
+    got = binary_auroc(torch.from_numpy(values), torch.from_numpy(labels.astype(np.int64)),
+                       weight=torch.from_numpy(weights))
+    want = roc_auc_score(labels, values, sample_weight=weights)
+    assert got.item() == pytest.approx(want, abs=1e-12)

@@ -13,7 +13,7 @@ import torch
 import torchmetrics_lite.calibration as module_calibration
 import torchmetrics_lite.calibrators as calibrators
 import torchmetrics_lite.functional.calibration as functional_calibration
-from tests.helpers.no_float64 import assert_float32_close, check_float32_policy, float64_less_cpu
+from tests.helpers.no_float64 import assert_float32_close, check_float32_policy, float64_less_cpu, weighted_functional
 from torchmetrics_lite.calibration import (
     BinaryBrierScore,
     BinaryCalibrationError,
@@ -57,14 +57,6 @@ def _batches(kind: str, seed: int) -> List[Batch]:
     return out
 
 
-def _functional(fn: Callable[..., torch.Tensor], **options: Any) -> Callable[..., torch.Tensor]:
-    def call(preds: torch.Tensor, target: torch.Tensor, weight: Optional[torch.Tensor] = None) -> torch.Tensor:
-        return fn(preds, target, weight=weight, **options)
-
-    call.__name__ = fn.__name__
-    return call
-
-
 BINS = {"n_bins": 10}
 # (id, module, module options, function (None: the stream mixes weighted and unweighted batches), its options, kind)
 CASES: List[Tuple[str, type, Dict[str, Any], Optional[Callable[..., torch.Tensor]], Dict[str, Any], str]] = [
@@ -94,7 +86,7 @@ CASES: List[Tuple[str, type, Dict[str, Any], Optional[Callable[..., torch.Tensor
 
 @pytest.mark.parametrize("name, module, options, function, fn_options, kind", CASES, ids=[c[0] for c in CASES])
 def test_float32_policy(monkeypatch, name, module, options, function, fn_options, kind):
-    functional = None if function is None else _functional(function, **fn_options)
+    functional = None if function is None else weighted_functional(function, **fn_options)
     check_float32_policy(monkeypatch, partial(module, **options), _batches(kind, seed=len(name)), functional)
 
 

@@ -18,7 +18,7 @@ import torch
 
 import torchmetrics_lite.functional.regression as functional_regression
 import torchmetrics_lite.regression as module_regression
-from tests.helpers.no_float64 import assert_float32_close, check_float32_policy, float64_less_cpu
+from tests.helpers.no_float64 import assert_float32_close, check_float32_policy, float64_less_cpu, weighted_functional
 from torchmetrics_lite.functional.regression import _kernels as impl
 from torchmetrics_lite.functional.regression import (
     explained_variance,
@@ -63,14 +63,6 @@ def _batches(kind: str, seed: int) -> List[Batch]:
     return out
 
 
-def _functional(fn: Callable[..., torch.Tensor], **options: Any) -> Callable[..., torch.Tensor]:
-    def call(preds: torch.Tensor, target: torch.Tensor, weight: Optional[torch.Tensor] = None) -> torch.Tensor:
-        return fn(preds, target, weight=weight, **options)
-
-    call.__name__ = fn.__name__
-    return call
-
-
 # (id, module, module options, function (None: the stream mixes weighted and unweighted batches), its options, kind)
 MULTI = {"num_outputs": 3}
 CASES: List[Tuple[str, type, Dict[str, Any], Optional[Callable[..., torch.Tensor]], Dict[str, Any], str]] = [
@@ -106,7 +98,7 @@ CASES: List[Tuple[str, type, Dict[str, Any], Optional[Callable[..., torch.Tensor
 
 @pytest.mark.parametrize("name, module, options, function, fn_options, kind", CASES, ids=[c[0] for c in CASES])
 def test_float32_policy(monkeypatch, name, module, options, function, fn_options, kind):
-    functional = None if function is None else _functional(function, **fn_options)
+    functional = None if function is None else weighted_functional(function, **fn_options)
     rtol = OFFSET_RTOL if "offset" in kind else 1e-5
     check_float32_policy(monkeypatch, partial(module, **options), _batches(kind, seed=len(name)), functional,
                          rtol=rtol)
