@@ -1,4 +1,4 @@
-"""The declarative base of the AUROC family's modules: a class names its formula and the options passed to it.
+"""The declarative bases of the AUROC family's modules: a class names its formula and the options passed to it.
 
 Every exact rank module keeps the same ``cat`` states (the scores, the labels and, when updates are weighted, the
 weights) and differs only in the ``_x_from_stats`` function it calls at compute, so a subclass declares::
@@ -7,16 +7,22 @@ weights) and differs only in the ``_x_from_stats`` function it calls at compute,
         formula = staticmethod(F._binary_average_precision_from_stats)
         options = ("strict",)            # attributes passed to the formula as keywords
 
-and :meth:`_RankMetric.compute_from_stats` calls ``formula(state, strict=self.strict)``. The task bases
-(:class:`_BinaryRank`, :class:`_MulticlassRank`, :class:`_MultilabelRank`) check and format one batch with the
-same helpers as the functions, so module and function never disagree.
+and its base's ``compute_from_stats`` (:func:`_declared_value`) calls ``formula(state, strict=self.strict)``.
+
+Every base derives from :class:`~torchmetrics_lite.metric.Metric` directly (at most two levels of inheritance): one
+base per task and constructor (:class:`_BinaryRank` and :class:`_MultilabelRank` here; the averaged, curve and
+operating-point bases in the modules that use them). What they share are the functions below: the states
+(:func:`_add_rank_states`), the weighting rule (:func:`_check_weighting`), the declared formula
+(:func:`_declared_value`) and one ``batch_stats`` per task (:func:`_binary_batch_stats`,
+:func:`_multiclass_batch_stats`, :func:`_multilabel_batch_stats`), bound in every base of the task. They check and
+format one batch with the same helpers as the functions, so module and function never disagree.
 
 Weights: an update with ``weight=`` appends the weights to a third ``cat`` state. A metric is weighted in every
 update or in none (checked before any state changes: mixing would give some samples an implicit weight).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Optional, Tuple
+from typing import Any, Callable, ClassVar, Dict, Optional, Protocol, Tuple
 
 import torch
 from torch import Tensor
@@ -29,11 +35,98 @@ from torchmetrics_lite.functional.auroc.multilabel import _check_multilabel
 from torchmetrics_lite.metric import Metric
 
 
-class _RankMetric(Metric):
-    """Exact rank state (scores, labels, optional weights) and a declared formula."""
+class _Weighted(Protocol):
+    """A rank module as its ``batch_stats`` reads it: whether it takes ``weight=``, and two members of Metric."""
+
+    weighted: ClassVar[bool]
+    validate_args: bool
+
+    def local_state(self) -> Dict[str, Tensor]: ...
+
+
+class _MulticlassModule(_Weighted, Protocol):
+    num_classes: int
+    from_logits: bool
+
+
+class _MultilabelModule(_Weighted, Protocol):
+    num_labels: int
+
+
+def _add_rank_states(metric: Metric, weighted: bool, preds_row: Tuple[int, ...], target_row: Tuple[int, ...],
+                     target_dtype: torch.dtype, task: Tuple[Any, ...]) -> None:
+    """Declare the exact rank states (``preds`` and ``target`` rows, and ``weight`` when ``weighted``) and the
+    ``stats_key`` ``(*task, weighted, validate_args)``."""
+    metric.add_state("preds", torch.zeros(0, *preds_row, dtype=torch.float32), reduce="cat")
+    metric.add_state("target", torch.zeros(0, *target_row, dtype=target_dtype), reduce="cat")
+    if weighted:
+        metric.add_state("weight", torch.zeros(0, dtype=torch.float32), reduce="cat")
+    metric.stats_key = (*task, weighted, metric.validate_args)
+
+
+def _multiclass_states(metric: Metric, weighted: bool, num_classes: int, from_logits: bool) -> None:
+    """Check ``num_classes`` and declare the multiclass rank states: scores ``(N, C)``, class indices ``(N,)``."""
+    check_positive_int("num_classes", num_classes)
+    _add_rank_states(metric, weighted, (num_classes,), (), _class_dtype(num_classes),
+                     ("multiclass_rank", num_classes, from_logits))
+
+
+def _multilabel_states(metric: Metric, weighted: bool, num_labels: int) -> None:
+    """Check ``num_labels`` and declare the multilabel rank states: scores and 0/1 labels ``(N, L)``."""
+    check_positive_int("num_labels", num_labels)
+    _add_rank_states(metric, weighted, (num_labels,), (num_labels,), torch.uint8, ("multilabel_rank", num_labels))
+
+
+def _check_weighting(metric: _Weighted, weight: Any) -> None:
+    """The same weighting as the earlier updates (metadata only, no host sync)."""
+    weighted = type(metric).weighted
+    if weight is None and not weighted:
+        return
+    if not weighted:
+        raise TypeError(f"Expected no `weight` for {type(metric).__name__} (sample weights are taken by AUROC, "
+                        f"average precision and the ROC / precision-recall curves), got {type(weight).__name__}")
+    state = metric.local_state()
+    seen, weights = state["preds"].shape[0], state["weight"].shape[0]
+    if weight is not None and weights != seen:
+        raise ValueError(f"Expected `weight` in every update or in none, got one after {seen} unweighted samples")
+    if weight is None and weights:
+        raise ValueError(f"Expected `weight` in every update or in none, got none after {weights} weighted "
+                         f"samples")
+
+
+def _declared_value(metric: Metric, state: State) -> Any:
+    """The ``compute_from_stats`` of a declared rank module: ``formula(state, **options)``."""
+    declared: Any = type(metric)  # a rank base, or a module of one: ``formula`` and ``options`` are class attributes
+    return declared.formula(state, **{name: getattr(metric, name) for name in declared.options})
+
+
+def _binary_batch_stats(metric: _Weighted, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> State:
+    """The ``batch_stats`` of the binary rank bases: scores and 0/1 labels of any (same) shape, weights of that
+    shape."""
+    _check_weighting(metric, weight)
+    return _check_binary(preds, target, weight, metric.validate_args)
+
+
+def _multiclass_batch_stats(metric: _MulticlassModule, preds: Tensor, target: Tensor,
+                            weight: Optional[Tensor] = None) -> State:
+    """The ``batch_stats`` of the multiclass rank bases: scores ``(N, C)`` (probabilities, or logits with
+    ``from_logits=True``), class indices ``(N,)``, weights ``(N,)``."""
+    _check_weighting(metric, weight)
+    return _check_multiclass(preds, target, metric.num_classes, weight, metric.from_logits, metric.validate_args)
+
+
+def _multilabel_batch_stats(metric: _MultilabelModule, preds: Tensor, target: Tensor,
+                            weight: Optional[Tensor] = None) -> State:
+    """The ``batch_stats`` of the multilabel rank bases: scores and 0/1 labels ``(N, L)``, weights ``(N,)``."""
+    _check_weighting(metric, weight)
+    return _check_multilabel(preds, target, metric.num_labels, weight, metric.validate_args)
+
+
+class _BinaryRank(Metric):
+    """``update(preds, target, weight=None)``: scores and 0/1 labels of any (same) shape, weights of that shape;
+    ``compute`` is the declared ``formula``."""
 
     higher_is_better: ClassVar[Optional[bool]] = True
-    is_differentiable: ClassVar[bool] = False
     #: the ``_x_from_stats(state, **options)`` function this metric computes
     formula: ClassVar[Callable[..., Any]]
     #: names of the attributes passed to ``formula`` as keyword arguments
@@ -41,70 +134,26 @@ class _RankMetric(Metric):
     #: whether ``update`` takes ``weight=``
     weighted: ClassVar[bool] = True
 
-    def _add_rank_states(self, preds_row: Tuple[int, ...], target_row: Tuple[int, ...], target_dtype: torch.dtype,
-                         task: Tuple[Any, ...]) -> None:
-        self.add_state("preds", torch.zeros(0, *preds_row, dtype=torch.float32), reduce="cat")
-        self.add_state("target", torch.zeros(0, *target_row, dtype=target_dtype), reduce="cat")
-        if type(self).weighted:
-            self.add_state("weight", torch.zeros(0, dtype=torch.float32), reduce="cat")
-        self.stats_key = (*task, type(self).weighted, self.validate_args)
-
-    def _check_weighting(self, weight: Any) -> None:
-        """The same weighting as the earlier updates (metadata only, no host sync)."""
-        if weight is None and not type(self).weighted:
-            return
-        if not type(self).weighted:
-            raise TypeError(f"Expected no `weight` for {type(self).__name__} (sample weights are taken by AUROC, "
-                            f"average precision and the ROC / precision-recall curves), got {type(weight).__name__}")
-        state = self.local_state()
-        seen, weights = state["preds"].shape[0], state["weight"].shape[0]
-        if weight is not None and weights != seen:
-            raise ValueError(f"Expected `weight` in every update or in none, got one after {seen} unweighted samples")
-        if weight is None and weights:
-            raise ValueError(f"Expected `weight` in every update or in none, got none after {weights} weighted "
-                             f"samples")
-
-    def compute_from_stats(self, state: State) -> Any:
-        return type(self).formula(state, **{name: getattr(self, name) for name in type(self).options})
-
-
-class _BinaryRank(_RankMetric):
-    """``update(preds, target, weight=None)``: scores and 0/1 labels of any (same) shape, weights of that shape."""
-
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._add_rank_states((), (), torch.uint8, ("binary_rank",))
+        _add_rank_states(self, type(self).weighted, (), (), torch.uint8, ("binary_rank",))
 
-    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> State:
-        self._check_weighting(weight)
-        return _check_binary(preds, target, weight, self.validate_args)
-
-
-class _MulticlassRank(_RankMetric):
-    """``update(preds, target, weight=None)``: scores ``(N, C)`` (probabilities, or logits with
-    ``from_logits=True``), class indices ``(N,)``, weights ``(N,)``."""
-
-    def __init__(self, num_classes: int, from_logits: bool, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        check_positive_int("num_classes", num_classes)
-        self.num_classes, self.from_logits = num_classes, bool(from_logits)
-        self._add_rank_states((num_classes,), (), _class_dtype(num_classes),
-                              ("multiclass_rank", num_classes, self.from_logits))
-
-    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> State:
-        self._check_weighting(weight)
-        return _check_multiclass(preds, target, self.num_classes, weight, self.from_logits, self.validate_args)
+    batch_stats = _binary_batch_stats
+    compute_from_stats = _declared_value
 
 
-class _MultilabelRank(_RankMetric):
-    """``update(preds, target, weight=None)``: scores and 0/1 labels ``(N, L)``, weights ``(N,)``."""
+class _MultilabelRank(Metric):
+    """``update(preds, target, weight=None)``: scores and 0/1 labels ``(N, L)``, weights ``(N,)``; ``compute`` is
+    the declared ``formula`` (the per-label curves)."""
+
+    formula: ClassVar[Callable[..., Any]]
+    options: ClassVar[Tuple[str, ...]] = ()
+    weighted: ClassVar[bool] = True
 
     def __init__(self, num_labels: int, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        check_positive_int("num_labels", num_labels)
+        _multilabel_states(self, type(self).weighted, num_labels)
         self.num_labels = num_labels
-        self._add_rank_states((num_labels,), (num_labels,), torch.uint8, ("multilabel_rank", num_labels))
 
-    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> State:
-        self._check_weighting(weight)
-        return _check_multilabel(preds, target, self.num_labels, weight, self.validate_args)
+    batch_stats = _multilabel_batch_stats
+    compute_from_stats = _declared_value

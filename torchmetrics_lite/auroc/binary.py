@@ -8,7 +8,7 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_binary_rank_inputs, check_bins, check_max_fpr
-from torchmetrics_lite.auroc._base import _BinaryRank
+from torchmetrics_lite.auroc._base import _add_rank_states, _BinaryRank
 from torchmetrics_lite.functional.auroc import binary as F
 from torchmetrics_lite.functional.auroc._common import State
 
@@ -70,7 +70,7 @@ class BinaryAUROC(_BinaryRank):
         self.range = None if bins is None else check_bins(bins, (0.0, 1.0) if range is None else range)
         super(_BinaryRank, self).__init__(**kwargs)  # the states depend on the mode
         if bins is None:
-            self._add_rank_states((), (), torch.uint8, ("binary_rank",))
+            _add_rank_states(self, type(self).weighted, (), (), torch.uint8, ("binary_rank",))
         else:  # two histograms instead of the scores
             self.add_state("hist", torch.zeros(2, bins, dtype=torch.int64), reduce="sum")
             self.stats_key = ("binary_auroc_binned", bins, self.range, self.validate_args)

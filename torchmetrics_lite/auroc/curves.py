@@ -4,12 +4,19 @@ Each keeps the exact state of its task (scores, labels, optional weights) and re
 seen; the multiclass and multilabel forms return one curve per class (lists of tensors, as torchmetrics)."""
 from __future__ import annotations
 
-from typing import Any, ClassVar, Optional
+from typing import Any, Callable, ClassVar, Optional
 
 import torch  # noqa: F401 (the doctests)
 
-from torchmetrics_lite.auroc._base import _BinaryRank, _MulticlassRank, _MultilabelRank
+from torchmetrics_lite.auroc._base import (
+    _BinaryRank,
+    _declared_value,
+    _multiclass_batch_stats,
+    _multiclass_states,
+    _MultilabelRank,
+)
 from torchmetrics_lite.functional.auroc import curves as F
+from torchmetrics_lite.metric import Metric
 
 __all__ = ["BinaryROC", "BinaryPrecisionRecallCurve", "MulticlassROC", "MultilabelROC",
            "MulticlassPrecisionRecallCurve", "MultilabelPrecisionRecallCurve"]
@@ -69,12 +76,22 @@ class BinaryPrecisionRecallCurve(_BinaryRank):
     formula = staticmethod(F._binary_precision_recall_curve_from_stats)
 
 
-class _MulticlassCurve(_MulticlassRank):
+class _MulticlassCurve(Metric):
+    """``update(preds (N, C), target (N,), weight=None (N,))``; ``compute`` is the declared ``formula``, one curve
+    per class (see :mod:`torchmetrics_lite.auroc._base`)."""
+
     higher_is_better: ClassVar[Optional[bool]] = None
+    formula: ClassVar[Callable[..., Any]]
     options = ("num_classes", "from_logits")
+    weighted: ClassVar[bool] = True
 
     def __init__(self, num_classes: int, *, from_logits: bool = False, **kwargs: Any) -> None:
-        super().__init__(num_classes, from_logits, **kwargs)
+        super().__init__(**kwargs)
+        _multiclass_states(self, type(self).weighted, num_classes, bool(from_logits))
+        self.num_classes, self.from_logits = num_classes, bool(from_logits)
+
+    batch_stats = _multiclass_batch_stats
+    compute_from_stats = _declared_value
 
 
 class MulticlassROC(_MulticlassCurve):

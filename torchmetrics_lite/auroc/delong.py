@@ -8,9 +8,10 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_alpha
-from torchmetrics_lite.auroc._base import _BinaryRank, _RankMetric
+from torchmetrics_lite.auroc._base import _add_rank_states, _BinaryRank, _declared_value
 from torchmetrics_lite.functional.auroc import delong as F
 from torchmetrics_lite.functional.auroc._common import State
+from torchmetrics_lite.metric import Metric
 
 __all__ = ["BinaryAUROCCI", "PairedAUROCTest"]
 
@@ -51,7 +52,7 @@ class BinaryAUROCCI(_BinaryRank):
         self.alpha, self.strict = check_alpha(alpha), strict
 
 
-class PairedAUROCTest(_RankMetric):
+class PairedAUROCTest(Metric):
     """DeLong's paired test of two classifiers scored on the same samples: ``compute()`` returns the dict of
     :func:`~torchmetrics_lite.functional.paired_auroc_test` (``auroc_a``, ``auroc_b``, ``difference``, ``z``,
     ``p_value``) over everything seen.
@@ -87,7 +88,10 @@ class PairedAUROCTest(_RankMetric):
     def __init__(self, *, strict: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.strict = strict
-        self._add_rank_states((2,), (), torch.uint8, ("paired_rank",))
+        _add_rank_states(self, type(self).weighted, (2,), (), torch.uint8, ("paired_rank",))
 
     def batch_stats(self, preds_a: Tensor, preds_b: Tensor, target: Tensor) -> State:
         return F._check_paired(preds_a, preds_b, target, self.validate_args)
+
+    def compute_from_stats(self, state: State) -> Any:
+        return _declared_value(self, state)

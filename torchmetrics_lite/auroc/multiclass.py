@@ -1,24 +1,36 @@
 """Multiclass (one-vs-rest) AUROC and average precision modules (see :mod:`torchmetrics_lite.auroc`)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, ClassVar, Optional
 
 import torch  # noqa: F401 (the doctests)
 
 from torchmetrics_lite._checks import check_rank_average
-from torchmetrics_lite.auroc._base import _MulticlassRank
+from torchmetrics_lite.auroc._base import _declared_value, _multiclass_batch_stats, _multiclass_states
 from torchmetrics_lite.functional.auroc import multiclass as F
+from torchmetrics_lite.metric import Metric
 
 __all__ = ["MulticlassAUROC", "MulticlassAveragePrecision"]
 
 
-class _MulticlassAveraged(_MulticlassRank):
+class _MulticlassAveraged(Metric):
+    """``update(preds (N, C), target (N,), weight=None (N,))``; ``compute`` is the declared ``formula``, per class
+    and averaged (see :mod:`torchmetrics_lite.auroc._base`)."""
+
+    higher_is_better: ClassVar[Optional[bool]] = True
+    formula: ClassVar[Callable[..., Any]]
     options = ("num_classes", "average", "from_logits", "strict")
+    weighted: ClassVar[bool] = True
 
     def __init__(self, num_classes: int, *, average: str = "macro", from_logits: bool = False, strict: bool = False,
                  **kwargs: Any) -> None:
-        super().__init__(num_classes, from_logits, **kwargs)
+        super().__init__(**kwargs)
+        _multiclass_states(self, type(self).weighted, num_classes, bool(from_logits))
+        self.num_classes, self.from_logits = num_classes, bool(from_logits)
         self.average, self.strict = check_rank_average(average), strict
+
+    batch_stats = _multiclass_batch_stats
+    compute_from_stats = _declared_value
 
 
 class MulticlassAUROC(_MulticlassAveraged):

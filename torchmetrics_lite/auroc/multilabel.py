@@ -1,25 +1,37 @@
 """Multilabel AUROC and average precision modules (see :mod:`torchmetrics_lite.auroc`)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, ClassVar, Optional
 
 import torch  # noqa: F401 (the doctests)
 
 from torchmetrics_lite._checks import check_rank_average
-from torchmetrics_lite.auroc._base import _MultilabelRank
+from torchmetrics_lite.auroc._base import _declared_value, _multilabel_batch_stats, _multilabel_states
 from torchmetrics_lite.functional.auroc import multilabel as F
+from torchmetrics_lite.metric import Metric
 
 __all__ = ["MultilabelAUROC", "MultilabelAveragePrecision"]
 
 
-class _MultilabelAveraged(_MultilabelRank):
+class _MultilabelAveraged(Metric):
+    """``update(preds (N, L), target (N, L), weight=None (N,))``; ``compute`` is the declared ``formula``, per label
+    and averaged (see :mod:`torchmetrics_lite.auroc._base`)."""
+
+    higher_is_better: ClassVar[Optional[bool]] = True
+    formula: ClassVar[Callable[..., Any]]
     options = ("average", "strict")
+    weighted: ClassVar[bool] = True
 
     def __init__(self, num_labels: int, *, average: str = "macro", from_logits: bool = False, strict: bool = False,
                  **kwargs: Any) -> None:
-        super().__init__(num_labels, **kwargs)
+        super().__init__(**kwargs)
+        _multilabel_states(self, type(self).weighted, num_labels)
+        self.num_labels = num_labels
         self.from_logits = from_logits  # rank-invariant per label: kept for repr only
         self.average, self.strict = check_rank_average(average, F.AVERAGES), strict
+
+    batch_stats = _multilabel_batch_stats
+    compute_from_stats = _declared_value
 
 
 class MultilabelAUROC(_MultilabelAveraged):

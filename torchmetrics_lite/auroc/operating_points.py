@@ -10,9 +10,15 @@ from typing import Any, Callable, ClassVar
 import torch  # noqa: F401 (the doctests)
 
 from torchmetrics_lite._checks import check_probability
-from torchmetrics_lite.auroc._base import _BinaryRank, _MulticlassRank
+from torchmetrics_lite.auroc._base import (
+    _add_rank_states,
+    _binary_batch_stats,
+    _multiclass_batch_stats,
+    _multiclass_states,
+)
 from torchmetrics_lite.functional.auroc import operating_points as F
 from torchmetrics_lite.functional.auroc._common import State
+from torchmetrics_lite.metric import Metric
 
 __all__ = ["BinaryRecallAtFixedPrecision", "BinaryPrecisionAtFixedRecall", "BinarySensitivityAtSpecificity",
            "BinarySpecificityAtSensitivity", "MulticlassRecallAtFixedPrecision", "MulticlassPrecisionAtFixedRecall",
@@ -58,32 +64,42 @@ def _documented(task: dict, summary: str, function: str, constraint: str, exampl
     return wrap
 
 
-class _BinaryPoint(_BinaryRank):
+class _BinaryPoint(Metric):
     """A binary operating point: ``rule`` (a chooser of :mod:`~torchmetrics_lite.functional.auroc.operating_points`)
-    applied to the minimum named ``constraint``."""
+    applied to the minimum named ``constraint``; ``update(preds, target)`` as the binary rank modules, unweighted."""
 
     higher_is_better: ClassVar[Any] = None
-    weighted = False
+    weighted: ClassVar[bool] = False
     rule: ClassVar[Callable[..., Any]]
     constraint: ClassVar[str]
 
     def __init__(self, minimum: float, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        _add_rank_states(self, type(self).weighted, (), (), torch.uint8, ("binary_rank",))
         self.minimum = check_probability(type(self).constraint, minimum)
+
+    batch_stats = _binary_batch_stats
 
     def compute_from_stats(self, state: State) -> Any:
         return F._binary_point_from_stats(type(self).rule, state, self.minimum)
 
 
-class _MulticlassPoint(_MulticlassRank):
+class _MulticlassPoint(Metric):
+    """A multiclass operating point per class (one-vs-rest), as :class:`_BinaryPoint`; ``update(preds (N, C),
+    target (N,))``, unweighted."""
+
     higher_is_better: ClassVar[Any] = None
-    weighted = False
+    weighted: ClassVar[bool] = False
     rule: ClassVar[Callable[..., Any]]
     constraint: ClassVar[str]
 
     def __init__(self, num_classes: int, minimum: float, *, from_logits: bool = False, **kwargs: Any) -> None:
-        super().__init__(num_classes, from_logits, **kwargs)
+        super().__init__(**kwargs)
+        _multiclass_states(self, type(self).weighted, num_classes, bool(from_logits))
+        self.num_classes, self.from_logits = num_classes, bool(from_logits)
         self.minimum = check_probability(type(self).constraint, minimum)
+
+    batch_stats = _multiclass_batch_stats
 
     def compute_from_stats(self, state: State) -> Any:
         return F._multiclass_point_from_stats(type(self).rule, state, self.num_classes, self.minimum,

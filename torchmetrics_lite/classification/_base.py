@@ -1,11 +1,17 @@
-"""The state bases of the classification modules: one per task, each declaring the shared confusion-matrix state
+"""The state bases of the classification modules: two per task, each declaring the shared confusion-matrix state
 and its ``stats_key``; a concrete metric only names its formula (``_terms`` for the scores, or a
-``compute_from_stats``). Weighted counts: ``weighted=True`` at construction makes the state float64 (float32 on a
-device without float64) and lets ``update`` take ``weight=``; the dtype is fixed for the metric's life, so merged,
-synced and checkpointed states always agree (int64 exact counts otherwise, at full speed)."""
+``compute_from_stats``). Every base derives from :class:`~torchmetrics_lite.metric.Metric` directly (at most two
+levels of inheritance): a task's score base (``_BinaryScore``: ``zero_division`` and the ``_terms`` formula) and its
+count base (``_BinaryMetric``: stat scores, confusion matrix, agreement) declare the same state through one function
+(``_binary_confmat``); every base binds the one ``batch_stats`` (:func:`_confmat_batch_stats`), which runs the
+counting pass its task declares (``_count``, ``_count_options``).
+
+Weighted counts: ``weighted=True`` at construction makes the state float64 (float32 on a device without float64)
+and lets ``update`` take ``weight=``; the dtype is fixed for the metric's life, so merged, synced and checkpointed
+states always agree (int64 exact counts otherwise, at full speed)."""
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Callable, Dict, Optional, Protocol, Tuple
 
 import torch
 from torch import Tensor
@@ -48,37 +54,89 @@ def _batch_counts(counts: Tensor, weighted: bool) -> Tensor:
     return counts.to(float_dtype(counts.device)) if weighted else counts
 
 
+class _Counting(Protocol):
+    """A classification base as :func:`_confmat_batch_stats` reads it: its counting pass ``_count`` (the task's
+    ``_x_stat_scores_stats``), the names of the attributes passed to it (``_count_options``), and its options."""
+
+    _count: Callable[..., Tensor]
+    _count_options: Tuple[str, ...]
+    weighted: bool
+    validate_args: bool
+
+
+def _confmat_batch_stats(metric: _Counting, preds: Tensor, target: Tensor,
+                         weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
+    """The ``batch_stats`` of every base: the batch's confusion matrix, ``_count(preds, target, *options,
+    validate_args, weight)``, as int64 counts or floating sums of weights."""
+    check_weighted_update(metric.weighted, weight)
+    options = [getattr(metric, name) for name in metric._count_options]
+    cm = metric._count(preds, target, *options, metric.validate_args, weight)
+    return {"confmat": _batch_counts(cm, metric.weighted)}
+
+
+def _binary_confmat(metric: Metric, threshold: float, from_logits: bool, ignore_index: Optional[int],
+                    weighted: bool) -> float:
+    """Check a binary metric's options, declare its (2, 2) ``confmat`` state and its ``stats_key``; returns the
+    threshold on the scale of the scores (``_cut``)."""
+    cut = _binary_config(threshold, from_logits, ignore_index)
+    metric.add_state("confmat", torch.zeros(2, 2, dtype=_counts_dtype(weighted)), reduce="sum")
+    metric.stats_key = ("binary", cut, from_logits, ignore_index, metric.validate_args, weighted)
+    return cut
+
+
+def _multiclass_confmat(metric: Metric, num_classes: int, top_k: int, ignore_index: Optional[int],
+                        weighted: bool) -> None:
+    """Check a multiclass metric's options, declare its (C, C) ``confmat`` state and its ``stats_key``."""
+    _multiclass_config(num_classes, top_k, ignore_index)
+    metric.add_state("confmat", torch.zeros(num_classes, num_classes, dtype=_counts_dtype(weighted)), reduce="sum")
+    metric.stats_key = ("multiclass", num_classes, top_k, ignore_index, metric.validate_args, weighted)
+
+
+def _multilabel_confmat(metric: Metric, num_labels: int, threshold: float, from_logits: bool,
+                        ignore_index: Optional[int], weighted: bool) -> float:
+    """Check a multilabel metric's options, declare its (L, 2, 2) ``confmat`` state and its ``stats_key``; returns
+    the threshold on the scale of the scores (``_cut``)."""
+    cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
+    metric.add_state("confmat", torch.zeros(num_labels, 2, 2, dtype=_counts_dtype(weighted)), reduce="sum")
+    metric.stats_key = ("multilabel", num_labels, cut, from_logits, ignore_index, metric.validate_args, weighted)
+    return cut
+
+
 class _BinaryMetric(Metric):
     """``update(preds, target, weight=None)`` with binary inputs of any equal shapes; state: the 2x2 confusion
     matrix ``confmat``."""
 
-    is_differentiable = False
+    _count = staticmethod(_binary_stat_scores_stats)
+    _count_options = ("_cut", "from_logits", "ignore_index")
 
     def __init__(self, threshold: float = 0.5, *, from_logits: bool = False, ignore_index: Optional[int] = None,
                  weighted: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._cut = _binary_config(threshold, from_logits, ignore_index)
+        self._cut = _binary_confmat(self, threshold, from_logits, ignore_index, weighted)
         self.threshold, self.from_logits = threshold, from_logits
         self.ignore_index, self.weighted = ignore_index, weighted
-        self.add_state("confmat", torch.zeros(2, 2, dtype=_counts_dtype(weighted)), reduce="sum")
-        self.stats_key = ("binary", self._cut, from_logits, ignore_index, self.validate_args, weighted)
 
-    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
-        check_weighted_update(self.weighted, weight)
-        cm = _binary_stat_scores_stats(preds, target, self._cut, self.from_logits, self.ignore_index,
-                                       self.validate_args, weight)
-        return {"confmat": _batch_counts(cm, self.weighted)}
+    batch_stats = _confmat_batch_stats
 
 
-class _BinaryScore(_BinaryMetric):
-    """A binary score named by its ``_terms`` (numerator and denominator from tp, fp, tn, fn)."""
+class _BinaryScore(Metric):
+    """A binary score named by its ``_terms`` (numerator and denominator from tp, fp, tn, fn); the state and
+    ``update`` of :class:`_BinaryMetric`."""
 
+    _count = staticmethod(_binary_stat_scores_stats)
+    _count_options = ("_cut", "from_logits", "ignore_index")
     higher_is_better = True
     _terms: Terms
 
-    def __init__(self, threshold: float = 0.5, *, zero_division: float = 0.0, **kwargs: Any) -> None:
-        super().__init__(threshold, **kwargs)
+    def __init__(self, threshold: float = 0.5, *, zero_division: float = 0.0, from_logits: bool = False,
+                 ignore_index: Optional[int] = None, weighted: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._cut = _binary_confmat(self, threshold, from_logits, ignore_index, weighted)
+        self.threshold, self.from_logits = threshold, from_logits
+        self.ignore_index, self.weighted = ignore_index, weighted
         self.zero_division = check_zero_division(zero_division)
+
+    batch_stats = _confmat_batch_stats
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _binary_score_from_stats(state["confmat"], type(self)._terms, self.zero_division)
@@ -88,35 +146,37 @@ class _MulticlassMetric(Metric):
     """``update(preds, target, weight=None)``: labels (N, ...) or scores (N, C, ...) and labels (N, ...); state:
     the (C, C) confusion matrix ``confmat`` of the predicted labels (see ``top_k``)."""
 
-    is_differentiable = False
+    _count = staticmethod(_multiclass_stat_scores_stats)
+    _count_options = ("num_classes", "top_k", "ignore_index")
 
     def __init__(self, num_classes: int, *, top_k: int = 1, ignore_index: Optional[int] = None,
                  weighted: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _multiclass_config(num_classes, top_k, ignore_index)
+        _multiclass_confmat(self, num_classes, top_k, ignore_index, weighted)
         self.num_classes, self.top_k, self.ignore_index, self.weighted = num_classes, top_k, ignore_index, weighted
-        self.add_state("confmat", torch.zeros(num_classes, num_classes, dtype=_counts_dtype(weighted)), reduce="sum")
-        self.stats_key = ("multiclass", num_classes, top_k, ignore_index, self.validate_args, weighted)
 
-    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
-        check_weighted_update(self.weighted, weight)
-        cm = _multiclass_stat_scores_stats(preds, target, self.num_classes, self.top_k, self.ignore_index,
-                                           self.validate_args, weight)
-        return {"confmat": _batch_counts(cm, self.weighted)}
+    batch_stats = _confmat_batch_stats
 
 
-class _MulticlassScore(_MulticlassMetric):
+class _MulticlassScore(Metric):
     """A one-vs-rest multiclass score named by its ``_terms``; ``_by_support``: at ``top_k > 1`` the macro mean
-    runs over the classes present in the targets (torchmetrics' rule for accuracy, precision and recall)."""
+    runs over the classes present in the targets (torchmetrics' rule for accuracy, precision and recall). The state
+    and ``update`` of :class:`_MulticlassMetric`."""
 
+    _count = staticmethod(_multiclass_stat_scores_stats)
+    _count_options = ("num_classes", "top_k", "ignore_index")
     higher_is_better = True
     _terms: Terms
     _by_support = False
 
     def __init__(self, num_classes: int, average: Optional[str] = "macro", *, zero_division: float = 0.0,
-                 **kwargs: Any) -> None:
-        super().__init__(num_classes, **kwargs)
+                 top_k: int = 1, ignore_index: Optional[int] = None, weighted: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        _multiclass_confmat(self, num_classes, top_k, ignore_index, weighted)
+        self.num_classes, self.top_k, self.ignore_index, self.weighted = num_classes, top_k, ignore_index, weighted
         self.average, self.zero_division = check_average(average), check_zero_division(zero_division)
+
+    batch_stats = _confmat_batch_stats
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _multiclass_score_from_stats(state["confmat"], type(self)._terms, self.average, self.zero_division,
@@ -127,35 +187,38 @@ class _MultilabelMetric(Metric):
     """``update(preds, target, weight=None)`` with (N, L, ...) inputs; state: per-label 2x2 confusion matrices
     ``confmat`` (L, 2, 2)."""
 
-    is_differentiable = False
+    _count = staticmethod(_multilabel_stat_scores_stats)
+    _count_options = ("num_labels", "_cut", "from_logits", "ignore_index")
 
     def __init__(self, num_labels: int, threshold: float = 0.5, *, from_logits: bool = False,
                  ignore_index: Optional[int] = None, weighted: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
+        self._cut = _multilabel_confmat(self, num_labels, threshold, from_logits, ignore_index, weighted)
         self.num_labels, self.threshold, self.from_logits = num_labels, threshold, from_logits
         self.ignore_index, self.weighted = ignore_index, weighted
-        self.add_state("confmat", torch.zeros(num_labels, 2, 2, dtype=_counts_dtype(weighted)), reduce="sum")
-        self.stats_key = ("multilabel", num_labels, self._cut, from_logits, ignore_index, self.validate_args,
-                          weighted)
 
-    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
-        check_weighted_update(self.weighted, weight)
-        cm = _multilabel_stat_scores_stats(preds, target, self.num_labels, self._cut, self.from_logits,
-                                           self.ignore_index, self.validate_args, weight)
-        return {"confmat": _batch_counts(cm, self.weighted)}
+    batch_stats = _confmat_batch_stats
 
 
-class _MultilabelScore(_MultilabelMetric):
-    """A per-label score named by its ``_terms``, averaged over labels."""
+class _MultilabelScore(Metric):
+    """A per-label score named by its ``_terms``, averaged over labels; the state and ``update`` of
+    :class:`_MultilabelMetric`."""
 
+    _count = staticmethod(_multilabel_stat_scores_stats)
+    _count_options = ("num_labels", "_cut", "from_logits", "ignore_index")
     higher_is_better = True
     _terms: Terms
 
     def __init__(self, num_labels: int, threshold: float = 0.5, average: Optional[str] = "macro", *,
-                 zero_division: float = 0.0, **kwargs: Any) -> None:
-        super().__init__(num_labels, threshold, **kwargs)
+                 zero_division: float = 0.0, from_logits: bool = False, ignore_index: Optional[int] = None,
+                 weighted: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._cut = _multilabel_confmat(self, num_labels, threshold, from_logits, ignore_index, weighted)
+        self.num_labels, self.threshold, self.from_logits = num_labels, threshold, from_logits
+        self.ignore_index, self.weighted = ignore_index, weighted
         self.average, self.zero_division = check_average(average), check_zero_division(zero_division)
+
+    batch_stats = _confmat_batch_stats
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _multilabel_score_from_stats(state["confmat"], type(self)._terms, self.average, self.zero_division)

@@ -262,15 +262,17 @@ def test_validate_args_false_needs_no_host_sync(monkeypatch):
 
 def test_collection_counts_once_per_batch(monkeypatch):
     calls = []
-    import torchmetrics_lite.classification._base as tmc_multiclass
+    from torchmetrics_lite.classification import _base
 
-    original = tmc_multiclass._multiclass_stat_scores_stats
+    original = _base._multiclass_stat_scores_stats
 
     def counting(*args, **kwargs):
         calls.append(args[2:])
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(tmc_multiclass, "_multiclass_stat_scores_stats", counting)
+    for base in (_base._MulticlassMetric, _base._MulticlassScore):  # the counting pass each base declares
+        assert base._count is original
+        monkeypatch.setattr(base, "_count", staticmethod(counting))
     mc = MetricCollection({"p": tmc.MulticlassPrecision(C), "r": tmc.MulticlassRecall(C, average="micro"),
                            "f1": tmc.MulticlassF1Score(C, zero_division=1.0), "cm": tmc.MulticlassConfusionMatrix(C),
                            "top2": tmc.MulticlassAccuracy(C, top_k=2), "spec": tmc.MulticlassSpecificity(C),
