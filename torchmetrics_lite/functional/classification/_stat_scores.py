@@ -39,10 +39,10 @@ def _count(index: Tensor, size: int, weight: Optional[Tensor] = None) -> Tensor:
     ``size`` bins (CUDA's bincount reads the maximum back to the host to size its output)."""
     if weight is not None:
         weight = weight.reshape(-1).to(float_dtype(index.device))
-        if index.device.type == "cpu" and not torch.compiler.is_compiling():
+        if index.is_cpu and not torch.compiler.is_compiling():
             return torch.bincount(index, weights=weight, minlength=size)
         return torch.zeros(size, dtype=weight.dtype, device=index.device).index_add_(0, index, weight)
-    if index.device.type == "cpu" and not torch.compiler.is_compiling():
+    if index.is_cpu and not torch.compiler.is_compiling():
         return torch.bincount(index, minlength=size)
     ones = torch.ones((), dtype=torch.int64, device=index.device).expand(index.shape[0])
     return torch.zeros(size, dtype=torch.int64, device=index.device).index_add_(0, index, ones)
