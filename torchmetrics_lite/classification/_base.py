@@ -11,7 +11,6 @@ and lets ``update`` take ``weight=``; the dtype is fixed for the metric's life, 
 states always agree (int64 exact counts otherwise, at full speed)."""
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Any, Callable, Dict, Optional, Protocol, Tuple
 
 import torch
@@ -57,11 +56,10 @@ def _batch_counts(counts: Tensor, weighted: bool) -> Tensor:
 
 class _Counting(Protocol):
     """A classification base as :func:`_confmat_batch_stats` reads it: its counting pass ``_count`` (the task's
-    ``_x_stat_scores_stats``), an ``attrgetter`` of the attributes passed to it (``_count_options``), and its
-    options."""
+    ``_x_stat_scores_stats``), the names of the attributes passed to it (``_count_options``), and its options."""
 
     _count: Callable[..., Tensor]
-    _count_options: Callable[[Any], Tuple[Any, ...]]
+    _count_options: Tuple[str, ...]
     weighted: bool
     validate_args: bool
 
@@ -71,7 +69,7 @@ def _confmat_batch_stats(metric: _Counting, preds: Tensor, target: Tensor,
     """The ``batch_stats`` of every base: the batch's confusion matrix, ``_count(preds, target, *options,
     validate_args, weight)``, as int64 counts or floating sums of weights."""
     check_weighted_update(metric.weighted, weight)
-    options = metric._count_options(metric)  # an operator.attrgetter: one C call (hot path)
+    options = [getattr(metric, name) for name in metric._count_options]
     cm = metric._count(preds, target, *options, metric.validate_args, weight)
     return {"confmat": _batch_counts(cm, metric.weighted)}
 
@@ -109,7 +107,7 @@ class _BinaryMetric(Metric):
     matrix ``confmat``."""
 
     _count = staticmethod(_binary_stat_scores_stats)
-    _count_options = attrgetter("_cut", "from_logits", "ignore_index")
+    _count_options = ("_cut", "from_logits", "ignore_index")
 
     def __init__(self, threshold: float = 0.5, *, from_logits: bool = False, ignore_index: Optional[int] = None,
                  weighted: bool = False, **kwargs: Any) -> None:
@@ -126,7 +124,7 @@ class _BinaryScore(Metric):
     ``update`` of :class:`_BinaryMetric`."""
 
     _count = staticmethod(_binary_stat_scores_stats)
-    _count_options = attrgetter("_cut", "from_logits", "ignore_index")
+    _count_options = ("_cut", "from_logits", "ignore_index")
     higher_is_better = True
     _terms: Terms
 
@@ -149,7 +147,7 @@ class _MulticlassMetric(Metric):
     the (C, C) confusion matrix ``confmat`` of the predicted labels (see ``top_k``)."""
 
     _count = staticmethod(_multiclass_stat_scores_stats)
-    _count_options = attrgetter("num_classes", "top_k", "ignore_index")
+    _count_options = ("num_classes", "top_k", "ignore_index")
 
     def __init__(self, num_classes: int, *, top_k: int = 1, ignore_index: Optional[int] = None,
                  weighted: bool = False, **kwargs: Any) -> None:
@@ -166,7 +164,7 @@ class _MulticlassScore(Metric):
     and ``update`` of :class:`_MulticlassMetric`."""
 
     _count = staticmethod(_multiclass_stat_scores_stats)
-    _count_options = attrgetter("num_classes", "top_k", "ignore_index")
+    _count_options = ("num_classes", "top_k", "ignore_index")
     higher_is_better = True
     _terms: Terms
     _by_support = False
@@ -190,7 +188,7 @@ class _MultilabelMetric(Metric):
     ``confmat`` (L, 2, 2)."""
 
     _count = staticmethod(_multilabel_stat_scores_stats)
-    _count_options = attrgetter("num_labels", "_cut", "from_logits", "ignore_index")
+    _count_options = ("num_labels", "_cut", "from_logits", "ignore_index")
 
     def __init__(self, num_labels: int, threshold: float = 0.5, *, from_logits: bool = False,
                  ignore_index: Optional[int] = None, weighted: bool = False, **kwargs: Any) -> None:
@@ -207,7 +205,7 @@ class _MultilabelScore(Metric):
     :class:`_MultilabelMetric`."""
 
     _count = staticmethod(_multilabel_stat_scores_stats)
-    _count_options = attrgetter("num_labels", "_cut", "from_logits", "ignore_index")
+    _count_options = ("num_labels", "_cut", "from_logits", "ignore_index")
     higher_is_better = True
     _terms: Terms
 
