@@ -1,7 +1,8 @@
 """``torch.compile(fullgraph=True)`` of the retrieval functions and of the modules' update (issue: a compiled
 update path). Under ``torch.compiler.is_compiling()`` the torch kernels run: one row per item, so every shape
-follows the input's. Dense input compiles (masks included); flat input cannot, since its number of queries
-depends on the values of ``indexes`` (see ``test_flat_input_does_not_compile``)."""
+follows the input's. Dense input compiles (masks included), and so does the modules' update on flat input;
+the flat functions cannot, since their number of queries depends on the values of ``indexes`` (see
+``test_flat_functions_do_not_compile``)."""
 import pytest
 import torch
 
@@ -65,9 +66,27 @@ def test_module_update_compiles(cls):
     assert_close(compiled.compute(), eager.compute(), atol=1e-12)
 
 
-def test_flat_input_does_not_compile():
-    """Flat input's number of queries is the number of distinct ids, known only from the values: a graph
-    break (the documented limit)."""
+@pytest.mark.parametrize("cls", [RetrievalMAP, RetrievalNormalizedDCG])
+def test_module_update_on_flat_input_compiles(cls):
+    """The flat update only appends rows (those ``ignore_index`` drops stay, marked, until ``compute``), so it
+    traces as one graph too; the grouping by query id happens at ``compute``, eagerly."""
+    ids = torch.arange(6)[:, None].expand(6, 9).reshape(-1).flip(0)
+    preds, target = PREDS.reshape(-1), TARGET.reshape(-1).clone()
+    target[::7] = -1  # dropped by ignore_index
+    eager, compiled, probe = (cls(k=5, ignore_index=-1, keep_per_query=True, validate_args=False) for _ in range(3))
+    assert graph_breaks(probe.update, preds, target, ids) == 0  # explain() runs the update: a third metric
+    torch._dynamo.reset()
+    step = torch.compile(compiled.update, backend="eager", fullgraph=True)
+    for shift in range(2):
+        eager.update(preds, target, indexes=ids + 6 * shift)
+        step(preds, target, ids + 6 * shift)
+    assert_close(compiled.compute(), eager.compute(), atol=1e-12)
+    assert_close(compiled.per_query(), eager.per_query(), atol=1e-12)
+
+
+def test_flat_functions_do_not_compile():
+    """The flat functions' number of queries is the number of distinct ids, known only from the values: a graph
+    break (the documented limit; the modules group at ``compute`` instead, so their ``update`` compiles)."""
     ids = torch.arange(6)[:, None].expand(6, 9).reshape(-1)
     assert graph_breaks(lambda p, t, i: retrieval_average_precision(p, t, i, validate_args=False),
                         PREDS.reshape(-1), TARGET.reshape(-1), ids) > 0
