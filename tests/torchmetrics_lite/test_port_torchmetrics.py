@@ -183,3 +183,32 @@ def test_nested_collections_flatten_to_the_same_keys_and_values():
         assert set(got) == set(want)
         for key in want:
             _close(got[key], want[key])
+
+
+@pytest.mark.parametrize("aggregation", ["mean", "median", "max"])
+def test_every_query_skipped_is_nan_where_torchmetrics_says_zero(aggregation):
+    """A documented difference (README, "Coming from torchmetrics"): no query counts, so there is no mean."""
+    preds, target, indexes = PREDS[:6], torch.zeros(6, dtype=torch.long), torch.tensor([0, 0, 0, 1, 1, 1])
+    theirs = tm_retrieval.RetrievalMAP(empty_target_action="skip", aggregation=aggregation)
+    mine = ours.RetrievalMAP(empty="skip", aggregation=aggregation)
+    theirs.update(preds, target, indexes=indexes)
+    mine.update(preds, target, indexes=indexes)
+    assert theirs.compute().item() == 0.0
+    assert torch.isnan(mine.compute()) and mine.skipped() == 2
+
+
+def test_retrieval_auroc_of_a_query_without_a_negative_follows_empty():
+    """torchmetrics gives 0 to a query with no non-relevant item whatever empty_target_action says; ours follows
+    `empty`, whose default gives the same 0 (README, "Coming from torchmetrics")."""
+    preds, indexes = PREDS[:6], torch.tensor([0, 0, 0, 1, 1, 1])
+    target = torch.tensor([1, 1, 1, 1, 0, 1])  # query 0: relevant items only
+    values = {}
+    for empty, action in (("zero", "neg"), ("one", "pos")):
+        theirs = tm_retrieval.RetrievalAUROC(empty_target_action=action)
+        mine = ours.RetrievalAUROC(empty=empty)
+        theirs.update(preds, target, indexes=indexes)
+        mine.update(preds, target, indexes=indexes)
+        values[empty] = theirs.compute().item(), mine.compute().item()
+    q1 = ours.functional.retrieval_auroc(preds[3:], target[3:]).item()
+    assert values["zero"][0] == pytest.approx(values["zero"][1]) == pytest.approx(q1 / 2)  # the same 0 for query 0
+    assert values["one"][0] == pytest.approx(q1 / 2) and values["one"][1] == pytest.approx((1 + q1) / 2)
