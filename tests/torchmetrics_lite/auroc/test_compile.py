@@ -32,6 +32,7 @@ FUNCTIONAL = {
         p, t, 4, average="weighted", from_logits=True, weight=w, validate_args=False), (LG, MC_Y, W[:100])),
     "multilabel_auroc_micro": (partial(F.multilabel_auroc, num_labels=4, average="micro", validate_args=False),
                                (LG, ML_Y)),
+    "multilabel_ap": (partial(F.multilabel_average_precision, num_labels=4, validate_args=False), (LG, ML_Y)),
 }
 
 
