@@ -5,8 +5,7 @@ import pytest
 import torch
 
 import torchmetrics_lite as T
-from tests.helpers.compile import graph_breaks
-from tests.helpers.metric_tester import assert_close
+from tests.helpers.compile import check_update_compiles, graph_breaks
 
 G = torch.Generator().manual_seed(14)
 LOGITS, LABELS = torch.randn(40, 3, generator=G), torch.randint(0, 3, (40,), generator=G)
@@ -22,16 +21,7 @@ UPDATES = {
 @pytest.mark.parametrize("name", sorted(UPDATES))
 def test_wrapper_update_compiles(name):
     factory, args = UPDATES[name]
-    probe = factory()
-    assert graph_breaks(lambda *a: probe.update(*a), *args) == 0
-    eager, compiled = factory(), factory()
-    torch._dynamo.reset()
-    step = torch.compile(lambda *a: compiled.update(*a), backend="eager", fullgraph=True)
-    for part in range(3):  # three updates: Running's window of 2 drops the first
-        batch = tuple(a[part::3] for a in args)
-        eager.update(*batch)
-        step(*batch)
-    assert_close(compiled.compute(), eager.compute())
+    check_update_compiles(factory, [tuple(a[part::3] for a in args) for part in range(3)])  # Running drops one
 
 
 def test_bootstrapper_update_does_not_compile():
