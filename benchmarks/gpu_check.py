@@ -3,9 +3,10 @@ and the heavy paths are timed against torchmetrics on the same GPU.
 
 1. Values. Every family's functional form and its module (three batches through ``update``, then ``compute``)
    on the target device against the same calls on CPU with the default kernels: classification, AUROC/AP,
-   retrieval (dense, and flat with ``indexes``), regression, calibration, aggregation, and two losses (value and
-   gradient). The target is CUDA when it is available; without CUDA it is the torch kernels on CPU
-   (``torchmetrics_lite._backend.force("torch")``), so the numpy/torch pair is still checked.
+   retrieval (dense, and flat with ``indexes``), regression, calibration, multiple choice, a wrapper
+   (``ClasswiseWrapper``), aggregation, and two losses (value and gradient). The target is CUDA when it is
+   available; without CUDA it is the torch kernels on CPU (``torchmetrics_lite._backend.force("torch")``), so the
+   numpy/torch pair is still checked.
 2. Host syncs (CUDA only). Each module's ``update`` with ``validate_args=False`` runs under
    ``torch.cuda.set_sync_debug_mode("error")``, which raises on any device-to-host synchronisation.
 3. Timings (CUDA only), medians with ``torch.cuda.synchronize``: exact binary AUROC on 1e7 scores against
@@ -80,6 +81,8 @@ def cases(n: int = 3000, seed: int = 0) -> List[Case]:
         Case("auroc", "multiclass_auroc", (probs, labels), partial(F.multiclass_auroc, num_classes=5),
              partial(tml.MulticlassAUROC, num_classes=5)),
         Case("auroc", "binary_average_precision", (p, t), F.binary_average_precision, tml.BinaryAveragePrecision),
+        Case("auroc", "multilabel_auroc", (ml_p, ml_t), partial(F.multilabel_auroc, num_labels=4),
+             partial(tml.MultilabelAUROC, num_labels=4)),
         Case("retrieval", "ndcg@10 dense", (scores, grades), partial(F.retrieval_normalized_dcg, k=10)),
         Case("retrieval", "ndcg@10 flat", flat, partial(F.retrieval_normalized_dcg, k=10),
              partial(tml.RetrievalNormalizedDCG, k=10)),
@@ -90,6 +93,10 @@ def cases(n: int = 3000, seed: int = 0) -> List[Case]:
              tml.BinaryCalibrationError),
         Case("calibration", "multiclass_brier_score", (probs, labels),
              partial(F.multiclass_brier_score, num_classes=5), partial(tml.MulticlassBrierScore, num_classes=5)),
+        Case("multiple_choice", "multiple_choice_accuracy", (probs.log(), labels), F.multiple_choice_accuracy,
+             tml.MultipleChoiceAccuracy),
+        Case("wrappers", "classwise f1", (probs, labels), partial(F.multiclass_f1_score, num_classes=5, average=None),
+             lambda **kw: tml.ClasswiseWrapper(tml.MulticlassF1Score(5, average=None, **kw))),
         Case("aggregation", "mean (weighted)", (x, w), lambda v, wt: (v * wt).sum() / wt.sum(), tml.MeanMetric),
         Case("aggregation", "max", (x,), lambda v: v.max(), tml.MaxMetric),
         Case("loss", "lambdarank_loss (value, grad)", (scores[:32], grades[:32]), _with_grad(losses.lambdarank_loss)),

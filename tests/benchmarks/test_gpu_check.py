@@ -14,7 +14,8 @@ def test_cpu_mode_checks_every_family_and_says_what_it_skipped(capsys):
     out = capsys.readouterr().out
     rows = [line for line in out.splitlines() if line.startswith("| ") and "| family |" not in line]
     families = {row.split(" | ")[0].strip("| ") for row in rows}
-    assert families == {"classification", "auroc", "retrieval", "regression", "calibration", "aggregation", "loss"}
+    assert families == {"classification", "auroc", "retrieval", "regression", "calibration", "multiple_choice",
+                        "wrappers", "aggregation", "loss"}
     assert all(" | ok | " in row for row in rows)
     assert "SKIPPED: sync debug mode needs CUDA" in out
     assert "SKIPPED: AUROC 1e7, NDCG@10 uneven and LambdaRank 256x100 timings need CUDA" in out

@@ -32,3 +32,17 @@ def check_compiles(fn: Callable[..., Any], *args: Any, backends: Sequence[str] =
         got = torch.compile(fn, backend=backend, fullgraph=True)(*args, **kwargs)
         assert_close(got, want, path=f"compiled ({backend})")
     return want
+
+
+def check_update_compiles(factory: Callable[[], Any], batches: Sequence[Sequence[Any]]) -> None:
+    """A metric's ``update`` traces with no graph break, and compiled (backend "eager", ``fullgraph=True``) over
+    ``batches`` it accumulates the state an eager metric does (compared through ``compute``)."""
+    probe = factory()
+    assert graph_breaks(lambda *a: probe.update(*a), *batches[0]) == 0
+    eager, compiled = factory(), factory()
+    torch._dynamo.reset()
+    step = torch.compile(lambda *a: compiled.update(*a), backend="eager", fullgraph=True)
+    for batch in batches:
+        eager.update(*batch)
+        step(*batch)
+    assert_close(compiled.compute(), eager.compute())

@@ -32,9 +32,8 @@ def _multiple_choice_stats(loglik: Tensor, target: Tensor, lengths: Optional[Ten
 def _multiple_choice_from_stats(state: Dict[str, Tensor], zero_division: float) -> Tensor:
     total = state["total"]
     dtype = float_dtype(total.device)
-    if int(total) == 0:
-        return torch.tensor(zero_division, dtype=dtype, device=total.device)
-    return state["correct"].to(dtype) / total
+    value = state["correct"].to(dtype) / total.clamp(min=1).to(dtype)
+    return torch.where(total == 0, torch.full_like(value, zero_division), value)  # no host sync: compiles
 
 
 def multiple_choice_accuracy(loglik: Tensor, target: Tensor, lengths: Optional[Tensor] = None, *,

@@ -32,6 +32,21 @@ FUNCTIONAL = {
         p, t, 4, average="weighted", from_logits=True, weight=w, validate_args=False), (LG, MC_Y, W[:100])),
     "multilabel_auroc_micro": (partial(F.multilabel_auroc, num_labels=4, average="micro", validate_args=False),
                                (LG, ML_Y)),
+    "multilabel_ap": (partial(F.multilabel_average_precision, num_labels=4, validate_args=False), (LG, ML_Y)),
+    "binary_precision_at_fixed_recall": (partial(F.binary_precision_at_fixed_recall, min_recall=0.5,
+                                                 validate_args=False), (P, Y)),
+    "binary_recall_at_fixed_precision": (partial(F.binary_recall_at_fixed_precision, min_precision=0.5,
+                                                 validate_args=False), (P, Y)),
+    "binary_sensitivity_at_specificity": (partial(F.binary_sensitivity_at_specificity, min_specificity=0.5,
+                                                  validate_args=False), (P, Y)),
+    "binary_specificity_at_sensitivity": (partial(F.binary_specificity_at_sensitivity, min_sensitivity=0.5,
+                                                  validate_args=False), (P, Y)),
+    "multiclass_precision_at_fixed_recall": (partial(F.multiclass_precision_at_fixed_recall, num_classes=4,
+                                                     min_recall=0.5, from_logits=True, validate_args=False),
+                                             (LG, MC_Y)),
+    "multiclass_specificity_at_sensitivity": (partial(F.multiclass_specificity_at_sensitivity, num_classes=4,
+                                                      min_sensitivity=0.5, from_logits=True, validate_args=False),
+                                              (LG, MC_Y)),
 }
 
 

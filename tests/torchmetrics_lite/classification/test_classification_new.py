@@ -288,6 +288,10 @@ COMPILE_FUNCS = [
     (F.multilabel_hamming_distance, (ML_PREDS, ML_TARGET, L), {}),
     (F.multilabel_exact_match, (ML_PREDS, ML_TARGET, L), {"ignore_index": -1}),
     (F.multilabel_matthews_corrcoef, (ML_PREDS, ML_TARGET, L), {}),
+    (F.binary_fbeta_score, (BIN_PREDS, BIN_TARGET, 2.0), {}),
+    (F.multilabel_fbeta_score, (ML_PREDS, ML_TARGET, 0.5, L), {}),
+    (F.multilabel_precision, (ML_PREDS, ML_TARGET, L), {}),
+    (F.multilabel_stat_scores, (ML_PREDS, ML_TARGET, L), {}),
 ]
 
 

@@ -6,12 +6,15 @@ the flat functions cannot, since their number of queries depends on the values o
 import pytest
 import torch
 
+import torchmetrics_lite as T
 from tests.helpers.compile import check_compiles, graph_breaks
 from tests.helpers.metric_tester import assert_close
 from torchmetrics_lite import RetrievalMAP, RetrievalNormalizedDCG
 from torchmetrics_lite.functional import (
     retrieval_auroc,
     retrieval_average_precision,
+    retrieval_dcg,
+    retrieval_fall_out,
     retrieval_hit_rate,
     retrieval_normalized_dcg,
     retrieval_precision,
@@ -29,6 +32,7 @@ FNS = {
     "rr": (retrieval_reciprocal_rank, {"k": 3}), "precision": (retrieval_precision, {"k": 4}),
     "recall": (retrieval_recall, {"k": 4}), "hit_rate": (retrieval_hit_rate, {"k": 2}),
     "r_precision": (retrieval_r_precision, {}), "auroc": (retrieval_auroc, {"k": 5, "max_fpr": 0.5}),
+    "dcg": (retrieval_dcg, {"k": 4, "gain": "exponential"}), "fall_out": (retrieval_fall_out, {"k": 4}),
 }
 
 
@@ -53,7 +57,10 @@ def test_ndcg_compiles_with_inductor():
     check_compiles(value, PREDS, TARGET, backends=("inductor",))
 
 
-@pytest.mark.parametrize("cls", [RetrievalMAP, RetrievalNormalizedDCG])
+EVERY_MODULE = [getattr(T, name) for name in T.retrieval.__all__]
+
+
+@pytest.mark.parametrize("cls", EVERY_MODULE, ids=[c.__name__ for c in EVERY_MODULE])
 def test_module_update_compiles(cls):
     """The dense update (three sum states from one batch) traces as one graph and accumulates the eager state."""
     eager, compiled = cls(k=5, validate_args=False), cls(k=5, validate_args=False)
