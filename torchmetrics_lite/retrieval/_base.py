@@ -50,7 +50,8 @@ _MODULE_TEXT = """
     ``update(preds, target, indexes=None, mask=None)`` takes dense ``(queries, items)`` rows (each row a
     complete query, reduced at once to three sums) or flat 1-D rows with query ``indexes`` (a query may span
     batches and ranks: the rows are kept and grouped at ``compute``). ``compute()`` is the mean over every
-    counted query (``nan`` when none), synced across ranks."""
+    counted query (``nan`` when none), synced across ranks. There are no per-item weights: ``update`` takes no
+    ``weight`` (each query counts once; weight queries by repeating them or through a callable ``aggregation``)."""
 _MODULE_RAISES = """ValueError: An option outside its choices (at construction); in ``update``, the errors of the
             functional form (shapes, NaN scores, negative grades). A rejected update leaves the state unchanged.
             In ``compute``, a callable ``aggregation`` that returns a tensor that is not a real scalar.

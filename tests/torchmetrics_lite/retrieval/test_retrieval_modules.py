@@ -372,3 +372,25 @@ def test_compute_from_stats_is_pure_and_evaluates_once_per_compute(monkeypatch):
                                                                             reduction="none"), atol=1e-12)
     assert_close(values["map"], collection["map"].compute())
     assert len(calls) == 2  # one more evaluation, by the collection's compute, read by per_query afterwards
+
+
+def test_no_per_item_weights_said_and_routed():
+    """Retrieval has no per-item weights: the docstring says so, ``update(weight=)`` raises before any state
+    change, and a collection beside a weighted classifier sends ``weight`` only to the classifier."""
+    from torchmetrics_lite import BinaryF1Score, MetricCollection
+    from torchmetrics_lite.functional import binary_f1_score
+
+    assert "no per-item weights" in RetrievalNormalizedDCG.__doc__
+    preds, target = torch.tensor([0.9, 0.2, 0.7, 0.4]), torch.tensor([1, 0, 0, 1])
+    indexes, weight = torch.tensor([0, 0, 1, 1]), torch.tensor([1.0, 2.0, 0.0, 3.0])
+    metric = RetrievalNormalizedDCG()
+    metric.update(preds, target, indexes=indexes)
+    before = metric.compute()
+    with pytest.raises(TypeError, match="weight"):
+        metric.update(preds, target, indexes=indexes, weight=weight)
+    assert_close(metric.compute(), before)
+    both = MetricCollection({"ndcg": RetrievalNormalizedDCG(), "f1": BinaryF1Score(weighted=True)})
+    both.update(preds, target, indexes=indexes, weight=weight)
+    values = both.compute()
+    assert_close(values["ndcg"], retrieval_normalized_dcg(preds, target, indexes=indexes))
+    assert_close(values["f1"], binary_f1_score(preds, target, weight=weight))
