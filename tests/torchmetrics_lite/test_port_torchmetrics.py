@@ -212,3 +212,24 @@ def test_retrieval_auroc_of_a_query_without_a_negative_follows_empty():
     q1 = ours.functional.retrieval_auroc(preds[3:], target[3:]).item()
     assert values["zero"][0] == pytest.approx(values["zero"][1]) == pytest.approx(q1 / 2)  # the same 0 for query 0
     assert values["one"][0] == pytest.approx(q1 / 2) and values["one"][1] == pytest.approx((1 + q1) / 2)
+
+
+@pytest.mark.parametrize("name", ["MulticlassAUROC", "MulticlassAveragePrecision", "MultilabelAUROC",
+                                  "MultilabelAveragePrecision"])
+def test_rank_metrics_take_average_none_as_torchmetrics_does(name):
+    gen = torch.Generator().manual_seed(5)
+    if name.startswith("Multiclass"):
+        preds, target, kw = torch.rand(60, 3, generator=gen).softmax(-1), torch.arange(60) % 3, {"num_classes": 3}
+    else:
+        preds, target, kw = torch.rand(60, 3, generator=gen), (torch.rand(60, 3, generator=gen) > 0.5).long(), \
+            {"num_labels": 3}
+
+    def snippet(lib):
+        return getattr(LIBS[lib], name)(average=None, **kw)(preds, target)
+
+    theirs, mine = _both(snippet)
+    assert mine.shape == (3,)
+    _close(theirs, mine)
+    functional = getattr(ours.functional, "_".join(["multiclass" if "class" in name else "multilabel",
+                                                    "auroc" if "AUROC" in name else "average_precision"]))
+    _close(functional(preds, target, 3, average=None), mine)

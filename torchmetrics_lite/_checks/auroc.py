@@ -27,7 +27,8 @@ RANK_AVERAGES = ("macro", "weighted", "none")
 
 
 def check_rank_average(average: Any, choices: Sequence[str] = RANK_AVERAGES) -> str:
-    """``average`` of a multiclass/multilabel rank metric: one of ``choices``."""
+    """``average`` of a multiclass/multilabel rank metric: one of ``choices``; ``None`` is ``"none"`` (torchmetrics)."""
+    average = "none" if average is None else average
     check_choice("average", average, choices)
     return average
 
