@@ -35,6 +35,8 @@ TORCHMETRICS_ARGUMENTS: Dict[str, Tuple[Optional[str], str]] = {
     "dist_sync_fn": (None, "syncing is built in (torch.distributed); pass `process_group=` to choose the group"),
     "distributed_available_fn": (None, "syncing happens whenever a process group with 2+ ranks exists; pass "
                                  "`sync_on_compute=False` to keep values local"),
+    "ignore_index": (None, "this metric has no `ignore_index`: drop those samples before update "
+                     "(`keep = target != ignore_index; m.update(preds[keep], target[keep])`)"),
     "nan_strategy": (None, "NaN inputs raise a ValueError (with `validate_args=True`); drop them before update"),
 }
 
