@@ -236,3 +236,16 @@ def test_rank_metrics_take_average_none_as_torchmetrics_does(name):
     functional = getattr(ours.functional, "_".join(["multiclass" if "class" in name else "multilabel",
                                                     "auroc" if "AUROC" in name else "average_precision"]))
     _close(functional(preds, target, 3, average=None), mine)
+
+
+@pytest.mark.parametrize("name, kwargs", [
+    ("MulticlassConfusionMatrix", {"num_classes": 3}), ("MulticlassCohenKappa", {"num_classes": 3}),
+    ("MulticlassMatthewsCorrCoef", {"num_classes": 3}), ("MultilabelF1Score", {"num_labels": 3}),
+])
+def test_top_k_where_neither_library_has_it_gets_our_error_not_pythons(name, kwargs):
+    """These classes fix top_k=1 themselves (or have none): a ported top_k gets the table's message, not a
+    'got multiple values for keyword argument' from a base class."""
+    with pytest.raises(TypeError, match=rf"^{name}\(\) got an unexpected keyword argument 'top_k': this metric has "
+                                        r"no top-k option \(the multiclass stat-score metrics take `top_k=`"):
+        getattr(ours, name)(top_k=2, **kwargs)
+    assert getattr(ours, "MulticlassF1Score")(num_classes=3, top_k=2).top_k == 2
