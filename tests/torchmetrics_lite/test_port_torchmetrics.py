@@ -268,3 +268,18 @@ def test_rank_inputs_with_extra_dimensions_get_the_flattening_that_gives_torchme
         getattr(ours, name)(**kw)(preds, target)
     mine = getattr(ours, name)(**kw)(preds.movedim(1, -1).reshape(-1, 3), eval(flat_target, {"target": target}))
     _close(mine, getattr(LIBS["torchmetrics"], name)(**kw)(preds, target))
+
+
+def test_torchmetrics_positional_top_k_gets_an_error_that_names_it():
+    """torchmetrics' ``MulticlassAccuracy(5, 2)`` and ``retrieval_precision(p, t, 2)`` pass top_k positionally;
+    here those positions are ``average`` and ``indexes``, and the error says to pass ``top_k=``/``k=``."""
+    tm_value = LIBS["torchmetrics"].MulticlassAccuracy(5, 2)(torch.rand(8, 5, generator=GEN), torch.arange(8) % 5)
+    assert tm_value.numel() == 1  # valid torchmetrics code
+    with pytest.raises(ValueError, match=r"`average` to be one of .*got 2; for top-k pass `top_k=2` by keyword"):
+        ours.MulticlassAccuracy(5, 2)
+    with pytest.raises(ValueError, match=r"got 3; for top-k pass `top_k=3` by keyword"):
+        ours.MulticlassFBetaScore(2.0, 5, 3)
+    tm.functional.retrieval.retrieval_precision(PREDS, TARGET, 2)
+    with pytest.raises(TypeError, match=r"`indexes` to be a torch.Tensor, got int 2; torchmetrics' third positional "
+                                        r"argument `top_k` is `k=2` here"):
+        ours.functional.retrieval_precision(PREDS, TARGET, 2)
