@@ -283,3 +283,16 @@ def test_torchmetrics_positional_top_k_gets_an_error_that_names_it():
     with pytest.raises(TypeError, match=r"`indexes` to be a torch.Tensor, got int 2; torchmetrics' third positional "
                                         r"argument `top_k` is `k=2` here"):
         ours.functional.retrieval_precision(PREDS, TARGET, 2)
+
+
+@pytest.mark.parametrize("name, kwargs", [("MeanSquaredError", {}), ("MeanSquaredError", {"squared": False}),
+                                          ("MeanAbsoluteError", {})])
+def test_num_outputs_averages_the_outputs_unless_raw_values(name, kwargs):
+    """README's table: torchmetrics returns the (d,) values with ``num_outputs=d``; we average them (scikit-learn's
+    ``multioutput="uniform_average"``) and ``multioutput="raw_values"`` gives torchmetrics' vector."""
+    gen = torch.Generator().manual_seed(3)
+    preds, target = torch.randn(30, 2, generator=gen), torch.randn(30, 2, generator=gen)
+    theirs = getattr(LIBS["torchmetrics"], name)(num_outputs=2, **kwargs)(preds, target)
+    assert theirs.shape == (2,)
+    _close(getattr(ours, name)(num_outputs=2, multioutput="raw_values", **kwargs)(preds, target), theirs)
+    _close(getattr(ours, name)(num_outputs=2, **kwargs)(preds, target), theirs.mean())
