@@ -18,7 +18,8 @@ __all__ = ["TORCHMETRICS_ARGUMENTS", "InitInfo", "init_info", "raise_unknown_arg
 
 #: torchmetrics' argument name -> (our argument with the same meaning, or None; what to do instead).
 TORCHMETRICS_ARGUMENTS: Dict[str, Tuple[Optional[str], str]] = {
-    "top_k": ("k", "retrieval metrics take their cut-off as `k=`; this metric has no top-k option"),
+    "top_k": ("k", "this metric has no top-k option (the multiclass stat-score metrics take `top_k=`, "
+                   "retrieval metrics their cut-off as `k=`)"),
     "empty_target_action": ("empty", "a query without relevant items follows `empty=` "
                             "('zero' as torchmetrics' 'neg', 'skip', 'one' as 'pos', 'error')"),
     "compute_on_cpu": (None, "states stay on the inputs' device; move the metric with `.to('cpu')` "
@@ -35,6 +36,8 @@ TORCHMETRICS_ARGUMENTS: Dict[str, Tuple[Optional[str], str]] = {
     "dist_sync_fn": (None, "syncing is built in (torch.distributed); pass `process_group=` to choose the group"),
     "distributed_available_fn": (None, "syncing happens whenever a process group with 2+ ranks exists; pass "
                                  "`sync_on_compute=False` to keep values local"),
+    "ignore_index": (None, "this metric has no `ignore_index`: drop those samples before update "
+                     "(`keep = target != ignore_index; m.update(preds[keep], target[keep])`)"),
     "nan_strategy": (None, "NaN inputs raise a ValueError (with `validate_args=True`); drop them before update"),
 }
 
@@ -82,7 +85,8 @@ _INIT_INFO: Dict[type, InitInfo] = {}
 
 def init_info(cls: type, base: type) -> InitInfo:
     """The constructor arguments of ``cls``, read once per class from the ``__init__`` signatures of its MRO,
-    from ``cls`` up to ``base`` or the first ``__init__`` that forwards no ``**kwargs``."""
+    from ``cls`` up to ``base`` or the first ``__init__`` that forwards no ``**kwargs``, less the names in the
+    class attribute ``_fixed_init_args`` (arguments the class's own ``__init__`` passes to its base)."""
     info = _INIT_INFO.get(cls)
     if info is not None:
         return info
@@ -102,6 +106,7 @@ def init_info(cls: type, base: type) -> InitInfo:
                 defaults.setdefault(p.name, p.default)
         if klass is base or not any(p.kind == p.VAR_KEYWORD for p in params):
             break  # nothing further up is reachable from the user
+    accepted -= set(getattr(cls, "_fixed_init_args", ()))  # set by the leaf's __init__ itself (top_k=1)
     info = _INIT_INFO[cls] = InitInfo(positional or (), frozenset(accepted), defaults)
     return info
 

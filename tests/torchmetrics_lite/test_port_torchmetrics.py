@@ -1,5 +1,6 @@
 """Ported torchmetrics code (issue 12.5-12.13): the same snippet run against torchmetrics and against us gives the
 same value, or we raise the documented clear error. Each test runs the snippet once per library."""
+import re
 import warnings
 
 import pytest
@@ -142,10 +143,13 @@ def test_collection_passes_indexes_only_to_retrieval_members():
     ("BinaryAccuracy", {"dist_sync_on_step": True}, "forward() returns the batch value of this process"),
     ("BinaryAccuracy", {"multidim_average": "samplewise"}, "only torchmetrics' multidim_average='global'"),
     ("BinaryAUROC", {"thresholds": 50}, "torchmetrics' `thresholds` is `bins=` here"),
+    ("BinaryAUROC", {"ignore_index": -1}, "this metric has no `ignore_index`: drop those samples before update"),
+    ("MulticlassAveragePrecision", {"num_classes": 3, "ignore_index": -1}, "this metric has no `ignore_index`"),
+    ("BinaryCalibrationError", {"ignore_index": -1}, "this metric has no `ignore_index`"),
 ])
 def test_torchmetrics_arguments_we_spell_differently_raise_a_clear_error(name, kwargs, ours_hint):
     getattr(LIBS["torchmetrics"], name)(**kwargs)  # valid torchmetrics code
-    with pytest.raises(TypeError, match=rf"^{name}\(\) got an unexpected keyword argument '{next(iter(kwargs))}': "
+    with pytest.raises(TypeError, match=rf"^{name}\(\) got an unexpected keyword argument '{list(kwargs)[-1]}': "
                                         + ours_hint.replace("(", r"\(").replace(")", r"\)")):
         getattr(ours, name)(**kwargs)
 
@@ -212,3 +216,83 @@ def test_retrieval_auroc_of_a_query_without_a_negative_follows_empty():
     q1 = ours.functional.retrieval_auroc(preds[3:], target[3:]).item()
     assert values["zero"][0] == pytest.approx(values["zero"][1]) == pytest.approx(q1 / 2)  # the same 0 for query 0
     assert values["one"][0] == pytest.approx(q1 / 2) and values["one"][1] == pytest.approx((1 + q1) / 2)
+
+
+@pytest.mark.parametrize("name", ["MulticlassAUROC", "MulticlassAveragePrecision", "MultilabelAUROC",
+                                  "MultilabelAveragePrecision"])
+def test_rank_metrics_take_average_none_as_torchmetrics_does(name):
+    gen = torch.Generator().manual_seed(5)
+    if name.startswith("Multiclass"):
+        preds, target, kw = torch.rand(60, 3, generator=gen).softmax(-1), torch.arange(60) % 3, {"num_classes": 3}
+    else:
+        preds, target, kw = torch.rand(60, 3, generator=gen), (torch.rand(60, 3, generator=gen) > 0.5).long(), \
+            {"num_labels": 3}
+
+    def snippet(lib):
+        return getattr(LIBS[lib], name)(average=None, **kw)(preds, target)
+
+    theirs, mine = _both(snippet)
+    assert mine.shape == (3,)
+    _close(theirs, mine)
+    functional = getattr(ours.functional, "_".join(["multiclass" if "class" in name else "multilabel",
+                                                    "auroc" if "AUROC" in name else "average_precision"]))
+    _close(functional(preds, target, 3, average=None), mine)
+
+
+@pytest.mark.parametrize("name, kwargs", [
+    ("MulticlassConfusionMatrix", {"num_classes": 3}), ("MulticlassCohenKappa", {"num_classes": 3}),
+    ("MulticlassMatthewsCorrCoef", {"num_classes": 3}), ("MultilabelF1Score", {"num_labels": 3}),
+])
+def test_top_k_where_neither_library_has_it_gets_our_error_not_pythons(name, kwargs):
+    """These classes fix top_k=1 themselves (or have none): a ported top_k gets the table's message, not a
+    'got multiple values for keyword argument' from a base class."""
+    with pytest.raises(TypeError, match=rf"^{name}\(\) got an unexpected keyword argument 'top_k': this metric has "
+                                        r"no top-k option \(the multiclass stat-score metrics take `top_k=`"):
+        getattr(ours, name)(top_k=2, **kwargs)
+    assert getattr(ours, "MulticlassF1Score")(num_classes=3, top_k=2).top_k == 2
+
+
+@pytest.mark.parametrize("name", ["MulticlassAUROC", "MultilabelAveragePrecision"])
+def test_rank_inputs_with_extra_dimensions_get_the_flattening_that_gives_torchmetrics_value(name):
+    """torchmetrics flattens (N, C, ...) itself; we raise, and the flattening the message spells out gives its value."""
+    gen = torch.Generator().manual_seed(8)
+    multiclass = name.startswith("Multiclass")
+    preds = torch.rand(4, 3, 5, 6, generator=gen)
+    preds = preds.softmax(1) if multiclass else preds
+    target = torch.randint(0, 3, (4, 5, 6), generator=gen) if multiclass else \
+        torch.randint(0, 2, (4, 3, 5, 6), generator=gen)
+    kw = {"num_classes": 3} if multiclass else {"num_labels": 3}
+    flat_target = "target.reshape(-1)" if multiclass else "target.movedim(1, -1).reshape(-1, 3)"
+    with pytest.raises(ValueError, match=r"flatten the extra dimensions into samples: "
+                                         rf"`preds.movedim\(1, -1\).reshape\(-1, 3\)` and `{re.escape(flat_target)}`"):
+        getattr(ours, name)(**kw)(preds, target)
+    mine = getattr(ours, name)(**kw)(preds.movedim(1, -1).reshape(-1, 3), eval(flat_target, {"target": target}))
+    _close(mine, getattr(LIBS["torchmetrics"], name)(**kw)(preds, target))
+
+
+def test_torchmetrics_positional_top_k_gets_an_error_that_names_it():
+    """torchmetrics' ``MulticlassAccuracy(5, 2)`` and ``retrieval_precision(p, t, 2)`` pass top_k positionally;
+    here those positions are ``average`` and ``indexes``, and the error says to pass ``top_k=``/``k=``."""
+    tm_value = LIBS["torchmetrics"].MulticlassAccuracy(5, 2)(torch.rand(8, 5, generator=GEN), torch.arange(8) % 5)
+    assert tm_value.numel() == 1  # valid torchmetrics code
+    with pytest.raises(ValueError, match=r"`average` to be one of .*got 2; for top-k pass `top_k=2` by keyword"):
+        ours.MulticlassAccuracy(5, 2)
+    with pytest.raises(ValueError, match=r"got 3; for top-k pass `top_k=3` by keyword"):
+        ours.MulticlassFBetaScore(2.0, 5, 3)
+    tm.functional.retrieval.retrieval_precision(PREDS, TARGET, 2)
+    with pytest.raises(TypeError, match=r"`indexes` to be a torch.Tensor, got int 2; torchmetrics' third positional "
+                                        r"argument `top_k` is `k=2` here"):
+        ours.functional.retrieval_precision(PREDS, TARGET, 2)
+
+
+@pytest.mark.parametrize("name, kwargs", [("MeanSquaredError", {}), ("MeanSquaredError", {"squared": False}),
+                                          ("MeanAbsoluteError", {})])
+def test_num_outputs_averages_the_outputs_unless_raw_values(name, kwargs):
+    """README's table: torchmetrics returns the (d,) values with ``num_outputs=d``; we average them (scikit-learn's
+    ``multioutput="uniform_average"``) and ``multioutput="raw_values"`` gives torchmetrics' vector."""
+    gen = torch.Generator().manual_seed(3)
+    preds, target = torch.randn(30, 2, generator=gen), torch.randn(30, 2, generator=gen)
+    theirs = getattr(LIBS["torchmetrics"], name)(num_outputs=2, **kwargs)(preds, target)
+    assert theirs.shape == (2,)
+    _close(getattr(ours, name)(num_outputs=2, multioutput="raw_values", **kwargs)(preds, target), theirs)
+    _close(getattr(ours, name)(num_outputs=2, **kwargs)(preds, target), theirs.mean())

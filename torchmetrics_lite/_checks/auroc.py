@@ -27,7 +27,8 @@ RANK_AVERAGES = ("macro", "weighted", "none")
 
 
 def check_rank_average(average: Any, choices: Sequence[str] = RANK_AVERAGES) -> str:
-    """``average`` of a multiclass/multilabel rank metric: one of ``choices``."""
+    """``average`` of a multiclass/multilabel rank metric: one of ``choices``; ``None`` is ``"none"`` (torchmetrics)."""
+    average = "none" if average is None else average
     check_choice("average", average, choices)
     return average
 
@@ -85,11 +86,21 @@ def check_binary_rank_inputs(preds: Any, target: Any, validate_args: bool) -> Tu
     return preds.reshape(-1), target.view(torch.uint8) if target.dtype == torch.bool else target.to(torch.uint8)
 
 
+def _check_no_extra_dims(preds: Tensor, size: str) -> None:
+    """torchmetrics flattens ``(N, C, ...)`` rank inputs itself; here the message says how."""
+    if preds.dim() > 2:
+        c = preds.shape[1]
+        flat_target = f"target.movedim(1, -1).reshape(-1, {c})" if size == "num_labels" else "target.reshape(-1)"
+        raise ValueError(f"Expected `preds` to be 2-D (N, {size}), got shape {tuple(preds.shape)}; flatten the extra "
+                         f"dimensions into samples: `preds.movedim(1, -1).reshape(-1, {c})` and `{flat_target}`")
+
+
 def check_multiclass_rank_inputs(preds: Any, target: Any, num_classes: int, validate_args: bool,
                                  from_logits: bool = False) -> Tuple[Tensor, Tensor]:
     """Scores ``(N, num_classes)`` and class indices ``(N,)`` in ``[0, num_classes)``. Without ``from_logits``
     the scores must be probabilities in ``[0, 1]`` (value check: the message names ``from_logits=True``)."""
     preds, target = check_tensor("preds", preds), check_tensor("target", target)
+    _check_no_extra_dims(preds, "num_classes")
     check_ndim("preds", preds, (2,))
     check_ndim("target", target, (1,))
     if preds.shape != (target.shape[0], num_classes):
@@ -112,6 +123,7 @@ def check_multilabel_rank_inputs(preds: Any, target: Any, num_labels: int,
                                  validate_args: bool) -> Tuple[Tensor, Tensor]:
     """Scores ``(N, num_labels)`` and 0/1 labels of the same shape (returned as uint8)."""
     preds, target = check_tensor("preds", preds), check_tensor("target", target)
+    _check_no_extra_dims(preds, "num_labels")
     check_ndim("preds", preds, (2,))
     if preds.shape[1] != num_labels:
         raise ValueError(f"Expected `preds` to have shape (N, num_labels) with num_labels = {num_labels}, "

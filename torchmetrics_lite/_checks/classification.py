@@ -27,6 +27,10 @@ CLASSIFICATION_AVERAGES = ("micro", "macro", "weighted", "none")
 def check_average(average: Any, choices: Sequence[str] = CLASSIFICATION_AVERAGES) -> str:
     """``average`` is one of ``choices``; ``None`` means ``"none"`` (per class), as in torchmetrics."""
     average = "none" if average is None else average
+    if isinstance(average, int) and not isinstance(average, bool):
+        raise ValueError(f"Expected `average` to be one of {tuple(choices)}, got {average!r}; for top-k "
+                         f"pass `top_k={average}` by keyword (in torchmetrics' classes it is the argument after "
+                         f"`num_classes`)")
     check_choice("average", average, choices)
     return average
 

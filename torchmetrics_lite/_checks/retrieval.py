@@ -67,6 +67,9 @@ def check_retrieval_inputs(preds: Any, target: Any, indexes: Any, mask: Any,
     if indexes is None:
         check_ndim("preds", preds, (1, 2))
     else:
+        if isinstance(indexes, int) and not isinstance(indexes, bool):
+            raise TypeError(f"Expected `indexes` to be a torch.Tensor, got int {indexes}; torchmetrics' third "
+                            f"positional argument `top_k` is `k={indexes}` here (by keyword)")
         check_tensor("indexes", indexes)
         check_ndim("preds", preds, (1,))
         check_integer("indexes", indexes, allow_bool=False)

@@ -58,6 +58,8 @@ class MulticlassMatthewsCorrCoef(_MulticlassMetric):
 
     higher_is_better = True
 
+    _fixed_init_args = ("top_k",)  # always 1 (torchmetrics has no top_k here)
+
     def __init__(self, num_classes: int, *, ignore_index: Optional[int] = None, **kwargs: Any) -> None:
         super().__init__(num_classes, top_k=1, ignore_index=ignore_index, **kwargs)
 
@@ -131,6 +133,8 @@ class MulticlassCohenKappa(_MulticlassMetric):
     """
 
     higher_is_better = True
+
+    _fixed_init_args = ("top_k",)  # always 1 (torchmetrics has no top_k here)
 
     def __init__(self, num_classes: int, *, weights: Optional[str] = None, ignore_index: Optional[int] = None,
                  **kwargs: Any) -> None:

@@ -178,6 +178,8 @@ class MulticlassConfusionMatrix(_MulticlassMetric):
                 [0, 1, 0]])
     """
 
+    _fixed_init_args = ("top_k",)  # always 1 (torchmetrics has no top_k here)
+
     def __init__(self, num_classes: int, normalize: Optional[str] = None, *, ignore_index: Optional[int] = None,
                  **kwargs: Any) -> None:
         super().__init__(num_classes, top_k=1, ignore_index=ignore_index, **kwargs)

@@ -117,7 +117,7 @@ def multiclass_auroc(preds: Tensor, target: Tensor, num_classes: int, *, average
         >>> round(multiclass_auroc(logits, torch.tensor([0, 1, 2, 1]), 3, from_logits=True).item(), 4)
         1.0
     """
-    check_rank_average(average)
+    average = check_rank_average(average)
     state = _check_multiclass(preds, target, num_classes, weight, from_logits, validate_args)
     return _multiclass_auroc_from_stats(state, num_classes, average, from_logits, strict)
 
@@ -151,6 +151,6 @@ def multiclass_average_precision(preds: Tensor, target: Tensor, num_classes: int
         >>> [round(v, 4) for v in multiclass_average_precision(preds, target, 3, average="none").tolist()]
         [0.8333, 1.0, 1.0]
     """
-    check_rank_average(average)
+    average = check_rank_average(average)
     state = _check_multiclass(preds, target, num_classes, weight, from_logits, validate_args)
     return _multiclass_average_precision_from_stats(state, num_classes, average, from_logits, strict)

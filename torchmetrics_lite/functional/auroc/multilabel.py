@@ -100,7 +100,7 @@ def multilabel_auroc(preds: Tensor, target: Tensor, num_labels: int, *, average:
         [1.0, 0.75]
     """
     del from_logits  # rank-invariant per label
-    check_rank_average(average, AVERAGES)
+    average = check_rank_average(average, AVERAGES)
     return _multilabel_auroc_from_stats(_check_multilabel(preds, target, num_labels, weight, validate_args),
                                         average, strict)
 
@@ -140,6 +140,6 @@ def multilabel_average_precision(preds: Tensor, target: Tensor, num_labels: int,
         [1.0, 0.8333]
     """
     del from_logits
-    check_rank_average(average, AVERAGES)
+    average = check_rank_average(average, AVERAGES)
     return _multilabel_average_precision_from_stats(_check_multilabel(preds, target, num_labels, weight,
                                                                       validate_args), average, strict)
