@@ -19,8 +19,10 @@ update, see :mod:`torchmetrics_lite.functional.regression._kernels` for the prec
 (the same moments) declare equal ``stats_key``\\ s, so a ``MetricCollection`` computes each batch's
 statistics once for both.
 
-Unlike torchmetrics (which returns per-output values when ``num_outputs > 1``), ``multioutput`` defaults to
-``"uniform_average"`` as in scikit-learn; pass ``multioutput="raw_values"`` for the ``(d,)`` values.
+With ``num_outputs > 1`` torchmetrics' error metrics return the per-output values and scikit-learn their mean, so
+``MeanSquaredError``, ``RootMeanSquaredError``, ``MeanAbsoluteError`` and ``MeanAbsolutePercentageError`` ask
+for ``multioutput`` then (``"raw_values"``: the ``(d,)`` values, ``"uniform_average"``: their mean; a
+``ValueError`` says so when it is missing); R² and explained variance default to ``"uniform_average"``, as both.
 """
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from typing import Any, Dict, Optional
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_adjusted, check_multioutput, check_positive_int
+from torchmetrics_lite._checks import check_adjusted, check_multioutput, check_positive_int, error_multioutput
 from torchmetrics_lite.functional.regression._docs import ERROR_MODULE, sections
 from torchmetrics_lite.functional.regression._kernels import fold_pair
 from torchmetrics_lite.functional.regression.measures import (
@@ -64,9 +66,11 @@ class _ErrorSumMetric(Metric):
     higher_is_better = False
     is_differentiable = False
 
-    def __init__(self, *, num_outputs: int = 1, multioutput: str = "uniform_average", **kwargs: Any) -> None:
+    def __init__(self, *, num_outputs: int = 1, multioutput: Optional[str] = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _init_outputs(self, num_outputs, multioutput, weighted=False)
+        check_positive_int("num_outputs", num_outputs)
+        _init_outputs(self, num_outputs, error_multioutput(type(self).__name__, num_outputs, multioutput),
+                      weighted=False)
         self.add_state("sum_error", torch.zeros(num_outputs, dtype=torch.float64), reduce="sum")
         self.add_state("total", torch.zeros((), dtype=torch.int64), reduce="sum")
         self.add_state("sum_weight", torch.zeros((), dtype=torch.float64), reduce="sum")
@@ -91,7 +95,8 @@ class MeanSquaredError(_ErrorSumMetric):
     Args:
         squared: ``False`` gives the RMSE (torchmetrics' switch, same as :class:`RootMeanSquaredError`).
         num_outputs: number of output columns ``d``.
-        multioutput: ``"uniform_average"`` (default, scikit-learn's) or ``"raw_values"`` (``(d,)``).
+        multioutput: ``"uniform_average"`` (the mean over outputs, scikit-learn's) or ``"raw_values"`` (``(d,)``,
+            torchmetrics'); required when ``num_outputs > 1`` (the two libraries differ there), else the mean.
         kwargs: :class:`~torchmetrics_lite.metric.Metric`'s ``validate_args``, ``process_group``,
             ``sync_on_compute``.
 

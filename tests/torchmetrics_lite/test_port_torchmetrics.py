@@ -287,12 +287,16 @@ def test_torchmetrics_positional_top_k_gets_an_error_that_names_it():
 
 @pytest.mark.parametrize("name, kwargs", [("MeanSquaredError", {}), ("MeanSquaredError", {"squared": False}),
                                           ("MeanAbsoluteError", {})])
-def test_num_outputs_averages_the_outputs_unless_raw_values(name, kwargs):
-    """README's table: torchmetrics returns the (d,) values with ``num_outputs=d``; we average them (scikit-learn's
-    ``multioutput="uniform_average"``) and ``multioutput="raw_values"`` gives torchmetrics' vector."""
+def test_num_outputs_asks_for_multioutput(name, kwargs):
+    """README's table: torchmetrics returns the (d,) values with ``num_outputs=d``, scikit-learn their mean; a ported
+    ``num_outputs=d`` raises an error naming both choices, ``"raw_values"`` gives torchmetrics' vector."""
     gen = torch.Generator().manual_seed(3)
     preds, target = torch.randn(30, 2, generator=gen), torch.randn(30, 2, generator=gen)
     theirs = getattr(LIBS["torchmetrics"], name)(num_outputs=2, **kwargs)(preds, target)
     assert theirs.shape == (2,)
     _close(getattr(ours, name)(num_outputs=2, multioutput="raw_values", **kwargs)(preds, target), theirs)
-    _close(getattr(ours, name)(num_outputs=2, **kwargs)(preds, target), theirs.mean())
+    _close(getattr(ours, name)(num_outputs=2, multioutput="uniform_average", **kwargs)(preds, target), theirs.mean())
+    with pytest.raises(ValueError, match=r"Expected `multioutput` to be given for \w+\(num_outputs=2\), got None: "
+                                         r"torchmetrics returns the 2 per-output values .* pass multioutput="):
+        getattr(ours, name)(num_outputs=2, **kwargs)
+    assert getattr(ours, name)(**kwargs).multioutput == "uniform_average"  # one output: nothing to choose

@@ -70,6 +70,7 @@ from torchmetrics_lite._checks.regression import (  # noqa: F401
     check_multioutput,
     check_regression_inputs,
     check_regression_values,
+    error_multioutput,
 )
 from torchmetrics_lite._checks.retrieval import (  # noqa: F401
     AGGREGATIONS,

@@ -49,6 +49,18 @@ def check_multioutput(value: Any, *, weighted: bool) -> None:
     check_choice("multioutput", value, choices)
 
 
+def error_multioutput(metric: str, num_outputs: int, multioutput: Any) -> Any:
+    """The error metrics' ``multioutput``: ``None`` (not given) is ``"uniform_average"`` for one output; with
+    several, torchmetrics returns the per-output values and scikit-learn their mean, so the caller must choose."""
+    if multioutput is not None:
+        return multioutput
+    if num_outputs > 1:
+        raise ValueError(f"Expected `multioutput` to be given for {metric}(num_outputs={num_outputs}), got None: "
+                         f"torchmetrics returns the {num_outputs} per-output values there and scikit-learn their "
+                         "mean; pass multioutput=\"raw_values\" (torchmetrics) or \"uniform_average\" (scikit-learn)")
+    return "uniform_average"
+
+
 def check_adjusted(value: Any) -> None:
     """``adjusted``: the number of regressors of the adjusted R², a non-negative int (0: plain R²)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
