@@ -317,14 +317,18 @@ class Metric(nn.Module):
 
         Runs without autograd: metric states never hold a graph, whatever the inputs require.
         """
-        if not torch.is_grad_enabled() or _grad_free(args, kwargs):  # no graph can be built: nothing to switch
-            self._merge_stats(self.batch_stats(*args, **kwargs))
-            return
-        torch.set_grad_enabled(False)  # called as a function: cheaper than entering torch.no_grad() (hot path)
+        switch = torch.is_grad_enabled() and not _grad_free(args, kwargs)
+        if switch:  # called as a function: cheaper than entering torch.no_grad() (hot path)
+            torch.set_grad_enabled(False)
         try:
-            self._merge_stats(self.batch_stats(*args, **kwargs))
+            stats = self.batch_stats(*args, **kwargs)
+        except TypeError:
+            self._raise_if_unfit(args, kwargs)
+            raise
         finally:
-            torch.set_grad_enabled(True)
+            if switch:
+                torch.set_grad_enabled(True)
+        self._merge_stats(stats)
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         """Return the metric of this batch alone and merge the batch into the running state.
@@ -336,7 +340,11 @@ class Metric(nn.Module):
         if switch:
             torch.set_grad_enabled(False)
         try:
-            stats = self.batch_stats(*args, **kwargs)
+            try:
+                stats = self.batch_stats(*args, **kwargs)
+            except TypeError:
+                self._raise_if_unfit(args, kwargs)
+                raise
             value = self.compute_from_stats(stats)
             self._merge_stats(stats)
         finally:
@@ -347,6 +355,17 @@ class Metric(nn.Module):
             value = _to_float32(value)
         d["_forward_cache"] = value
         return value
+
+    def _raise_if_unfit(self, args: Any, kwargs: Any) -> None:
+        """After ``batch_stats`` raised a ``TypeError``: if the call does not fit its signature, raise one naming
+        this metric and the arguments ``update`` takes (not the private base that defines ``batch_stats``)."""
+        signature = inspect.signature(self.batch_stats)
+        try:
+            signature.bind(*args, **kwargs)
+        except TypeError as unbound:
+            shown = ", ".join(p.name if p.default is p.empty else f"{p.name}={p.default!r}"
+                              for p in signature.parameters.values())
+            raise TypeError(f"{type(self).__name__}.update({shown}) {unbound}") from None
 
     def compute(self) -> Any:
         """The metric over everything merged so far, synced across ranks.

@@ -449,3 +449,20 @@ def test_metric_module_calls_no_private_torch_api():
     import torchmetrics_lite.metric as metric_module
 
     assert "torch._C" not in ins.getsource(metric_module)
+
+
+def test_an_update_that_does_not_fit_names_the_metric_and_its_arguments():
+    from torchmetrics_lite import BinaryF1Score, MeanSquaredError, RetrievalMAP
+
+    m = RetrievalMAP()
+    with pytest.raises(TypeError, match=r"^RetrievalMAP\.update\(preds, target, indexes=None, mask=None\) got an "
+                                        r"unexpected keyword argument 'weight'$"):
+        m.update(torch.rand(4), torch.tensor([1, 0, 1, 0]), weight=torch.ones(4))
+    assert m.update_count == 0 and m.preds.shape[0] == 0  # nothing merged
+    with pytest.raises(TypeError, match=r"^BinaryF1Score\.update\(preds, target, weight=None\) too many positional"):
+        BinaryF1Score().update(torch.rand(4), torch.tensor([1, 0, 1, 0]), torch.ones(4), 3)
+    with pytest.raises(TypeError, match=r"^MeanSquaredError\.update\(preds, target, weight=None\) missing a required "
+                                        r"argument: 'target'$"):
+        MeanSquaredError()(torch.rand(4))  # forward too
+    with pytest.raises(TypeError, match="Expected `preds` to be a torch.Tensor"):  # a TypeError of the checks stays
+        MeanSquaredError().update([0.5], torch.rand(1))
