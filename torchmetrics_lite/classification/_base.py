@@ -3,7 +3,7 @@ and its ``stats_key``; a concrete metric only names its formula (``_terms`` for 
 ``compute_from_stats``). Every base derives from :class:`~torchmetrics_lite.metric.Metric` directly (at most two
 levels of inheritance): a task's score base (``_BinaryScore``: ``zero_division`` and the ``_terms`` formula) and its
 count base (``_BinaryMetric``: stat scores, confusion matrix, agreement) declare the same state through one function
-(``_binary_confmat``); every base binds the one ``batch_stats`` (:func:`_confmat_batch_stats`), which runs the
+(``_declare_binary``); every base binds the one ``batch_stats`` (:func:`_confmat_batch_stats`), which runs the
 counting pass its task declares (``_count``, ``_count_options``).
 
 Weighted counts: ``weighted=True`` at construction makes the state float64 (float32 on a device without float64)
@@ -74,32 +74,36 @@ def _confmat_batch_stats(metric: _Counting, preds: Tensor, target: Tensor,
     return {"confmat": _batch_counts(cm, metric.weighted)}
 
 
-def _binary_confmat(metric: Metric, threshold: float, from_logits: bool, ignore_index: Optional[int],
-                    weighted: bool) -> float:
-    """Check a binary metric's options, declare its (2, 2) ``confmat`` state and its ``stats_key``; returns the
-    threshold on the scale of the scores (``_cut``)."""
-    cut = _binary_config(threshold, from_logits, ignore_index)
+def _declare_binary(metric: Any, threshold: float, from_logits: bool, ignore_index: Optional[int],
+                    weighted: bool) -> None:
+    """Check a binary metric's options, set them on ``metric`` (with ``_cut``, the threshold on the scale of the
+    scores), declare its (2, 2) ``confmat`` state and its ``stats_key``."""
+    metric._cut = cut = _binary_config(threshold, from_logits, ignore_index)
+    metric.threshold, metric.from_logits, metric.ignore_index, metric.weighted = (threshold, from_logits,
+                                                                                  ignore_index, weighted)
     metric.add_state("confmat", torch.zeros(2, 2, dtype=_counts_dtype(weighted)), reduce="sum")
     metric.stats_key = ("binary", cut, from_logits, ignore_index, metric.validate_args, weighted)
-    return cut
 
 
-def _multiclass_confmat(metric: Metric, num_classes: int, top_k: int, ignore_index: Optional[int],
+def _declare_multiclass(metric: Any, num_classes: int, top_k: int, ignore_index: Optional[int],
                         weighted: bool) -> None:
-    """Check a multiclass metric's options, declare its (C, C) ``confmat`` state and its ``stats_key``."""
+    """Check a multiclass metric's options, set them on ``metric``, declare its (C, C) ``confmat`` state and its
+    ``stats_key``."""
     _multiclass_config(num_classes, top_k, ignore_index)
+    metric.num_classes, metric.top_k, metric.ignore_index, metric.weighted = num_classes, top_k, ignore_index, weighted
     metric.add_state("confmat", torch.zeros(num_classes, num_classes, dtype=_counts_dtype(weighted)), reduce="sum")
     metric.stats_key = ("multiclass", num_classes, top_k, ignore_index, metric.validate_args, weighted)
 
 
-def _multilabel_confmat(metric: Metric, num_labels: int, threshold: float, from_logits: bool,
-                        ignore_index: Optional[int], weighted: bool) -> float:
-    """Check a multilabel metric's options, declare its (L, 2, 2) ``confmat`` state and its ``stats_key``; returns
-    the threshold on the scale of the scores (``_cut``)."""
-    cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
+def _declare_multilabel(metric: Any, num_labels: int, threshold: float, from_logits: bool,
+                        ignore_index: Optional[int], weighted: bool) -> None:
+    """Check a multilabel metric's options, set them on ``metric`` (with ``_cut``, the threshold on the scale of
+    the scores), declare its (L, 2, 2) ``confmat`` state and its ``stats_key``."""
+    metric._cut = cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
+    metric.num_labels, metric.threshold, metric.from_logits = num_labels, threshold, from_logits
+    metric.ignore_index, metric.weighted = ignore_index, weighted
     metric.add_state("confmat", torch.zeros(num_labels, 2, 2, dtype=_counts_dtype(weighted)), reduce="sum")
     metric.stats_key = ("multilabel", num_labels, cut, from_logits, ignore_index, metric.validate_args, weighted)
-    return cut
 
 
 class _BinaryMetric(Metric):
@@ -112,9 +116,7 @@ class _BinaryMetric(Metric):
     def __init__(self, threshold: float = 0.5, *, from_logits: bool = False, ignore_index: Optional[int] = None,
                  weighted: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._cut = _binary_confmat(self, threshold, from_logits, ignore_index, weighted)
-        self.threshold, self.from_logits = threshold, from_logits
-        self.ignore_index, self.weighted = ignore_index, weighted
+        _declare_binary(self, threshold, from_logits, ignore_index, weighted)
 
     batch_stats = _confmat_batch_stats
 
@@ -131,9 +133,7 @@ class _BinaryScore(Metric):
     def __init__(self, threshold: float = 0.5, *, zero_division: float = 0.0, from_logits: bool = False,
                  ignore_index: Optional[int] = None, weighted: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._cut = _binary_confmat(self, threshold, from_logits, ignore_index, weighted)
-        self.threshold, self.from_logits = threshold, from_logits
-        self.ignore_index, self.weighted = ignore_index, weighted
+        _declare_binary(self, threshold, from_logits, ignore_index, weighted)
         self.zero_division = check_zero_division(zero_division)
 
     batch_stats = _confmat_batch_stats
@@ -152,8 +152,7 @@ class _MulticlassMetric(Metric):
     def __init__(self, num_classes: int, *, top_k: int = 1, ignore_index: Optional[int] = None,
                  weighted: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _multiclass_confmat(self, num_classes, top_k, ignore_index, weighted)
-        self.num_classes, self.top_k, self.ignore_index, self.weighted = num_classes, top_k, ignore_index, weighted
+        _declare_multiclass(self, num_classes, top_k, ignore_index, weighted)
 
     batch_stats = _confmat_batch_stats
 
@@ -172,8 +171,7 @@ class _MulticlassScore(Metric):
     def __init__(self, num_classes: int, average: Optional[str] = "macro", *, zero_division: float = 0.0,
                  top_k: int = 1, ignore_index: Optional[int] = None, weighted: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _multiclass_confmat(self, num_classes, top_k, ignore_index, weighted)
-        self.num_classes, self.top_k, self.ignore_index, self.weighted = num_classes, top_k, ignore_index, weighted
+        _declare_multiclass(self, num_classes, top_k, ignore_index, weighted)
         self.average, self.zero_division = check_average(average), check_zero_division(zero_division)
 
     batch_stats = _confmat_batch_stats
@@ -193,9 +191,7 @@ class _MultilabelMetric(Metric):
     def __init__(self, num_labels: int, threshold: float = 0.5, *, from_logits: bool = False,
                  ignore_index: Optional[int] = None, weighted: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._cut = _multilabel_confmat(self, num_labels, threshold, from_logits, ignore_index, weighted)
-        self.num_labels, self.threshold, self.from_logits = num_labels, threshold, from_logits
-        self.ignore_index, self.weighted = ignore_index, weighted
+        _declare_multilabel(self, num_labels, threshold, from_logits, ignore_index, weighted)
 
     batch_stats = _confmat_batch_stats
 
@@ -213,9 +209,7 @@ class _MultilabelScore(Metric):
                  zero_division: float = 0.0, from_logits: bool = False, ignore_index: Optional[int] = None,
                  weighted: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._cut = _multilabel_confmat(self, num_labels, threshold, from_logits, ignore_index, weighted)
-        self.num_labels, self.threshold, self.from_logits = num_labels, threshold, from_logits
-        self.ignore_index, self.weighted = ignore_index, weighted
+        _declare_multilabel(self, num_labels, threshold, from_logits, ignore_index, weighted)
         self.average, self.zero_division = check_average(average), check_zero_division(zero_division)
 
     batch_stats = _confmat_batch_stats
