@@ -20,7 +20,7 @@ from typing import Callable, Iterator, List, Sequence, Tuple
 
 import torch
 
-import torchmetrics_lite.metric as metric_module
+import torchmetrics_lite._dtype as dtype_module
 from torchmetrics_lite import (
     BinaryBrierScore,
     BinaryCalibrationError,
@@ -37,14 +37,14 @@ from torchmetrics_lite import (
 @contextlib.contextmanager
 def float32_policy() -> Iterator[None]:
     """The CPU as a device without float64 (float32 statistics, torch kernels), as on MPS."""
-    saved = metric_module.NO_FLOAT64_DEVICES
-    metric_module.NO_FLOAT64_DEVICES = frozenset({"cpu", "mps"})
+    saved = dtype_module.NO_FLOAT64_DEVICES
+    dtype_module.NO_FLOAT64_DEVICES = frozenset({"cpu", "mps"})
     try:
         with _backend.force("torch"), warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # the policy's one warning per metric
             yield
     finally:
-        metric_module.NO_FLOAT64_DEVICES = saved
+        dtype_module.NO_FLOAT64_DEVICES = saved
 
 
 def stream(make: Callable[[], Metric], batches: Sequence[Tuple[torch.Tensor, ...]]) -> torch.Tensor:

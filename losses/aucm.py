@@ -5,8 +5,8 @@ import torch
 from torch import Tensor, nn
 
 from losses._utils import check_binary
+from torchmetrics_lite import float_dtype
 from torchmetrics_lite._checks import check_number, upcast
-from torchmetrics_lite.metric import float_dtype
 
 __all__ = ["AUCMLoss", "aucm_loss"]
 

@@ -14,9 +14,8 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from losses._utils import PAIR_BLOCK, check_binary, check_positive
-from torchmetrics_lite import _sort
+from torchmetrics_lite import _sort, float_dtype
 from torchmetrics_lite._checks import check_choice, check_number, check_positive_int, upcast
-from torchmetrics_lite.metric import float_dtype
 
 __all__ = ["SoftAUCLoss", "soft_auc_loss"]
 

@@ -2,6 +2,9 @@
 from torchmetrics_lite import _lazy
 
 _EXPORTS = {  # module: the public names it provides (imported on first use, PEP 562)
+    "torchmetrics_lite._dtype": [
+        "float_dtype",
+    ],
     "torchmetrics_lite._version": [
         "__version__",
     ],
@@ -40,7 +43,7 @@ _EXPORTS = {  # module: the public names it provides (imported on first use, PEP
         "EvalReport", "EvaluationError", "evaluate",
     ],
     "torchmetrics_lite.metric": [
-        "Metric", "Fold", "float_dtype",
+        "Metric", "Fold",
     ],
     "torchmetrics_lite.multiple_choice": [
         "MultipleChoiceAccuracy", "score_choices",

@@ -19,7 +19,8 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_aggregation_input, check_no_nan
-from torchmetrics_lite.metric import Metric, float_dtype
+from torchmetrics_lite._dtype import float_dtype
+from torchmetrics_lite.metric import Metric
 
 __all__ = ["SumMetric", "MeanMetric", "MaxMetric", "MinMetric"]
 

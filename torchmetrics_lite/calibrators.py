@@ -36,7 +36,7 @@ from torch import Tensor
 
 from torchmetrics_lite import _sort
 from torchmetrics_lite._checks import check_calibrator_inputs, check_tensor
-from torchmetrics_lite.metric import float_dtype
+from torchmetrics_lite._dtype import float_dtype
 
 __all__ = ["PlattScaler", "IsotonicCalibrator"]
 

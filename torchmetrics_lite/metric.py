@@ -62,7 +62,6 @@ from typing import (
     Callable,
     ClassVar,
     Dict,
-    FrozenSet,
     Hashable,
     Iterable,
     List,
@@ -77,9 +76,10 @@ import numpy as np
 import torch
 from torch import Tensor, nn
 
-from torchmetrics_lite import sync
+from torchmetrics_lite import _dtype, sync
 from torchmetrics_lite._checks import check_choice
 from torchmetrics_lite._compat import init_info, raise_unknown_argument, same_value
+from torchmetrics_lite._dtype import float_dtype
 
 __all__ = ["Fold", "Metric", "float_dtype"]
 
@@ -96,24 +96,6 @@ def _grown_buffer(buf: Tensor, shape: Tuple[int, ...], dtype: torch.dtype) -> Te
     if buf.is_cpu and dtype in _NUMPY_DTYPES and not torch.compiler.is_compiling():
         return torch.from_numpy(np.empty(shape, dtype=torch.empty(0, dtype=dtype).numpy().dtype))
     return buf.new_empty(shape, dtype=dtype)
-
-#: Device types without float64 support: floating states and results there use float32 (see ``Metric``).
-#: Tests force the policy on CPU by setting this to ``{"cpu"}``.
-NO_FLOAT64_DEVICES: FrozenSet[str] = frozenset({"mps"})
-
-
-def float_dtype(device: torch.device) -> torch.dtype:
-    """The dtype for floating statistics on ``device``: float64, or float32 where the device has no float64.
-
-    Metric authors use it in ``batch_stats`` instead of a literal ``torch.float64``, so that the metric runs on
-    Apple MPS.
-
-    Examples:
-        >>> float_dtype(torch.device("cpu"))
-        torch.float64
-    """
-    return torch.float32 if device.type in NO_FLOAT64_DEVICES else torch.float64
-
 
 class Fold(NamedTuple):
     """How a state that does not merge by addition (means, centred moments) merges: ``reduce=Fold(...)``.
@@ -205,7 +187,7 @@ class Metric(nn.Module):
     filled rows) for an exact mid-epoch resume. A ``cat`` state grows in a preallocated buffer whose capacity
     doubles when full. A state reads as an attribute (``metric.name``).
 
-    On a device without float64 (Apple MPS, see ``NO_FLOAT64_DEVICES``) floating states and results are
+    On a device without float64 (Apple MPS, see ``_dtype.NO_FLOAT64_DEVICES``) floating states and results are
     float32, with one warning at the first update: sums then carry about 7 significant digits instead of 16.
 
     In a process group every rank must call :meth:`compute` (it runs collectives); afterwards every rank holds
@@ -294,7 +276,7 @@ class Metric(nn.Module):
             raise TypeError(f"Expected `default` to be a torch.Tensor, got {type(default).__name__}")
         if reduce == "cat" and (default.dim() == 0 or default.shape[0] != 0):
             raise ValueError(f"Expected `default` of a cat state to have shape (0, ...), got {tuple(default.shape)}")
-        if default.dtype == torch.float64 and default.device.type in NO_FLOAT64_DEVICES:
+        if default.dtype == torch.float64 and default.device.type in _dtype.NO_FLOAT64_DEVICES:
             default = default.float()
         self._defaults[name] = default.detach().clone()
         self._reductions[name] = reduce
@@ -524,7 +506,7 @@ class Metric(nn.Module):
     def _first_update(self, stats: Dict[str, Tensor]) -> None:
         """Before the first merge after construction or reset: apply the float64-less device policy."""
         device = next((v.device for v in stats.values()), None)
-        if device is None or device.type not in NO_FLOAT64_DEVICES:
+        if device is None or device.type not in _dtype.NO_FLOAT64_DEVICES:
             return
         self._float32 = True
         for name, buf in self._state.items():
@@ -537,7 +519,7 @@ class Metric(nn.Module):
                           stacklevel=4)
 
     def _storage_dtype(self, dtype: torch.dtype, device: torch.device) -> torch.dtype:
-        if dtype == torch.float64 and (self._float32 or device.type in NO_FLOAT64_DEVICES):
+        if dtype == torch.float64 and (self._float32 or device.type in _dtype.NO_FLOAT64_DEVICES):
             return torch.float32
         return dtype
 

@@ -11,8 +11,9 @@ from torchmetrics_lite._checks import (
     check_zero_division,
 )
 from torchmetrics_lite._checks.multiple_choice import _check_multiple_choice
+from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.multiple_choice import _multiple_choice_from_stats, _multiple_choice_stats
-from torchmetrics_lite.metric import Metric, float_dtype
+from torchmetrics_lite.metric import Metric
 
 __all__ = ["MultipleChoiceAccuracy", "score_choices"]
 

@@ -22,7 +22,7 @@ from torch import Tensor
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_leaves
 
-import torchmetrics_lite.metric as metric_module
+import torchmetrics_lite._dtype as dtype_module
 from torchmetrics_lite import _backend
 from torchmetrics_lite.metric import Metric
 
@@ -45,7 +45,7 @@ def float64_less_cpu(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Inside the block the CPU behaves as a device without float64 (see the module docstring); after it, as a CPU
     again (the patch is undone at the block's end, not at the test's)."""
     with monkeypatch.context() as patch, _backend.force("torch"), _RaiseOnFloat64():
-        patch.setattr(metric_module, "NO_FLOAT64_DEVICES", frozenset({"cpu", "mps"}))
+        patch.setattr(dtype_module, "NO_FLOAT64_DEVICES", frozenset({"cpu", "mps"}))
         yield
 
 

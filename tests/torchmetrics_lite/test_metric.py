@@ -398,12 +398,12 @@ def test_a_plain_callable_is_a_fold_and_a_fold_pair_is_the_local_fast_path():
 def test_float64_less_device_policy_forced_on_cpu(monkeypatch):
     import warnings
 
-    import torchmetrics_lite.metric as metric_module
+    import torchmetrics_lite._dtype as dtype_module
     from torchmetrics_lite import MeanMetric
 
     x = torch.tensor([0.1, 0.2, 0.7], dtype=torch.float64)
     made_before = MeanMetric()  # states created as float64, the device "loses" float64 at the first update
-    monkeypatch.setattr(metric_module, "NO_FLOAT64_DEVICES", frozenset({"cpu"}))
+    monkeypatch.setattr(dtype_module, "NO_FLOAT64_DEVICES", frozenset({"cpu"}))
     for m in (made_before, MeanMetric()):
         with pytest.warns(UserWarning, match=r"MeanMetric: the 'cpu' device has no float64, so floating states "
                                              r"and results are float32"):

@@ -136,7 +136,7 @@ def check_multilabel_rank_inputs(preds: Any, target: Any, num_labels: int,
 def check_rank_weight(weight: Any, shape: Tuple[int, ...], validate_args: bool) -> Optional[Tensor]:
     """:func:`~torchmetrics_lite._checks.primitives.check_sample_weight`, returned flattened in the dtype the rank
     statistics use: integers as float64 (float32 on a device without float64), float16/bfloat16 as float32."""
-    from torchmetrics_lite.metric import float_dtype  # at call time: metric.py imports the checks
+    from torchmetrics_lite._dtype import float_dtype
 
     weight = check_sample_weight(weight, shape, validate_args=validate_args)
     if weight is None:

@@ -168,7 +168,7 @@ def check_aggregation_input(value: Any) -> Tensor:
     """SumMetric / MeanMetric / MaxMetric / MinMetric accept numbers (a CPU tensor of ``float_dtype``) and real
     tensors of any shape."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        from torchmetrics_lite.metric import float_dtype  # here: metric.py imports the checks
+        from torchmetrics_lite._dtype import float_dtype
 
         return torch.tensor(float(value), dtype=float_dtype(torch.device("cpu")))
     value = check_tensor("value", value)

@@ -82,7 +82,7 @@ def check_retrieval_inputs(preds: Any, target: Any, indexes: Any, mask: Any,
     if preds.is_floating_point():
         preds = upcast(preds)
     else:
-        from torchmetrics_lite.metric import float_dtype  # here: metric.py imports this package
+        from torchmetrics_lite._dtype import float_dtype
 
         preds = preds.to(float_dtype(preds.device))
     return preds, target, indexes, mask

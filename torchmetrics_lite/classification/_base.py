@@ -18,6 +18,7 @@ from torch import Tensor
 
 from torchmetrics_lite._checks import check_average, check_weighted_update, check_zero_division
 from torchmetrics_lite._docs import register, register_group
+from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.classification._stat_scores import Terms
 from torchmetrics_lite.functional.classification.binary import (
     _binary_config,
@@ -34,7 +35,7 @@ from torchmetrics_lite.functional.classification.multilabel import (
     _multilabel_score_from_stats,
     _multilabel_stat_scores_stats,
 )
-from torchmetrics_lite.metric import Metric, float_dtype
+from torchmetrics_lite.metric import Metric
 
 register(weighted=("weighted: keep float64 sums of sample weights and accept ``update(preds, target, weight=...)`` "
                    "(default ``False``: exact int64 counts, and a ``weight`` raises)."),

@@ -45,8 +45,8 @@ from torchmetrics_lite._checks import (
     check_positive_int,
     check_sample_weight,
 )
+from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.regression._kernels import TORCH, ops, present_sum
-from torchmetrics_lite.metric import float_dtype
 
 __all__ = [
     "binary_brier_score", "multiclass_brier_score", "binary_calibration_error", "multiclass_calibration_error",

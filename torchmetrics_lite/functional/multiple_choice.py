@@ -11,7 +11,7 @@ from torchmetrics_lite._checks import (
     check_zero_division,
 )
 from torchmetrics_lite._checks.multiple_choice import _check_multiple_choice
-from torchmetrics_lite.metric import float_dtype
+from torchmetrics_lite._dtype import float_dtype
 
 __all__ = ["multiple_choice_accuracy"]
 

@@ -46,8 +46,9 @@ import torch
 from torch import Tensor, nn
 
 from torchmetrics_lite import sync
+from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.collection import MetricCollection
-from torchmetrics_lite.metric import Metric, float_dtype
+from torchmetrics_lite.metric import Metric
 
 try:  # the standalone package first, then the unified one
     import pytorch_lightning as pl

@@ -14,6 +14,7 @@ from torchmetrics_lite._checks import (
     check_retrieval_options,
     check_retrieval_values,
 )
+from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.retrieval._torch_kernels import (
     RELEVANT,
     Measure,
@@ -23,7 +24,7 @@ from torchmetrics_lite.functional.retrieval._torch_kernels import (
     _retrieval_from_stats,
     _retrieval_stats,
 )
-from torchmetrics_lite.metric import Metric, float_dtype
+from torchmetrics_lite.metric import Metric
 
 __all__: list = []  # private: the shared base of the modules in this package
 

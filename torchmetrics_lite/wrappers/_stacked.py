@@ -14,7 +14,8 @@ from typing import Any, Callable, Dict, List, Tuple, Union
 import torch
 from torch import Tensor
 
-from torchmetrics_lite.metric import Fold, Metric, float_dtype
+from torchmetrics_lite._dtype import float_dtype
+from torchmetrics_lite.metric import Fold, Metric
 
 TAG = "__copy"
 Reduce = Union[str, Fold]

@@ -14,7 +14,8 @@ from torchmetrics_lite._checks.wrappers import (
     check_wrapped_metric,
     resample_size,
 )
-from torchmetrics_lite.metric import Metric, float_dtype
+from torchmetrics_lite._dtype import float_dtype
+from torchmetrics_lite.metric import Metric
 from torchmetrics_lite.wrappers._stacked import TAG, declare_stacked, split_copies, state_dtype, state_spec
 
 __all__ = ["BootStrapper"]

@@ -23,7 +23,8 @@ from torchmetrics_lite import (
     MulticlassAccuracy,
     MulticlassRecall,
 )
-from torchmetrics_lite.metric import Fold, Metric, float_dtype
+from torchmetrics_lite._dtype import float_dtype
+from torchmetrics_lite.metric import Fold, Metric
 from torchmetrics_lite.wrappers import BootStrapper, ClasswiseWrapper, MetricTracker, Running
 
 C = 3

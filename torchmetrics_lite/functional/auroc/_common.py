@@ -14,9 +14,9 @@ from torch import Tensor
 
 from torchmetrics_lite import _sort
 from torchmetrics_lite._docs import fill_doc, register
+from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.auroc import _ranking as rk
 from torchmetrics_lite.functional.auroc import _sweep as sw
-from torchmetrics_lite.metric import float_dtype
 
 State = Dict[str, Tensor]
 _T = TypeVar("_T")

@@ -25,7 +25,7 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite import _sort
-from torchmetrics_lite.metric import float_dtype
+from torchmetrics_lite._dtype import float_dtype
 
 __all__ = ["Ranked", "rank_binary", "rank_rows", "two_u", "auroc_from_ranked", "precision_sum",
            "curve_counts", "partial_auroc"]

@@ -33,8 +33,8 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite import _backend, _sort
+from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.auroc import _ranking as rk
-from torchmetrics_lite.metric import float_dtype
 
 __all__ = ["Swept", "sweep", "sweep_groups", "auroc_from_swept", "ap_from_swept", "roc_rates", "pr_rates",
            "roc_points", "pr_points", "sweep_buckets"]

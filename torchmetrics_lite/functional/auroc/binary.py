@@ -8,6 +8,7 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_binary_rank_inputs, check_max_fpr, check_rank_weight
+from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.auroc import _ranking as rk
 from torchmetrics_lite.functional.auroc import _sweep as sw
 from torchmetrics_lite.functional.auroc._common import (
@@ -22,7 +23,6 @@ from torchmetrics_lite.functional.auroc._common import (
     _with_weight,
     shared_docs,
 )
-from torchmetrics_lite.metric import float_dtype
 
 __all__ = ["binary_auroc", "binary_average_precision"]
 

@@ -21,10 +21,10 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_alpha, check_binary_rank_inputs, check_same_shape, check_tensor
+from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.auroc import _sweep as sw
 from torchmetrics_lite.functional.auroc._common import State, _as_bool, _check_defined, shared_docs
 from torchmetrics_lite.functional.auroc.binary import _check_binary
-from torchmetrics_lite.metric import float_dtype
 
 __all__ = ["binary_auroc_ci", "paired_auroc_test"]
 

@@ -27,6 +27,7 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_probability
+from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.auroc import _sweep as sw
 from torchmetrics_lite.functional.auroc._common import (
     State,
@@ -39,7 +40,6 @@ from torchmetrics_lite.functional.auroc._common import (
 )
 from torchmetrics_lite.functional.auroc.binary import _check_binary
 from torchmetrics_lite.functional.auroc.multiclass import _check_multiclass
-from torchmetrics_lite.metric import float_dtype
 
 __all__ = ["binary_recall_at_fixed_precision", "binary_precision_at_fixed_recall",
            "binary_sensitivity_at_specificity", "binary_specificity_at_sensitivity",

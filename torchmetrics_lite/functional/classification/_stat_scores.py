@@ -23,7 +23,7 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import fused_multiclass_checks
-from torchmetrics_lite.metric import float_dtype
+from torchmetrics_lite._dtype import float_dtype
 
 Counts = Tuple[Tensor, Tensor, Tensor, Tensor]  # tp, fp, tn, fn: int64, per class (C,) or scalars
 NORMALIZE = (None, "true", "pred", "all")  # confusion-matrix normalisations

@@ -14,10 +14,10 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_choice
+from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.classification._doc_args import fill_doc, register
 from torchmetrics_lite.functional.classification.binary import _binary_stats
 from torchmetrics_lite.functional.classification.multiclass import _multiclass_stats
-from torchmetrics_lite.metric import float_dtype
 
 __all__ = ["binary_cohen_kappa", "multiclass_cohen_kappa"]
 

@@ -13,10 +13,10 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_multilabel_inputs, check_zero_division
+from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification._stat_scores import _positive, _safe_divide
 from torchmetrics_lite.functional.classification.multilabel import _multilabel_config
-from torchmetrics_lite.metric import float_dtype
 
 __all__ = ["multilabel_exact_match"]
 

@@ -14,11 +14,11 @@ from typing import Optional
 import torch
 from torch import Tensor
 
+from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification.binary import _binary_stats
 from torchmetrics_lite.functional.classification.multiclass import _multiclass_stats
 from torchmetrics_lite.functional.classification.multilabel import _multilabel_stats
-from torchmetrics_lite.metric import float_dtype
 
 __all__ = ["binary_matthews_corrcoef", "multiclass_matthews_corrcoef", "multilabel_matthews_corrcoef"]
 

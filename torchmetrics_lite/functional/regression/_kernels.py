@@ -45,7 +45,7 @@ from torch import Tensor
 
 from torchmetrics_lite import _backend
 from torchmetrics_lite._backend import host
-from torchmetrics_lite.metric import float_dtype
+from torchmetrics_lite._dtype import float_dtype
 
 #: scikit-learn's floor on ``|target|`` in MAPE: ``numpy.finfo(numpy.float64).eps``.
 MAPE_EPS = float(np.finfo(np.float64).eps)

@@ -15,9 +15,9 @@ from torch import Tensor
 
 from torchmetrics_lite import _backend
 from torchmetrics_lite._checks import check_retrieval_values
+from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.retrieval import _kernels as K
 from torchmetrics_lite.functional.retrieval import _numpy_kernels
-from torchmetrics_lite.metric import float_dtype
 
 PerQuery = K.PerQuery
 Measure = Callable[..., K.PerQuery]

@@ -1,0 +1,282 @@
+"""The retrieval modules (documented in :mod:`torchmetrics_lite.retrieval`)."""
+from __future__ import annotations
+
+from typing import Any, Dict, Optional
+
+import torch  # noqa: F401 (the examples use it)
+
+from torchmetrics_lite._checks import check_retrieval_options
+from torchmetrics_lite.functional.retrieval._torch_kernels import (
+    AUROC,
+    AVERAGE_PRECISION,
+    DCG,
+    FALL_OUT,
+    HIT_RATE,
+    NDCG,
+    PRECISION,
+    R_PRECISION,
+    RECALL,
+    RECIPROCAL_RANK,
+)
+from torchmetrics_lite.retrieval._base import _module_doc, _RetrievalMetric
+
+__all__ = [
+    "RetrievalNormalizedDCG",
+    "RetrievalMAP",
+    "RetrievalMRR",
+    "RetrievalPrecision",
+    "RetrievalRecall",
+    "RetrievalHitRate",
+    "RetrievalRPrecision",
+    "RetrievalDCG",
+    "RetrievalFallOut",
+    "RetrievalAUROC",
+]
+
+
+@_module_doc()
+class RetrievalNormalizedDCG(_RetrievalMetric):
+    """Mean NDCG@k over queries (:func:`~torchmetrics_lite.functional.retrieval_normalized_dcg`).
+{text}
+
+    {sections+gain}
+
+    References:
+        Järvelin and Kekäläinen, TOIS 2002; McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> m = RetrievalNormalizedDCG(k=3)
+        >>> m.update(torch.tensor([0.9, 0.2, 0.5]), torch.tensor([1, 2, 0]), torch.tensor([7, 7, 7]))
+        >>> m.update(torch.tensor([0.1, 0.4]), torch.tensor([0, 0]), torch.tensor([8, 8]))  # no relevant item
+        >>> round(m.compute().item(), 4)  # ((1 + 2/2) / (2 + 1/log2(3)) + 0) / 2: query 8 counts as 0
+        0.3801
+    """
+
+    _measure = staticmethod(NDCG)
+
+    def __init__(self, *, k: Optional[int] = None, gain: str = "linear", ties: str = "average",
+                 empty: str = "zero", ignore_index: Optional[int] = None, **kwargs: Any) -> None:
+        check_retrieval_options(gain=gain)
+        self.gain = gain
+        _RetrievalMetric.__init__(self, k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
+
+    def _options(self) -> Dict[str, Any]:
+        return {"k": self.k, "gain": self.gain}
+
+
+@_module_doc()
+class RetrievalMAP(_RetrievalMetric):
+    """Mean average precision at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_average_precision`).
+{text}
+
+    {sections}
+
+    References:
+        trec_eval's ``map`` / ``map_cut_k``; McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> m = RetrievalMAP()
+        >>> m.update(torch.tensor([[0.9, 0.8, 0.7, 0.6]]), torch.tensor([[1, 0, 1, 0]]))  # dense: one query
+        >>> f"{m.compute().item():.4f}"
+        '0.8333'
+    """
+
+    _measure = staticmethod(AVERAGE_PRECISION)
+
+
+@_module_doc()
+class RetrievalMRR(_RetrievalMetric):
+    """Mean reciprocal rank at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_reciprocal_rank`).
+{text}
+
+    {sections}
+
+    References:
+        trec_eval's ``recip_rank``; McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> m = RetrievalMRR()
+        >>> m.update(torch.tensor([[0.2, 0.9, 0.4], [0.3, 0.1, 0.5]]), torch.tensor([[1, 0, 1], [0, 1, 0]]))
+        >>> f"{m.compute().item():.4f}"  # (1/2 + 1/3) / 2
+        '0.4167'
+    """
+
+    _measure = staticmethod(RECIPROCAL_RANK)
+
+
+@_module_doc()
+class RetrievalPrecision(_RetrievalMetric):
+    """Mean precision at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_precision`).
+{text}
+
+    {sections}
+
+    References:
+        trec_eval's ``P_k``; McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> m = RetrievalPrecision(k=2)
+        >>> m.update(torch.tensor([[0.2, 0.9, 0.4, 0.1]]), torch.tensor([[1, 0, 1, 0]]))
+        >>> m.compute().item()
+        0.5
+    """
+
+    _measure = staticmethod(PRECISION)
+
+
+@_module_doc()
+class RetrievalRecall(_RetrievalMetric):
+    """Mean recall at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_recall`).
+{text}
+
+    {sections}
+
+    References:
+        trec_eval's ``recall_k``; McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> m = RetrievalRecall(k=3)
+        >>> m.update(torch.tensor([[0.2, 0.9, 0.4, 0.1]]), torch.tensor([[1, 0, 1, 0]]))
+        >>> m.compute().item()
+        1.0
+    """
+
+    _measure = staticmethod(RECALL)
+
+
+@_module_doc()
+class RetrievalHitRate(_RetrievalMetric):
+    """Mean hit rate at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_hit_rate`).
+{text}
+
+    {sections}
+
+    References:
+        trec_eval's ``success_k``; McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> m = RetrievalHitRate(k=1)
+        >>> m.update(torch.tensor([[0.2, 0.9, 0.4], [0.3, 0.1, 0.5]]), torch.tensor([[1, 0, 1], [0, 0, 1]]))
+        >>> m.compute().item()
+        0.5
+    """
+
+    _measure = staticmethod(HIT_RATE)
+
+
+@_module_doc(k=False)
+class RetrievalRPrecision(_RetrievalMetric):
+    """Mean R-precision (:func:`~torchmetrics_lite.functional.retrieval_r_precision`); it has no ``k``.
+{text}
+
+    {sections}
+
+    References:
+        trec_eval's ``Rprec``; McSherry and Najork, ECIR 2008 (ties).
+
+    Examples:
+        >>> m = RetrievalRPrecision()
+        >>> m.update(torch.tensor([[0.2, 0.9, 0.4, 0.1]]), torch.tensor([[1, 0, 1, 0]]))
+        >>> m.compute().item()
+        0.5
+    """
+
+    _measure = staticmethod(R_PRECISION)
+
+    def __init__(self, *, ties: str = "average", empty: str = "zero", ignore_index: Optional[int] = None,
+                 **kwargs: Any) -> None:
+        _RetrievalMetric.__init__(self, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
+
+    def _options(self) -> Dict[str, Any]:
+        return {}
+
+
+@_module_doc()
+class RetrievalDCG(_RetrievalMetric):
+    """Mean DCG@k over queries, without normalisation (:func:`~torchmetrics_lite.functional.retrieval_dcg`).
+{text}
+
+    {sections+gain}
+
+    References:
+        Järvelin and Kekäläinen, TOIS 2002; scikit-learn's ``dcg_score``.
+
+    Examples:
+        >>> m = RetrievalDCG()
+        >>> m.update(torch.tensor([[0.9, 0.5, 0.7]]), torch.tensor([[3, 1, 0]]))
+        >>> m.compute().item()  # 3 / log2(2) + 1 / log2(4)
+        3.5
+    """
+
+    _measure = staticmethod(DCG)
+    __init__ = RetrievalNormalizedDCG.__init__  # the same options (gain)
+    _options = RetrievalNormalizedDCG._options
+
+
+@_module_doc()
+class RetrievalFallOut(_RetrievalMetric):
+    """Mean fall-out at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_fall_out`); lower is better.
+{text}
+
+    Here a query is empty when it has no NON-RELEVANT item; the default ``empty="one"`` counts it as 1, as
+    torchmetrics' ``RetrievalFallOut`` (``empty_target_action="pos"``).
+
+    {sections}
+
+    References:
+        torchmetrics' ``RetrievalFallOut``.
+
+    Examples:
+        >>> m = RetrievalFallOut(k=2)
+        >>> m.update(torch.tensor([[0.9, 0.8, 0.7, 0.6]]), torch.tensor([[1, 0, 1, 0]]))
+        >>> m.compute().item()
+        0.5
+    """
+
+    _measure = staticmethod(FALL_OUT)
+    _need = "a non-relevant item (target == 0)"
+    higher_is_better = False
+
+    def __init__(self, *, k: Optional[int] = None, ties: str = "average", empty: str = "one",
+                 ignore_index: Optional[int] = None, **kwargs: Any) -> None:
+        super().__init__(k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
+
+
+@_module_doc(max_fpr=True)
+class RetrievalAUROC(_RetrievalMetric):
+    """Mean per-query AUROC of the top ``k`` items (:func:`~torchmetrics_lite.functional.retrieval_auroc`);
+    ``max_fpr``: the McClish-standardized partial AUROC.
+{text}
+
+    A query without a relevant or without a non-relevant item is empty (``"zero"``: 0, as torchmetrics); one
+    whose top ``k`` lacks either gives 0, as torchmetrics. Scores tied across the cut-off: the expectation over
+    which of them a random order puts in the top ``k`` (``ties="average"``) or input order (``"order"``).
+
+    {sections}
+
+    References:
+        Hanley and McNeil, Radiology 1982; McClish, Medical Decision Making 1989 (``max_fpr``); torchmetrics'
+        ``RetrievalAUROC``.
+
+    Examples:
+        >>> m = RetrievalAUROC()
+        >>> m.update(torch.tensor([[0.9, 0.5, 0.5, 0.1]]), torch.tensor([[1, 1, 0, 0]]))
+        >>> m.compute().item()
+        0.875
+        >>> m = RetrievalAUROC(k=3, max_fpr=0.5)  # torchmetrics' RetrievalAUROC(top_k=3, max_fpr=0.5)
+        >>> m.update(torch.tensor([0.9, 0.8, 0.7, 0.6]), torch.tensor([1, 0, 1, 1]), torch.tensor([0, 0, 0, 0]))
+        >>> round(m.compute().item(), 4)  # top 3: R, N, R; ROC area over [0, 1/2] is 1/4: (1 + 1/3) / 2
+        0.6667
+    """
+
+    _measure = staticmethod(AUROC)
+    _need = "a relevant (target > 0) and a non-relevant item"
+
+    def __init__(self, *, k: Optional[int] = None, max_fpr: Optional[float] = None, ties: str = "average",
+                 empty: str = "zero", ignore_index: Optional[int] = None, **kwargs: Any) -> None:
+        check_retrieval_options(max_fpr=max_fpr)
+        self.max_fpr = max_fpr
+        _RetrievalMetric.__init__(self, k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
+
+    def _options(self) -> Dict[str, Any]:
+        return {"k": self.k, "max_fpr": self.max_fpr}
