@@ -57,28 +57,34 @@ class _Sinkhorn(torch.autograd.Function):
         pt = p.transpose(-1, -2).contiguous()  # vector-matrix products on contiguous rows are the fast ones
         u = p.new_ones(p.shape[:-1])
         v = p.new_ones(p.shape[:-1])
-        steps = []  # (is_column_step, input vector, output vector)
+        columns, ins, outs = [], [], []  # per step: is it a column step, its input vector, its output vector
         for _ in range(iters):
             for column in ((False, True) if transposed else (True, False)):
                 x = u if column else v
                 out = safe_inverse(torch.matmul(x[:, None, :], p if column else pt)[:, 0])
-                steps.append((column, x, out))
+                columns.append(column)
+                ins.append(x)
+                outs.append(out)
                 if column:
                     v = out
                 else:
                     u = out
-        ctx.steps = steps  # vectors only: O(iters * n) per list
-        ctx.save_for_backward(p)
+        # The vectors go through save_for_backward (O(iters * n) per list), never as ctx attributes: u and v are
+        # outputs, and an output kept on ctx forms a cycle (output -> node -> ctx -> output) that Python cannot
+        # free, which under activation checkpointing also kept every block's recomputed (n, n) buffers alive.
+        ctx.columns = tuple(columns)
+        ctx.save_for_backward(p, torch.stack(ins), torch.stack(outs))
         return u, v
 
     @staticmethod
     def backward(ctx, gu: Tensor, gv: Tensor):
-        (p,), steps = ctx.saved_tensors, ctx.steps
+        p, ins, outs = ctx.saved_tensors
         pt = p.transpose(-1, -2).contiguous()  # not kept from forward: under checkpointing only p is saved
         grads = {True: gv.clone(), False: gu.clone()}  # True: the column vector v, False: the row vector u
         xs: dict[bool, list[Tensor]] = {True: [], False: []}
         gzs: dict[bool, list[Tensor]] = {True: [], False: []}
-        for column, x, out in reversed(steps):
+        for step in reversed(range(len(ctx.columns))):
+            column, x, out = ctx.columns[step], ins[step], outs[step]
             g_out = grads[column]
             gz = -g_out * out * out  # out = 1 / z where z > 0, else 0 (then the gradient is 0 too)
             grads[column] = torch.zeros_like(g_out)
