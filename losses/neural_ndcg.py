@@ -6,6 +6,7 @@ import functools
 import torch
 from torch import Tensor, nn
 
+from losses._module import module_of
 from losses._utils import (
     PAIR_BLOCK,
     check_lists,
@@ -23,7 +24,7 @@ from losses._utils import (
     safe_inverse,
     zero_where_not,
 )
-from torchmetrics_lite._checks import check_positive_int
+from torchmetrics_lite.checks import check_positive_int
 
 __all__ = ["NeuralNDCGLoss", "neural_ndcg_loss"]
 
@@ -111,7 +112,7 @@ def _neural_ndcg_block(s: Tensor, g: Tensor, mask: Tensor, inv_idcg: Tensor, kee
 
 
 def neural_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = None, k: int | None = None,
-                     temperature: float = 1.0, transposed: bool = False, gain: str = "exponential",
+                     temperature: float = 1.0, transposed: bool = False, gain: str = "linear",
                      sinkhorn_iters: int = 50, reduction: str = "mean", chunk_size: int | None = None,
                      validate_args: bool = True) -> Tensor:
     r"""``1 - NeuralNDCG@k``: NDCG@k with the sorting permutation replaced by NeuralSort's relaxation.
@@ -142,7 +143,10 @@ def neural_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None =
         k: NDCG cut-off, or ``None`` for the whole list. The ideal DCG uses all real items of the list.
         temperature: ``T`` (> 0) of NeuralSort; smaller is closer to NDCG.
         transposed: use NeuralNDCG^T (see above).
-        gain: ``"exponential"`` (``2**rel - 1``, default) or ``"linear"`` (``rel``).
+        gain: ``"linear"`` (``rel``, default: the gain of
+            :class:`~torchmetrics_lite.RetrievalNormalizedDCG`, trec_eval and scikit-learn, so that the loss trains
+            the NDCG you report) or ``"exponential"`` (``2**rel - 1``, LightGBM/allRank's; pass the same to the
+            metric).
         sinkhorn_iters: Sinkhorn iterations (a positive int; 50 by default).
         reduction: ``"mean"`` over lists, ``"sum"``, or ``"none"`` (shape ``scores.shape[:-1]``).
         chunk_size: lists per block.
@@ -165,11 +169,12 @@ def neural_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None =
     Examples:
         >>> s = torch.tensor([[3.0, 1.0, 2.0]])
         >>> rel = torch.tensor([[1.0, 0.0, 2.0]])
-        >>> round(neural_ndcg_loss(s, rel, temperature=1e-3).item(), 4)  # 1 - NDCG of the order (0, 2, 1)
-        0.2033
+        >>> round(neural_ndcg_loss(s, rel, temperature=1e-3).item(), 4)  # 1 - (1 + 2/log2(3)) / (2 + 1/log2(3))
+        0.1403
     """
     scores, relevance, mask = check_lists(scores, relevance, mask, validate_args)
-    _check(reduction, gain, k, chunk_size, temperature, transposed, sinkhorn_iters)
+    _check(k=k, temperature=temperature, transposed=transposed, gain=gain, sinkhorn_iters=sinkhorn_iters,
+           reduction=reduction, chunk_size=chunk_size)
     batch_shape = scores.shape[:-1]
     s, rel, m = flatten_lists(scores, relevance, mask)
     s = masked_scores(s, m)
@@ -185,7 +190,7 @@ def neural_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None =
     return reduce(per_list, reduction, batch_shape)
 
 
-def _check(reduction, gain, k, chunk_size, temperature, transposed, sinkhorn_iters) -> None:
+def _check(*, k, temperature, transposed, gain, sinkhorn_iters, reduction, chunk_size, **_) -> None:
     check_options(reduction=reduction, gain=gain, k=k, chunk_size=chunk_size)
     check_positive("temperature", temperature)
     if not isinstance(transposed, bool):
@@ -193,6 +198,7 @@ def _check(reduction, gain, k, chunk_size, temperature, transposed, sinkhorn_ite
     check_positive_int("sinkhorn_iters", sinkhorn_iters)
 
 
+@module_of(neural_ndcg_loss, _check)
 class NeuralNDCGLoss(nn.Module):
     """Module form of :func:`neural_ndcg_loss` (same keyword options; ``forward(scores, relevance, mask=None)``).
 
@@ -201,21 +207,3 @@ class NeuralNDCGLoss(nn.Module):
         >>> round(loss(torch.tensor([2.0, 1.0]), torch.tensor([1, 0])).item(), 4)  # right order: 0
         0.0
     """
-
-    def __init__(self, *, k: int | None = None, temperature: float = 1.0, transposed: bool = False,
-                 gain: str = "exponential", sinkhorn_iters: int = 50, reduction: str = "mean",
-                 chunk_size: int | None = None, validate_args: bool = True) -> None:
-        super().__init__()
-        _check(reduction, gain, k, chunk_size, temperature, transposed, sinkhorn_iters)
-        self.k, self.temperature, self.transposed, self.gain = k, temperature, transposed, gain
-        self.sinkhorn_iters, self.reduction, self.chunk_size = sinkhorn_iters, reduction, chunk_size
-        self.validate_args = validate_args
-
-    def forward(self, scores: Tensor, relevance: Tensor, mask: Tensor | None = None) -> Tensor:
-        return neural_ndcg_loss(scores, relevance, mask=mask, k=self.k, temperature=self.temperature,
-                                transposed=self.transposed, gain=self.gain, sinkhorn_iters=self.sinkhorn_iters,
-                                reduction=self.reduction, chunk_size=self.chunk_size,
-                                validate_args=self.validate_args)
-
-    def extra_repr(self) -> str:
-        return f"k={self.k}, temperature={self.temperature}, transposed={self.transposed}, gain={self.gain!r}"
