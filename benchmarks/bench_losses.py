@@ -101,7 +101,8 @@ def lambdarank_rows(k: int | None):
     scores = torch.randn(256, 100, generator=gen)
     rel = torch.randint(0, 5, (256, 100), generator=gen).float()
     rows = []
-    for name, fn in [("losses.lambdarank_loss", losses.lambdarank_loss), ("plain O(n^2) autograd", plain_lambdarank)]:
+    for name, fn in [("losses.lambdarank_loss", partial(losses.lambdarank_loss, gain="exponential")),
+                     ("plain O(n^2) autograd", plain_lambdarank)]:
         run = fwd_bwd(fn, scores, rel, k=k)
         graph = saved_bytes(lambda fn=fn: fn(scores.detach().requires_grad_(True), rel, k=k))
         rows.append((name, median_time(run, repeat=11, warmup=2),
@@ -142,7 +143,8 @@ def _neural_impls():
     from benchmarks.bench_ltr_quality import load_allrank
 
     ar = load_allrank()
-    impls = {"losses.neural_ndcg_loss": partial(losses.neural_ndcg_loss, k=10, temperature=1.0, validate_args=False)}
+    impls = {"losses.neural_ndcg_loss": partial(losses.neural_ndcg_loss, k=10, temperature=1.0, gain="exponential",
+                                                   validate_args=False)}
     if ar is not None:
         impls["allRank neuralNDCG"] = partial(ar["neuralNDCG"].neuralNDCG, k=10, temperature=1.0)
     return impls

@@ -101,11 +101,12 @@ def ours(fn: Callable, **kwargs) -> LossFn:
 
 def loss_table(ar: dict[str, types.ModuleType] | None) -> dict[str, LossFn]:
     table = {
-        "ours LambdaRank@10": ours(losses.lambdarank_loss, k=10),
-        "ours NDCG-Loss2++@10": ours(losses.lambdarank_loss, k=10, weighting="ndcgloss2pp"),
-        "ours ApproxNDCG": ours(losses.approx_ndcg_loss, temperature=1.0),
-        "ours NeuralNDCG@10": ours(losses.neural_ndcg_loss, k=10, temperature=1.0),
-        "ours NeuralNDCG^T@10": ours(losses.neural_ndcg_loss, k=10, temperature=1.0, transposed=True),
+        "ours LambdaRank@10": ours(losses.lambdarank_loss, k=10, gain="exponential"),
+        "ours NDCG-Loss2++@10": ours(losses.lambdarank_loss, k=10, weighting="ndcgloss2pp", gain="exponential"),
+        "ours ApproxNDCG": ours(losses.approx_ndcg_loss, temperature=1.0, gain="exponential"),
+        "ours NeuralNDCG@10": ours(losses.neural_ndcg_loss, k=10, temperature=1.0, gain="exponential"),
+        "ours NeuralNDCG^T@10": ours(losses.neural_ndcg_loss, k=10, temperature=1.0, transposed=True,
+                                     gain="exponential"),
         "ours ListMLE": ours(losses.listmle_loss),
         "ours Softmax": ours(losses.softmax_loss),
         "ours ListNet": ours(losses.listnet_loss),

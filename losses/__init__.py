@@ -18,7 +18,7 @@ from losses.ranknet import RankNetLoss, ranknet_loss
 from losses.smooth_ap import SmoothAPLoss, smooth_ap_loss
 from losses.soft_auc import SoftAUCLoss, soft_auc_loss
 from losses.soft_fbeta import SoftFBetaLoss, soft_fbeta_loss
-from torchmetrics_lite._version import __version__
+from torchmetrics_lite import __version__
 
 __all__ = [
     "AUCMLoss",

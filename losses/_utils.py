@@ -28,7 +28,7 @@ import torch
 from torch import Tensor
 from torch.utils.checkpoint import checkpoint
 
-from torchmetrics_lite._checks import (
+from torchmetrics_lite.checks import (
     check_binary_values,
     check_choice,
     check_number,

@@ -6,6 +6,7 @@ import functools
 import torch
 from torch import Tensor, nn
 
+from losses._module import module_of
 from losses._utils import (
     check_lists,
     check_options,
@@ -36,7 +37,7 @@ def _approx_block(s: Tensor, g: Tensor, mask: Tensor, inv_idcg: Tensor, *, tempe
 
 
 def approx_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = None, temperature: float = 1.0,
-                     k: int | None = None, gain: str = "exponential", reduction: str = "mean",
+                     k: int | None = None, gain: str = "linear", reduction: str = "mean",
                      chunk_size: int | None = None, validate_args: bool = True) -> Tensor:
     r"""``1 - ApproxNDCG``: NDCG with the rank of each item replaced by the smooth approximate rank
 
@@ -58,7 +59,10 @@ def approx_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None =
             part and get a gradient of exactly 0.
         temperature: ``T`` (> 0); smaller is closer to NDCG and has sharper (sparser) gradients.
         k: NDCG cut-off, or ``None`` for the whole list. The ideal DCG uses all real items of the list.
-        gain: ``"exponential"`` (``2**rel - 1``, default) or ``"linear"`` (``rel``).
+        gain: ``"linear"`` (``rel``, default: the gain of
+            :class:`~torchmetrics_lite.RetrievalNormalizedDCG`, trec_eval and scikit-learn, so that the loss trains
+            the NDCG you report) or ``"exponential"`` (``2**rel - 1``, LightGBM/allRank's; pass the same to the
+            metric).
         reduction: ``"mean"`` over lists, ``"sum"``, or ``"none"`` (shape ``scores.shape[:-1]``).
         chunk_size: if given, lists are processed in blocks of this size under activation checkpointing: the
             graph then keeps only the inputs and recomputes one block at a time in backward.
@@ -81,12 +85,11 @@ def approx_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None =
     Examples:
         >>> s = torch.tensor([[3.0, 1.0, 2.0]])
         >>> rel = torch.tensor([[1.0, 0.0, 2.0]])
-        >>> round(approx_ndcg_loss(s, rel, temperature=1e-3).item(), 4)  # 1 - NDCG of the order (item 0, 2, 1)
-        0.2033
+        >>> round(approx_ndcg_loss(s, rel, temperature=1e-3).item(), 4)  # 1 - (1 + 2/log2(3)) / (2 + 1/log2(3))
+        0.1403
     """
     scores, relevance, mask = check_lists(scores, relevance, mask, validate_args)
-    check_options(reduction=reduction, gain=gain, k=k, chunk_size=chunk_size)
-    check_positive("temperature", temperature)
+    _check(temperature=temperature, k=k, gain=gain, reduction=reduction, chunk_size=chunk_size)
     batch_shape = scores.shape[:-1]
     s, rel, m = flatten_lists(scores, relevance, mask)
     s = masked_scores(s, m)
@@ -98,6 +101,12 @@ def approx_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None =
     return reduce(per_list, reduction, batch_shape)
 
 
+def _check(*, temperature, k, gain, reduction, chunk_size, **_) -> None:
+    check_options(reduction=reduction, gain=gain, k=k, chunk_size=chunk_size)
+    check_positive("temperature", temperature)
+
+
+@module_of(approx_ndcg_loss, _check)
 class ApproxNDCGLoss(nn.Module):
     """Module form of :func:`approx_ndcg_loss` (same keyword options; ``forward(scores, relevance, mask=None)``).
 
@@ -106,20 +115,3 @@ class ApproxNDCGLoss(nn.Module):
         >>> round(loss(torch.tensor([2.0, 1.0]), torch.tensor([1, 0])).item(), 4)  # right order: close to 0
         0.0
     """
-
-    def __init__(self, *, temperature: float = 1.0, k: int | None = None, gain: str = "exponential",
-                 reduction: str = "mean", chunk_size: int | None = None, validate_args: bool = True) -> None:
-        super().__init__()
-        check_options(reduction=reduction, gain=gain, k=k, chunk_size=chunk_size)
-        check_positive("temperature", temperature)
-        self.temperature, self.k, self.gain = temperature, k, gain
-        self.reduction, self.chunk_size = reduction, chunk_size
-        self.validate_args = validate_args
-
-    def forward(self, scores: Tensor, relevance: Tensor, mask: Tensor | None = None) -> Tensor:
-        return approx_ndcg_loss(scores, relevance, mask=mask, temperature=self.temperature, k=self.k, gain=self.gain,
-                                reduction=self.reduction, chunk_size=self.chunk_size,
-                                validate_args=self.validate_args)
-
-    def extra_repr(self) -> str:
-        return f"temperature={self.temperature}, k={self.k}, gain={self.gain!r}"

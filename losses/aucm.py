@@ -4,15 +4,14 @@ from __future__ import annotations
 import torch
 from torch import Tensor, nn
 
-from losses._utils import check_binary
+from losses._utils import check_binary, check_validate_args
 from torchmetrics_lite import float_dtype
-from torchmetrics_lite._checks import check_number, upcast
+from torchmetrics_lite.checks import check_number, upcast
 
 __all__ = ["AUCMLoss", "aucm_loss"]
 
 
-def _check(preds: Tensor, target: Tensor, margin: float, imratio: float | None, validate_args: bool) -> None:
-    check_binary("preds", preds, target, validate_args)
+def _check(*, margin: float, imratio: float | None) -> None:
     check_number("margin", margin, low=0.0)
     if imratio is not None:
         check_number("imratio", imratio, low=0.0, high=1.0, low_open=True, high_open=True)
@@ -63,7 +62,8 @@ def aucm_loss(preds: Tensor, target: Tensor, a: Tensor, b: Tensor, alpha: Tensor
         >>> round(aucm_loss(h, y, torch.tensor(0.8), torch.tensor(0.3), torch.tensor(0.5), imratio=0.5).item(), 4)
         0.0675
     """
-    _check(preds, target, margin, imratio if not isinstance(imratio, Tensor) else None, validate_args)
+    check_binary("preds", preds, target, validate_args)
+    _check(margin=margin, imratio=imratio if not isinstance(imratio, Tensor) else None)
     h = upcast(preds).reshape(-1)
     pos = (target.reshape(-1) != 0).to(h.dtype)
     neg = 1.0 - pos
@@ -106,6 +106,14 @@ class AUCMLoss(nn.Module):
     is the running fraction of positives over all batches seen in training mode (buffers ``n_pos`` and
     ``n_seen``, saved in the ``state_dict``), or the batch's own fraction before any has been seen.
 
+    Hand-written rather than derived from :func:`aucm_loss` (``losses._module.module_of``): the module owns the
+    learnable ``a``, ``b``, ``alpha`` and the running positive ratio, which the function takes as inputs.
+
+    Args:
+        margin: ``m`` (>= 0), 1.0 in the paper.
+        imratio: ``p``, the positive ratio of the training data; ``None`` uses the running positive fraction.
+        validate_args: check that ``target`` holds only 0 and 1 (a host sync); otherwise nonzero is positive.
+
     Examples:
         >>> loss_fn = AUCMLoss(imratio=0.1)
         >>> h = torch.tensor([0.9, 0.2, 0.1, 0.3], requires_grad=True)
@@ -120,7 +128,8 @@ class AUCMLoss(nn.Module):
 
     def __init__(self, *, margin: float = 1.0, imratio: float | None = None, validate_args: bool = True) -> None:
         super().__init__()
-        _check(torch.zeros(0), torch.zeros(0), margin, imratio, False)
+        _check(margin=margin, imratio=imratio)
+        check_validate_args(validate_args)
         self.margin, self.imratio, self.validate_args = margin, imratio, validate_args
         self.a = nn.Parameter(torch.zeros(()))
         self.b = nn.Parameter(torch.zeros(()))
@@ -129,7 +138,7 @@ class AUCMLoss(nn.Module):
         self.register_buffer("n_seen", torch.zeros((), dtype=torch.int64))
 
     def forward(self, preds: Tensor, target: Tensor) -> Tensor:
-        _check(preds, target, self.margin, None, self.validate_args)  # before the running counts change
+        check_binary("preds", preds, target, self.validate_args)  # before the running counts change
         with torch.no_grad():
             self.alpha.clamp_(min=0.0)
         imratio: float | Tensor | None = self.imratio

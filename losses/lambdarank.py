@@ -6,6 +6,7 @@ import functools
 import torch
 from torch import Tensor, nn
 
+from losses._module import module_of
 from losses._pairwise import clamp_gap, pair_order_bounds, weighted_pair_logistic
 from losses._utils import (
     check_lists,
@@ -20,7 +21,7 @@ from losses._utils import (
     reduce,
     safe_inverse,
 )
-from torchmetrics_lite._checks import check_choice, check_number
+from torchmetrics_lite.checks import check_choice, check_number
 
 __all__ = ["LambdaRankLoss", "lambdarank_loss"]
 
@@ -53,7 +54,7 @@ def _lambda_weights(s: Tensor, rel: Tensor, mask: Tensor, *, k: int | None, gain
 
 
 def lambdarank_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = None, k: int | None = None,
-                    sigma: float = 1.0, gain: str = "exponential", weighting: str = "lambdarank", mu: float = 10.0,
+                    sigma: float = 1.0, gain: str = "linear", weighting: str = "lambdarank", mu: float = 10.0,
                     reduction: str = "mean", chunk_size: int | None = None, validate_args: bool = True) -> Tensor:
     r"""LambdaRank loss: RankNet pairs weighted by the exact change of NDCG@k that swapping the two items causes,
 
@@ -81,7 +82,10 @@ def lambdarank_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = 
             pair and get a gradient of exactly 0.
         k: NDCG cut-off, or ``None`` for the whole list.
         sigma: slope of the logistic (> 0).
-        gain: ``"exponential"`` (``2**rel - 1``, default) or ``"linear"`` (``rel``).
+        gain: ``"linear"`` (``rel``, default: the gain of
+            :class:`~torchmetrics_lite.RetrievalNormalizedDCG`, trec_eval and scikit-learn, so that the loss trains
+            the NDCG you report) or ``"exponential"`` (``2**rel - 1``, LightGBM/allRank's; pass the same to the
+            metric).
         weighting: ``"lambdarank"`` (default) or ``"ndcgloss2pp"``; ``mu`` (>= 0) weighs the latter's delta term.
         reduction: ``"mean"`` over lists, ``"sum"``, or ``"none"`` (shape ``scores.shape[:-1]``).
         chunk_size: lists per ``(lists, n, n)`` block; by default blocks of about 2^18 pairs.
@@ -103,16 +107,15 @@ def lambdarank_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = 
     Examples:
         >>> s = torch.tensor([[0.5, 2.0, 1.0]])
         >>> rel = torch.tensor([[2.0, 0.0, 1.0]])
-        >>> round(lambdarank_loss(s, rel).item(), 4)
+        >>> round(lambdarank_loss(s, rel).item(), 4)  # linear gain, as RetrievalNormalizedDCG
+        0.8794
+        >>> round(lambdarank_loss(s, rel, gain="exponential").item(), 4)
         0.9066
-        >>> round(lambdarank_loss(s, rel, k=1, weighting="ndcgloss2pp", mu=5.0).item(), 4)
+        >>> round(lambdarank_loss(s, rel, k=1, weighting="ndcgloss2pp", mu=5.0, gain="exponential").item(), 4)
         4.0608
     """
     scores, relevance, mask = check_lists(scores, relevance, mask, validate_args)
-    check_options(reduction=reduction, gain=gain, k=k, chunk_size=chunk_size)
-    check_positive("sigma", sigma)
-    check_choice("weighting", weighting, WEIGHTINGS)
-    check_number("mu", mu, low=0.0)
+    _check(k=k, sigma=sigma, gain=gain, weighting=weighting, mu=mu, reduction=reduction, chunk_size=chunk_size)
     batch_shape = scores.shape[:-1]
     s, rel, m = flatten_lists(scores, relevance, mask)
     weight_fn = functools.partial(_lambda_weights, k=k, gain=gain, weighting=weighting, mu=float(mu))
@@ -121,6 +124,14 @@ def lambdarank_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = 
     return reduce(per_list, reduction, batch_shape)
 
 
+def _check(*, k, sigma, gain, weighting, mu, reduction, chunk_size, **_) -> None:
+    check_options(reduction=reduction, gain=gain, k=k, chunk_size=chunk_size)
+    check_positive("sigma", sigma)
+    check_choice("weighting", weighting, WEIGHTINGS)
+    check_number("mu", mu, low=0.0)
+
+
+@module_of(lambdarank_loss, _check)
 class LambdaRankLoss(nn.Module):
     """Module form of :func:`lambdarank_loss` (same keyword options; ``forward(scores, relevance, mask=None)``).
 
@@ -131,22 +142,3 @@ class LambdaRankLoss(nn.Module):
         >>> bool(s.grad[0, 0] < 0)  # the most relevant item is pushed up
         True
     """
-
-    def __init__(self, *, k: int | None = None, sigma: float = 1.0, gain: str = "exponential",
-                 weighting: str = "lambdarank", mu: float = 10.0, reduction: str = "mean",
-                 chunk_size: int | None = None, validate_args: bool = True) -> None:
-        super().__init__()
-        check_options(reduction=reduction, gain=gain, k=k, chunk_size=chunk_size)
-        check_positive("sigma", sigma)
-        check_choice("weighting", weighting, WEIGHTINGS)
-        check_number("mu", mu, low=0.0)
-        self.k, self.sigma, self.gain, self.weighting, self.mu = k, sigma, gain, weighting, mu
-        self.reduction, self.chunk_size, self.validate_args = reduction, chunk_size, validate_args
-
-    def forward(self, scores: Tensor, relevance: Tensor, mask: Tensor | None = None) -> Tensor:
-        return lambdarank_loss(scores, relevance, mask=mask, k=self.k, sigma=self.sigma, gain=self.gain,
-                               weighting=self.weighting, mu=self.mu, reduction=self.reduction,
-                               chunk_size=self.chunk_size, validate_args=self.validate_args)
-
-    def extra_repr(self) -> str:
-        return f"k={self.k}, sigma={self.sigma}, gain={self.gain!r}, weighting={self.weighting!r}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 import torch
 from torch import Tensor, nn
 
+from losses._module import module_of
 from losses._utils import check_lists, check_options, flatten_lists, informative, masked_scores, reduce, zero_where_not
 
 __all__ = ["ListMLELoss", "listmle_loss"]
@@ -51,7 +52,7 @@ def listmle_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = Non
         3.7209
     """
     scores, relevance, mask = check_lists(scores, relevance, mask, validate_args)
-    check_options(reduction=reduction)
+    _check(reduction=reduction)
     batch_shape = scores.shape[:-1]
     s, rel, m = flatten_lists(scores, relevance, mask)
     if s.shape[-1] == 0:
@@ -67,6 +68,11 @@ def listmle_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = Non
     return reduce(zero_where_not(informative(rel, m), per_list), reduction, batch_shape)
 
 
+def _check(*, reduction, **_) -> None:
+    check_options(reduction=reduction)
+
+
+@module_of(listmle_loss, _check)
 class ListMLELoss(nn.Module):
     """Module form of :func:`listmle_loss` (``forward(scores, relevance, mask=None)``).
 
@@ -75,14 +81,3 @@ class ListMLELoss(nn.Module):
         >>> loss(torch.zeros(2, 3), torch.ones(2, 3))  # one grade only: nothing to learn
         tensor([0., 0.])
     """
-
-    def __init__(self, *, reduction: str = "mean", validate_args: bool = True) -> None:
-        super().__init__()
-        check_options(reduction=reduction)
-        self.reduction, self.validate_args = reduction, validate_args
-
-    def forward(self, scores: Tensor, relevance: Tensor, mask: Tensor | None = None) -> Tensor:
-        return listmle_loss(scores, relevance, mask=mask, reduction=self.reduction, validate_args=self.validate_args)
-
-    def extra_repr(self) -> str:
-        return f"reduction={self.reduction!r}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import torch
 from torch import Tensor, nn
 
+from losses._module import module_of
 from losses._utils import (
     check_lists,
     check_options,
@@ -63,7 +64,7 @@ def listnet_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = Non
         0.6931
     """
     scores, relevance, mask = check_lists(scores, relevance, mask, validate_args)
-    check_options(reduction=reduction)
+    _check(reduction=reduction)
     batch_shape = scores.shape[:-1]
     s, rel, m = flatten_lists(scores, relevance, mask)
     lowest = torch.tensor(torch.finfo(s.dtype).min, dtype=s.dtype, device=s.device)
@@ -109,7 +110,7 @@ def softmax_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = Non
         1.0514
     """
     scores, relevance, mask = check_lists(scores, relevance, mask, validate_args)
-    check_options(reduction=reduction)
+    _check(reduction=reduction)
     batch_shape = scores.shape[:-1]
     s, rel, m = flatten_lists(scores, relevance, mask)
     target = rel * safe_inverse(rel.sum(-1, keepdim=True))  # padded relevance is already 0
@@ -117,6 +118,11 @@ def softmax_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = Non
     return reduce(zero_where_not(informative(rel, m), per_list), reduction, batch_shape)
 
 
+def _check(*, reduction, **_) -> None:
+    check_options(reduction=reduction)
+
+
+@module_of(listnet_loss, _check)
 class ListNetLoss(nn.Module):
     """Module form of :func:`listnet_loss` (``forward(scores, relevance, mask=None)``).
 
@@ -126,18 +132,8 @@ class ListNetLoss(nn.Module):
         tensor([0., 0.])
     """
 
-    def __init__(self, *, reduction: str = "mean", validate_args: bool = True) -> None:
-        super().__init__()
-        check_options(reduction=reduction)
-        self.reduction, self.validate_args = reduction, validate_args
 
-    def forward(self, scores: Tensor, relevance: Tensor, mask: Tensor | None = None) -> Tensor:
-        return listnet_loss(scores, relevance, mask=mask, reduction=self.reduction, validate_args=self.validate_args)
-
-    def extra_repr(self) -> str:
-        return f"reduction={self.reduction!r}"
-
-
+@module_of(softmax_loss, _check)
 class SoftmaxLoss(nn.Module):
     """Module form of :func:`softmax_loss` (``forward(scores, relevance, mask=None)``).
 
@@ -146,14 +142,3 @@ class SoftmaxLoss(nn.Module):
         >>> round(loss(torch.tensor([0.0, 0.0]), torch.tensor([1, 0])).item(), 4)  # -log(1/2)
         0.6931
     """
-
-    def __init__(self, *, reduction: str = "mean", validate_args: bool = True) -> None:
-        super().__init__()
-        check_options(reduction=reduction)
-        self.reduction, self.validate_args = reduction, validate_args
-
-    def forward(self, scores: Tensor, relevance: Tensor, mask: Tensor | None = None) -> Tensor:
-        return softmax_loss(scores, relevance, mask=mask, reduction=self.reduction, validate_args=self.validate_args)
-
-    def extra_repr(self) -> str:
-        return f"reduction={self.reduction!r}"

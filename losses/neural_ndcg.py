@@ -6,6 +6,7 @@ import functools
 import torch
 from torch import Tensor, nn
 
+from losses._module import module_of
 from losses._utils import (
     PAIR_BLOCK,
     check_lists,
@@ -23,7 +24,7 @@ from losses._utils import (
     safe_inverse,
     zero_where_not,
 )
-from torchmetrics_lite._checks import check_positive_int
+from torchmetrics_lite.checks import check_positive_int
 
 __all__ = ["NeuralNDCGLoss", "neural_ndcg_loss"]
 
@@ -57,28 +58,34 @@ class _Sinkhorn(torch.autograd.Function):
         pt = p.transpose(-1, -2).contiguous()  # vector-matrix products on contiguous rows are the fast ones
         u = p.new_ones(p.shape[:-1])
         v = p.new_ones(p.shape[:-1])
-        steps = []  # (is_column_step, input vector, output vector)
+        columns, ins, outs = [], [], []  # per step: is it a column step, its input vector, its output vector
         for _ in range(iters):
             for column in ((False, True) if transposed else (True, False)):
                 x = u if column else v
                 out = safe_inverse(torch.matmul(x[:, None, :], p if column else pt)[:, 0])
-                steps.append((column, x, out))
+                columns.append(column)
+                ins.append(x)
+                outs.append(out)
                 if column:
                     v = out
                 else:
                     u = out
-        ctx.steps = steps  # vectors only: O(iters * n) per list
-        ctx.save_for_backward(p)
+        # The vectors go through save_for_backward (O(iters * n) per list), never as ctx attributes: u and v are
+        # outputs, and an output kept on ctx forms a cycle (output -> node -> ctx -> output) that Python cannot
+        # free, which under activation checkpointing also kept every block's recomputed (n, n) buffers alive.
+        ctx.columns = tuple(columns)
+        ctx.save_for_backward(p, torch.stack(ins), torch.stack(outs))
         return u, v
 
     @staticmethod
     def backward(ctx, gu: Tensor, gv: Tensor):
-        (p,), steps = ctx.saved_tensors, ctx.steps
+        p, ins, outs = ctx.saved_tensors
         pt = p.transpose(-1, -2).contiguous()  # not kept from forward: under checkpointing only p is saved
         grads = {True: gv.clone(), False: gu.clone()}  # True: the column vector v, False: the row vector u
         xs: dict[bool, list[Tensor]] = {True: [], False: []}
         gzs: dict[bool, list[Tensor]] = {True: [], False: []}
-        for column, x, out in reversed(steps):
+        for step in reversed(range(len(ctx.columns))):
+            column, x, out = ctx.columns[step], ins[step], outs[step]
             g_out = grads[column]
             gz = -g_out * out * out  # out = 1 / z where z > 0, else 0 (then the gradient is 0 too)
             grads[column] = torch.zeros_like(g_out)
@@ -105,7 +112,7 @@ def _neural_ndcg_block(s: Tensor, g: Tensor, mask: Tensor, inv_idcg: Tensor, kee
 
 
 def neural_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = None, k: int | None = None,
-                     temperature: float = 1.0, transposed: bool = False, gain: str = "exponential",
+                     temperature: float = 1.0, transposed: bool = False, gain: str = "linear",
                      sinkhorn_iters: int = 50, reduction: str = "mean", chunk_size: int | None = None,
                      validate_args: bool = True) -> Tensor:
     r"""``1 - NeuralNDCG@k``: NDCG@k with the sorting permutation replaced by NeuralSort's relaxation.
@@ -136,7 +143,10 @@ def neural_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None =
         k: NDCG cut-off, or ``None`` for the whole list. The ideal DCG uses all real items of the list.
         temperature: ``T`` (> 0) of NeuralSort; smaller is closer to NDCG.
         transposed: use NeuralNDCG^T (see above).
-        gain: ``"exponential"`` (``2**rel - 1``, default) or ``"linear"`` (``rel``).
+        gain: ``"linear"`` (``rel``, default: the gain of
+            :class:`~torchmetrics_lite.RetrievalNormalizedDCG`, trec_eval and scikit-learn, so that the loss trains
+            the NDCG you report) or ``"exponential"`` (``2**rel - 1``, LightGBM/allRank's; pass the same to the
+            metric).
         sinkhorn_iters: Sinkhorn iterations (a positive int; 50 by default).
         reduction: ``"mean"`` over lists, ``"sum"``, or ``"none"`` (shape ``scores.shape[:-1]``).
         chunk_size: lists per block.
@@ -159,11 +169,12 @@ def neural_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None =
     Examples:
         >>> s = torch.tensor([[3.0, 1.0, 2.0]])
         >>> rel = torch.tensor([[1.0, 0.0, 2.0]])
-        >>> round(neural_ndcg_loss(s, rel, temperature=1e-3).item(), 4)  # 1 - NDCG of the order (0, 2, 1)
-        0.2033
+        >>> round(neural_ndcg_loss(s, rel, temperature=1e-3).item(), 4)  # 1 - (1 + 2/log2(3)) / (2 + 1/log2(3))
+        0.1403
     """
     scores, relevance, mask = check_lists(scores, relevance, mask, validate_args)
-    _check(reduction, gain, k, chunk_size, temperature, transposed, sinkhorn_iters)
+    _check(k=k, temperature=temperature, transposed=transposed, gain=gain, sinkhorn_iters=sinkhorn_iters,
+           reduction=reduction, chunk_size=chunk_size)
     batch_shape = scores.shape[:-1]
     s, rel, m = flatten_lists(scores, relevance, mask)
     s = masked_scores(s, m)
@@ -179,7 +190,7 @@ def neural_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None =
     return reduce(per_list, reduction, batch_shape)
 
 
-def _check(reduction, gain, k, chunk_size, temperature, transposed, sinkhorn_iters) -> None:
+def _check(*, k, temperature, transposed, gain, sinkhorn_iters, reduction, chunk_size, **_) -> None:
     check_options(reduction=reduction, gain=gain, k=k, chunk_size=chunk_size)
     check_positive("temperature", temperature)
     if not isinstance(transposed, bool):
@@ -187,6 +198,7 @@ def _check(reduction, gain, k, chunk_size, temperature, transposed, sinkhorn_ite
     check_positive_int("sinkhorn_iters", sinkhorn_iters)
 
 
+@module_of(neural_ndcg_loss, _check)
 class NeuralNDCGLoss(nn.Module):
     """Module form of :func:`neural_ndcg_loss` (same keyword options; ``forward(scores, relevance, mask=None)``).
 
@@ -195,21 +207,3 @@ class NeuralNDCGLoss(nn.Module):
         >>> round(loss(torch.tensor([2.0, 1.0]), torch.tensor([1, 0])).item(), 4)  # right order: 0
         0.0
     """
-
-    def __init__(self, *, k: int | None = None, temperature: float = 1.0, transposed: bool = False,
-                 gain: str = "exponential", sinkhorn_iters: int = 50, reduction: str = "mean",
-                 chunk_size: int | None = None, validate_args: bool = True) -> None:
-        super().__init__()
-        _check(reduction, gain, k, chunk_size, temperature, transposed, sinkhorn_iters)
-        self.k, self.temperature, self.transposed, self.gain = k, temperature, transposed, gain
-        self.sinkhorn_iters, self.reduction, self.chunk_size = sinkhorn_iters, reduction, chunk_size
-        self.validate_args = validate_args
-
-    def forward(self, scores: Tensor, relevance: Tensor, mask: Tensor | None = None) -> Tensor:
-        return neural_ndcg_loss(scores, relevance, mask=mask, k=self.k, temperature=self.temperature,
-                                transposed=self.transposed, gain=self.gain, sinkhorn_iters=self.sinkhorn_iters,
-                                reduction=self.reduction, chunk_size=self.chunk_size,
-                                validate_args=self.validate_args)
-
-    def extra_repr(self) -> str:
-        return f"k={self.k}, temperature={self.temperature}, transposed={self.transposed}, gain={self.gain!r}"

@@ -6,16 +6,18 @@ import math
 import torch
 from torch import Tensor, nn
 
+from losses._module import module_of
 from losses._utils import PAIR_BLOCK, check_binary, check_positive
 from losses.soft_auc import all_pairs_auc
-from torchmetrics_lite._checks import check_choice, check_number, check_positive_int, upcast
+from torchmetrics_lite.checks import check_choice, check_number, check_positive_int, upcast
 
 __all__ = ["PartialAUCLoss", "partial_auc_loss"]
 
 SURROGATES = ("squared_hinge", "sigmoid")
 
 
-def _check(max_fpr: float, surrogate: str, margin: float, temperature: float, chunk_size: int | None) -> None:
+def _check(*, max_fpr: float, surrogate: str, margin: float, temperature: float, chunk_size: int | None,
+           **_) -> None:
     check_number("max_fpr", max_fpr, low=0.0, high=1.0, low_open=True)
     check_choice("surrogate", surrogate, SURROGATES)
     check_number("margin", margin, low=0.0)
@@ -73,7 +75,7 @@ def partial_auc_loss(scores: Tensor, target: Tensor, *, max_fpr: float, surrogat
         0.75
     """
     check_binary("scores", scores, target, validate_args)
-    _check(max_fpr, surrogate, margin, temperature, chunk_size)
+    _check(max_fpr=max_fpr, surrogate=surrogate, margin=margin, temperature=temperature, chunk_size=chunk_size)
     scores = upcast(scores).reshape(-1)
     pos = target.reshape(-1) != 0
     neg_idx = torch.nonzero(~pos).flatten()
@@ -85,6 +87,7 @@ def partial_auc_loss(scores: Tensor, target: Tensor, *, max_fpr: float, surrogat
                          temperature=float(temperature), block=block)
 
 
+@module_of(partial_auc_loss, _check)
 class PartialAUCLoss(nn.Module):
     """Module form of :func:`partial_auc_loss` (same keyword options; ``forward(scores, target)``).
 
@@ -93,18 +96,3 @@ class PartialAUCLoss(nn.Module):
         >>> round(loss(torch.tensor([1.0, 0.5, -2.0]), torch.tensor([1, 0, 0])).item(), 4)  # (1 - 0.5)^2
         0.25
     """
-
-    def __init__(self, *, max_fpr: float, surrogate: str = "squared_hinge", margin: float = 1.0,
-                 temperature: float = 1.0, chunk_size: int | None = None, validate_args: bool = True) -> None:
-        super().__init__()
-        _check(max_fpr, surrogate, margin, temperature, chunk_size)
-        self.max_fpr, self.surrogate, self.margin, self.temperature = max_fpr, surrogate, margin, temperature
-        self.chunk_size, self.validate_args = chunk_size, validate_args
-
-    def forward(self, scores: Tensor, target: Tensor) -> Tensor:
-        return partial_auc_loss(scores, target, max_fpr=self.max_fpr, surrogate=self.surrogate, margin=self.margin,
-                                temperature=self.temperature, chunk_size=self.chunk_size,
-                                validate_args=self.validate_args)
-
-    def extra_repr(self) -> str:
-        return f"max_fpr={self.max_fpr}, surrogate={self.surrogate!r}, margin={self.margin}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 import torch  # noqa: F401  (the doctests use it)
 from torch import Tensor, nn
 
+from losses._module import module_of
 from losses._pairwise import pair_order_bounds, weighted_pair_logistic
 from losses._utils import (
     check_lists,
@@ -65,8 +66,7 @@ def ranknet_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = Non
         1.2512
     """
     scores, relevance, mask = check_lists(scores, relevance, mask, validate_args)
-    check_options(reduction=reduction, chunk_size=chunk_size)
-    check_positive("sigma", sigma)
+    _check(sigma=sigma, reduction=reduction, chunk_size=chunk_size)
     batch_shape = scores.shape[:-1]
     s, rel, m = flatten_lists(scores, relevance, mask)
     per_list = weighted_pair_logistic(s, rel, m, _ranknet_weights, sigma=float(sigma),
@@ -74,6 +74,12 @@ def ranknet_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = Non
     return reduce(per_list, reduction, batch_shape)
 
 
+def _check(*, sigma, reduction, chunk_size, **_) -> None:
+    check_options(reduction=reduction, chunk_size=chunk_size)
+    check_positive("sigma", sigma)
+
+
+@module_of(ranknet_loss, _check)
 class RankNetLoss(nn.Module):
     """Module form of :func:`ranknet_loss` (same arguments; ``forward(scores, relevance, mask=None)``).
 
@@ -82,17 +88,3 @@ class RankNetLoss(nn.Module):
         >>> round(loss(torch.tensor([0.0, 0.0]), torch.tensor([1.0, 0.0])).item(), 4)  # log(2)
         0.6931
     """
-
-    def __init__(self, *, sigma: float = 1.0, reduction: str = "mean", chunk_size: int | None = None,
-                 validate_args: bool = True) -> None:
-        super().__init__()
-        check_options(reduction=reduction, chunk_size=chunk_size)
-        check_positive("sigma", sigma)
-        self.sigma, self.reduction, self.chunk_size, self.validate_args = sigma, reduction, chunk_size, validate_args
-
-    def forward(self, scores: Tensor, relevance: Tensor, mask: Tensor | None = None) -> Tensor:
-        return ranknet_loss(scores, relevance, mask=mask, sigma=self.sigma, reduction=self.reduction,
-                            chunk_size=self.chunk_size, validate_args=self.validate_args)
-
-    def extra_repr(self) -> str:
-        return f"sigma={self.sigma}, reduction={self.reduction!r}"

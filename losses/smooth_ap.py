@@ -6,6 +6,7 @@ import functools
 import torch
 from torch import Tensor, nn
 
+from losses._module import module_of
 from losses._pairwise import blockwise
 from losses._utils import (
     check_lists,
@@ -17,7 +18,7 @@ from losses._utils import (
     masked_scores,
     reduce,
 )
-from torchmetrics_lite._checks import check_binary_values
+from torchmetrics_lite.checks import check_binary_values
 
 __all__ = ["SmoothAPLoss", "smooth_ap_loss"]
 
@@ -90,7 +91,7 @@ def smooth_ap_loss(scores: Tensor, target: Tensor, *, mask: Tensor | None = None
     check_validate_args(validate_args)
     if validate_args:
         check_binary_values("target", target)  # padded entries are 0 by now: anything may pad
-    _check(reduction, chunk_size, temperature)
+    _check(temperature=temperature, reduction=reduction, chunk_size=chunk_size)
     batch_shape = scores.shape[:-1]
     s, y, m = flatten_lists(scores, target, mask)
     y = (y != 0).to(s.dtype)
@@ -98,11 +99,12 @@ def smooth_ap_loss(scores: Tensor, target: Tensor, *, mask: Tensor | None = None
     return reduce(blockwise(fn, s, y, m, block=lists_per_block(s.shape[-1], chunk_size)), reduction, batch_shape)
 
 
-def _check(reduction, chunk_size, temperature) -> None:
+def _check(*, temperature, reduction, chunk_size, **_) -> None:
     check_options(reduction=reduction, chunk_size=chunk_size)
     check_positive("temperature", temperature)
 
 
+@module_of(smooth_ap_loss, _check)
 class SmoothAPLoss(nn.Module):
     """Module form of :func:`smooth_ap_loss` (same keyword options; ``forward(scores, target, mask=None)``).
 
@@ -111,17 +113,3 @@ class SmoothAPLoss(nn.Module):
         >>> round(loss(torch.tensor([0.9, 0.1]), torch.tensor([1, 0])).item(), 4)  # the positive is first
         0.0
     """
-
-    def __init__(self, *, temperature: float = 0.01, reduction: str = "mean", chunk_size: int | None = None,
-                 validate_args: bool = True) -> None:
-        super().__init__()
-        _check(reduction, chunk_size, temperature)
-        self.temperature, self.reduction, self.chunk_size = temperature, reduction, chunk_size
-        self.validate_args = validate_args
-
-    def forward(self, scores: Tensor, target: Tensor, mask: Tensor | None = None) -> Tensor:
-        return smooth_ap_loss(scores, target, mask=mask, temperature=self.temperature, reduction=self.reduction,
-                              chunk_size=self.chunk_size, validate_args=self.validate_args)
-
-    def extra_repr(self) -> str:
-        return f"temperature={self.temperature}, reduction={self.reduction!r}"

@@ -13,9 +13,10 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
+from losses._module import module_of
 from losses._utils import PAIR_BLOCK, check_binary, check_positive
-from torchmetrics_lite import _sort, float_dtype
-from torchmetrics_lite._checks import check_choice, check_number, check_positive_int, upcast
+from torchmetrics_lite import float_dtype, sorting
+from torchmetrics_lite.checks import check_choice, check_number, check_positive_int, upcast
 
 __all__ = ["SoftAUCLoss", "soft_auc_loss"]
 
@@ -42,13 +43,13 @@ def _hinge_pairs(sp: Tensor, sn: Tensor, margin: float, squared: bool):
     """Sum over all pairs of ``h(s_n - t_p)``, ``t_p = s_p - margin``, ``h = relu`` or ``relu**2``, with the
     gradients wrt ``sp`` and ``sn``; float64, O((P + N) log(P + N))."""
     t = sp - margin
-    sn_sorted = _sort.sort(sn)
-    idx = _sort.searchsorted(sn_sorted, t, right=True)  # negatives at or below t_p are inactive
+    sn_sorted = sorting.sort(sn)
+    idx = sorting.searchsorted(sn_sorted, t, right=True)  # negatives at or below t_p are inactive
     cnt = (sn.shape[0] - idx).to(sp.dtype)
     s1 = _suffix(sn_sorted, idx)
     lin = s1 - cnt * t  # sum over active negatives of (s_n - t_p)
-    t_sorted = _sort.sort(t)
-    j = _sort.searchsorted(t_sorted, sn, right=False)  # positives with t_p < s_n
+    t_sorted = sorting.sort(t)
+    j = sorting.searchsorted(t_sorted, sn, right=False)  # positives with t_p < s_n
     csum_t = torch.cat([t_sorted.new_zeros(1), torch.cumsum(t_sorted, 0)])
     if not squared:
         return lin.sum(), -cnt, j.to(sn.dtype)
@@ -110,9 +111,8 @@ def all_pairs_auc(scores: Tensor, pos: Tensor, *, surrogate: str, margin: float,
     return _AllPairsAUC.apply(scores, pos, surrogate, margin, temperature, block)
 
 
-def _check(scores: Tensor, target: Tensor, surrogate: str, margin: float, temperature: float,
-           num_pairs: int | None, chunk_size: int | None, validate_args: bool) -> None:
-    check_binary("scores", scores, target, validate_args)
+def _check(*, surrogate: str, margin: float, temperature: float, num_pairs: int | None, chunk_size: int | None,
+           **_) -> None:
     check_choice("surrogate", surrogate, SURROGATES)
     check_number("margin", margin, low=0.0)
     check_positive("temperature", temperature)
@@ -164,7 +164,8 @@ def soft_auc_loss(scores: Tensor, target: Tensor, *, surrogate: str = "sigmoid",
         >>> round(soft_auc_loss(scores, target, temperature=1e-4).item(), 4)  # 1 - AUROC
         0.0
     """
-    _check(scores, target, surrogate, margin, temperature, num_pairs, chunk_size, validate_args)
+    check_binary("scores", scores, target, validate_args)
+    _check(surrogate=surrogate, margin=margin, temperature=temperature, num_pairs=num_pairs, chunk_size=chunk_size)
     scores = upcast(scores).reshape(-1)
     pos = target.reshape(-1) != 0
     if num_pairs is not None:
@@ -186,6 +187,7 @@ def _sampled(scores: Tensor, pos: Tensor, surrogate: str, margin: float, tempera
     return _surrogate(scores[pos_idx[i]] - scores[neg_idx[j]], surrogate, margin, temperature).mean()
 
 
+@module_of(soft_auc_loss, _check)
 class SoftAUCLoss(nn.Module):
     """Module form of :func:`soft_auc_loss` (same keyword options; ``forward(scores, target)``).
 
@@ -194,19 +196,3 @@ class SoftAUCLoss(nn.Module):
         >>> round(loss(torch.tensor([1.0, 0.5]), torch.tensor([1, 0])).item(), 4)  # (1 - 0.5)^2
         0.25
     """
-
-    def __init__(self, *, surrogate: str = "sigmoid", margin: float = 1.0, temperature: float = 1.0,
-                 num_pairs: int | None = None, chunk_size: int | None = None,
-                 validate_args: bool = True) -> None:
-        super().__init__()
-        _check(torch.zeros(0), torch.zeros(0), surrogate, margin, temperature, num_pairs, chunk_size, False)
-        self.surrogate, self.margin, self.temperature = surrogate, margin, temperature
-        self.num_pairs, self.chunk_size, self.validate_args = num_pairs, chunk_size, validate_args
-
-    def forward(self, scores: Tensor, target: Tensor, generator: torch.Generator | None = None) -> Tensor:
-        return soft_auc_loss(scores, target, surrogate=self.surrogate, margin=self.margin,
-                             temperature=self.temperature, num_pairs=self.num_pairs, generator=generator,
-                             chunk_size=self.chunk_size, validate_args=self.validate_args)
-
-    def extra_repr(self) -> str:
-        return f"surrogate={self.surrogate!r}, margin={self.margin}, temperature={self.temperature}"

@@ -1,22 +1,26 @@
 """Soft F-beta (sigmoidF1, Benedict et al., 2021): F-beta of soft counts of predicted probabilities."""
 from __future__ import annotations
 
-import torch
+import torch  # noqa: F401 (the doctests use it)
 from torch import Tensor, nn
 
+from losses._module import module_of
 from losses._utils import check_binary, check_options, reduce, safe_inverse
-from torchmetrics_lite._checks import check_beta, check_range, upcast
+from torchmetrics_lite.checks import check_beta, check_range, upcast
 
 __all__ = ["SoftFBetaLoss", "soft_fbeta_loss"]
 
 
-def _check(preds: Tensor, target: Tensor, beta: float, reduction: str, validate_args: bool) -> None:
+def _check(*, beta: float, reduction: str, **_) -> None:
+    check_beta(beta)
+    check_options(reduction=reduction)
+
+
+def _check_inputs(preds: Tensor, target: Tensor, validate_args: bool) -> None:
     check_binary("preds", preds, target, validate_args)
     if preds.dim() not in (1, 2):
         raise ValueError(f"Expected `preds` to be 1-D (binary) or 2-D (samples, labels), got shape "
                          f"{tuple(preds.shape)}")
-    check_beta(beta)
-    check_options(reduction=reduction)
     if validate_args:
         check_range("preds", preds, 0.0, 1.0, " (probabilities, e.g. sigmoid(logits))")
 
@@ -61,7 +65,8 @@ def soft_fbeta_loss(preds: Tensor, target: Tensor, *, beta: float = 1.0, reducti
         >>> round(soft_fbeta_loss(p, y).item(), 4)  # TP 1.1, FP 0.7, FN 0.9: 1 - 2.2 / 3.8
         0.4211
     """
-    _check(preds, target, beta, reduction, validate_args)
+    _check_inputs(preds, target, validate_args)
+    _check(beta=beta, reduction=reduction)
     p = upcast(preds)
     y = (target != 0).to(p.dtype)
     tp = (p * y).sum(0)
@@ -75,6 +80,7 @@ def soft_fbeta_loss(preds: Tensor, target: Tensor, *, beta: float = 1.0, reducti
     return reduce(per_label, reduction, per_label.shape)
 
 
+@module_of(soft_fbeta_loss, _check)
 class SoftFBetaLoss(nn.Module):
     """Module form of :func:`soft_fbeta_loss` (same keyword options; ``forward(preds, target)``).
 
@@ -83,15 +89,3 @@ class SoftFBetaLoss(nn.Module):
         >>> loss(torch.tensor([[1.0, 0.0], [0.0, 0.0]]), torch.tensor([[1, 0], [1, 0]]))  # 1 - 5/9, no positive
         tensor([0.4444, 1.0000])
     """
-
-    def __init__(self, *, beta: float = 1.0, reduction: str = "mean", validate_args: bool = True) -> None:
-        super().__init__()
-        _check(torch.zeros(0), torch.zeros(0), beta, reduction, False)
-        self.beta, self.reduction, self.validate_args = beta, reduction, validate_args
-
-    def forward(self, preds: Tensor, target: Tensor) -> Tensor:
-        return soft_fbeta_loss(preds, target, beta=self.beta, reduction=self.reduction,
-                               validate_args=self.validate_args)
-
-    def extra_repr(self) -> str:
-        return f"beta={self.beta}, reduction={self.reduction!r}"

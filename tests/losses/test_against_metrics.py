@@ -50,7 +50,7 @@ def test_neural_ndcg_at_tiny_temperature_is_exact_ndcg(k, transposed, ties):
     mask[:, 0] = True
     loss = losses.neural_ndcg_loss(scores, rel, mask=mask, temperature=1e-4, k=k, transposed=transposed,
                                    reduction="none")
-    exact = retrieval_normalized_dcg(scores, rel, mask=mask, k=k, gain="exponential", ties="average",
+    exact = retrieval_normalized_dcg(scores, rel, mask=mask, k=k, ties="average",  # both defaults: linear gain
                                      reduction="none")
     assert (loss - (1.0 - exact)).abs().max() < 1e-6
 
@@ -112,7 +112,7 @@ def test_lambdarank_weights_are_the_metric_change_of_each_swap(k):
     ii, jj = torch.meshgrid(torch.arange(n), torch.arange(n), indexing="ij")
     bi = torch.arange(b)[:, None, None]
     swapped[bi, ii, jj, ii], swapped[bi, ii, jj, jj] = scores[bi, jj], scores[bi, ii]
-    metric = partial(retrieval_normalized_dcg, k=k, gain="exponential", ties="order", reduction="none")
+    metric = partial(retrieval_normalized_dcg, k=k, ties="order", reduction="none")  # default gains agree
     base = metric(scores, rel)
     swapped_values = metric(swapped.reshape(-1, n), rel.repeat_interleave(n * n, 0)).reshape(b, n, n)
     delta = (swapped_values - base[:, None, None]).abs()
@@ -168,7 +168,7 @@ def test_training_a_linear_ranker_raises_held_out_ndcg(name):
 
     def held_out():
         with torch.no_grad():
-            return retrieval_normalized_dcg(model(x_test).squeeze(-1), r_test, k=10, gain="exponential").item()
+            return retrieval_normalized_dcg(model(x_test).squeeze(-1), r_test, k=10).item()
 
     before = held_out()
     for _ in range(40):
