@@ -9,7 +9,7 @@ from typing import FrozenSet
 
 import torch
 
-__all__ = ["NO_FLOAT64_DEVICES", "float_dtype"]
+__all__ = ["float_dtype"]  # NO_FLOAT64_DEVICES is a setting for tests, not an export
 
 #: Device types without float64 support: floating states and results there use float32 (see ``Metric``).
 #: Tests force the policy on CPU by setting this to ``{"cpu"}``.
