@@ -81,7 +81,7 @@ from torchmetrics_lite._checks import check_choice
 from torchmetrics_lite._compat import init_info, raise_unknown_argument, same_value
 from torchmetrics_lite._dtype import float_dtype
 
-__all__ = ["Fold", "Metric", "float_dtype"]
+__all__ = ["Fold", "Metric"]  # float_dtype stays importable from here; it lives in _dtype
 
 _REDUCTIONS = ("sum", "max", "min", "cat")
 _MIN_CAPACITY = 1024
