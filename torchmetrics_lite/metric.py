@@ -79,7 +79,7 @@ from torch import Tensor, nn
 from torchmetrics_lite import _dtype, sync
 from torchmetrics_lite._checks import check_choice
 from torchmetrics_lite._compat import init_info, raise_unknown_argument, same_value
-from torchmetrics_lite._dtype import float_dtype
+from torchmetrics_lite._dtype import float_dtype  # noqa: F401 (re-exported for custom metrics)
 
 __all__ = ["Fold", "Metric"]  # float_dtype stays importable from here; it lives in _dtype
 
