@@ -8,6 +8,7 @@ total)`` of (weighted) sample counts, and it shares no ``stats_key`` with them. 
 """
 from __future__ import annotations
 
+import math
 from typing import Dict, Optional
 
 import torch
@@ -112,7 +113,7 @@ def _multiclass_exact_match_stats(preds: Tensor, target: Tensor, num_classes: in
     right = labels == flat
     if ignore_index is not None:
         right = right | (flat == ignore_index)
-    return _exact_match_counts(right.reshape(n, -1), weight)
+    return _exact_match_counts(right.reshape(n, math.prod(target.shape[1:])), weight)
 
 
 @fill_doc
