@@ -90,17 +90,17 @@ def _multiclass_hinge_loss_stats(preds: Tensor, target: Tensor, num_classes: int
     preds, target, weight = check_multiclass_hinge_inputs(preds, target, num_classes=num_classes,
                                                           raw=from_logits or margins, ignore_index=ignore_index,
                                                           validate_args=validate_args, weight=weight)
-    p = preds.to(float_dtype(preds.device))
-    if from_logits:
-        p = torch.softmax(p, dim=1)
+    dtype = float_dtype(preds.device)
+    p = torch.softmax(preds.to(dtype), dim=1) if from_logits else preds
     keep = None if ignore_index is None else target != ignore_index
     t = target.to(torch.int64)[:, None]
     if keep is not None:
         t = t.masked_fill(~keep[:, None], 0)  # any class; the sample weighs nothing
-    if multiclass_mode == "crammer-singer":
-        rival = p.scatter(1, t, float("-inf")).amax(dim=1)
-        loss = _hinge(p.gather(1, t).squeeze(1) - rival, squared)
+    if multiclass_mode == "crammer-singer":  # the max and the gather select values: exact in the scores' dtype
+        rival = p.scatter(1, t, float("-inf")).amax(dim=1).to(dtype)
+        loss = _hinge(p.gather(1, t).squeeze(1).to(dtype) - rival, squared)
     else:
+        p = p.to(dtype)
         own = torch.zeros_like(p, dtype=torch.bool).scatter_(1, t, True)
         loss = _hinge(torch.where(own, p, -p), squared)
     return _sums(loss, keep, weight)
