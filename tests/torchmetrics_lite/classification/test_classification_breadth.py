@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 import sklearn.metrics as skm
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import torchmetrics_lite.classification as tmc
 import torchmetrics_lite.functional as F
@@ -472,3 +474,45 @@ def test_option_errors(call, exc, match):
 ])
 def test_update_errors_leave_the_state(factory, ok, bad, exc, match):
     check_rejects(factory, ok, bad, exc, match)
+
+
+def test_updates_need_no_host_sync_without_validation(monkeypatch):
+    metrics = [(tmc.MulticlassExactMatch(3, weighted=True, validate_args=False), (SEQ_P, SEQ_T, torch.ones(60))),
+               (tmc.BinaryHingeLoss(ignore_index=-1, from_logits=True, validate_args=False),
+                (LOGITS, _ign(BIN_TARGET))),
+               (tmc.MulticlassHingeLoss(C, validate_args=False), (MC_SCORES, MC_TARGET, MC_W)),
+               (tmc.BinaryFairness(G, validate_args=False), (BIN_PREDS, BIN_TARGET, GROUPS)),
+               (tmc.BinaryGroupStatRates(G, weighted=True, validate_args=False), (BIN_PREDS, BIN_TARGET, GROUPS,
+                                                                                   BIN_W))]
+    for m, args in metrics:  # warm the per-(dtype, threshold) cut cache
+        m.update(*args)
+
+    def boom(*args, **kwargs):
+        raise AssertionError("host sync")
+
+    for name in ("item", "tolist", "__bool__", "__int__", "__float__", "__index__"):
+        monkeypatch.setattr(torch.Tensor, name, boom)
+    for m, args in metrics:
+        m.update(*args)
+    with pytest.raises(AssertionError, match="host sync"):  # the patch is effective: validation does sync
+        tmc.BinaryFairness(G).update(BIN_PREDS, BIN_TARGET, GROUPS)
+
+
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(st.integers(0, 1), st.integers(0, 1), st.integers(0, 2), st.integers(0, 3)), max_size=30))
+def test_fairness_property_against_brute_force(rows):
+    """Random small inputs (ties everywhere, empty groups, empty input): every rate and ratio by brute force."""
+    p, y, g, w = (torch.tensor([r[i] for r in rows], dtype=torch.long) for i in range(4))
+    for zd in (0.0, float("nan")):
+        got = F.binary_fairness(p, y, g, num_groups=3, zero_division=zd, weight=w)
+        want = {}
+        for name, num, den in (("DP", lambda k: p[(g == k)] @ w[g == k], lambda k: w[g == k].sum()),
+                               ("EO", lambda k: (p * y)[g == k] @ w[g == k], lambda k: (y * w)[g == k].sum())):
+            rates = [float(num(k)) / float(den(k)) if den(k) else zd for k in range(3)]
+            ok = [k for k in range(3) if not math.isnan(rates[k])]
+            if not ok:
+                want[f"{name}_0_0"] = zd
+                continue
+            low, high = min(ok, key=lambda k: (rates[k], k)), min(ok, key=lambda k: (-rates[k], k))
+            want[f"{name}_{low}_{high}"] = rates[low] / rates[high] if rates[high] else zd
+        assert_close(got, want, atol=1e-12)
