@@ -1,7 +1,7 @@
 """The classification metrics added for torchmetrics' breadth (issue 24 items 1-3 and 8), each against torchmetrics
 and scikit-learn where it has the metric, in one run: 1e6 samples (multiclass: 1e6 x 10 scores; multilabel:
 1e5 x 50; exact match: 1e5 sequences of 10 labels), one thread, medians of one-shot function calls with each
-library's default checks on. Run: python -m benchmarks.bench_breadth (every group) or
+library's default checks on, the libraries of a row timed in alternation. Run: python -m benchmarks.bench_breadth (every group) or
 python -m benchmarks.breadth_classification (this one).
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 import numpy as np
 import torch
 
-from benchmarks._runner import fmt_time, header, median_time, optional
+from benchmarks._runner import fmt_time, header, interleaved_medians, optional
 
 N, C, ML_N, ML_L, SEQ = 1_000_000, 10, 100_000, 50, 10
 Peers = Dict[str, Optional[Callable[[], object]]]
@@ -93,7 +93,10 @@ def _cases(d: Dict[str, torch.Tensor]) -> List[Tuple[str, Peers]]:
 
 
 def _row(name: str, fns: Peers, repeat: int) -> str:
-    times = {lib: (median_time(fn, repeat=repeat) if fn is not None else None) for lib, fn in fns.items()}
+    """One metric: every library timed in alternation (``repeat`` rounds of one call each), so that the load of a
+    shared machine hits every column alike."""
+    present = {lib: fn for lib, fn in fns.items() if fn is not None}
+    times: Dict[str, Optional[float]] = dict(interleaved_medians(present, rounds=repeat, number=1, warmup=1))
     peers = [t for lib, t in times.items() if lib != "ours" and t is not None]
     ratio = f"{min(peers) / times['ours']:.1f}x" if peers and times["ours"] else "n/a"
     cells = [fmt_time(times.get(lib)) if lib in fns else "-" for lib in ("ours", "torchmetrics", "scikit-learn")]
