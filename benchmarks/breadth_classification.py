@@ -1,8 +1,8 @@
 """The classification metrics added for torchmetrics' breadth (issue 24 items 1-3 and 8), each against torchmetrics
 and scikit-learn where it has the metric, in one run: 1e6 samples (multiclass: 1e6 x 10 scores; multilabel:
 1e5 x 50; exact match: 1e5 sequences of 10 labels), one thread, medians of one-shot function calls with each
-library's default checks on, the libraries of a row timed in alternation. Run: python -m benchmarks.bench_breadth (every group) or
-python -m benchmarks.breadth_classification (this one).
+library's default checks on, the libraries of a row timed in alternation.
+Run: python -m benchmarks.bench_breadth (every group) or python -m benchmarks.breadth_classification (this one).
 """
 from __future__ import annotations
 
