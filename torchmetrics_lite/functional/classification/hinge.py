@@ -99,10 +99,12 @@ def _multiclass_hinge_loss_stats(preds: Tensor, target: Tensor, num_classes: int
     if multiclass_mode == "crammer-singer":  # the max and the gather select values: exact in the scores' dtype
         rival = p.scatter(1, t, float("-inf")).amax(dim=1).to(dtype)
         loss = _hinge(p.gather(1, t).squeeze(1).to(dtype) - rival, squared)
-    else:
+    else:  # every class's term as another class's, max(0, 1 + p), then each sample's own class's swapped in
         p = p.to(dtype)
-        own = torch.zeros_like(p, dtype=torch.bool).scatter_(1, t, True)
-        loss = _hinge(torch.where(own, p, -p), squared)
+        loss = torch.add(p, 1.0).clamp_(min=0.0)
+        loss.scatter_(1, t, torch.clamp(1.0 - p.gather(1, t), min=0.0))
+        if squared:
+            loss.square_()
     return _sums(loss, keep, weight)
 
 
