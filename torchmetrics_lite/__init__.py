@@ -35,6 +35,9 @@ _EXPORTS = {  # module: the public names it provides (imported on first use, PEP
         "MultilabelAccuracy", "MultilabelConfusionMatrix", "MultilabelExactMatch", "MultilabelF1Score",
         "MultilabelFBetaScore", "MultilabelHammingDistance", "MultilabelJaccardIndex", "MultilabelMatthewsCorrCoef",
         "MultilabelPrecision", "MultilabelRecall", "MultilabelSpecificity", "MultilabelStatScores",
+        "BinaryNegativePredictiveValue", "MulticlassNegativePredictiveValue", "MultilabelNegativePredictiveValue",
+        "BinaryHammingDistance", "MulticlassHammingDistance", "MulticlassExactMatch", "BinaryHingeLoss",
+        "MulticlassHingeLoss", "BinaryFairness", "BinaryGroupStatRates",
     ],
     "torchmetrics_lite.collection": [
         "MetricCollection",

@@ -190,3 +190,90 @@ def check_multilabel_inputs(preds: Any, target: Any, *, num_labels: int, from_lo
         preds, target = preds.movedim(1, -1), target.movedim(1, -1)
     flat_weight = None if weight is None else weight.reshape(-1)
     return preds.reshape(-1, num_labels), target.reshape(-1, num_labels), flat_weight
+
+
+# ----------------------------------------------------------------------------------------------- hinge loss
+HINGE_MODES = ("crammer-singer", "one-vs-all")
+
+
+def check_bool(name: str, value: Any) -> None:
+    if not isinstance(value, bool):
+        raise TypeError(f"Expected `{name}` to be a bool, got {type(value).__name__}")
+
+
+def check_hinge_options(squared: Any, from_logits: Any, margins: Any) -> None:
+    """``squared``, ``from_logits`` and ``margins`` are bools, and at most one of the last two is set."""
+    check_bool("squared", squared)
+    check_bool("from_logits", from_logits)
+    check_bool("margins", margins)
+    if from_logits and margins:
+        raise ValueError("Expected at most one of `from_logits` (a sigmoid/softmax first) and `margins` (scores "
+                         "used as given), got both")
+
+
+def _check_hinge_scale(preds: Tensor, raw: bool, validate_args: bool) -> None:
+    """Value check (host sync): no NaN, and unless ``raw`` (logits or margins) every value in [0, 1]."""
+    if not validate_args or preds.numel() == 0:
+        return
+    lo, hi = (float(v) for v in torch.aminmax(preds))
+    if math.isnan(lo) or math.isnan(hi):
+        raise ValueError(f"Expected `preds` to contain no NaN, got {int(torch.isnan(preds).sum())} NaN value(s)")
+    if not raw and (lo < 0.0 or hi > 1.0):
+        raise ValueError(f"Expected `preds` to lie in [0, 1] (probabilities), got values in [{lo:.6g}, {hi:.6g}]; "
+                         "pass from_logits=True for logits (a sigmoid or softmax first, as torchmetrics does for "
+                         "such a batch) or margins=True for decision values used as given (scikit-learn)")
+
+
+def check_binary_hinge_inputs(preds: Any, target: Any, *, raw: bool, ignore_index: Optional[int],
+                              validate_args: bool, weight: Any = None) -> Tuple[Tensor, Tensor, Optional[Tensor]]:
+    """Binary hinge inputs of any equal shapes: floating ``preds``, 0/1 ``target``, ``weight`` one value per
+    element. Returns all flattened."""
+    preds, target = _check_pair(preds, target, integer_target=False)
+    if not preds.is_floating_point():
+        raise TypeError(f"Expected `preds` to have a floating dtype (scores), got {preds.dtype}")
+    check_same_shape("preds", preds, "target", target)
+    weight = check_sample_weight(weight, tuple(target.shape), validate_args=validate_args)
+    check_binary_target(target, validate_args=validate_args, ignore_index=ignore_index)
+    _check_hinge_scale(preds, raw, validate_args)
+    return preds.reshape(-1), target.reshape(-1), None if weight is None else weight.reshape(-1)
+
+
+def check_multiclass_hinge_inputs(preds: Any, target: Any, *, num_classes: int, raw: bool,
+                                  ignore_index: Optional[int], validate_args: bool,
+                                  weight: Any = None) -> Tuple[Tensor, Tensor, Optional[Tensor]]:
+    """Multiclass hinge inputs: (N, C, ...) floating scores, (N, ...) labels, ``weight`` the shape of ``target``.
+    Returns preds (M, C), target (M,) and weight (M,)."""
+    preds, target = _check_pair(preds, target)
+    if preds.dim() != target.dim() + 1 or preds.dim() < 2:
+        raise ValueError(f"Expected `preds` of shape (N, {num_classes}, ...) (scores) with `target` (N, ...), got "
+                         f"{tuple(preds.shape)} and {tuple(target.shape)}")
+    weight = check_sample_weight(weight, tuple(target.shape), validate_args=validate_args)
+    preds = _check_multiclass_scores(preds, target, num_classes, False)
+    _check_hinge_scale(preds, raw, validate_args)
+    if validate_args:
+        check_labels("target", target, num_classes, ignore_index)
+    flat = target.reshape(-1)
+    return preds, flat, None if weight is None else weight.reshape(-1)
+
+
+def check_num_classes_hinge(num_classes: Any) -> None:
+    if isinstance(num_classes, bool) or not isinstance(num_classes, int) or num_classes < 2:
+        raise ValueError(f"Expected `num_classes` to be an int >= 2, got {num_classes!r}")
+
+
+# ------------------------------------------------------------------------------------------ group fairness
+FAIRNESS_TASKS = ("demographic_parity", "equal_opportunity", "all")
+
+
+def check_groups(groups: Any, shape: Tuple[int, ...], num_groups: Optional[int], validate_args: bool) -> Tensor:
+    """``groups``: integer group ids of ``shape`` (one per element of ``preds``), in [0, num_groups - 1] (checked
+    with ``validate_args``, one fused min/max pass). Returned flattened."""
+    groups = check_tensor("groups", groups)
+    if groups.dtype == torch.bool or groups.is_floating_point() or groups.is_complex():
+        raise TypeError(f"Expected `groups` to have an integer dtype (group ids), got {groups.dtype}")
+    if tuple(groups.shape) != tuple(shape):
+        raise ValueError(f"Expected `groups` to hold one group id per element of `preds`, shape {tuple(shape)}, "
+                         f"got shape {tuple(groups.shape)}")
+    if validate_args and num_groups is not None:
+        check_labels("groups", groups, num_groups)
+    return groups.reshape(-1)

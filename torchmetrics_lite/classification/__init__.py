@@ -8,7 +8,8 @@ and computes the value with the same function as the functional form. Options, f
 documented on the functions. Modules with the same input options (task, classes, ``top_k``/``threshold``,
 ``ignore_index``, ``weighted``) share a ``stats_key``: in a :class:`~torchmetrics_lite.MetricCollection`,
 precision, recall, F1, specificity, Jaccard, Matthews correlation and kappa over the same inputs count each
-batch once (exact match keeps per-sample counts of its own).
+batch once (exact match keeps per-sample counts of its own). The hinge loss keeps two float64 sums; the group
+fairness metrics one confusion matrix per group, (G, 2, 2).
 """
 from torchmetrics_lite.classification.agreement import (
     BinaryCohenKappa,
@@ -27,7 +28,20 @@ from torchmetrics_lite.classification.binary import (
     BinaryStatScores,
 )
 from torchmetrics_lite.classification.exact_match import (
+    MulticlassExactMatch,
     MultilabelExactMatch,
+)
+from torchmetrics_lite.classification.group_fairness import (
+    BinaryFairness,
+    BinaryGroupStatRates,
+)
+from torchmetrics_lite.classification.hamming import (
+    BinaryHammingDistance,
+    MulticlassHammingDistance,
+)
+from torchmetrics_lite.classification.hinge import (
+    BinaryHingeLoss,
+    MulticlassHingeLoss,
 )
 from torchmetrics_lite.classification.jaccard import (
     BinaryJaccardIndex,
@@ -53,6 +67,11 @@ from torchmetrics_lite.classification.multilabel import (
     MultilabelRecall,
     MultilabelStatScores,
 )
+from torchmetrics_lite.classification.negative_predictive_value import (
+    BinaryNegativePredictiveValue,
+    MulticlassNegativePredictiveValue,
+    MultilabelNegativePredictiveValue,
+)
 from torchmetrics_lite.classification.specificity import (
     BinarySpecificity,
     MulticlassSpecificity,
@@ -67,5 +86,8 @@ __all__ = [
     "MultilabelConfusionMatrix", "MultilabelHammingDistance", "BinarySpecificity", "MulticlassSpecificity",
     "MultilabelSpecificity", "BinaryMatthewsCorrCoef", "MulticlassMatthewsCorrCoef", "MultilabelMatthewsCorrCoef",
     "BinaryCohenKappa", "MulticlassCohenKappa", "BinaryJaccardIndex", "MulticlassJaccardIndex",
-    "MultilabelJaccardIndex", "MultilabelExactMatch",
+    "MultilabelJaccardIndex", "MultilabelExactMatch", "BinaryNegativePredictiveValue",
+    "MulticlassNegativePredictiveValue", "MultilabelNegativePredictiveValue", "BinaryHammingDistance",
+    "MulticlassHammingDistance", "MulticlassExactMatch", "BinaryHingeLoss", "MulticlassHingeLoss", "BinaryFairness",
+    "BinaryGroupStatRates",
 ]

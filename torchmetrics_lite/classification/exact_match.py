@@ -1,4 +1,5 @@
-"""Multilabel exact match module: the streaming form of :func:`~torchmetrics_lite.functional.multilabel_exact_match`.
+"""Exact match modules: the streaming forms of :func:`~torchmetrics_lite.functional.multilabel_exact_match` and
+:func:`~torchmetrics_lite.functional.multiclass_exact_match`.
 
 Its state is per-sample: ``correct`` and ``total`` sample counts (float sums of weights with ``weighted=True``);
 it cannot share the per-label confusion matrices of the other multilabel metrics (see the functional module)."""
@@ -13,13 +14,15 @@ from torchmetrics_lite._checks import check_weighted_update, check_zero_division
 from torchmetrics_lite.classification._base import _batch_counts, _counts_dtype
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification.exact_match import (
+    _multiclass_exact_match_stats,
     _multilabel_exact_match_from_stats,
     _multilabel_exact_match_stats,
 )
+from torchmetrics_lite.functional.classification.multiclass import _multiclass_config
 from torchmetrics_lite.functional.classification.multilabel import _multilabel_config
 from torchmetrics_lite.metric import Metric
 
-__all__ = ["MultilabelExactMatch"]
+__all__ = ["MultilabelExactMatch", "MulticlassExactMatch"]
 
 
 @fill_doc
@@ -53,9 +56,7 @@ class MultilabelExactMatch(Metric):
         self.num_labels, self.threshold, self.from_logits = num_labels, threshold, from_logits
         self.ignore_index, self.weighted = ignore_index, weighted
         self.zero_division = check_zero_division(zero_division)
-        dtype = _counts_dtype(weighted)
-        self.add_state("correct", torch.zeros((), dtype=dtype), reduce="sum")
-        self.add_state("total", torch.zeros((), dtype=dtype), reduce="sum")
+        _declare_counts(self, weighted)
         self.stats_key = ("multilabel_exact_match", num_labels, self._cut, from_logits, ignore_index,
                           self.validate_args, weighted)
 
@@ -63,6 +64,52 @@ class MultilabelExactMatch(Metric):
         check_weighted_update(self.weighted, weight)
         stats = _multilabel_exact_match_stats(preds, target, self.num_labels, self._cut, self.from_logits,
                                               self.ignore_index, self.validate_args, weight)
+        return {k: _batch_counts(v, self.weighted) for k, v in stats.items()}
+
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+        return _multilabel_exact_match_from_stats(state, self.zero_division)
+
+
+def _declare_counts(metric: Metric, weighted: bool) -> None:
+    dtype = _counts_dtype(weighted)
+    metric.add_state("correct", torch.zeros((), dtype=dtype), reduce="sum")
+    metric.add_state("total", torch.zeros((), dtype=dtype), reduce="sum")
+
+
+@fill_doc
+class MulticlassExactMatch(Metric):
+    """Streaming :func:`~torchmetrics_lite.functional.multiclass_exact_match`: the fraction of samples whose every
+    position is right (``update(preds, target, weight=None)`` with (N, ...) labels or (N, C, ...) scores).
+
+    Args:
+        {num_classes}
+        ignore_index: positions whose target equals it count as right.
+        {zero_division}
+        {module_tail}
+
+    Examples:
+        >>> m = MulticlassExactMatch(3)
+        >>> m.update(torch.tensor([[0, 1, 2], [1, 0, 0]]), torch.tensor([[0, 1, 2], [1, 1, 0]]))
+        >>> m.compute()
+        tensor(0.5000, dtype=torch.float64)
+    """
+
+    higher_is_better = True
+    is_differentiable = False
+
+    def __init__(self, num_classes: int, *, ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                 weighted: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        _multiclass_config(num_classes, 1, ignore_index)
+        self.num_classes, self.ignore_index, self.weighted = num_classes, ignore_index, weighted
+        self.zero_division = check_zero_division(zero_division)
+        _declare_counts(self, weighted)
+        self.stats_key = ("multiclass_exact_match", num_classes, ignore_index, self.validate_args, weighted)
+
+    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
+        check_weighted_update(self.weighted, weight)
+        stats = _multiclass_exact_match_stats(preds, target, self.num_classes, self.ignore_index, self.validate_args,
+                                              weight)
         return {k: _batch_counts(v, self.weighted) for k, v in stats.items()}
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:

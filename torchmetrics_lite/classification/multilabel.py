@@ -194,7 +194,12 @@ class MultilabelHammingDistance(_MultilabelScore):
     ``hamming_loss``).
 
     Args:
-        {multilabel_options}
+        {num_labels}
+        {threshold}
+        {average_multilabel}
+        {from_logits}
+        {ignore_index}
+        zero_division: the distance of a label with no counted element (default 1.0, torchmetrics' value).
         {module_tail}
 
     Examples:
@@ -206,3 +211,9 @@ class MultilabelHammingDistance(_MultilabelScore):
 
     higher_is_better = False
     _terms = staticmethod(_hamming_terms)
+
+    def __init__(self, num_labels: int, threshold: float = 0.5, average: Optional[str] = "macro", *,
+                 zero_division: float = 1.0, from_logits: bool = False, ignore_index: Optional[int] = None,
+                 weighted: bool = False, **kwargs: Any) -> None:
+        super().__init__(num_labels, threshold, average, zero_division=zero_division, from_logits=from_logits,
+                         ignore_index=ignore_index, weighted=weighted, **kwargs)

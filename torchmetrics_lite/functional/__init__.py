@@ -23,7 +23,10 @@ _EXPORTS = {  # module: the public names it provides (imported on first use, PEP
         "multilabel_accuracy", "multilabel_confusion_matrix", "multilabel_exact_match", "multilabel_f1_score",
         "multilabel_fbeta_score", "multilabel_hamming_distance", "multilabel_jaccard_index",
         "multilabel_matthews_corrcoef", "multilabel_precision", "multilabel_recall", "multilabel_specificity",
-        "multilabel_stat_scores",
+        "multilabel_stat_scores", "binary_negative_predictive_value", "multiclass_negative_predictive_value",
+        "multilabel_negative_predictive_value", "binary_hamming_distance", "multiclass_hamming_distance",
+        "multiclass_exact_match", "binary_hinge_loss", "multiclass_hinge_loss", "binary_fairness",
+        "binary_groups_stat_rates",
     ],
     "torchmetrics_lite.functional.multiple_choice": [
         "multiple_choice_accuracy",

@@ -14,6 +14,11 @@ import torchmetrics_lite.classification as tmc
 import torchmetrics_lite.functional as F
 from tests.helpers.distributed import Case, distributed_test
 from tests.helpers.metric_tester import assert_close, check_metric, concat
+from tests.torchmetrics_lite.classification.test_classification_breadth import (
+    BREADTH_DIST,
+    BREADTH_MODULES,
+    BREADTH_NAMES,
+)
 from tests.torchmetrics_lite.classification.test_classification_new import DIST_NAMES, NEW_MODULES
 from torchmetrics_lite import MetricCollection
 
@@ -358,13 +363,14 @@ def test_module_harness_against_sklearn_directly():
 
 
 def test_every_public_class_is_checked():
-    assert {m[0] for m in MODULES} | {m[0] for m in NEW_MODULES} == set(tmc.__all__)
+    assert {m[0] for m in MODULES} | {m[0] for m in NEW_MODULES} | BREADTH_NAMES == set(tmc.__all__)
 
 
 CASES = [Case(name, factory, batches) for name, factory, _, batches in MODULES
          if name in {"BinaryF1Score", "BinaryConfusionMatrix", "MulticlassAccuracy", "MulticlassPrecision",
                      "MulticlassF1Score", "MultilabelHammingDistance", "MultilabelStatScores"}]
 CASES += [Case(name, factory, batches) for name, factory, _, batches in NEW_MODULES if name in DIST_NAMES]
+CASES += [Case(name, factory, batches) for name, factory, _, batches in BREADTH_MODULES if name in BREADTH_DIST]
 
 
 test_distributed_equals_single_process = distributed_test(CASES)

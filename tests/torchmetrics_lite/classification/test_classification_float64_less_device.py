@@ -17,7 +17,12 @@ import torch
 
 import torchmetrics_lite.classification as tmc
 import torchmetrics_lite.functional.classification as fc
-from tests.helpers.no_float64 import assert_float32_close, check_float32_policy, float64_less_cpu
+from tests.helpers.no_float64 import (
+    assert_float32_close,
+    check_float32_policy,
+    float64_less_cpu,
+    weighted_functional,
+)
 
 C, L = 4, 3
 AVERAGES = ("micro", "macro", "weighted", "none")
@@ -96,6 +101,12 @@ def _cases():
         cases += _variants(getattr(tmc, task.capitalize() + "FBetaScore"), getattr(fc, f"{task}_fbeta_score"), task,
                            args)
     cases += _variants(tmc.MultilabelHammingDistance, fc.multilabel_hamming_distance, "multilabel", (L,))
+    cases += _variants(tmc.BinaryHammingDistance, fc.binary_hamming_distance, "binary")
+    cases += _variants(tmc.MulticlassHammingDistance, fc.multiclass_hamming_distance, "multiclass", (C,))
+    for task, args in (("binary", ()), ("multiclass", (C,)), ("multilabel", (L,))):
+        cases += _variants(getattr(tmc, task.capitalize() + "NegativePredictiveValue"),
+                           getattr(fc, f"{task}_negative_predictive_value"), task, args)
+    cases += _variants(tmc.MulticlassExactMatch, fc.multiclass_exact_match, "multiclass", (C,), False)
     for normalize in (None, "true", "pred", "all"):
         cases += _variants(tmc.BinaryConfusionMatrix, fc.binary_confusion_matrix, "binary", normalize=normalize)
         cases += _variants(tmc.MulticlassConfusionMatrix, fc.multiclass_confusion_matrix, "multiclass", (C,),
@@ -168,8 +179,38 @@ def test_float32_policy(monkeypatch, case):
         check_float32_policy(monkeypatch, case.make, case.batches(), function)
 
 
+def _hinge_and_group_cases():
+    """Modules without ``weighted=`` (the hinge loss takes ``weight`` always) or with a third input (groups)."""
+    mc, b = _inputs("multiclass"), _inputs("binary")
+    groups = [torch.arange(len(t)) % 3 for _, t, _ in b]
+    return [
+        ("BinaryHingeLoss", partial(tmc.BinaryHingeLoss, True), b,
+         weighted_functional(fc.binary_hinge_loss, squared=True)),
+        ("MulticlassHingeLoss", partial(tmc.MulticlassHingeLoss, C, from_logits=True), mc,
+         weighted_functional(fc.multiclass_hinge_loss, num_classes=C, from_logits=True)),
+        ("MulticlassHingeLoss-ova", partial(tmc.MulticlassHingeLoss, C, multiclass_mode="one-vs-all", margins=True),
+         [x[:2] for x in mc], partial(fc.multiclass_hinge_loss, num_classes=C, multiclass_mode="one-vs-all",
+                                      margins=True)),
+        ("BinaryGroupStatRates", partial(tmc.BinaryGroupStatRates, 3, weighted=True),
+         [(p, t, g, w) for (p, t, w), g in zip(b, groups)],
+         lambda p, t, g, w: fc.binary_groups_stat_rates(p, t, g, 3, weight=w)),
+        ("BinaryFairness", partial(tmc.BinaryFairness, 3), [(p, t, g) for (p, t, _), g in zip(b, groups)],
+         lambda p, t, g: fc.binary_fairness(p, t, g, num_groups=3)),
+    ]
+
+
+HINGE_AND_GROUP_CASES = _hinge_and_group_cases()
+
+
+@pytest.mark.parametrize("name,make,batches,function", HINGE_AND_GROUP_CASES, ids=[c[0] for c in HINGE_AND_GROUP_CASES])
+def test_float32_policy_hinge_and_groups(monkeypatch, name, make, batches, function):
+    check_float32_policy(monkeypatch, make, batches, function)
+
+
 def test_every_public_name_is_covered():
     covered = {c.module.__name__ for c in CASES} | {c.function.__name__ for c in CASES}
+    covered |= {c[0].split("-")[0] for c in HINGE_AND_GROUP_CASES}
+    covered |= {"binary_hinge_loss", "multiclass_hinge_loss", "binary_groups_stat_rates", "binary_fairness"}
     assert set(tmc.__all__) | set(fc.__all__) <= covered, sorted(set(tmc.__all__) | set(fc.__all__) - covered)
 
 

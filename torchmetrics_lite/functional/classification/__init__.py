@@ -1,5 +1,6 @@
-"""Classification metrics from counts: stat scores, accuracy, precision, recall, F1, F-beta, confusion matrix,
-Hamming distance; binary, multiclass and multilabel, with torchmetrics' names and arguments.
+"""Classification metrics from counts: stat scores, accuracy, precision, recall, F1, F-beta, specificity, negative
+predictive value, confusion matrix, Hamming distance, exact match, group fairness; the hinge loss; binary,
+multiclass and multilabel, with torchmetrics' names and arguments.
 
 Conventions (all functions):
 
@@ -53,7 +54,20 @@ from torchmetrics_lite.functional.classification.cohen_kappa import (
     multiclass_cohen_kappa,
 )
 from torchmetrics_lite.functional.classification.exact_match import (
+    multiclass_exact_match,
     multilabel_exact_match,
+)
+from torchmetrics_lite.functional.classification.group_fairness import (
+    binary_fairness,
+    binary_groups_stat_rates,
+)
+from torchmetrics_lite.functional.classification.hamming import (
+    binary_hamming_distance,
+    multiclass_hamming_distance,
+)
+from torchmetrics_lite.functional.classification.hinge import (
+    binary_hinge_loss,
+    multiclass_hinge_loss,
 )
 from torchmetrics_lite.functional.classification.jaccard import (
     binary_jaccard_index,
@@ -84,6 +98,11 @@ from torchmetrics_lite.functional.classification.multilabel import (
     multilabel_recall,
     multilabel_stat_scores,
 )
+from torchmetrics_lite.functional.classification.negative_predictive_value import (
+    binary_negative_predictive_value,
+    multiclass_negative_predictive_value,
+    multilabel_negative_predictive_value,
+)
 from torchmetrics_lite.functional.classification.specificity import (
     binary_specificity,
     multiclass_specificity,
@@ -99,5 +118,8 @@ __all__ = [
     "multiclass_f1_score", "multiclass_fbeta_score", "multiclass_confusion_matrix", "multilabel_stat_scores",
     "multilabel_accuracy", "multilabel_precision", "multilabel_recall", "multilabel_f1_score",
     "multilabel_fbeta_score", "multilabel_confusion_matrix", "multilabel_hamming_distance", "binary_specificity",
-    "multiclass_specificity", "multilabel_specificity",
+    "multiclass_specificity", "multilabel_specificity", "binary_negative_predictive_value",
+    "multiclass_negative_predictive_value", "multilabel_negative_predictive_value", "binary_hamming_distance",
+    "multiclass_hamming_distance", "multiclass_exact_match", "binary_hinge_loss", "multiclass_hinge_loss",
+    "binary_fairness", "binary_groups_stat_rates",
 ]

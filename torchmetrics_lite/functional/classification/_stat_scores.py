@@ -197,6 +197,15 @@ def _hamming_terms(tp: Tensor, fp: Tensor, tn: Tensor, fn: Tensor) -> Tuple[Tens
     return fp + fn, tp + fp + tn + fn
 
 
+def _npv_terms(tp: Tensor, fp: Tensor, tn: Tensor, fn: Tensor) -> Tuple[Tensor, Tensor]:
+    return tn, tn + fn
+
+
+def _miss_terms(tp: Tensor, fp: Tensor, tn: Tensor, fn: Tensor) -> Tuple[Tensor, Tensor]:
+    """The miss rate ``fn / (tp + fn)`` (1 - recall): a multiclass class's Hamming distance (torchmetrics)."""
+    return fn, tp + fn
+
+
 def _fbeta_terms_of(tp: Tensor, fp: Tensor, tn: Tensor, fn: Tensor, *, beta2: float) -> Tuple[Tensor, Tensor]:
     dtype = float_dtype(tp.device)
     num = (1.0 + beta2) * tp.to(dtype)

@@ -1,24 +1,45 @@
-"""Multilabel exact match (subset accuracy): the fraction of samples whose every label is right.
+"""Exact match (subset accuracy): the fraction of samples whose every label (multilabel) or every position
+(multiclass inputs with extra dimensions, ``(N, ...)``) is right.
 
 Unlike the other classification metrics it needs per-sample statistics (a sample is right only if all of its
-labels are), so it cannot be read from the per-label confusion matrices: its state is the pair ``(correct,
+labels are), so it cannot be read from the confusion matrices: its state is the pair ``(correct,
 total)`` of (weighted) sample counts, and it shares no ``stats_key`` with them. Conventions:
 :mod:`torchmetrics_lite.functional.classification`.
 """
 from __future__ import annotations
 
+import math
 from typing import Dict, Optional
 
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_multilabel_inputs, check_zero_division
+from torchmetrics_lite._checks import (
+    check_labels,
+    check_multiclass_inputs,
+    check_multilabel_inputs,
+    check_no_nan,
+    check_sample_weight,
+    check_zero_division,
+    fused_multiclass_checks,
+)
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification._stat_scores import _positive, _safe_divide
+from torchmetrics_lite.functional.classification.multiclass import _multiclass_config
 from torchmetrics_lite.functional.classification.multilabel import _multilabel_config
 
-__all__ = ["multilabel_exact_match"]
+__all__ = ["multilabel_exact_match", "multiclass_exact_match"]
+
+
+def _exact_match_counts(right: Tensor, weight: Optional[Tensor]) -> Dict[str, Tensor]:
+    """``{"correct", "total"}`` of (N, S) per-position outcomes: int64 sample counts, or float64 sums of the (N,)
+    ``weight``."""
+    correct = right.all(dim=1)
+    if weight is None:
+        return {"correct": correct.sum(), "total": torch.tensor(correct.shape[0], device=correct.device)}
+    w = weight.to(float_dtype(weight.device))
+    return {"correct": (w * correct).sum(), "total": w.sum()}
 
 
 def _multilabel_exact_match_stats(preds: Tensor, target: Tensor, num_labels: int, cut: float, from_logits: bool,
@@ -31,11 +52,7 @@ def _multilabel_exact_match_stats(preds: Tensor, target: Tensor, num_labels: int
     right = _positive(preds, cut) == target.to(torch.int64)
     if ignore_index is not None:
         right = right | (target == ignore_index)
-    correct = right.all(dim=1)
-    if weight is None:
-        return {"correct": correct.sum(), "total": torch.tensor(correct.shape[0], device=correct.device)}
-    w = weight.to(float_dtype(weight.device))
-    return {"correct": (w * correct).sum(), "total": w.sum()}
+    return _exact_match_counts(right, weight)
 
 
 def _multilabel_exact_match_from_stats(state: Dict[str, Tensor], zero_division: float = 0.0) -> Tensor:
@@ -78,3 +95,63 @@ def multilabel_exact_match(preds: Tensor, target: Tensor, num_labels: int, thres
     stats = _multilabel_exact_match_stats(preds, target, num_labels, cut, from_logits, ignore_index, validate_args,
                                           weight)
     return _multilabel_exact_match_from_stats(stats, zd)
+
+
+def _multiclass_exact_match_stats(preds: Tensor, target: Tensor, num_classes: int, ignore_index: Optional[int],
+                                  validate_args: bool, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
+    """``{"correct", "total"}`` of one batch of (N, ...) labels or (N, C, ...) scores: a sample is right when the
+    predicted label (``argmax``) of every position of it is its target or ``ignore_index``."""
+    checked, flat, _ = check_multiclass_inputs(preds, target, num_classes=num_classes, top_k=1,
+                                               ignore_index=ignore_index, validate_args=validate_args)
+    n = target.shape[0] if target.dim() else 1
+    weight = check_sample_weight(weight, (n,), validate_args=validate_args)
+    if validate_args and fused_multiclass_checks(1, ignore_index, flat, None):  # the count checks nothing here
+        check_labels("target", flat, num_classes)
+        if checked.dim() == 2:
+            check_no_nan("preds", checked)
+    labels = checked.argmax(dim=1) if checked.dim() == 2 else checked
+    right = labels == flat
+    if ignore_index is not None:
+        right = right | (flat == ignore_index)
+    return _exact_match_counts(right.reshape(n, math.prod(target.shape[1:])), weight)
+
+
+@fill_doc
+def multiclass_exact_match(preds: Tensor, target: Tensor, num_classes: int, *, ignore_index: Optional[int] = None,
+                           zero_division: float = 0.0, validate_args: bool = True,
+                           weight: Optional[Tensor] = None) -> Tensor:
+    """Exact match ``#{samples with every position right} / #{samples}`` of multiclass inputs with extra
+    dimensions (a sequence of labels per sample, as in tagging or segmentation); with (N,) targets it is the
+    accuracy.
+
+    Args:
+        preds: labels (N, ...) (integer) or scores (N, C, ...) (floating; ``argmax`` over the class axis 1).
+        {target_multiclass}
+        {num_classes}
+        ignore_index: positions whose target equals it count as right (torchmetrics' rule); the sample still
+            counts.
+        {zero_division}
+        {validate_args}
+        weight: optional non-negative, finite sample weights (N,), one per sample (scikit-learn's
+            ``sample_weight``). Counts become float64 sums of weights.
+
+    Returns:
+        A float64 scalar; no sample gives ``zero_division``.
+
+    Raises:
+        {raises}
+
+    References:
+        torchmetrics' ``multiclass_exact_match``.
+
+    Examples:
+        >>> import torch
+        >>> target = torch.tensor([[0, 1, 2], [1, 1, 0]])
+        >>> preds = torch.tensor([[0, 1, 2], [1, 0, 0]])  # the second sample has one wrong position
+        >>> multiclass_exact_match(preds, target, 3)
+        tensor(0.5000, dtype=torch.float64)
+    """
+    _multiclass_config(num_classes, 1, ignore_index)
+    zd = check_zero_division(zero_division)
+    return _multilabel_exact_match_from_stats(
+        _multiclass_exact_match_stats(preds, target, num_classes, ignore_index, validate_args, weight), zd)

@@ -280,13 +280,20 @@ def multilabel_f1_score(preds: Tensor, target: Tensor, num_labels: int, threshol
 @fill_doc
 def multilabel_hamming_distance(preds: Tensor, target: Tensor, num_labels: int, threshold: float = 0.5,
                                 average: Optional[str] = "macro", *, from_logits: bool = False,
-                                ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                                ignore_index: Optional[int] = None, zero_division: float = 1.0,
                                 validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """Fraction of wrong label decisions ``(fp + fn) / (tp + fp + tn + fn)`` per label, averaged; ``"micro"``
     is scikit-learn's ``hamming_loss``.
 
     Args:
-        {multilabel_score_args}
+        {multilabel_args}
+        {average_multilabel}
+        {from_logits}
+        {ignore_index}
+        zero_division: the distance of a label with no counted element (default 1.0, torchmetrics' value, as
+            ``1 - accuracy`` with a 0/0 accuracy of 0); with ``float('nan')`` such labels are left out of means.
+        {validate_args}
+        {weight_multilabel}
 
     Returns:
         float64, a scalar or (L,) for ``average="none"``.

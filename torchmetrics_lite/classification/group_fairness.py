@@ -1,0 +1,118 @@
+"""Group fairness modules: streaming forms of :mod:`torchmetrics_lite.functional.classification.group_fairness`.
+
+The state is one 2x2 confusion matrix per group, ``confmat`` (G, 2, 2), int64 counts (float64 sums of ``weight``
+with ``weighted=True``), summed across batches and synced like any count; ``update(preds, target, groups,
+weight=None)`` counts a batch in one pass."""
+from __future__ import annotations
+
+from typing import Any, Dict, Optional
+
+import torch
+from torch import Tensor
+
+from torchmetrics_lite._checks import (
+    FAIRNESS_TASKS,
+    check_choice,
+    check_positive_int,
+    check_weighted_update,
+    check_zero_division,
+)
+from torchmetrics_lite.classification._base import _batch_counts, _counts_dtype
+from torchmetrics_lite.functional.classification._doc_args import fill_doc
+from torchmetrics_lite.functional.classification.binary import _binary_config
+from torchmetrics_lite.functional.classification.group_fairness import (
+    _binary_fairness_from_stats,
+    _binary_groups_stat_rates_from_stats,
+    _groups_confmat,
+)
+from torchmetrics_lite.metric import Metric
+
+__all__ = ["BinaryGroupStatRates", "BinaryFairness"]
+
+
+def _declare_groups(metric: Any, num_groups: int, threshold: float, from_logits: bool, ignore_index: Optional[int],
+                    weighted: bool, reads_target: bool) -> None:
+    """Check and set the options of a group metric, declare its (G, 2, 2) ``confmat`` state and ``stats_key``."""
+    check_positive_int("num_groups", num_groups)
+    metric._cut = cut = _binary_config(threshold, from_logits, ignore_index)
+    metric.num_groups, metric.threshold, metric.from_logits = num_groups, threshold, from_logits
+    metric.ignore_index, metric.weighted, metric._reads_target = ignore_index, weighted, reads_target
+    metric.add_state("confmat", torch.zeros(num_groups, 2, 2, dtype=_counts_dtype(weighted)), reduce="sum")
+    metric.stats_key = ("binary_groups", num_groups, cut, from_logits, ignore_index, metric.validate_args, weighted,
+                        reads_target)
+
+
+def _groups_batch_stats(metric: Any, preds: Tensor, target: Optional[Tensor], groups: Tensor,
+                        weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
+    check_weighted_update(metric.weighted, weight)
+    cm = _groups_confmat(preds, target if metric._reads_target else None, groups, metric.num_groups, metric._cut,
+                         metric.from_logits, metric.ignore_index, metric.validate_args, weight)
+    return {"confmat": _batch_counts(cm, metric.weighted)}
+
+
+@fill_doc
+class BinaryGroupStatRates(Metric):
+    """Streaming :func:`~torchmetrics_lite.functional.binary_groups_stat_rates`: per group ``[tp, fp, tn, fn] / n``.
+
+    Args:
+        {num_groups}
+        {threshold}
+        {ignore_index}
+        {from_logits}
+        {module_tail}
+
+    Examples:
+        >>> m = BinaryGroupStatRates(2)
+        >>> m.update(torch.tensor([1, 0, 1]), torch.tensor([1, 0, 0]), torch.tensor([0, 0, 0]))
+        >>> m.update(torch.tensor([1, 0, 0]), torch.tensor([1, 1, 0]), torch.tensor([1, 1, 1]))
+        >>> m.compute()["group_1"]  # tp, tn, fn: one sample each
+        tensor([0.3333, 0.0000, 0.3333, 0.3333], dtype=torch.float64)
+    """
+
+    def __init__(self, num_groups: int, threshold: float = 0.5, ignore_index: Optional[int] = None, *,
+                 from_logits: bool = False, weighted: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        _declare_groups(self, num_groups, threshold, from_logits, ignore_index, weighted, True)
+
+    batch_stats = _groups_batch_stats
+
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Dict[str, Tensor]:
+        return _binary_groups_stat_rates_from_stats(state["confmat"])
+
+
+@fill_doc
+class BinaryFairness(Metric):
+    """Streaming :func:`~torchmetrics_lite.functional.binary_fairness` over ``num_groups`` groups (a group with no
+    sample has 0/0 rates, which follow ``zero_division``).
+
+    Args:
+        {num_groups}
+        {fairness_task}
+        {threshold}
+        {ignore_index}
+        zero_division: the value of a 0/0 rate or ratio (default 0.0, torchmetrics'); with ``float('nan')``
+            groups whose rate is undefined are left out of the min and max.
+        {from_logits}
+        {module_tail}
+
+    Examples:
+        >>> m = BinaryFairness(2)
+        >>> preds, target = torch.tensor([1, 0, 1, 1, 0, 0]), torch.tensor([1, 0, 0, 1, 1, 0])
+        >>> m.update(preds, target, torch.tensor([0, 0, 0, 1, 1, 1]))
+        >>> m.compute()
+        {'DP_1_0': tensor(0.5000, dtype=torch.float64), 'EO_1_0': tensor(0.5000, dtype=torch.float64)}
+    """
+
+    def __init__(self, num_groups: int, task: str = "all", threshold: float = 0.5, ignore_index: Optional[int] = None,
+                 *, zero_division: float = 0.0, from_logits: bool = False, weighted: bool = False,
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        check_choice("task", task, FAIRNESS_TASKS)
+        self.task, self.zero_division = task, check_zero_division(zero_division)
+        _declare_groups(self, num_groups, threshold, from_logits, ignore_index, weighted,
+                        task != "demographic_parity")
+
+    batch_stats = _groups_batch_stats
+
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Dict[str, Tensor]:
+        return _binary_fairness_from_stats(state["confmat"], self.task, self.zero_division)
