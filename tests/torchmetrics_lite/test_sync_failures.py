@@ -149,3 +149,15 @@ def test_bad_sync_timeout_is_rejected(bad, error, match):
         SumMetric(sync_timeout=bad)
     with pytest.raises(error, match=match):
         MetricCollection({"s": SumMetric()}, sync_timeout=bad)
+
+
+def test_every_metric_class_takes_sync_timeout():
+    import inspect
+
+    import torchmetrics_lite
+    from torchmetrics_lite._compat import init_info
+    from torchmetrics_lite.metric import Metric
+
+    classes = [c for c in vars(torchmetrics_lite).values() if inspect.isclass(c) and issubclass(c, Metric)]
+    assert len(classes) > 50
+    assert [c.__name__ for c in classes if "sync_timeout" not in init_info(c, Metric).accepted] == []
