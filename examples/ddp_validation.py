@@ -3,10 +3,18 @@
 Run: torchrun --nproc_per_node=2 examples/ddp_validation.py
 (also runs as a single process: python examples/ddp_validation.py)
 
+On two "nodes" of two ranks each (on one machine over loopback; on a cluster, run it once per node with the
+first node's address as the endpoint)::
+
+    torchrun --nnodes=2 --nproc-per-node=2 --rdzv-backend=c10d --rdzv-endpoint=127.0.0.1:29511 \
+        --rdzv-id=val examples/ddp_validation.py    # started twice
+
 Each rank evaluates a different, unevenly sized shard of one validation set (the last rank of three or more
-gets nothing at all) in a different number of batches. ``compute()`` syncs inside, so every rank prints the
-same, exact global values; rank 0 then recomputes them in one process from the whole set and checks that they
-agree. Exits non-zero if they do not.
+gets nothing at all) in a different number of batches, with every family: a classification collection, exact
+AUROC and average precision, regression, retrieval with queries split across ranks, and a wrapper
+(``ClasswiseWrapper``). ``compute()`` syncs inside, so every rank prints the same, exact global values; rank 0
+then recomputes them in one process from the whole set and checks that they agree. Exits non-zero if they do
+not. ``SYNC_TIMEOUT`` (seconds, default 600) bounds how long ``compute()`` waits for a rank that never comes.
 """
 from __future__ import annotations
 
@@ -21,9 +29,11 @@ from torchmetrics_lite import (
     BinaryAUROC,
     BinaryAveragePrecision,
     BinaryF1Score,
+    ClasswiseWrapper,
     MeanSquaredError,
     MetricCollection,
     MulticlassAccuracy,
+    MulticlassF1Score,
     RetrievalNormalizedDCG,
 )
 
@@ -42,12 +52,20 @@ def validation_set() -> Tuple[torch.Tensor, ...]:
     return scores, labels, logits, classes, query, relevance, ranking
 
 
-def metrics() -> Dict[str, MetricCollection]:
+def metrics(sync: bool = True) -> Dict[str, MetricCollection]:
+    """The metrics of one evaluation. ``sync=False`` (the single-process reference) is given to the constructors,
+    so those metrics never join the other ranks' collectives. ``sync_timeout``: a rank that never reaches
+    ``compute()`` makes the others raise after that many seconds instead of waiting for the process group's
+    timeout (30 minutes); keep it above the slowest rank's lag (uneven shards finish minutes apart)."""
+    kw = {"sync_on_compute": sync, "sync_timeout": float(os.environ.get("SYNC_TIMEOUT", "600"))}
     return {
-        "binary": MetricCollection({"auroc": BinaryAUROC(), "ap": BinaryAveragePrecision(),
-                                    "f1": BinaryF1Score(from_logits=True), "mse": MeanSquaredError()}),
-        "multiclass": MetricCollection({"acc": MulticlassAccuracy(num_classes=5)}),
-        "retrieval": MetricCollection({"ndcg@10": RetrievalNormalizedDCG(k=10)}),
+        "binary": MetricCollection({"auroc": BinaryAUROC(**kw), "ap": BinaryAveragePrecision(**kw),
+                                    "f1": BinaryF1Score(from_logits=True, **kw), "mse": MeanSquaredError(**kw)}),
+        "multiclass": MetricCollection({"acc": MulticlassAccuracy(num_classes=5, **kw),
+                                        "macro_f1": MulticlassF1Score(num_classes=5, average="macro", **kw),
+                                        "per_class": ClasswiseWrapper(  # takes its sync settings from the metric
+                                            MulticlassAccuracy(num_classes=5, average=None, **kw))}),
+        "retrieval": MetricCollection({"ndcg@10": RetrievalNormalizedDCG(k=10, **kw)}),
     }
 
 
@@ -66,10 +84,7 @@ def shard_bounds(rank: int, world: int) -> Tuple[int, int]:
 
 def evaluate(lo: int, hi: int, batch_size: int, sync: bool = True) -> Dict[str, float]:
     scores, labels, logits, classes, query, relevance, ranking = validation_set()
-    groups = metrics()
-    for collection in groups.values():
-        for m in collection.values():
-            m.sync_on_compute = sync  # the single-process reference must not join the other ranks' collectives
+    groups = metrics(sync)
     for start in range(lo, hi, batch_size):
         s = slice(start, min(start + batch_size, hi))
         groups["binary"]["auroc"].update(scores[s], labels[s])
@@ -80,7 +95,11 @@ def evaluate(lo: int, hi: int, batch_size: int, sync: bool = True) -> Dict[str, 
         groups["retrieval"].update(ranking[s], relevance[s], indexes=query[s])
     out = {}
     for collection in groups.values():
-        out.update({k: float(v) for k, v in collection.compute().items()})  # every rank must call compute()
+        for key, value in collection.compute().items():  # every rank must call compute()
+            if isinstance(value, dict):  # the wrapper's per-class values
+                out.update({f"{key}/{k}": float(v) for k, v in value.items()})
+            else:
+                out[key] = float(value)
     return out
 
 

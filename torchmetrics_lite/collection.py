@@ -9,6 +9,7 @@ import torch
 from torch import Tensor, nn
 
 from torchmetrics_lite import sync
+from torchmetrics_lite._checks import check_sync_timeout
 from torchmetrics_lite._compat import raise_unknown_argument
 from torchmetrics_lite.metric import Metric
 
@@ -36,6 +37,9 @@ class MetricCollection(nn.ModuleDict):
         *additional_metrics: more metrics when ``metrics`` is a metric or a sequence (as in torchmetrics).
         prefix: added before every key of :meth:`compute`, :meth:`forward`, :meth:`keys` and :meth:`items`.
         postfix: added after every such key.
+        sync_timeout: seconds :meth:`compute` waits for every rank to join the sync before it raises a
+            ``RuntimeError`` (see :class:`~torchmetrics_lite.Metric`); ``None`` (the default) takes the smallest
+            ``sync_timeout`` of the members that sync, or waits as long as the process group when none has one.
 
     Raises:
         TypeError: a member is not a Metric, or an unknown keyword (torchmetrics' ``compute_groups`` says
@@ -66,12 +70,13 @@ class MetricCollection(nn.ModuleDict):
     """
 
     def __init__(self, metrics: Members, *additional_metrics: Metric, prefix: Optional[str] = None,
-                 postfix: Optional[str] = None, **kwargs: Any) -> None:
+                 postfix: Optional[str] = None, sync_timeout: Optional[float] = None, **kwargs: Any) -> None:
         for name in kwargs:
-            raise_unknown_argument(type(self).__name__, name, ["prefix", "postfix"])
+            raise_unknown_argument(type(self).__name__, name, ["prefix", "postfix", "sync_timeout"])
         super().__init__()  # not super().__init__(metrics): ModuleDict would call our `update` to fill itself
         self.prefix = prefix or ""
         self.postfix = postfix or ""
+        self.sync_timeout = check_sync_timeout(sync_timeout)
         self._accepts: Dict[str, Optional[frozenset]] = {}
         self.add_metrics(metrics, *additional_metrics)
 
@@ -156,8 +161,12 @@ class MetricCollection(nn.ModuleDict):
             raise ValueError("Expected every member of a MetricCollection to use the same `process_group`")
         if syncing:
             items = [(m.local_state(), m.state_reductions) for _, m in syncing]
-            names = [f"{name} ({type(m).__name__})" for name, m in syncing]
-            reduced = sync.reduce_states(items, syncing[0][1].process_group, names=names)
+            names = [None if m.sync_identity is None else f"{name} ({m.sync_identity})" for name, m in syncing]
+            timeouts = [t for t in [self.sync_timeout] + [m.sync_timeout for _, m in syncing] if t is not None]
+            reduced = sync.reduce_states(items, syncing[0][1].process_group, names=names,
+                                         options=[m.sync_options for _, m in syncing],
+                                         timeout=timeouts[0] if self.sync_timeout is not None else min(
+                                             timeouts, default=None))
             for (_, m), state in zip(syncing, reduced):
                 m.compute_from_synced(state)
         return {self._key(name): m.compute() for name, m in self._members()}
@@ -217,6 +226,11 @@ class MetricCollection(nn.ModuleDict):
 
     def __contains__(self, key: object) -> bool:
         return key in self._modules or (isinstance(key, str) and key in set(self.keys()))
+
+    @property
+    def sync_options(self) -> str:
+        """Every member's name, class and options (how a wrapped collection appears in a wrapper's options)."""
+        return ", ".join(f"{name}={type(m).__qualname__}({m.sync_options})" for name, m in self._members())
 
     def extra_repr(self) -> str:
         return f"prefix={self.prefix!r}, postfix={self.postfix!r}" if self.prefix or self.postfix else ""

@@ -10,7 +10,7 @@ disagree: the functional ``x(...)`` is ``_x_from_stats(_x_stats(...))`` and so i
 A metric author overrides exactly these (the *override points*):
 
 * ``__init__``: call ``super().__init__(**kwargs)`` (it takes ``validate_args``, ``process_group``,
-  ``sync_on_compute`` and ``persistent``), then declare each state with :meth:`Metric.add_state`.
+  ``sync_on_compute``, ``sync_timeout`` and ``persistent``), then declare each state with :meth:`Metric.add_state`.
 * ``batch_stats(*args, **kwargs) -> dict[str, Tensor]``: validate one batch (through ``torchmetrics_lite._checks``)
   and return its statistics, one entry per declared state (same shape as the state for ``sum``/``max``/``min``
   and fold states, rows to append for ``cat`` states). It must not touch the metric's state.
@@ -21,7 +21,8 @@ A metric author overrides exactly these (the *override points*):
 Containers (:class:`~torchmetrics_lite.MetricCollection`, wrappers) drive a metric only through the public
 methods and this *container contract*, never through private attributes: :meth:`Metric.update_from_stats`,
 :attr:`Metric.state_reductions`, :meth:`Metric.local_state`, :attr:`Metric.is_computed`,
-:meth:`Metric.compute_from_synced` and :meth:`Metric.synced_state`.
+:meth:`Metric.compute_from_synced`, :meth:`Metric.synced_state`, :attr:`Metric.sync_identity` and
+:attr:`Metric.sync_options`.
 
 A worked example: a running mean kept as ``[count, mean]`` (merged with a :class:`Fold`, because means do not
 add up) beside a running maximum (a plain ``"max"`` state):
@@ -76,8 +77,8 @@ import numpy as np
 import torch
 from torch import Tensor, nn
 
-from torchmetrics_lite import _dtype, sync
-from torchmetrics_lite._checks import check_choice
+from torchmetrics_lite import _dtype, _identity, sync
+from torchmetrics_lite._checks import check_choice, check_sync_timeout
 from torchmetrics_lite._compat import init_info, raise_unknown_argument, same_value
 from torchmetrics_lite._dtype import float_dtype  # noqa: F401 (re-exported for custom metrics)
 
@@ -170,6 +171,10 @@ class Metric(nn.Module):
             checks, which cost nothing, always run.
         process_group: the ``torch.distributed`` group to sync over in :meth:`compute` (default: the world).
         sync_on_compute: set ``False`` to compute on the local state only, even in a process group.
+        sync_timeout: seconds :meth:`compute` waits for every rank to join the sync before it raises a
+            ``RuntimeError`` (``None``, the default: as long as the process group waits, 30 minutes unless set
+            otherwise, so a slow but healthy rank never fails). Set it to fail fast when a rank may skip
+            ``compute()``; after a timeout the process group cannot be used again (see ``sync``).
         persistent: put the states into ``state_dict()`` (default ``False``, as in torchmetrics; see
             :meth:`persistent`).
 
@@ -193,7 +198,9 @@ class Metric(nn.Module):
     In a process group every rank must call :meth:`compute` (it runs collectives); afterwards every rank holds
     the same value and its local state is unchanged, so training can go on after a mid-epoch compute. Ranks
     first agree on what they sync: a rank whose metric differs (other arguments, other class) makes every rank
-    raise the same ``RuntimeError``.
+    raise the same ``RuntimeError``. They compare each metric's class, its options (every constructor argument
+    that can change the value) and its identity (where it was built, and its number there), so two metrics
+    computed in a different order on two ranks raise instead of exchanging their states.
 
     Class attributes: ``higher_is_better`` (``True``, ``False``, or ``None`` when neither, the default),
     ``is_differentiable`` (``False``: values carry no gradient; see the ``losses`` package), ``stats_key``.
@@ -227,7 +234,16 @@ class Metric(nn.Module):
         bound = dict(zip(info.positional, args))
         bound.update(kwargs)
         self.__dict__["_init_args"] = bound  # for repr; pickle and deepcopy call __new__(cls) and restore it
+        # compared in the sync handshake; a copy (clone, deepcopy, unpickling) gets a new one, see __setstate__
+        syncs = kwargs.get("sync_on_compute", True) is not False
+        self.__dict__["_sync_id"] = _identity.next_identity(cls) if syncs else None
         return self
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        identity = self.__dict__.get("_sync_id")  # given by __new__ to this copy
+        super().__setstate__(state)
+        self.__dict__["_sync_id"] = identity
+        self.__dict__.pop("_sync_options", None)
 
     def __init__(
         self,
@@ -235,12 +251,14 @@ class Metric(nn.Module):
         validate_args: bool = True,
         process_group: Optional[Any] = None,
         sync_on_compute: bool = True,
+        sync_timeout: Optional[float] = None,
         persistent: bool = False,
     ) -> None:
         super().__init__()
         self.validate_args = validate_args
         self.process_group = process_group
         self.sync_on_compute = sync_on_compute
+        self.sync_timeout = check_sync_timeout(sync_timeout)
         self._persistent = persistent
         self._defaults: Dict[str, Tensor] = {}
         self._reductions: Dict[str, Union[str, Fold]] = {}
@@ -461,9 +479,27 @@ class Metric(nn.Module):
         Every rank must call it. The local state is not modified."""
         state = self.local_state()
         if self.sync_on_compute:
-            state = sync.reduce_states([(state, self._reductions)], self.process_group,
-                                       names=[type(self).__name__])[0]
+            state = sync.reduce_states([(state, self._reductions)], self.process_group, names=[self.sync_identity],
+                                       options=[self.sync_options], timeout=self.sync_timeout)[0]
         return state
+
+    @property
+    def sync_identity(self) -> Optional[str]:
+        """``"<Class> built at <module.function:line> #<n>"``: which metric this is, the same on every rank when
+        the same code builds the metrics (compared in the sync handshake); ``None`` when it cannot be
+        established (built with ``sync_on_compute=False``)."""
+        return self.__dict__.get("_sync_id")
+
+    @property
+    def sync_options(self) -> str:
+        """The constructor arguments that can change the value, in a canonical text (compared in the sync
+        handshake; see ``torchmetrics_lite._identity``)."""
+        options = self.__dict__.get("_sync_options")
+        if options is None:
+            defaults = init_info(type(self), Metric).defaults
+            options = self.__dict__["_sync_options"] = _identity.describe_options(self.__dict__.get("_init_args", {}),
+                                                                             defaults)
+        return options
 
     def compute_from_synced(self, state: Dict[str, Tensor]) -> Any:
         """Compute from an already synced global ``state``, cache it, and return a value the caller owns (how a

@@ -43,15 +43,35 @@ def test_quickstart_values_match_scikit_learn(capsys):
     assert got["ndcg_after"] > got["ndcg_before"] + 0.2  # the surrogate trains what NDCG measures
 
 
-def test_ddp_validation_under_torchrun():
+def _free_port():
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_ddp_validation_on_two_nodes_of_two_ranks_under_torchrun():
+    """The README's multi-node recipe: torchrun with the c10d rendezvous started twice on loopback (two "nodes" of
+    two ranks each, the last rank without data); every family's synced value equals the single-process value."""
+    import re
+
     env = dict(os.environ, PYTHONPATH=ROOT, OMP_NUM_THREADS="1")
-    proc = subprocess.run(
-        [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node=2",
-         os.path.join(EXAMPLES, "ddp_validation.py")],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=180,
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "[rank 1/2]" in proc.stdout and "synced values match the single-process values" in proc.stdout
+    command = [sys.executable, "-m", "torch.distributed.run", "--nnodes=2", "--nproc-per-node=2",
+               "--rdzv-backend=c10d", f"--rdzv-endpoint=127.0.0.1:{_free_port()}", "--rdzv-id=ddp-validation",
+               os.path.join(EXAMPLES, "ddp_validation.py")]
+    nodes = [subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(2)]
+    outputs = [node.communicate(timeout=300) for node in nodes]
+    for node, (out, err) in zip(nodes, outputs):
+        assert node.returncode == 0, out + err
+    out = "".join(o for o, _ in outputs)
+    lines = dict(re.findall(r"\[rank (\d)/4\] rows \d+:\d+ -> (.*)", out))
+    assert sorted(lines) == ["0", "1", "2", "3"], out
+    assert len(set(lines.values())) == 1, lines  # every rank computed the same global values
+    for family in ("auroc", "ap", "f1", "mse", "acc", "macro_f1", "per_class/multiclassaccuracy_4", "ndcg@10"):
+        assert f"{family} " in lines["0"], lines["0"]
+    assert "synced values match the single-process values" in out, out
 
 
 def test_ddp_validation_shards_are_uneven_and_cover_everything():

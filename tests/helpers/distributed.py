@@ -49,13 +49,17 @@ def shard(batches: Sequence[Batch], rank: int, world_size: int) -> List[Batch]:
     return [b for b, o in zip(batches, owner) if o == rank]
 
 
-def spawn(fn: Callable[..., Any], world_size: int, *args: Any, timeout: float = 180.0) -> List[Any]:
+def spawn(fn: Callable[..., Any], world_size: int, *args: Any, timeout: float = 180.0,
+          broken: bool = False) -> List[Any]:
     """Run ``fn(rank, world_size, *args)`` on ``world_size`` gloo ranks; returns each rank's result.
 
-    ``fn`` must be a module-level function (it is pickled into freshly spawned interpreters)."""
+    ``fn`` must be a module-level function (it is pickled into freshly spawned interpreters). ``broken=True``
+    for a function that leaves the group unusable (a timed-out collective, a rank that exits): each rank ends
+    with ``os._exit(0)`` after saving its result instead of destroying the group (which would wait for the
+    group's timeout), and a rank that saved nothing (it exited early) has the result ``None``."""
     with tempfile.TemporaryDirectory() as tmp:
         ctx = torch.multiprocessing.spawn(
-            _worker, args=(world_size, tmp, fn, args, timeout), nprocs=world_size, join=False
+            _worker, args=(world_size, tmp, fn, args, timeout, broken), nprocs=world_size, join=False
         )
         deadline = time.monotonic() + 2 * timeout
         while not ctx.join(timeout=5):
@@ -63,10 +67,12 @@ def spawn(fn: Callable[..., Any], world_size: int, *args: Any, timeout: float = 
                 for p in ctx.processes:
                     p.kill()
                 raise TimeoutError(f"{world_size} ranks did not finish {fn.__name__} in {2 * timeout:.0f} s")
-        return [torch.load(os.path.join(tmp, f"rank{r}.pt"), weights_only=False) for r in range(world_size)]
+        paths = [os.path.join(tmp, f"rank{r}.pt") for r in range(world_size)]
+        return [torch.load(p, weights_only=False) if os.path.exists(p) or not broken else None for p in paths]
 
 
-def _worker(rank: int, world_size: int, tmp: str, fn: Callable[..., Any], args: tuple, timeout: float) -> None:
+def _worker(rank: int, world_size: int, tmp: str, fn: Callable[..., Any], args: tuple, timeout: float,
+            broken: bool = False) -> None:
     import datetime
 
     import torch.distributed as dist
@@ -80,6 +86,8 @@ def _worker(rank: int, world_size: int, tmp: str, fn: Callable[..., Any], args: 
         result = fn(rank, world_size, *args)
         torch.save(result, os.path.join(tmp, f"rank{rank}.pt"))
     finally:
+        if broken:
+            os._exit(0)
         dist.destroy_process_group()
 
 

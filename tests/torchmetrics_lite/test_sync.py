@@ -1,9 +1,11 @@
-"""sync.py across real gloo ranks: cat states of uneven sizes and mixed dtypes, an empty rank, and packing
-(one collective per dtype for a whole collection)."""
+"""sync.py across real gloo ranks: cat states of uneven sizes and mixed dtypes, an empty rank, packing (one
+collective per dtype for a whole collection), and the handshake: each field of the fingerprint, options,
+identities and metrics computed in a different order (scenarios in ``tests/helpers/sync_scenarios.py``)."""
 
 import pytest
 import torch
 
+from tests.helpers import sync_scenarios
 from tests.helpers.distributed import Case, DistributedRun, shard
 from tests.helpers.metric_tester import concat, feed
 from tests.helpers.toy import CollectRows
@@ -49,42 +51,6 @@ class _Counter:
             setattr(self.dist, name, fn)
 
 
-def _mismatch(make, rank):
-    """Compute a metric that differs across ranks; return (message, seconds) of the RuntimeError (or None)."""
-    import time
-
-    m = make(rank)
-    start = time.monotonic()
-    try:
-        m.compute()
-    except RuntimeError as err:
-        return str(err), time.monotonic() - start
-    return None
-
-
-def _accuracy(rank):
-    from torchmetrics_lite import MulticlassAccuracy
-
-    m = MulticlassAccuracy(num_classes=3 + rank)
-    m.update(torch.tensor([0, 1, 2]), torch.tensor([0, 1, 1]))
-    return m
-
-
-def _auroc_or_f1(rank):
-    from torchmetrics_lite import BinaryAUROC, BinaryF1Score
-
-    m = BinaryAUROC() if rank == 0 else BinaryF1Score()
-    m.update(torch.tensor([0.2, 0.7]), torch.tensor([0, 1]))
-    return m
-
-
-def _two_or_one(rank):
-    members = {"a": SumMetric(), "b": MeanMetric()} if rank == 0 else {"a": SumMetric()}
-    mc = MetricCollection(members)
-    mc.update(torch.tensor([1.0, 2.0]))
-    return mc
-
-
 def _scenario(rank, world_size):
     """Runs on every rank, in the group that also checks CASES: cat metrics (one rank feeds float64), counted
     collectives, and the three mismatches of the handshake."""
@@ -102,8 +68,8 @@ def _scenario(rank, world_size):
     with _Counter() as counter:
         out["collection"] = mc.compute()
     out["calls"], out["first"] = dict(counter.calls), counter.first_shapes
-    out["mismatch"] = {name: _mismatch(make, rank) for name, make in
-                       (("accuracy", _accuracy), ("auroc_f1", _auroc_or_f1), ("collection", _two_or_one))}
+    out["fields"] = sync_scenarios.fields(rank, world_size)
+    out["metrics"] = sync_scenarios.metrics(rank, world_size)
     out["world"] = sync.world_size()
     return out
 
@@ -143,26 +109,103 @@ def test_collection_syncs_with_one_collective_per_dtype_and_op(world):
             torch.testing.assert_close(res["collection"][key], value, atol=1e-9, rtol=0)
 
 
+PREFIX = "Expected every rank to sync the same metric states, but ranks {differ} differ from rank 0 at entry "
+
+
+def _same_error_everywhere(outcomes, what):
+    """Every rank raised (no rank got values) and every message is the same; returns it."""
+    kinds = [kind for kind, *_ in outcomes]
+    assert kinds == ["raised"] * len(outcomes), f"{what}: ranks {kinds} (values must never come back)"
+    messages = {message for _, message, *_ in outcomes}
+    assert len(messages) == 1, f"{what}: ranks raised different errors {messages}"
+    return messages.pop()
+
+
+# what each rank has at the first differing entry: (rank 0's, the last rank's)
+FIELD_ENTRIES = {
+    "member name": ("'m: options (k=1)'", "'other: options (k=1)'"),
+    "options": ("'m: options (k=1)'", "'m: options (k=2)'"),
+    "state name": ("'m.n: sum torch.float64 (3,)'", "'m.other: sum torch.float64 (3,)'"),
+    "reduction": ("'m.n: sum torch.float64 (3,)'", "'m.n: max torch.float64 (3,)'"),
+    "fold": ("'m.n: fold _fold_sum torch.float64 (3,)'", "'m.n: fold _fold_max torch.float64 (3,)'"),
+    "dtype": ("'m.n: sum torch.float64 (3,)'", "'m.n: sum torch.float32 (3,)'"),
+    "shape": ("'m.n: sum torch.float64 (3,)'", "'m.n: sum torch.float64 (4,)'"),
+    "cat row shape": ("'m.n: cat rows of shape (3,)'", "'m.n: cat rows of shape (4,)'"),
+    "cat row shape, empty rank": ("'m.n: cat rows of shape (3,)'", "'m.n: cat rows of shape (4,)'"),
+    "one more state": ("nothing", "'m.extra: sum torch.float64 ()'"),
+    "one more metric": ("nothing", "'m: options (k=1)'"),
+}
+
+
 @pytest.mark.parametrize("world", [2, 3])
-@pytest.mark.parametrize("name, first", [
-    ("accuracy", r"rank 0 has 'MulticlassAccuracy\.confmat: sum torch\.int64 \(3, 3\)'; rank 1 has "
-                 r"'MulticlassAccuracy\.confmat: sum torch\.int64 \(4, 4\)'"),
-    ("auroc_f1", r"rank 0 has 'BinaryAUROC\.\w+: .*'; rank 1 has 'BinaryF1Score\.\w+: .*'"),
-    ("collection", r"rank 0 has 'b \(MeanMetric\)\.weighted_sum: sum torch\.float64 \(\)'; rank 1 has nothing"),
-])
-def test_ranks_that_sync_different_metrics_all_raise_the_same_clear_error(world, name, first):
+@pytest.mark.parametrize("field", sync_scenarios.FIELDS)
+def test_a_mismatch_in_one_field_of_the_fingerprint_raises_on_every_rank(world, field):
+    message = _same_error_everywhere([res["fields"][field] for res in RUN.extra(world)], field)
+    odd = world - 1
+    assert message.startswith(PREFIX.format(differ=[odd])), message
+    ours, theirs = FIELD_ENTRIES[field]
+    assert f"rank 0 has {ours}; rank {odd} has {theirs}." in message, message
+
+
+# real metrics that differ on the last rank: (regex of rank 0's entry, regex of the last rank's)
+SITE = r"built at tests\.helpers\.sync_scenarios\.\w+:\d+ #\d+"
+METRIC_ENTRIES = {
+    "num_classes": (rf"'MulticlassAccuracy {SITE}: options \(num_classes=3\)'",
+                    rf"'MulticlassAccuracy {SITE}: options \(num_classes=4\)'"),
+    "class": (rf"'BinaryAUROC {SITE}: options \(\)'", rf"'BinaryF1Score {SITE}: options \(\)'"),
+    "member missing": (rf"'b \(MeanMetric {SITE}\): options \(\)'", "nothing"),
+    "max_fpr": (rf"'BinaryAUROC {SITE}: options \(max_fpr=0\.5\)'", rf"'BinaryAUROC {SITE}: options \(\)'"),
+    "MulticlassAUROC rows": (rf"'MulticlassAUROC {SITE}: options \(num_classes=3\)'",
+                             rf"'MulticlassAUROC {SITE}: options \(num_classes=4\)'"),
+}
+
+
+@pytest.mark.parametrize("world", [2, 3])
+@pytest.mark.parametrize("name", list(METRIC_ENTRIES))
+def test_metrics_that_differ_on_one_rank_raise_the_same_clear_error_on_every_rank(world, name):
     import re
 
-    results = [res["mismatch"][name] for res in RUN.extra(world)]
-    assert all(r is not None for r in results), f"{name}: a rank did not raise"
-    messages = {message for message, _ in results}
-    assert len(messages) == 1, f"{name}: ranks raised different errors {messages}"
-    message = messages.pop()
-    differ = list(range(1, world))  # every rank but 0 differs from rank 0 in all three scenarios
-    assert message.startswith(f"Expected every rank to sync the same metric states, but ranks {differ} differ "
-                              "from rank 0 at entry "), message
-    assert re.search(first, message), message
-    assert max(seconds for _, seconds in results) < 10
+    results = [res["metrics"][name] for res in RUN.extra(world)]
+    message = _same_error_everywhere(results, name)
+    odd = world - 1
+    assert message.startswith(PREFIX.format(differ=[odd])), message
+    ours, theirs = METRIC_ENTRIES[name]
+    assert re.search(f"rank 0 has {ours}; rank {odd} has {theirs}\\.", message), message
+    assert max(seconds for *_, seconds in results) < 60  # the handshake, not the group's 180 s timeout
+
+
+@pytest.mark.parametrize("world", [2, 3])
+@pytest.mark.parametrize("name", ["swapped same site", "swapped attributes"])
+def test_two_metrics_of_a_class_computed_in_another_order_raise_instead_of_swapping(world, name):
+    import re
+
+    per_rank = [res["metrics"][name] for res in RUN.extra(world)]
+    for call in range(2):  # both compute() calls raise on every rank: the values never come back swapped
+        message = _same_error_everywhere([outcomes[call] for outcomes in per_rank], f"{name}, call {call}")
+        assert message.startswith(PREFIX.format(differ=[world - 1]) + "0: "), message
+        found = re.findall(r"'BinaryF1Score built at tests\.helpers\.sync_scenarios\.([\w<>]+):(\d+) #(\d): ", message)
+        assert len(found) == 2 and found[0] != found[1], message  # the two identities, shown
+
+
+@pytest.mark.parametrize("world", [2, 3])
+def test_a_metric_without_identity_fails_on_every_rank(world):
+    results = [res["metrics"]["no identity"] for res in RUN.extra(world)]
+    assert [kind for kind, *_ in results] == ["raised"] * world
+    for _, message, _ in results:
+        assert message.startswith(PREFIX.format(differ=list(range(1, world)))), message
+        assert "'a metric without identity on rank 0 (built with sync_on_compute=False" in message, message
+
+
+@pytest.mark.parametrize("world", [2, 3])
+def test_the_same_options_on_every_rank_sync(world):
+    from torchmetrics_lite.functional import binary_auroc
+
+    preds, target = torch.tensor([0.1, 0.4, 0.35, 0.8, 0.6]), torch.tensor([0, 0, 1, 1, 0])
+    every = [(preds[r % 2 :: 2], target[r % 2 :: 2]) for r in range(world)]  # what each rank updated with
+    expected = binary_auroc(torch.cat([p for p, _ in every]), torch.cat([t for _, t in every]), max_fpr=0.5)
+    for kind, value, _ in (res["metrics"]["same"] for res in RUN.extra(world)):
+        assert kind == "returned"
+        torch.testing.assert_close(value, expected)
 
 
 def test_no_process_group_returns_states_as_they_are():

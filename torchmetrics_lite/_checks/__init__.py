@@ -68,6 +68,7 @@ from torchmetrics_lite._checks.primitives import (  # noqa: F401
     check_real,
     check_same_shape,
     check_sample_weight,
+    check_sync_timeout,
     check_tensor,
     check_zero_division,
     shape_str,

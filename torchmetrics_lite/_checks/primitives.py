@@ -136,6 +136,18 @@ def check_process_group_args(validate_args: Any) -> None:
         raise TypeError(f"Expected `validate_args` to be a bool, got {type(validate_args).__name__}")
 
 
+def check_sync_timeout(sync_timeout: Any) -> Optional[float]:
+    """``sync_timeout``: ``None`` or a positive, finite number of seconds (returned as a float)."""
+    if sync_timeout is None:
+        return None
+    if isinstance(sync_timeout, bool) or not isinstance(sync_timeout, (int, float)):
+        raise TypeError(f"Expected `sync_timeout` to be a number of seconds or None, got {type(sync_timeout).__name__}")
+    if not math.isfinite(sync_timeout) or sync_timeout <= 0:
+        raise ValueError(f"Expected `sync_timeout` to be a positive, finite number of seconds or None, "
+                         f"got {sync_timeout!r}")
+    return float(sync_timeout)
+
+
 def shape_str(shape: Tuple[int, ...]) -> str:
     return str(tuple(shape))
 

@@ -193,7 +193,9 @@ class R2Score(_MomentMetric):
         kwargs: :class:`~torchmetrics_lite.metric.Metric`'s options.
 
     Returns:
-        ``compute()``: a float64 (MPS: float32) 0-d tensor (or ``(d,)``); fewer than two samples give ``nan``.
+        ``compute()``: a float64 (MPS: float32) 0-d tensor (or ``(d,)``); fewer than two samples give ``nan``,
+        and so do weights that are all zero (scikit-learn raises); batches with all-zero weights among others
+        change nothing.
 
     Raises:
         TypeError, ValueError: bad options or batches; ``compute`` raises ``ValueError`` when

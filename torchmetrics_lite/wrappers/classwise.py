@@ -36,6 +36,8 @@ class ClasswiseWrapper(Metric):
         labels: one name per class (a list of str), or None for ``0, 1, ...``.
         prefix: prepended to every label (replaces the class-name prefix).
         postfix: appended to every label.
+        sync_timeout: as :class:`~torchmetrics_lite.Metric`'s (default: the wrapped metric's); the other sync
+            settings (``process_group``, ``sync_on_compute``) are the wrapped metric's.
 
     Returns:
         ``compute()`` and ``forward`` give ``dict[str, Tensor]``.
@@ -62,13 +64,14 @@ class ClasswiseWrapper(Metric):
     """
 
     def __init__(self, metric: Metric, labels: Optional[List[str]] = None, prefix: Optional[str] = None,
-                 postfix: Optional[str] = None) -> None:
+                 postfix: Optional[str] = None, sync_timeout: Optional[float] = None) -> None:
         check_wrapped_metric("metric", metric)
         self.labels = check_labels_list(labels)
         check_optional_str("prefix", prefix)
         check_optional_str("postfix", postfix)
         super().__init__(validate_args=metric.validate_args, process_group=metric.process_group,
-                         sync_on_compute=metric.sync_on_compute)
+                         sync_on_compute=metric.sync_on_compute,
+                         sync_timeout=sync_timeout if sync_timeout is not None else metric.sync_timeout)
         base = copy.deepcopy(metric)
         base.reset()
         self.metric = base

@@ -142,7 +142,12 @@ class MetricTracker(nn.ModuleList):
             raise ValueError(f"`{method}` cannot be called before `.increment()` has been called.")
 
 
-def _best(values: Tensor, maximize: bool, what: str) -> Tuple[Optional[Any], Optional[int]]:
+def _best(values: Any, maximize: bool, what: str) -> Tuple[Optional[Any], Optional[int]]:
+    if not isinstance(values, Tensor):  # a dict-valued metric (a test's statistic and p-value...): no one best
+        shown = f" with keys {sorted(values)}" if isinstance(values, dict) else ""
+        warnings.warn(f"The value of {what} is a {type(values).__name__}{shown}, not one number per step; "
+                      "best_metric() returns None for it", UserWarning, stacklevel=3)
+        return None, None
     try:
         value, idx = (torch.max if maximize else torch.min)(values, 0)
         return value.item(), int(idx.item())

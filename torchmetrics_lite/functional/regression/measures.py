@@ -214,7 +214,8 @@ def _r2_score_from_stats(state: State, multioutput: str, adjusted: int = 0, vali
     d = mom.shape[1] // 2
     n = mom[COUNT, 0]
     ss_res = mom[M2, d:] + mom[WEIGHT, d:] * mom[MEAN, d:].square()  # sum w e² = M2(e) + W mean(e)²
-    score = torch.where(n >= 2, _explained_fraction(ss_res, mom[M2, :d], multioutput), float("nan"))
+    defined = (n >= 2) & (mom[WEIGHT, 0] > 0)  # all-zero weights: nan (scikit-learn raises)
+    score = torch.where(defined, _explained_fraction(ss_res, mom[M2, :d], multioutput), float("nan"))
     if not adjusted:
         return score
     if validate_args:
@@ -246,7 +247,9 @@ def r2_score(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None, 
 
     Returns:
         A float64 (MPS: float32) 0-d tensor, or ``(d,)`` with ``multioutput="raw_values"``. Fewer than two samples give
-        ``nan`` (scikit-learn's rule). Constant targets follow scikit-learn's ``force_finite=True``: a perfect
+        ``nan`` (scikit-learn's rule), and so do weights that are all zero (a zero weight sum, where
+        scikit-learn raises a ``ValueError``; every weighted metric here gives ``nan``); weights that are zero in
+        some batches only are fine. Constant targets follow scikit-learn's ``force_finite=True``: a perfect
         prediction scores 1.0, an imperfect one 0.0. With ``validate_args=False`` an adjusted score with
         ``n - p - 1 <= 0`` is ``nan`` instead of an error.
 
