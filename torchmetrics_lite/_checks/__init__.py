@@ -43,6 +43,7 @@ from torchmetrics_lite._checks.classification import (  # noqa: F401
     check_weighted_update,
     fused_multiclass_checks,
 )
+from torchmetrics_lite._checks.correlation import check_correlation_inputs, check_kendall_options  # noqa: F401
 from torchmetrics_lite._checks.multiple_choice import _check_multiple_choice  # noqa: F401
 from torchmetrics_lite._checks.primitives import (  # noqa: F401
     check_aggregation_input,

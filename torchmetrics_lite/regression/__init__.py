@@ -24,6 +24,12 @@ With ``num_outputs > 1`` torchmetrics' error metrics return the per-output value
 for ``multioutput`` then (``"raw_values"``: the ``(d,)`` values, ``"uniform_average"``: their mean; a
 ``ValueError`` says so when it is missing); R² and explained variance default to ``"uniform_average"``, as both.
 """
+from torchmetrics_lite.regression.correlation import (
+    ConcordanceCorrCoef,
+    KendallRankCorrCoef,
+    PearsonCorrCoef,
+    SpearmanCorrCoef,
+)
 from torchmetrics_lite.regression.measures import (
     ExplainedVariance,
     MeanAbsoluteError,
@@ -36,4 +42,5 @@ from torchmetrics_lite.regression.measures import (
 __all__ = [
     "MeanSquaredError", "RootMeanSquaredError", "MeanAbsoluteError", "MeanAbsolutePercentageError",
     "R2Score", "ExplainedVariance",
+    "PearsonCorrCoef", "ConcordanceCorrCoef", "SpearmanCorrCoef", "KendallRankCorrCoef",
 ]

@@ -34,6 +34,11 @@ References: Chan, Golub & LeVeque, "Algorithms for computing the sample variance
 recommendations", The American Statistician 37(3), 1983; West, "Updating mean and variance estimates: an
 improved method", Communications of the ACM 22(9), 1979.
 """
+from torchmetrics_lite.functional.regression.correlation import (
+    concordance_corrcoef,
+    fold_comoments,
+    pearson_corrcoef,
+)
 from torchmetrics_lite.functional.regression.measures import (
     explained_variance,
     fold_moments,
@@ -43,6 +48,7 @@ from torchmetrics_lite.functional.regression.measures import (
     r2_score,
     root_mean_squared_error,
 )
+from torchmetrics_lite.functional.regression.rank_correlation import kendall_rank_corrcoef, spearman_corrcoef
 
 __all__ = [
     "mean_squared_error",
@@ -52,4 +58,9 @@ __all__ = [
     "r2_score",
     "explained_variance",
     "fold_moments",
+    "pearson_corrcoef",
+    "concordance_corrcoef",
+    "spearman_corrcoef",
+    "kendall_rank_corrcoef",
+    "fold_comoments",
 ]

@@ -1,0 +1,159 @@
+"""Rank kernels of Spearman's rho and Kendall's tau, numpy on the host, one output column per row.
+
+* :func:`average_ranks`: per row, the 1-based ranks with ties given their group's average rank (one SIMD
+  argsort per row block, then one ``repeat`` of the group averages: no loop over samples or groups).
+* :func:`kendall_counts`: per row pair, the pair counts of Kendall's tau in ``O(n log n)``: the samples are put
+  in lexicographic ``(preds, target)`` order with one argsort of a packed dense-rank key; the tie sums follow
+  from the sorted runs; the discordant pairs are the inversions of the target's dense ranks in that order,
+  counted by :func:`inversions` in ``ceil(log2 m)`` vectorised passes (``m`` distinct targets), each a stable
+  partition by one bit of the rank (the levels of a wavelet tree): a pair ``i < j`` is an inversion exactly
+  when, at the highest bit where the ranks differ, ``r_i`` has a 1 and ``r_j`` a 0, and within each group of
+  equal higher bits the count of ones before each zero is a cumulative sum.
+
+Inputs of another device are copied to the host (these run at ``compute``, on the kept values).
+"""
+from __future__ import annotations
+
+from typing import Tuple
+
+import numpy as np
+import torch
+from torch import Tensor
+
+from torchmetrics_lite._backend import host
+
+__all__ = ["average_ranks", "kendall_counts", "inversions", "KENDALL_ROWS"]
+
+#: the rows of :func:`kendall_counts`' result
+KENDALL_ROWS = ("n", "ties_p", "ties_t", "ties_joint", "discordant", "distinct_p", "distinct_t",
+                "ties_p_cubic", "ties_p_var", "ties_t_cubic", "ties_t_var")
+
+
+def _host_rows(x: Tensor) -> np.ndarray:
+    """``(N, d)`` tensor as a C-contiguous ``(d, N)`` host array (float64 for integer input)."""
+    a = host(x.detach().cpu())
+    if not np.issubdtype(a.dtype, np.floating):
+        a = a.astype(np.float64)
+    return np.ascontiguousarray(a.T)
+
+
+def _runs(sorted_rows: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """Starts (flat indices) and lengths of the runs of equal values in each sorted row of ``(d, n)``."""
+    d, n = sorted_rows.shape
+    flag = np.empty((d, n), dtype=bool)
+    flag[:, 0] = True
+    np.not_equal(sorted_rows[:, 1:], sorted_rows[:, :-1], out=flag[:, 1:])
+    starts = np.flatnonzero(flag)
+    return starts, np.diff(starts, append=d * n)
+
+
+def average_ranks(x: Tensor) -> Tensor:
+    """Average ranks (float64, 1-based) of each column of ``x`` ``(N, d)``, returned ``(d, N)`` on ``x``'s
+    device: tied values get the mean of the ranks they span (scipy's ``rankdata(method="average")``)."""
+    a = _host_rows(x)
+    d, n = a.shape
+    if n == 0:
+        return torch.zeros((d, 0), dtype=torch.float64, device=x.device)
+    order = np.argsort(a, axis=1)
+    starts, sizes = _runs(np.take_along_axis(a, order, 1))
+    mean_rank = (starts % n) + (sizes + 1) / 2  # 1-based mean of positions start+1 .. start+size
+    ranks = np.empty((d, n))
+    np.put_along_axis(ranks, order, np.repeat(mean_rank, sizes).reshape(d, n), 1)
+    return torch.from_numpy(ranks).to(x.device)
+
+
+def _dense(a: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per row of ``(d, n)``: the 0-based dense ranks (int64), the sorting permutation and the runs of the
+    sorted row."""
+    d, n = a.shape
+    order = np.argsort(a, axis=1)
+    starts, sizes = _runs(np.take_along_axis(a, order, 1))
+    dense = np.empty((d, n), dtype=np.int64)
+    run_id = np.repeat(np.arange(starts.size), sizes).reshape(d, n)
+    first_run = np.searchsorted(starts, np.arange(d) * n)  # the id of each row's first run
+    np.put_along_axis(dense, order, run_id - first_run[:, None], 1)
+    return dense, order, starts, sizes
+
+
+def _tie_sums(starts: np.ndarray, sizes: np.ndarray, d: int, n: int) -> np.ndarray:
+    """Per row: the number of runs, ``sum t(t-1)/2``, ``sum t(t-1)(t-2)`` and ``sum t(t-1)(2t+5)`` over the
+    runs' lengths ``t`` (float64; the pair count is exact below 2**53)."""
+    row = starts // n
+    t = sizes.astype(np.float64)
+    pairs = t * (t - 1)
+    return np.stack([np.bincount(row, minlength=d).astype(np.float64),
+                     np.bincount(row, pairs / 2, minlength=d),
+                     np.bincount(row, pairs * (t - 2), minlength=d),
+                     np.bincount(row, pairs * (2 * t + 5), minlength=d)])
+
+
+def inversions(ranks: np.ndarray) -> np.ndarray:
+    """Per row of ``ranks`` ``(d, n)`` (non-negative integers), the number of pairs ``i < j`` with
+    ``ranks[i] > ranks[j]``, as float64 (exact below 2**53), in ``B = ceil(log2(max + 1))`` vectorised passes.
+
+    The values are packed as ``row << B | rank``, so that the rows are the top-level groups. Pass ``b`` (from
+    the highest bit down) sees the values stably sorted by ``v >> (b + 1)`` (their coarse group ``c``); with
+    ``inc`` the running count of ones of bit ``b``, a zero at position ``j`` has ``inc_j - E[c]`` ones before it
+    in its group (``E[c]``: the ones of earlier groups, from one ``bincount``), each an inversion decided at
+    this bit; then the stable partition by the bit (zeros, then ones, in each group) is one scatter:
+    ``new_pos = G[v >> b] + (inc if bit else pos - inc)`` with ``G`` from the same counts."""
+    d, n = ranks.shape
+    total = np.zeros(d)
+    top = int(ranks.max(initial=0))
+    if n < 2 or top == 0:
+        return total
+    bits = top.bit_length()
+    size = d * n
+    dtype = np.int32 if (d << bits) < 2**31 and size < 2**31 else np.int64
+    v = (ranks.astype(dtype) | np.left_shift(np.arange(d, dtype=dtype)[:, None], bits)).ravel()
+    pos = np.arange(size, dtype=dtype)
+    f, bit, inc, new, tmp, nxt = (np.empty(size, dtype) for _ in range(6))
+    for b in range(bits - 1, -1, -1):
+        np.right_shift(v, b, out=f)
+        np.bitwise_and(f, 1, out=bit)
+        cnt = np.bincount(f, minlength=d << (bits - b)).reshape(-1, 2)  # (coarse group, bit) counts
+        np.cumsum(bit, out=inc)
+        ones = np.cumsum(cnt[:, 1]) - cnt[:, 1]  # E: ones in earlier coarse groups
+        row_inc = np.add.reduce(inc.reshape(d, n), axis=1, dtype=np.int64)
+        row_ones = cnt[:, 1].reshape(d, -1).sum(1)
+        row_before = np.cumsum(row_ones) - row_ones  # ones of earlier rows
+        ones_at_ones = row_ones * row_before + row_ones * (row_ones + 1) // 2  # sum of inc over the ones
+        total += row_inc - ones_at_ones - (cnt[:, 0] * ones).reshape(d, -1).sum(1)
+        if b == 0:
+            break
+        sizes = cnt.sum(1)
+        table = np.stack([ones, np.cumsum(sizes) - sizes + cnt[:, 0] - ones - 1], 1).ravel().astype(dtype)
+        np.subtract(pos, inc, out=new)  # a zero's place: pos - inc + E; a one's: inc + G
+        np.subtract(inc, new, out=tmp)
+        tmp *= bit
+        new += tmp
+        np.take(table, f, out=tmp)
+        new += tmp
+        nxt[new] = v
+        v, nxt = nxt, v
+    return total
+
+
+def kendall_counts(preds: Tensor, target: Tensor) -> Tensor:
+    """Kendall's pair counts of each column of ``preds``, ``target`` ``(N, d)``: a float64 ``(11, d)`` tensor
+    on the inputs' device with the rows :data:`KENDALL_ROWS`: ``n``; the tied pairs in ``preds``, in ``target``
+    and in both; the discordant pairs (strictly opposite order); the numbers of distinct values; and per input
+    the tie sums ``sum t(t-1)(t-2)`` and ``sum t(t-1)(2t+5)`` of the p-value's variance."""
+    p, t = _host_rows(preds), _host_rows(target)
+    d, n = p.shape
+    out = np.zeros((len(KENDALL_ROWS), d))
+    out[0] = n
+    if n:
+        rp, p_order, p_starts, p_sizes = _dense(p)
+        rt, _, t_starts, t_sizes = _dense(t)
+        key = np.take_along_axis(rp * (int(rt.max()) + 1) + rt, p_order, 1)  # (preds, target), packed
+        fix = np.argsort(key, axis=1, kind="stable")  # sorted by preds already: only ties of preds move
+        order = np.take_along_axis(p_order, fix, 1)
+        key_starts, key_sizes = _runs(np.take_along_axis(key, fix, 1))
+        tp, tt = _tie_sums(p_starts, p_sizes, d, n), _tie_sums(t_starts, t_sizes, d, n)
+        out[1], out[2] = tp[1], tt[1]
+        out[3] = _tie_sums(key_starts, key_sizes, d, n)[1]
+        out[4] = inversions(np.take_along_axis(rt, order, 1))
+        out[5], out[6] = tp[0], tt[0]
+        out[7:9], out[9:11] = tp[2:], tt[2:]
+    return torch.from_numpy(out).to(preds.device)
