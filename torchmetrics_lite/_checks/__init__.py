@@ -81,3 +81,4 @@ from torchmetrics_lite._checks.retrieval import (  # noqa: F401
     check_retrieval_options,
     check_retrieval_values,
 )
+from torchmetrics_lite._checks.retrieval_curves import check_curve_options, check_min_precision  # noqa: F401

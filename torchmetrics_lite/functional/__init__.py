@@ -37,6 +37,7 @@ _EXPORTS = {  # module: the public names it provides (imported on first use, PEP
         "retrieval_average_precision", "retrieval_hit_rate", "retrieval_normalized_dcg", "retrieval_precision",
         "retrieval_r_precision", "retrieval_recall", "retrieval_reciprocal_rank", "retrieval_dcg",
         "retrieval_fall_out", "retrieval_auroc",
+        "retrieval_precision_recall_curve", "retrieval_recall_at_fixed_precision",
     ],
 }
 __getattr__, __dir__ = _lazy.attach(__name__, globals(), _EXPORTS)

@@ -255,3 +255,13 @@ CASES = [
 ]
 
 test_distributed_equals_single_process = distributed_test(CASES)
+
+
+def test_numpy_and_torch_co_moments_agree():
+    from torchmetrics_lite import _backend
+
+    p, t = concat(MULTI)
+    for fn in (pearson_corrcoef, concordance_corrcoef, spearman_corrcoef):
+        want = fn(p, t)
+        with _backend.force("torch"):
+            torch.testing.assert_close(fn(p, t), want, atol=1e-12, rtol=0)

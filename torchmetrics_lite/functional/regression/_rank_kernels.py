@@ -10,7 +10,8 @@
   when, at the highest bit where the ranks differ, ``r_i`` has a 1 and ``r_j`` a 0, and within each group of
   equal higher bits the count of ones before each zero is a cumulative sum.
 
-Inputs of another device are copied to the host (these run at ``compute``, on the kept values).
+Inputs of another device are copied to the host (these run at ``compute``, on the kept values); the counts stay
+float64 numpy arrays, and only the final values take the device's floating dtype.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._backend import host
+from torchmetrics_lite._dtype import float_dtype
 
 __all__ = ["average_ranks", "kendall_counts", "inversions", "KENDALL_ROWS"]
 
@@ -30,7 +32,7 @@ KENDALL_ROWS = ("n", "ties_p", "ties_t", "ties_joint", "discordant", "distinct_p
 
 
 def _host_rows(x: Tensor) -> np.ndarray:
-    """``(N, d)`` tensor as a C-contiguous ``(d, N)`` host array (float64 for integer input)."""
+    """``(N, d)`` tensor as a C-contiguous ``(d, N)`` host array (float64 for integer input: exact)."""
     a = host(x.detach().cpu())
     if not np.issubdtype(a.dtype, np.floating):
         a = a.astype(np.float64)
@@ -48,18 +50,20 @@ def _runs(sorted_rows: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
 
 
 def average_ranks(x: Tensor) -> Tensor:
-    """Average ranks (float64, 1-based) of each column of ``x`` ``(N, d)``, returned ``(d, N)`` on ``x``'s
-    device: tied values get the mean of the ranks they span (scipy's ``rankdata(method="average")``)."""
+    """Average ranks (1-based) of each column of ``x`` ``(N, d)``, returned ``(d, N)`` on ``x``'s device in its
+    floating dtype (float64; float32 on a device without it: exact up to 2**23 samples): tied values get the
+    mean of the ranks they span (scipy's ``rankdata(method="average")``)."""
     a = _host_rows(x)
     d, n = a.shape
+    dtype = float_dtype(x.device)
     if n == 0:
-        return torch.zeros((d, 0), dtype=torch.float64, device=x.device)
+        return torch.zeros((d, 0), dtype=dtype, device=x.device)
     order = np.argsort(a, axis=1)
     starts, sizes = _runs(np.take_along_axis(a, order, 1))
     mean_rank = (starts % n) + (sizes + 1) / 2  # 1-based mean of positions start+1 .. start+size
     ranks = np.empty((d, n))
     np.put_along_axis(ranks, order, np.repeat(mean_rank, sizes).reshape(d, n), 1)
-    return torch.from_numpy(ranks).to(x.device)
+    return torch.from_numpy(ranks.astype(np.float32) if dtype == torch.float32 else ranks).to(x.device)
 
 
 def _dense(a: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -134,9 +138,9 @@ def inversions(ranks: np.ndarray) -> np.ndarray:
     return total
 
 
-def kendall_counts(preds: Tensor, target: Tensor) -> Tensor:
-    """Kendall's pair counts of each column of ``preds``, ``target`` ``(N, d)``: a float64 ``(11, d)`` tensor
-    on the inputs' device with the rows :data:`KENDALL_ROWS`: ``n``; the tied pairs in ``preds``, in ``target``
+def kendall_counts(preds: Tensor, target: Tensor) -> np.ndarray:
+    """Kendall's pair counts of each column of ``preds``, ``target`` ``(N, d)``: a float64 ``(11, d)`` host
+    array with the rows :data:`KENDALL_ROWS`: ``n``; the tied pairs in ``preds``, in ``target``
     and in both; the discordant pairs (strictly opposite order); the numbers of distinct values; and per input
     the tie sums ``sum t(t-1)(t-2)`` and ``sum t(t-1)(2t+5)`` of the p-value's variance."""
     p, t = _host_rows(preds), _host_rows(target)
@@ -156,4 +160,4 @@ def kendall_counts(preds: Tensor, target: Tensor) -> Tensor:
         out[4] = inversions(np.take_along_axis(rt, order, 1))
         out[5], out[6] = tp[0], tt[0]
         out[7:9], out[9:11] = tp[2:], tt[2:]
-    return torch.from_numpy(out).to(preds.device)
+    return out

@@ -8,12 +8,15 @@ target's dense ranks, counted in ``log2(distinct targets)`` vectorised passes), 
 """
 from __future__ import annotations
 
+import math
 from typing import Dict, Optional, Tuple, Union
 
+import numpy as np
 import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks.correlation import check_correlation_inputs, check_kendall_options
+from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.regression._rank_kernels import KENDALL_ROWS, average_ranks, kendall_counts
 from torchmetrics_lite.functional.regression.correlation import _comoments, _pearson_from_stats
 
@@ -25,11 +28,11 @@ _ROW = {name: i for i, name in enumerate(KENDALL_ROWS)}
 
 def _values(x: Tensor) -> Tensor:
     """The kept rows ``(N, d)``: floating inputs as given (float16/bfloat16 widened to float32), integers as
-    float64; every conversion is exact, so ranks and ties are the inputs'."""
+    float64 (float32 on a device without float64: exact below 2**24); so ranks and ties are the inputs'."""
     x = x.detach().reshape(x.shape[0], x.shape[1] if x.ndim == 2 else 1)
     if x.dtype in (torch.float16, torch.bfloat16):
         return x.float()
-    return x if x.is_floating_point() else x.double()
+    return x if x.is_floating_point() else x.to(float_dtype(x.device))
 
 
 def _rank_stats(preds: Tensor, target: Tensor, num_outputs: Optional[int], validate_args: bool) -> State:
@@ -74,56 +77,60 @@ def spearman_corrcoef(preds: Tensor, target: Tensor, *, validate_args: bool = Tr
     return _spearman_from_stats(_rank_stats(preds, target, None, validate_args), scalar=preds.ndim == 1)
 
 
-def _normal_cdf(z: Tensor) -> Tensor:
-    return torch.special.ndtr(z)
-
-
-def _kendall_tau(c: Tensor, variant: str) -> Tensor:
-    """Tau of the pair counts ``c`` ``(11, d)``; ``nan`` where its denominator is 0 (fewer than two samples, or
-    a constant column for tau-b and tau-c)."""
+def _kendall_tau(c: np.ndarray, variant: str) -> np.ndarray:
+    """Tau of the pair counts ``c`` ``(11, d)`` (float64 host arrays); ``nan`` where its denominator is 0 (fewer
+    than two samples, or a constant column for tau-b and tau-c)."""
     n = c[_ROW["n"]]
     n0 = n * (n - 1) / 2
     s = n0 - c[_ROW["ties_p"]] - c[_ROW["ties_t"]] + c[_ROW["ties_joint"]] - 2 * c[_ROW["discordant"]]
     if variant == "a":
         den = n0
     elif variant == "b":
-        den = ((n0 - c[_ROW["ties_p"]]) * (n0 - c[_ROW["ties_t"]])).sqrt()
+        den = np.sqrt((n0 - c[_ROW["ties_p"]]) * (n0 - c[_ROW["ties_t"]]))
     else:
-        m = torch.minimum(c[_ROW["distinct_p"]], c[_ROW["distinct_t"]])
-        den = n.square() * (m - 1) / torch.where(m > 0, m, 1) / 2
-    return torch.where(den > 0, s / torch.where(den > 0, den, 1), float("nan"))
+        m = np.minimum(c[_ROW["distinct_p"]], c[_ROW["distinct_t"]])
+        den = n * n * (m - 1) / np.maximum(m, 1) / 2
+    return np.where(den > 0, s / np.where(den > 0, den, 1), np.nan)
 
 
-def _kendall_p_value(c: Tensor, tau: Tensor, variant: str, alternative: str) -> Tensor:
-    """The normal approximation's p-value: ``z = S / sqrt(var S)`` with the tie-corrected variance for tau-b
-    and tau-c (scipy's ``method="asymptotic"``) and the tie-free one for tau-a (torchmetrics'); ``nan`` where
-    tau is ``nan`` or the variance is 0."""
+def _kendall_z(c: np.ndarray, variant: str) -> np.ndarray:
+    """``z = S / sqrt(var S)`` of the normal approximation: the tie-corrected variance for tau-b and tau-c
+    (scipy's ``method="asymptotic"``), the tie-free ``n(n-1)(2n+5)/18`` for tau-a (torchmetrics'); ``nan``
+    where the variance is 0."""
     n = c[_ROW["n"]]
-    n0 = n * (n - 1) / 2
-    s = n0 - c[_ROW["ties_p"]] - c[_ROW["ties_t"]] + c[_ROW["ties_joint"]] - 2 * c[_ROW["discordant"]]
-    base = n * (n - 1) * (2 * n + 5)
-    if variant == "a":
-        var = base / 18
-    else:
+    s = n * (n - 1) / 2 - c[_ROW["ties_p"]] - c[_ROW["ties_t"]] + c[_ROW["ties_joint"]] - 2 * c[_ROW["discordant"]]
+    var = n * (n - 1) * (2 * n + 5) / 18
+    if variant != "a":
         m = n * (n - 1)
-        var = ((base - c[_ROW["ties_p_var"]] - c[_ROW["ties_t_var"]]) / 18
-               + 2 * c[_ROW["ties_p"]] * c[_ROW["ties_t"]] / torch.where(m > 0, m, 1)
-               + c[_ROW["ties_p_cubic"]] * c[_ROW["ties_t_cubic"]] / torch.where(n > 2, 9 * m * (n - 2), 1))
-    z = s / torch.where(var > 0, var, 1).sqrt()
+        var = (var - (c[_ROW["ties_p_var"]] + c[_ROW["ties_t_var"]]) / 18
+               + 2 * c[_ROW["ties_p"]] * c[_ROW["ties_t"]] / np.maximum(m, 1)
+               + c[_ROW["ties_p_cubic"]] * c[_ROW["ties_t_cubic"]] / np.maximum(9 * m * (n - 2), 1))
+    return np.where(var > 0, s / np.sqrt(np.where(var > 0, var, 1)), np.nan)
+
+
+def _p_value(z: np.ndarray, alternative: str) -> np.ndarray:
+    """The normal tail of ``z`` for ``alternative`` (``erfc``, float64 on the host; ``nan`` stays ``nan``)."""
+    tail = np.frompyfunc(lambda v: 0.5 * math.erfc(v / math.sqrt(2)), 1, 1)  # P(Z > v), one call per output
     if alternative == "two-sided":
-        p = 2 * _normal_cdf(-z.abs())
-    else:
-        p = _normal_cdf(z if alternative == "less" else -z)
-    return torch.where(tau.isnan() | (var <= 0), float("nan"), p)
+        return 2 * tail(np.abs(z)).astype(np.float64)
+    return tail(z if alternative == "greater" else -z).astype(np.float64)
+
+
+def _as_values(x: np.ndarray, device: torch.device) -> Tensor:
+    """A float64 host array as a tensor on ``device`` in its floating dtype (float32 without float64)."""
+    return torch.from_numpy(x.astype(np.float32) if float_dtype(device) == torch.float32 else x).to(device)
 
 
 def _kendall_from_stats(state: State, variant: str, t_test: bool, alternative: Optional[str],
                         scalar: bool) -> Union[Tensor, Tuple[Tensor, Tensor]]:
     counts = kendall_counts(state["preds"], state["target"])
-    tau = _kendall_tau(counts, variant)
+    device = state["preds"].device
+    tau_np = _kendall_tau(counts, variant)
+    tau = _as_values(tau_np, device)
     if not t_test:
         return tau[0] if scalar else tau
-    p = _kendall_p_value(counts, tau, variant, str(alternative))
+    p = _as_values(np.where(np.isnan(tau_np), np.nan, _p_value(_kendall_z(counts, variant), str(alternative))),
+                   device)
     return (tau[0], p[0]) if scalar else (tau, p)
 
 

@@ -31,5 +31,10 @@ __all__ = [
     "retrieval_fall_out",
     "retrieval_auroc",
 ]
+_CURVES = ["retrieval_precision_recall_curve", "retrieval_recall_at_fixed_precision"]
+__all__ += _CURVES
 
-__getattr__, __dir__ = _lazy.attach(__name__, globals(), {"torchmetrics_lite.functional.retrieval.measures": __all__})
+__getattr__, __dir__ = _lazy.attach(__name__, globals(), {
+    "torchmetrics_lite.functional.retrieval.measures": [n for n in __all__ if n not in _CURVES],
+    "torchmetrics_lite.functional.retrieval.curves": _CURVES,
+})
