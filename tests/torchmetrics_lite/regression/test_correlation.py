@@ -1,5 +1,6 @@
-"""Pearson, concordance, Spearman and Kendall against scipy / brute force / the formula, streamed, merged,
-across ranks, compiled where they compile, and every error message."""
+"""Pearson, concordance, Spearman and Kendall against scipy / brute force / the formula and torchmetrics, streamed,
+merged, compiled where they compile, and every error message (across ranks: the CASES of
+tests/torchmetrics_lite/calibration/test_regression_calibration_distributed.py, in its one spawn)."""
 import warnings
 from functools import partial
 from itertools import combinations
@@ -12,7 +13,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from tests.helpers.compile import check_compiles, check_update_compiles
-from tests.helpers.distributed import Case, distributed_test
 from tests.helpers.metric_tester import check_metric, check_rejects, concat
 from torchmetrics_lite import ConcordanceCorrCoef, KendallRankCorrCoef, PearsonCorrCoef, SpearmanCorrCoef
 from torchmetrics_lite.functional import (
@@ -246,15 +246,6 @@ def test_rank_correlations_are_not_compiled_their_ranks_run_on_the_host():
             torch.compile(partial(fn, validate_args=False), backend="eager", fullgraph=True)(p, t)
 
 
-CASES = [
-    Case("pearson", PearsonCorrCoef, ONE, {"atol": 1e-12, "rtol": 0}),
-    Case("concordance_multi", partial(ConcordanceCorrCoef, num_outputs=3), MULTI, {"atol": 1e-12, "rtol": 0}),
-    Case("spearman", SpearmanCorrCoef, ONE, {"atol": 1e-12, "rtol": 0}),
-    Case("kendall_c_test", partial(KendallRankCorrCoef, "c", True), ONE, {"atol": 1e-12, "rtol": 0}),
-    Case("kendall_multi", partial(KendallRankCorrCoef, num_outputs=3), MULTI, {"atol": 1e-12, "rtol": 0}),
-]
-
-test_distributed_equals_single_process = distributed_test(CASES)
 
 
 def test_numpy_and_torch_co_moments_agree():
@@ -265,3 +256,61 @@ def test_numpy_and_torch_co_moments_agree():
         want = fn(p, t)
         with _backend.force("torch"):
             torch.testing.assert_close(fn(p, t), want, atol=1e-12, rtol=0)
+
+
+# ------------------------------------------------------------------------------------- torchmetrics port
+def _torchmetrics():
+    return pytest.importorskip("torchmetrics")
+
+
+@pytest.mark.parametrize("name", ["pearson", "concordance", "spearman"])
+def test_same_numbers_as_torchmetrics(name):
+    tm = _torchmetrics()
+    tm_cls = {"pearson": tm.PearsonCorrCoef, "concordance": tm.ConcordanceCorrCoef,
+              "spearman": tm.SpearmanCorrCoef}[name]
+    tm_fn = {"pearson": tm.functional.pearson_corrcoef, "concordance": tm.functional.concordance_corrcoef,
+             "spearman": tm.functional.spearman_corrcoef}[name]
+    tol = 1e-5 if name == "spearman" else 1e-6  # torchmetrics: float32 states; Spearman adds 1e-6 below
+    for batches, d in ((ONE, 1), (MULTI, 3)):
+        theirs, ours = tm_cls(num_outputs=d), MODULES[name](num_outputs=d)
+        for b in batches:
+            if len(b[0]):  # torchmetrics' Pearson and concordance reject an empty batch
+                theirs.update(*b)
+            ours.update(*b)
+        torch.testing.assert_close(ours.compute(), theirs.compute().reshape(ours.compute().shape).double(),
+                                   atol=tol, rtol=0)
+        p, t = concat(batches)
+        want = tm_fn(p, t).double()
+        torch.testing.assert_close(FUNCTIONS[name](p, t), want.reshape(-1)[0] if d == 1 else want, atol=tol, rtol=0)
+
+
+@pytest.mark.parametrize("variant", ["a", "b", "c"])
+def test_kendall_same_numbers_as_torchmetrics(variant):
+    """tau-b and tau-c with ties; tau-a without ties: with tied pairs torchmetrics' "a" divides by the pairs that
+    are concordant or discordant (Goodman and Kruskal's gamma) where Kendall's tau-a divides by every pair."""
+    tm = _torchmetrics()
+    p, t = concat(ONE) if variant != "a" else concat(_batches((11, 9)))
+    for alternative in ("two-sided", "less", "greater"):
+        theirs = tm.KendallRankCorrCoef(variant=variant, t_test=True, alternative=alternative)
+        theirs.update(p, t)
+        ours = KendallRankCorrCoef(variant, True, alternative)
+        ours.update(p, t)
+        for a, b in zip(ours.compute(), theirs.compute()):
+            torch.testing.assert_close(a, b.double(), atol=1e-6, rtol=0)  # torchmetrics' float32 normal cdf
+    pm, tm_ = concat(MULTI)
+    if variant != "a":
+        want = tm.functional.kendall_rank_corrcoef(pm, tm_, variant=variant)
+        torch.testing.assert_close(kendall_rank_corrcoef(pm, tm_, variant), want.double(), atol=1e-6, rtol=0)
+
+
+def test_kendall_tau_a_with_ties_is_kendalls_not_torchmetrics_gamma():
+    tm = _torchmetrics()
+    p, t = concat(ONE)  # with ties
+    pn, tn = p.numpy(), t.numpy()
+    pairs = [(np.sign(pn[i] - pn[j]) * np.sign(tn[i] - tn[j])) for i, j in combinations(range(len(pn)), 2)]
+    concordant, discordant = sum(x > 0 for x in pairs), sum(x < 0 for x in pairs)
+    gamma = (concordant - discordant) / (concordant + discordant)
+    theirs = tm.functional.kendall_rank_corrcoef(p, t, variant="a")
+    assert abs(theirs.item() - gamma) < 1e-6  # torchmetrics' "a" is gamma on tied data
+    assert abs(kendall_rank_corrcoef(p, t, "a").item() - _tau_a(pn, tn)) <= 1e-12
+    assert abs(gamma - _tau_a(pn, tn)) > 1e-3
