@@ -3,12 +3,13 @@
 * :func:`average_ranks`: per row, the 1-based ranks with ties given their group's average rank (one SIMD
   argsort per row block, then one ``repeat`` of the group averages: no loop over samples or groups).
 * :func:`kendall_counts`: per row pair, the pair counts of Kendall's tau in ``O(n log n)``: the samples are put
-  in lexicographic ``(preds, target)`` order with one argsort of a packed dense-rank key; the tie sums follow
+  in lexicographic ``(preds, target)`` order by one argsort of ``preds`` (and, where ``preds`` has ties, a stable
+  sort of the packed (run of preds, dense rank of target) key, which moves only the tied samples); the tie sums follow
   from the sorted runs; the discordant pairs are the inversions of the target's dense ranks in that order,
   counted by :func:`inversions` in ``ceil(log2 m)`` vectorised passes (``m`` distinct targets), each a stable
   partition by one bit of the rank (the levels of a wavelet tree): a pair ``i < j`` is an inversion exactly
   when, at the highest bit where the ranks differ, ``r_i`` has a 1 and ``r_j`` a 0, and within each group of
-  equal higher bits the count of ones before each zero is a cumulative sum.
+  equal higher bits those pairs follow from the group's counts and the positions of its ones.
 
 Inputs of another device are copied to the host (these run at ``compute``, on the kept values); the counts stay
 float64 numpy arrays, and only the final values take the device's floating dtype.
@@ -68,7 +69,7 @@ def average_ranks(x: Tensor) -> Tensor:
 
 def _dense(a: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per row of ``(d, n)``: the 0-based dense ranks (int64), the sorting permutation and the runs of the
-    sorted row."""
+    sorted row (run ids are global over the rows; each row's are shifted to start at 0)."""
     d, n = a.shape
     order = np.argsort(a, axis=1)
     starts, sizes = _runs(np.take_along_axis(a, order, 1))
@@ -95,46 +96,45 @@ def inversions(ranks: np.ndarray) -> np.ndarray:
     """Per row of ``ranks`` ``(d, n)`` (non-negative integers), the number of pairs ``i < j`` with
     ``ranks[i] > ranks[j]``, as float64 (exact below 2**53), in ``B = ceil(log2(max + 1))`` vectorised passes.
 
-    The values are packed as ``row << B | rank``, so that the rows are the top-level groups. Pass ``b`` (from
-    the highest bit down) sees the values stably sorted by ``v >> (b + 1)`` (their coarse group ``c``); with
-    ``inc`` the running count of ones of bit ``b``, a zero at position ``j`` has ``inc_j - E[c]`` ones before it
-    in its group (``E[c]``: the ones of earlier groups, from one ``bincount``), each an inversion decided at
-    this bit; then the stable partition by the bit (zeros, then ones, in each group) is one scatter:
-    ``new_pos = G[v >> b] + (inc if bit else pos - inc)`` with ``G`` from the same counts."""
+    Pass ``b`` (from the highest bit down) sees the values stably sorted by ``v >> (b + 1)`` within each row:
+    contiguous groups of equal higher bits, of known sizes. A pair decided at bit ``b`` is a one before a zero
+    in the same group; with ``O``, ``Z`` and ``S`` a group's ones, zeros and start, and ``p_i`` the positions of
+    its ones, there are ``O Z + O S + O (O - 1) / 2 - sum p_i`` of them (each one counts the zeros after it).
+    Then the stable partition by the bit (zeros, then ones, in each group: the next pass's groups) is two
+    monotone scatters."""
     d, n = ranks.shape
     total = np.zeros(d)
     top = int(ranks.max(initial=0))
     if n < 2 or top == 0:
         return total
-    bits = top.bit_length()
     size = d * n
-    dtype = np.int32 if (d << bits) < 2**31 and size < 2**31 else np.int64
-    v = (ranks.astype(dtype) | np.left_shift(np.arange(d, dtype=dtype)[:, None], bits)).ravel()
-    pos = np.arange(size, dtype=dtype)
-    f, bit, inc, new, tmp, nxt = (np.empty(size, dtype) for _ in range(6))
-    for b in range(bits - 1, -1, -1):
-        np.right_shift(v, b, out=f)
-        np.bitwise_and(f, 1, out=bit)
-        cnt = np.bincount(f, minlength=d << (bits - b)).reshape(-1, 2)  # (coarse group, bit) counts
-        np.cumsum(bit, out=inc)
-        ones = np.cumsum(cnt[:, 1]) - cnt[:, 1]  # E: ones in earlier coarse groups
-        row_inc = np.add.reduce(inc.reshape(d, n), axis=1, dtype=np.int64)
-        row_ones = cnt[:, 1].reshape(d, -1).sum(1)
-        row_before = np.cumsum(row_ones) - row_ones  # ones of earlier rows
-        ones_at_ones = row_ones * row_before + row_ones * (row_ones + 1) // 2  # sum of inc over the ones
-        total += row_inc - ones_at_ones - (cnt[:, 0] * ones).reshape(d, -1).sum(1)
+    dtype = np.int32 if size < 2**31 and top < 2**31 else np.int64
+    v = np.ascontiguousarray(ranks, dtype=dtype).ravel()
+    nxt, bit = np.empty_like(v), np.empty_like(v)
+    one = np.empty(size, dtype=bool)
+    cum = np.zeros(size + 1, dtype=np.int64)
+    sizes, row = np.full(d, n, dtype=np.int64), np.arange(d)  # the non-empty groups, in arrangement order
+    for b in range(top.bit_length() - 1, -1, -1):
+        np.right_shift(v, b, out=bit)
+        np.bitwise_and(bit, 1, out=bit)
+        np.not_equal(bit, 0, out=one)
+        ends = np.cumsum(sizes)
+        starts = ends - sizes
+        np.cumsum(one, out=cum[1:])
+        ones = cum[ends] - cum[starts]
+        zeros = sizes - ones
+        idx1 = np.flatnonzero(one)
+        pos_sum = np.array([idx1.sum(dtype=np.int64)]) if d == 1 else np.bincount(idx1 // n, idx1, minlength=d)
+        total += np.bincount(row, ones * zeros + ones * starts + ones * (ones - 1) // 2, minlength=d) - pos_sum
         if b == 0:
             break
-        sizes = cnt.sum(1)
-        table = np.stack([ones, np.cumsum(sizes) - sizes + cnt[:, 0] - ones - 1], 1).ravel().astype(dtype)
-        np.subtract(pos, inc, out=new)  # a zero's place: pos - inc + E; a one's: inc + G
-        np.subtract(inc, new, out=tmp)
-        tmp *= bit
-        new += tmp
-        np.take(table, f, out=tmp)
-        new += tmp
-        nxt[new] = v
+        idx0 = np.flatnonzero(~one)
+        nxt[np.arange(idx0.size, dtype=dtype) + np.repeat((np.cumsum(ones) - ones).astype(dtype), zeros)] = v[idx0]
+        nxt[np.arange(idx1.size, dtype=dtype) + np.repeat(np.cumsum(zeros).astype(dtype), ones)] = v[idx1]
         v, nxt = nxt, v
+        sizes, row = np.stack([zeros, ones], 1).ravel(), np.repeat(row, 2)
+        keep = sizes > 0
+        sizes, row = sizes[keep], row[keep]
     return total
 
 
@@ -148,16 +148,22 @@ def kendall_counts(preds: Tensor, target: Tensor) -> np.ndarray:
     out = np.zeros((len(KENDALL_ROWS), d))
     out[0] = n
     if n:
-        rp, p_order, p_starts, p_sizes = _dense(p)
+        p_order = np.argsort(p, axis=1)
+        p_starts, p_sizes = _runs(np.take_along_axis(p, p_order, 1))
         rt, _, t_starts, t_sizes = _dense(t)
-        key = np.take_along_axis(rp * (int(rt.max()) + 1) + rt, p_order, 1)  # (preds, target), packed
-        fix = np.argsort(key, axis=1, kind="stable")  # sorted by preds already: only ties of preds move
-        order = np.take_along_axis(p_order, fix, 1)
-        key_starts, key_sizes = _runs(np.take_along_axis(key, fix, 1))
+        rt_by_p = np.take_along_axis(rt, p_order, 1)
+        if p_starts.size == d * n:  # no tie in preds: their order is the lexicographic one, no joint tie
+            order_rt, joint = rt_by_p, np.zeros(d)
+        else:  # (run of preds, target) packed; already sorted by the run: only ties of preds move
+            run = np.repeat(np.arange(p_starts.size), p_sizes).reshape(d, n)
+            key = run * (int(rt.max()) + 1) + rt_by_p
+            fix = np.argsort(key, axis=1, kind="stable")
+            order_rt = np.take_along_axis(rt_by_p, fix, 1)
+            key_starts, key_sizes = _runs(np.take_along_axis(key, fix, 1))
+            joint = _tie_sums(key_starts, key_sizes, d, n)[1]
         tp, tt = _tie_sums(p_starts, p_sizes, d, n), _tie_sums(t_starts, t_sizes, d, n)
-        out[1], out[2] = tp[1], tt[1]
-        out[3] = _tie_sums(key_starts, key_sizes, d, n)[1]
-        out[4] = inversions(np.take_along_axis(rt, order, 1))
+        out[1], out[2], out[3] = tp[1], tt[1], joint
+        out[4] = inversions(order_rt)
         out[5], out[6] = tp[0], tt[0]
         out[7:9], out[9:11] = tp[2:], tt[2:]
     return out
