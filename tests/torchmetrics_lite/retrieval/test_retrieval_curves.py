@@ -129,6 +129,9 @@ def test_empty_queries_and_aggregations():
     every_skipped.update(preds, torch.zeros_like(target), indexes=indexes)
     precision, recall, top_k = every_skipped.compute()  # torchmetrics: zeros; here nan (no query counted)
     assert torch.isnan(precision).all() and torch.isnan(recall).all() and top_k.tolist() == [1, 2, 3]
+    value, k = retrieval_recall_at_fixed_precision(preds, torch.zeros_like(target), 0.5, 3, indexes=indexes,
+                                                   empty="skip")
+    assert torch.isnan(value) and k.item() == 3
     with pytest.raises(ValueError, match="relevant item .* in every query, got 1 query"):
         retrieval_precision_recall_curve(preds, target, indexes=indexes, empty="error")
     maximum = RetrievalPrecisionRecallCurve(aggregation="max")

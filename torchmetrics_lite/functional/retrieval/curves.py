@@ -177,11 +177,13 @@ def _recall_at_precision(precision: Tensor, recall: Tensor, min_precision: float
     """torchmetrics' rule: the largest recall among the cut-offs whose precision is at least ``min_precision``
     and, among equal recalls, the largest ``k``; ``(0.0, K)`` when none qualifies or the best recall is 0."""
     k = precision.shape[0]
+    last = torch.tensor(k, device=recall.device)
+    if k == 0 or bool(torch.isnan(recall).all()):  # no query counted
+        return torch.full((), float("nan"), dtype=recall.dtype, device=recall.device), last
     ok = precision >= min_precision
-    best = torch.where(ok, recall, float("-inf")).max() if k else torch.tensor(float("-inf"))
-    if not bool(best > 0):  # none qualifies (-inf), the best is 0, or no curve (nan)
-        value = torch.zeros((), dtype=recall.dtype, device=recall.device)
-        return (value if not bool(torch.isnan(best)) else best.to(recall.dtype)), torch.tensor(k)
+    best = torch.where(ok, recall, float("-inf")).max()
+    if not bool(best > 0):  # none qualifies (-inf) or the best recall is 0
+        return torch.zeros((), dtype=recall.dtype, device=recall.device), last
     at = torch.nonzero(ok & (recall == best)).max()
     return best, at + 1
 
