@@ -1,5 +1,9 @@
 """Stateful regression metrics: thin modules over :mod:`torchmetrics_lite.functional.regression`.
 
+The correlations (``PearsonCorrCoef``, ``ConcordanceCorrCoef``: one co-moment fold state ``(6, num_outputs)``;
+``SpearmanCorrCoef``, ``KendallRankCorrCoef``: the kept values as ``cat`` states) live in
+:mod:`torchmetrics_lite.regression.correlation`; the rest of this page is about the error and moment metrics.
+
 ``update(preds, target)`` takes ``(N,)`` tensors (``num_outputs=1``) or ``(N, num_outputs)`` tensors.
 
 States (all float64, on the inputs' device; float32 on a device without float64, with one warning at the first

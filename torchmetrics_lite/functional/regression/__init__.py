@@ -1,4 +1,6 @@
-"""Regression metrics: MSE, RMSE, MAE, MAPE, R² (adjusted), explained variance.
+"""Regression metrics: MSE, RMSE, MAE, MAPE, R² (adjusted), explained variance; and the correlations: Pearson and
+Lin's concordance (:mod:`~torchmetrics_lite.functional.regression.correlation`, streamed co-moments), Spearman and
+Kendall (:mod:`~torchmetrics_lite.functional.regression.rank_correlation`, ranks of the kept values).
 
 Inputs are ``preds`` and ``target`` of the same shape, ``(N,)`` (one output) or ``(N, d)`` (``d`` outputs,
 scored column by column), any real dtype; all statistics are computed in float64 (the conversion from

@@ -1,4 +1,6 @@
-"""Retrieval metrics, vectorised over queries: NDCG@k, AP@k (MAP), RR@k (MRR), P@k, R@k, hit rate, R-precision.
+"""Retrieval metrics, vectorised over queries: NDCG@k, AP@k (MAP), RR@k (MRR), P@k, R@k, hit rate, R-precision;
+and the precision-recall curve over the cut-offs ``k = 1 .. max_k`` with the recall at a fixed precision
+(:mod:`~torchmetrics_lite.functional.retrieval.curves`).
 
 Each function documents its arguments; the conventions they share:
 
