@@ -54,10 +54,12 @@ _EXPORTS = {  # module: the public names it provides (imported on first use, PEP
     "torchmetrics_lite.regression": [
         "ExplainedVariance", "MeanAbsoluteError", "MeanAbsolutePercentageError", "MeanSquaredError", "R2Score",
         "RootMeanSquaredError",
+        "PearsonCorrCoef", "ConcordanceCorrCoef", "SpearmanCorrCoef", "KendallRankCorrCoef",
     ],
     "torchmetrics_lite.retrieval": [
         "RetrievalHitRate", "RetrievalMAP", "RetrievalMRR", "RetrievalNormalizedDCG", "RetrievalPrecision",
         "RetrievalRecall", "RetrievalRPrecision", "RetrievalDCG", "RetrievalFallOut", "RetrievalAUROC",
+        "RetrievalPrecisionRecallCurve", "RetrievalRecallAtFixedPrecision",
     ],
     "torchmetrics_lite.wrappers": [
         "BootStrapper", "ClasswiseWrapper", "MetricTracker", "Running",

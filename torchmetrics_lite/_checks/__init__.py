@@ -51,6 +51,7 @@ from torchmetrics_lite._checks.classification import (  # noqa: F401
     check_weighted_update,
     fused_multiclass_checks,
 )
+from torchmetrics_lite._checks.correlation import check_correlation_inputs, check_kendall_options  # noqa: F401
 from torchmetrics_lite._checks.multiple_choice import _check_multiple_choice  # noqa: F401
 from torchmetrics_lite._checks.primitives import (  # noqa: F401
     check_aggregation_input,
@@ -89,3 +90,4 @@ from torchmetrics_lite._checks.retrieval import (  # noqa: F401
     check_retrieval_options,
     check_retrieval_values,
 )
+from torchmetrics_lite._checks.retrieval_curves import check_curve_options, check_min_precision  # noqa: F401

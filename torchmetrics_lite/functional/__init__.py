@@ -34,11 +34,13 @@ _EXPORTS = {  # module: the public names it provides (imported on first use, PEP
     "torchmetrics_lite.functional.regression": [
         "explained_variance", "mean_absolute_error", "mean_absolute_percentage_error", "mean_squared_error",
         "r2_score", "root_mean_squared_error", "fold_moments",
+        "pearson_corrcoef", "concordance_corrcoef", "spearman_corrcoef", "kendall_rank_corrcoef", "fold_comoments",
     ],
     "torchmetrics_lite.functional.retrieval": [
         "retrieval_average_precision", "retrieval_hit_rate", "retrieval_normalized_dcg", "retrieval_precision",
         "retrieval_r_precision", "retrieval_recall", "retrieval_reciprocal_rank", "retrieval_dcg",
         "retrieval_fall_out", "retrieval_auroc",
+        "retrieval_precision_recall_curve", "retrieval_recall_at_fixed_precision",
     ],
 }
 __getattr__, __dir__ = _lazy.attach(__name__, globals(), _EXPORTS)

@@ -1,5 +1,9 @@
 """Stateful regression metrics: thin modules over :mod:`torchmetrics_lite.functional.regression`.
 
+The correlations (``PearsonCorrCoef``, ``ConcordanceCorrCoef``: one co-moment fold state ``(6, num_outputs)``;
+``SpearmanCorrCoef``, ``KendallRankCorrCoef``: the kept values as ``cat`` states) live in
+:mod:`torchmetrics_lite.regression.correlation`; the rest of this page is about the error and moment metrics.
+
 ``update(preds, target)`` takes ``(N,)`` tensors (``num_outputs=1``) or ``(N, num_outputs)`` tensors.
 
 States (all float64, on the inputs' device; float32 on a device without float64, with one warning at the first
@@ -24,6 +28,12 @@ With ``num_outputs > 1`` torchmetrics' error metrics return the per-output value
 for ``multioutput`` then (``"raw_values"``: the ``(d,)`` values, ``"uniform_average"``: their mean; a
 ``ValueError`` says so when it is missing); R² and explained variance default to ``"uniform_average"``, as both.
 """
+from torchmetrics_lite.regression.correlation import (
+    ConcordanceCorrCoef,
+    KendallRankCorrCoef,
+    PearsonCorrCoef,
+    SpearmanCorrCoef,
+)
 from torchmetrics_lite.regression.measures import (
     ExplainedVariance,
     MeanAbsoluteError,
@@ -36,4 +46,5 @@ from torchmetrics_lite.regression.measures import (
 __all__ = [
     "MeanSquaredError", "RootMeanSquaredError", "MeanAbsoluteError", "MeanAbsolutePercentageError",
     "R2Score", "ExplainedVariance",
+    "PearsonCorrCoef", "ConcordanceCorrCoef", "SpearmanCorrCoef", "KendallRankCorrCoef",
 ]

@@ -8,6 +8,7 @@ needs no host sync). Both may be mixed (dense rows are queries of their own). Wi
 device without float64 (Apple MPS). :meth:`~_RetrievalMetric.skipped` is the number of queries that
 ``empty="skip"`` left out of the mean.
 """
+from torchmetrics_lite.retrieval.curves import RetrievalPrecisionRecallCurve, RetrievalRecallAtFixedPrecision
 from torchmetrics_lite.retrieval.measures import (
     RetrievalAUROC,
     RetrievalDCG,
@@ -32,4 +33,6 @@ __all__ = [
     "RetrievalDCG",
     "RetrievalFallOut",
     "RetrievalAUROC",
+    "RetrievalPrecisionRecallCurve",
+    "RetrievalRecallAtFixedPrecision",
 ]

@@ -75,5 +75,23 @@ CASES = [
     Case("brier_multiclass_weighted", partial(MulticlassBrierScore, num_classes=4), _weighted(MC)),
 ]
 
+# the correlations (tests/torchmetrics_lite/regression/test_correlation.py), in this module's one spawn
+from tests.torchmetrics_lite.regression.test_correlation import MULTI as CORR_MULTI  # noqa: E402
+from tests.torchmetrics_lite.regression.test_correlation import ONE as CORR_ONE  # noqa: E402
+from torchmetrics_lite import (  # noqa: E402
+    ConcordanceCorrCoef,
+    KendallRankCorrCoef,
+    PearsonCorrCoef,
+    SpearmanCorrCoef,
+)
+
+EXACT = {"atol": 1e-12, "rtol": 0}
+CASES += [
+    Case("pearson", PearsonCorrCoef, CORR_ONE, EXACT),
+    Case("concordance_multi", partial(ConcordanceCorrCoef, num_outputs=3), CORR_MULTI, EXACT),
+    Case("spearman", SpearmanCorrCoef, CORR_ONE, EXACT),
+    Case("kendall_c_test", partial(KendallRankCorrCoef, "c", True), CORR_ONE, EXACT),
+    Case("kendall_multi", partial(KendallRankCorrCoef, num_outputs=3), CORR_MULTI, EXACT),
+]
 
 test_distributed_equals_single_process = distributed_test(CASES)

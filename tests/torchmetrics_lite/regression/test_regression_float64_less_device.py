@@ -21,21 +21,30 @@ import torchmetrics_lite.regression as module_regression
 from tests.helpers.no_float64 import assert_float32_close, check_float32_policy, float64_less_cpu, weighted_functional
 from torchmetrics_lite.functional.regression import _kernels as impl
 from torchmetrics_lite.functional.regression import (
+    concordance_corrcoef,
     explained_variance,
+    fold_comoments,
     fold_moments,
+    kendall_rank_corrcoef,
     mean_absolute_error,
     mean_absolute_percentage_error,
     mean_squared_error,
+    pearson_corrcoef,
     r2_score,
     root_mean_squared_error,
+    spearman_corrcoef,
 )
 from torchmetrics_lite.regression import (
+    ConcordanceCorrCoef,
     ExplainedVariance,
+    KendallRankCorrCoef,
     MeanAbsoluteError,
     MeanAbsolutePercentageError,
     MeanSquaredError,
+    PearsonCorrCoef,
     R2Score,
     RootMeanSquaredError,
+    SpearmanCorrCoef,
 )
 
 Batch = Tuple[torch.Tensor, ...]
@@ -127,8 +136,43 @@ def test_fold_moments_stays_float32(monkeypatch):
     assert_float32_close(got, want, rtol=OFFSET_RTOL)
 
 
+# the correlations: (id, module, module options, function, its options, kind); no weights
+CORRELATIONS = [
+    ("pearson offset", PearsonCorrCoef, {}, pearson_corrcoef, {}, "offset"),
+    ("concordance multi", ConcordanceCorrCoef, MULTI, concordance_corrcoef, {}, "multi"),
+    ("spearman int", SpearmanCorrCoef, {}, spearman_corrcoef, {}, "int"),
+    ("spearman multi", SpearmanCorrCoef, MULTI, spearman_corrcoef, {}, "multi"),
+    ("kendall c test", KendallRankCorrCoef, {"variant": "c", "t_test": True}, kendall_rank_corrcoef,
+     {"variant": "c", "t_test": True}, "int"),
+    ("kendall multi", KendallRankCorrCoef, MULTI, kendall_rank_corrcoef, {}, "multi"),
+]
+
+
+@pytest.mark.parametrize("name, module, options, function, fn_options, kind", CORRELATIONS,
+                         ids=[c[0] for c in CORRELATIONS])
+def test_correlations_float32_policy(monkeypatch, name, module, options, function, fn_options, kind):
+    rtol = OFFSET_RTOL if "offset" in kind else 1e-5
+    check_float32_policy(monkeypatch, partial(module, **options), _batches(kind, seed=len(name)),
+                         partial(function, **fn_options), rtol=rtol)
+
+
+def test_fold_comoments_stays_float32(monkeypatch):
+    from torchmetrics_lite.functional.regression.correlation import _comoments
+
+    g = torch.Generator().manual_seed(6)
+    parts = [(1e4 + torch.randn(n, generator=g), 1e4 + torch.randn(n, generator=g)) for n in (30, 1, 50)]
+    want = fold_comoments(torch.stack([_comoments(p.double(), t.double()) for p, t in parts]))
+    with float64_less_cpu(monkeypatch):
+        got = fold_comoments(torch.stack([_comoments(p, t) for p, t in parts]))
+    # the cross moment of independent columns is near 0 (-0.28 against M2 ~ 80): its error is judged on the M2
+    # scale, 1e-3 ~ 1e-5 of it
+    assert_float32_close(got, want, rtol=OFFSET_RTOL, atol=1e-3)
+
+
 def test_every_public_name_is_covered():
     covered = {c[1].__name__ for c in CASES} | {c[3].__name__ for c in CASES if c[3] is not None}
+    covered |= {c[1].__name__ for c in CORRELATIONS} | {c[3].__name__ for c in CORRELATIONS}
     covered.add(fold_moments.__name__)  # test_fold_moments_stays_float32
+    covered.add(fold_comoments.__name__)  # test_fold_comoments_stays_float32
     public: Sequence[str] = [*functional_regression.__all__, *module_regression.__all__]
     assert set(public) - covered == set()

@@ -24,7 +24,9 @@ from torchmetrics_lite import (
     RetrievalMRR,
     RetrievalNormalizedDCG,
     RetrievalPrecision,
+    RetrievalPrecisionRecallCurve,
     RetrievalRecall,
+    RetrievalRecallAtFixedPrecision,
     RetrievalRPrecision,
 )
 from torchmetrics_lite.functional import (
@@ -35,8 +37,10 @@ from torchmetrics_lite.functional import (
     retrieval_hit_rate,
     retrieval_normalized_dcg,
     retrieval_precision,
+    retrieval_precision_recall_curve,
     retrieval_r_precision,
     retrieval_recall,
+    retrieval_recall_at_fixed_precision,
     retrieval_reciprocal_rank,
 )
 
@@ -171,6 +175,24 @@ def test_empty_error_raises_the_same_message(monkeypatch):
                          partial(retrieval_average_precision, empty="error"))
 
 
+CURVES = {  # the curves and the recall at a fixed precision: flat input (their modules take indexes only)
+    "curve": (RetrievalPrecisionRecallCurve, retrieval_precision_recall_curve,
+              [{}, {"max_k": 4, "adaptive_k": True, "empty": "skip"}, {"max_k": 20, "ties": "order"}]),
+    "recall_at_precision": (partial(RetrievalRecallAtFixedPrecision, 0.3),
+                            partial(retrieval_recall_at_fixed_precision, min_precision=0.3), [{}, {"max_k": 3}]),
+}
+
+
+@pytest.mark.parametrize("name, variant", [(n, i) for n, (_, _, v) in sorted(CURVES.items()) for i in range(len(v))])
+def test_curves_run_in_float32(monkeypatch, name, variant):
+    cls, fn, variants = CURVES[name]
+    options = variants[variant]
+    check_float32_policy(monkeypatch, partial(cls, **options), FLAT,
+                         lambda p, t, i: fn(p, t, indexes=i, **options))
+
+
 def test_every_public_name_is_covered():
     covered = {fn.__name__ for _, fn, _ in MEASURES.values()} | {cls.__name__ for cls, _, _ in MEASURES.values()}
+    covered |= {RetrievalPrecisionRecallCurve.__name__, RetrievalRecallAtFixedPrecision.__name__,
+                retrieval_precision_recall_curve.__name__, retrieval_recall_at_fixed_precision.__name__}
     assert set(functional_retrieval.__all__) | set(module_retrieval.__all__) <= covered

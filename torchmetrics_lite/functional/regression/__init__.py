@@ -1,4 +1,6 @@
-"""Regression metrics: MSE, RMSE, MAE, MAPE, R² (adjusted), explained variance.
+"""Regression metrics: MSE, RMSE, MAE, MAPE, R² (adjusted), explained variance; and the correlations: Pearson and
+Lin's concordance (:mod:`~torchmetrics_lite.functional.regression.correlation`, streamed co-moments), Spearman and
+Kendall (:mod:`~torchmetrics_lite.functional.regression.rank_correlation`, ranks of the kept values).
 
 Inputs are ``preds`` and ``target`` of the same shape, ``(N,)`` (one output) or ``(N, d)`` (``d`` outputs,
 scored column by column), any real dtype; all statistics are computed in float64 (the conversion from
@@ -34,6 +36,11 @@ References: Chan, Golub & LeVeque, "Algorithms for computing the sample variance
 recommendations", The American Statistician 37(3), 1983; West, "Updating mean and variance estimates: an
 improved method", Communications of the ACM 22(9), 1979.
 """
+from torchmetrics_lite.functional.regression.correlation import (
+    concordance_corrcoef,
+    fold_comoments,
+    pearson_corrcoef,
+)
 from torchmetrics_lite.functional.regression.measures import (
     explained_variance,
     fold_moments,
@@ -43,6 +50,7 @@ from torchmetrics_lite.functional.regression.measures import (
     r2_score,
     root_mean_squared_error,
 )
+from torchmetrics_lite.functional.regression.rank_correlation import kendall_rank_corrcoef, spearman_corrcoef
 
 __all__ = [
     "mean_squared_error",
@@ -52,4 +60,9 @@ __all__ = [
     "r2_score",
     "explained_variance",
     "fold_moments",
+    "pearson_corrcoef",
+    "concordance_corrcoef",
+    "spearman_corrcoef",
+    "kendall_rank_corrcoef",
+    "fold_comoments",
 ]

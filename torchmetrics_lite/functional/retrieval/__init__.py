@@ -1,4 +1,6 @@
-"""Retrieval metrics, vectorised over queries: NDCG@k, AP@k (MAP), RR@k (MRR), P@k, R@k, hit rate, R-precision.
+"""Retrieval metrics, vectorised over queries: NDCG@k, AP@k (MAP), RR@k (MRR), P@k, R@k, hit rate, R-precision;
+and the precision-recall curve over the cut-offs ``k = 1 .. max_k`` with the recall at a fixed precision
+(:mod:`~torchmetrics_lite.functional.retrieval.curves`).
 
 Each function documents its arguments; the conventions they share:
 
@@ -31,5 +33,10 @@ __all__ = [
     "retrieval_fall_out",
     "retrieval_auroc",
 ]
+_CURVES = ["retrieval_precision_recall_curve", "retrieval_recall_at_fixed_precision"]
+__all__ += _CURVES
 
-__getattr__, __dir__ = _lazy.attach(__name__, globals(), {"torchmetrics_lite.functional.retrieval.measures": __all__})
+__getattr__, __dir__ = _lazy.attach(__name__, globals(), {
+    "torchmetrics_lite.functional.retrieval.measures": [n for n in __all__ if n not in _CURVES],
+    "torchmetrics_lite.functional.retrieval.curves": _CURVES,
+})
