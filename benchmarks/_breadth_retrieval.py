@@ -3,7 +3,7 @@
 1e6 flat items in 10,000 queries of 100 (random scores, 30 % relevant), one ``update`` then ``compute``; the
 function on the same flat input. scikit-learn and scipy have no retrieval curve. Times are medians of the CPU
 time of the whole process (``time.process_time``), two torch threads.
-Run: python -m benchmarks.breadth_retrieval (or all groups: python -m benchmarks.bench_breadth)
+Run: python -m benchmarks._breadth_retrieval (or all groups: python -m benchmarks.bench_breadth)
 """
 from __future__ import annotations
 

@@ -5,9 +5,9 @@ loaded machine makes the process wait), two torch threads. Inputs: float32 ``pre
 (torchmetrics' default dtype; scipy gets the same values as float64 arrays). torchmetrics' Kendall is
 ``O(n²)`` in time (a Python loop over the samples, each comparing with every later one), so it runs at
 ``TM_KENDALL_N`` and the table gives our time at that size beside it; its time and resident memory at 2e3..6.4e4
-samples are printed below the table (``python -m benchmarks.breadth_correlation --kendall-growth``), from which
+samples are printed below the table (``python -m benchmarks._breadth_correlation --kendall-growth``), from which
 the 1e6 figure is extrapolated rather than run.
-Run: python -m benchmarks.breadth_correlation (or all groups: python -m benchmarks.bench_breadth)
+Run: python -m benchmarks._breadth_correlation (or all groups: python -m benchmarks.bench_breadth)
 """
 from __future__ import annotations
 
@@ -118,7 +118,7 @@ def kendall_growth(sizes: Tuple[int, ...] = (2000, 4000, 8000, 16000, 32000, 640
     print("torchmetrics kendall_rank_corrcoef growth (fresh process per size)\n\n| n | wall | peak RSS growth |\n"
           "|---:|---:|---:|")
     for n in sizes:
-        code = f"from benchmarks.breadth_correlation import _tm_kendall_once; _tm_kendall_once({n})"
+        code = f"from benchmarks._breadth_correlation import _tm_kendall_once; _tm_kendall_once({n})"
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=1200)
         print(out.stdout.strip() or out.stderr.strip().splitlines()[-1])
 
