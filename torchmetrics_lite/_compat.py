@@ -42,13 +42,17 @@ TORCHMETRICS_ARGUMENTS: Dict[str, Tuple[Optional[str], str]] = {
 }
 
 
-def raise_unknown_argument(owner: str, name: str, accepted: Iterable[str]) -> NoReturn:
+def raise_unknown_argument(owner: str, name: str, accepted: Iterable[str], value: Any = None,
+                           hints: Optional[Dict[str, str]] = None) -> NoReturn:
     """Raise the ``TypeError`` for an unknown constructor argument ``name`` of ``owner``.
 
     Args:
         owner: the class name to show (``"RetrievalMAP"``).
         name: the unknown keyword argument.
         accepted: every keyword the class accepts (to name a replacement or a close spelling).
+        value: the value passed (shown by a class's own hint as ``{value}``).
+        hints: the class's own advice per torchmetrics argument (``_torchmetrics_hints``), appended to the
+            message, formatted with ``value``.
 
     Raises:
         TypeError: always; the message names ``owner`` and, for torchmetrics' names, what to write instead.
@@ -62,11 +66,13 @@ def raise_unknown_argument(owner: str, name: str, accepted: Iterable[str]) -> No
     accepted = sorted(accepted)
     message = f"{owner}() got an unexpected keyword argument {name!r}"
     entry = TORCHMETRICS_ARGUMENTS.get(name)
+    extra = (hints or {}).get(name)
+    extra = "" if extra is None else "; " + extra.format(value=value)
     if entry is not None:
         ours, advice = entry
         if ours is not None and ours in accepted:
-            raise TypeError(f"{message}: torchmetrics' `{name}` is `{ours}=` here")
-        raise TypeError(f"{message}: {advice}")
+            raise TypeError(f"{message}: torchmetrics' `{name}` is `{ours}=` here{extra}")
+        raise TypeError(f"{message}: {advice}{extra}")
     close = difflib.get_close_matches(name, accepted, n=1)
     hint = f"; did you mean `{close[0]}`?" if close else f"; accepted: {', '.join(accepted)}"
     raise TypeError(message + hint)

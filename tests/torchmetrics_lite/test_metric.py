@@ -351,9 +351,12 @@ def test_unknown_constructor_arguments_name_the_metric_and_the_fix(make, match):
 
 
 def test_torchmetrics_argument_names_map_to_ours_where_we_have_them():
-    from torchmetrics_lite import BinaryAUROC, MulticlassAccuracy, RetrievalMAP, RetrievalNormalizedDCG
+    from torchmetrics_lite import BinaryAUROC, MulticlassAccuracy, RetrievalMAP, RetrievalMRR, RetrievalNormalizedDCG
 
-    with pytest.raises(TypeError, match=r"^RetrievalMAP\(\) got .* 'top_k': torchmetrics' `top_k` is `k=` here$"):
+    with pytest.raises(TypeError, match=r"^RetrievalMRR\(\) got .* 'top_k': torchmetrics' `top_k` is `k=` here$"):
+        RetrievalMRR(top_k=3)
+    with pytest.raises(TypeError, match=r"^RetrievalMAP\(\) got .* 'top_k': torchmetrics' `top_k` is `k=` here; "
+                                        r".*`RetrievalMAP\(k=3, normalize=\"retrieved\"\)`$"):
         RetrievalMAP(top_k=3)
     with pytest.raises(TypeError, match=r"^RetrievalNormalizedDCG\(\) .*'empty_target_action': torchmetrics' "
                                         r"`empty_target_action` is `empty=` here"):

@@ -48,6 +48,7 @@ from torchmetrics_lite._checks.primitives import (  # noqa: F401
     check_aggregation_input,
     check_binary_target,
     check_binary_values,
+    check_bool,
     check_choice,
     check_floating,
     check_integer,
