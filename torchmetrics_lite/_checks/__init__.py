@@ -72,6 +72,7 @@ from torchmetrics_lite._checks.regression import (  # noqa: F401
     check_regression_inputs,
     check_regression_values,
     error_multioutput,
+    rmse_multioutput,
 )
 from torchmetrics_lite._checks.retrieval import (  # noqa: F401
     AGGREGATIONS,
