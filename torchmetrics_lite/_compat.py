@@ -28,8 +28,9 @@ TORCHMETRICS_ARGUMENTS: Dict[str, Tuple[Optional[str], str]] = {
                           "across ranks (pass `sync_on_compute=False` to keep it local)"),
     "compute_groups": (None, "a MetricCollection shares statistics automatically between members with the "
                        "same `stats_key` (the values are the same as without sharing)"),
-    "thresholds": ("bins", "curves and rank metrics are exact over every distinct score; binned "
-                   "approximations, where a metric offers them, are `bins=`"),
+    "thresholds": (None, "this metric has no binned mode (torchmetrics' `thresholds=` is taken by AUROC, average "
+                   "precision and the ROC / precision-recall curves); rank metrics here are exact over every "
+                   "distinct score"),
     "multidim_average": (None, "only torchmetrics' multidim_average='global' exists here: flatten the extra "
                          "dimensions into samples"),
     "task": (None, "there is no task-string dispatch: use the Binary*, Multiclass* or Multilabel* class"),

@@ -361,9 +361,8 @@ def test_torchmetrics_argument_names_map_to_ours_where_we_have_them():
     with pytest.raises(TypeError, match=r"^RetrievalNormalizedDCG\(\) .*'empty_target_action': torchmetrics' "
                                         r"`empty_target_action` is `empty=` here"):
         RetrievalNormalizedDCG(empty_target_action="neg")
-    with pytest.raises(TypeError, match=r"^BinaryAUROC\(\) .* 'thresholds': torchmetrics' `thresholds` is `bins=`"):
-        BinaryAUROC(thresholds=100)
-    with pytest.raises(TypeError, match=r"^MulticlassAccuracy\(\) .* 'thresholds': curves and rank metrics are exact"):
+    assert BinaryAUROC(thresholds=100).threshold_values.numel() == 100  # torchmetrics' binned mode is taken
+    with pytest.raises(TypeError, match=r"^MulticlassAccuracy\(\) .* 'thresholds': this metric has no binned mode"):
         MulticlassAccuracy(3, thresholds=100)
     assert MulticlassAccuracy(3, top_k=2).top_k == 2  # a real argument of this metric is untouched
 

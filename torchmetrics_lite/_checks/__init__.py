@@ -13,13 +13,18 @@ from torchmetrics_lite._checks.auroc import (  # noqa: F401
     _rank_scores,
     check_alpha,
     check_binary_rank_inputs,
+    check_binned_max_fpr,
+    check_binned_scores,
     check_bins,
     check_max_fpr,
     check_multiclass_rank_inputs,
     check_multilabel_rank_inputs,
     check_probability,
     check_rank_average,
+    check_rank_ignore_index,
     check_rank_weight,
+    check_thresholds,
+    drop_ignored,
 )
 from torchmetrics_lite._checks.calibration import (  # noqa: F401
     _check_probabilities,
