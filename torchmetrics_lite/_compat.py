@@ -31,8 +31,9 @@ TORCHMETRICS_ARGUMENTS: Dict[str, Tuple[Optional[str], str]] = {
     "thresholds": (None, "this metric has no binned mode (torchmetrics' `thresholds=` is taken by AUROC, average "
                    "precision and the ROC / precision-recall curves); rank metrics here are exact over every "
                    "distinct score"),
-    "multidim_average": (None, "only torchmetrics' multidim_average='global' exists here: flatten the extra "
-                         "dimensions into samples"),
+    "multidim_average": (None, "this metric has only torchmetrics' multidim_average='global' (the default: leave "
+                         "it out); 'samplewise' is taken by the stat-score metrics (StatScores, Accuracy, "
+                         "Precision, Recall, F-beta, F1, Specificity, Hamming distance)"),
     "task": (None, "there is no task-string dispatch: use the Binary*, Multiclass* or Multilabel* class"),
     "dist_sync_fn": (None, "syncing is built in (torch.distributed); pass `process_group=` to choose the group"),
     "distributed_available_fn": (None, "syncing happens whenever a process group with 2+ ranks exists; pass "

@@ -43,6 +43,7 @@ from torchmetrics_lite._checks.classification import (  # noqa: F401
     check_multiclass_inputs,
     check_multilabel_inputs,
     check_probabilities,
+    check_samplewise,
     check_threshold,
     check_top_k,
     check_weighted_update,

@@ -190,3 +190,18 @@ def check_multilabel_inputs(preds: Any, target: Any, *, num_labels: int, from_lo
         preds, target = preds.movedim(1, -1), target.movedim(1, -1)
     flat_weight = None if weight is None else weight.reshape(-1)
     return preds.reshape(-1, num_labels), target.reshape(-1, num_labels), flat_weight
+
+
+def check_samplewise(multidim_average: Any, what: str, value: Any, min_ndim: int, weight: Any) -> bool:
+    """torchmetrics' ``multidim_average``: ``"global"`` (False) or ``"samplewise"`` (True: one score per sample
+    over the extra dimensions, which ``what`` must have: at least ``min_ndim`` dimensions; no ``weight``)."""
+    check_choice("multidim_average", multidim_average, ("global", "samplewise"))
+    if multidim_average == "global":
+        return False
+    ndim = value.dim() if isinstance(value, Tensor) else 0
+    if ndim < min_ndim:
+        raise ValueError(f"Expected `{what}` to have at least {min_ndim} dimensions with multidim_average="
+                         f"'samplewise' (one score per sample over the extra dimensions), got {ndim}")
+    if weight is not None:
+        raise TypeError(f"Expected no `weight` with multidim_average='samplewise', got {type(weight).__name__}")
+    return True

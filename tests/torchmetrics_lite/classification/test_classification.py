@@ -15,6 +15,7 @@ import torchmetrics_lite.functional as F
 from tests.helpers.distributed import Case, distributed_test
 from tests.helpers.metric_tester import assert_close, check_metric, concat
 from tests.torchmetrics_lite.classification.test_classification_new import DIST_NAMES, NEW_MODULES
+from tests.torchmetrics_lite.classification.test_samplewise import SAMPLEWISE_CASES
 from torchmetrics_lite import MetricCollection
 
 GEN = torch.Generator().manual_seed(3)
@@ -367,4 +368,5 @@ CASES = [Case(name, factory, batches) for name, factory, _, batches in MODULES
 CASES += [Case(name, factory, batches) for name, factory, _, batches in NEW_MODULES if name in DIST_NAMES]
 
 
+CASES += SAMPLEWISE_CASES
 test_distributed_equals_single_process = distributed_test(CASES)
