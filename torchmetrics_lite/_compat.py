@@ -28,10 +28,12 @@ TORCHMETRICS_ARGUMENTS: Dict[str, Tuple[Optional[str], str]] = {
                           "across ranks (pass `sync_on_compute=False` to keep it local)"),
     "compute_groups": (None, "a MetricCollection shares statistics automatically between members with the "
                        "same `stats_key` (the values are the same as without sharing)"),
-    "thresholds": ("bins", "curves and rank metrics are exact over every distinct score; binned "
-                   "approximations, where a metric offers them, are `bins=`"),
-    "multidim_average": (None, "only torchmetrics' multidim_average='global' exists here: flatten the extra "
-                         "dimensions into samples"),
+    "thresholds": (None, "this metric has no binned mode (torchmetrics' `thresholds=` is taken by AUROC, average "
+                   "precision and the ROC / precision-recall curves); rank metrics here are exact over every "
+                   "distinct score"),
+    "multidim_average": (None, "this metric has only torchmetrics' multidim_average='global' (the default: leave "
+                         "it out); 'samplewise' is taken by the stat-score metrics (StatScores, Accuracy, "
+                         "Precision, Recall, F-beta, F1, Specificity, Hamming distance)"),
     "task": (None, "there is no task-string dispatch: use the Binary*, Multiclass* or Multilabel* class"),
     "dist_sync_fn": (None, "syncing is built in (torch.distributed); pass `process_group=` to choose the group"),
     "distributed_available_fn": (None, "syncing happens whenever a process group with 2+ ranks exists; pass "
@@ -42,13 +44,17 @@ TORCHMETRICS_ARGUMENTS: Dict[str, Tuple[Optional[str], str]] = {
 }
 
 
-def raise_unknown_argument(owner: str, name: str, accepted: Iterable[str]) -> NoReturn:
+def raise_unknown_argument(owner: str, name: str, accepted: Iterable[str], value: Any = None,
+                           hints: Optional[Dict[str, str]] = None) -> NoReturn:
     """Raise the ``TypeError`` for an unknown constructor argument ``name`` of ``owner``.
 
     Args:
         owner: the class name to show (``"RetrievalMAP"``).
         name: the unknown keyword argument.
         accepted: every keyword the class accepts (to name a replacement or a close spelling).
+        value: the value passed (shown by a class's own hint as ``{value}``).
+        hints: the class's own advice per torchmetrics argument (``_torchmetrics_hints``), appended to the
+            message, formatted with ``value``.
 
     Raises:
         TypeError: always; the message names ``owner`` and, for torchmetrics' names, what to write instead.
@@ -62,11 +68,13 @@ def raise_unknown_argument(owner: str, name: str, accepted: Iterable[str]) -> No
     accepted = sorted(accepted)
     message = f"{owner}() got an unexpected keyword argument {name!r}"
     entry = TORCHMETRICS_ARGUMENTS.get(name)
+    extra = (hints or {}).get(name)
+    extra = "" if extra is None else "; " + extra.format(value=value)
     if entry is not None:
         ours, advice = entry
         if ours is not None and ours in accepted:
-            raise TypeError(f"{message}: torchmetrics' `{name}` is `{ours}=` here")
-        raise TypeError(f"{message}: {advice}")
+            raise TypeError(f"{message}: torchmetrics' `{name}` is `{ours}=` here{extra}")
+        raise TypeError(f"{message}: {advice}{extra}")
     close = difflib.get_close_matches(name, accepted, n=1)
     hint = f"; did you mean `{close[0]}`?" if close else f"; accepted: {', '.join(accepted)}"
     raise TypeError(message + hint)

@@ -230,7 +230,8 @@ class Metric(nn.Module):
         info = init_info(cls, Metric)
         for name in kwargs:
             if name not in info.accepted:
-                raise_unknown_argument(cls.__name__, name, info.accepted)
+                raise_unknown_argument(cls.__name__, name, info.accepted, kwargs[name],
+                                       getattr(cls, "_torchmetrics_hints", None))
         bound = dict(zip(info.positional, args))
         bound.update(kwargs)
         self.__dict__["_init_args"] = bound  # for repr; pickle and deepcopy call __new__(cls) and restore it

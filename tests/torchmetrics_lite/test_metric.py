@@ -340,8 +340,8 @@ def test_clone_update_count_and_class_attributes():
                                              r"states stay on the inputs' device"),
     (lambda: SumMetric(dist_sync_on_step=True), r"^SumMetric\(\) .* 'dist_sync_on_step': forward\(\) returns"),
     (lambda: SumMetric(compute_groups=False), r"'compute_groups': a MetricCollection shares statistics"),
-    (lambda: SumMetric(multidim_average="global"), r"'multidim_average': only torchmetrics' "
-                                                   r"multidim_average='global' exists here"),
+    (lambda: SumMetric(multidim_average="global"), r"'multidim_average': this metric has only torchmetrics' "
+                                                   r"multidim_average='global'"),
     (lambda: SumMetric(valdate_args=False), r"^SumMetric\(\) got an unexpected keyword argument 'valdate_args'; "
                                             r"did you mean `validate_args`\?"),
 ])
@@ -351,16 +351,18 @@ def test_unknown_constructor_arguments_name_the_metric_and_the_fix(make, match):
 
 
 def test_torchmetrics_argument_names_map_to_ours_where_we_have_them():
-    from torchmetrics_lite import BinaryAUROC, MulticlassAccuracy, RetrievalMAP, RetrievalNormalizedDCG
+    from torchmetrics_lite import BinaryAUROC, MulticlassAccuracy, RetrievalMAP, RetrievalMRR, RetrievalNormalizedDCG
 
-    with pytest.raises(TypeError, match=r"^RetrievalMAP\(\) got .* 'top_k': torchmetrics' `top_k` is `k=` here$"):
+    with pytest.raises(TypeError, match=r"^RetrievalMRR\(\) got .* 'top_k': torchmetrics' `top_k` is `k=` here$"):
+        RetrievalMRR(top_k=3)
+    with pytest.raises(TypeError, match=r"^RetrievalMAP\(\) got .* 'top_k': torchmetrics' `top_k` is `k=` here; "
+                                        r".*`RetrievalMAP\(k=3, normalize=\"retrieved\"\)`$"):
         RetrievalMAP(top_k=3)
     with pytest.raises(TypeError, match=r"^RetrievalNormalizedDCG\(\) .*'empty_target_action': torchmetrics' "
                                         r"`empty_target_action` is `empty=` here"):
         RetrievalNormalizedDCG(empty_target_action="neg")
-    with pytest.raises(TypeError, match=r"^BinaryAUROC\(\) .* 'thresholds': torchmetrics' `thresholds` is `bins=`"):
-        BinaryAUROC(thresholds=100)
-    with pytest.raises(TypeError, match=r"^MulticlassAccuracy\(\) .* 'thresholds': curves and rank metrics are exact"):
+    assert BinaryAUROC(thresholds=100).threshold_values.numel() == 100  # torchmetrics' binned mode is taken
+    with pytest.raises(TypeError, match=r"^MulticlassAccuracy\(\) .* 'thresholds': this metric has no binned mode"):
         MulticlassAccuracy(3, thresholds=100)
     assert MulticlassAccuracy(3, top_k=2).top_k == 2  # a real argument of this metric is untouched
 

@@ -142,3 +142,66 @@ def check_rank_weight(weight: Any, shape: Tuple[int, ...], validate_args: bool) 
     if weight is None:
         return None
     return (upcast(weight) if weight.is_floating_point() else weight.to(float_dtype(weight.device))).reshape(-1)
+
+
+# ------------------------------------------------------------------ torchmetrics' thresholds= and ignore_index=
+def check_thresholds(thresholds: Any) -> Optional[Tensor]:
+    """torchmetrics' ``thresholds``: ``None`` (exact), an int ``T >= 2`` (``torch.linspace(0, 1, T)``), a list
+    of floats in ``[0, 1]`` or a 1-D floating tensor; returned as the tensor torchmetrics builds (same dtype, so
+    the comparisons ``preds >= t`` are the same)."""
+    if thresholds is None:
+        return None
+    if isinstance(thresholds, bool) or not isinstance(thresholds, (int, list, Tensor)):
+        raise ValueError(f"Expected `thresholds` to be None, an int >= 2, a list of floats in [0, 1] or a 1-D "
+                         f"tensor, got {thresholds!r}")
+    if isinstance(thresholds, int):
+        if thresholds < 2:
+            raise ValueError(f"Expected `thresholds` as an int to be at least 2, got {thresholds}")
+        return torch.linspace(0, 1, thresholds)
+    if isinstance(thresholds, list):
+        if not thresholds or not all(isinstance(t, float) and 0 <= t <= 1 for t in thresholds):
+            raise ValueError(f"Expected `thresholds` as a list to hold floats in [0, 1], got {thresholds!r}")
+        return torch.tensor(thresholds)
+    if thresholds.dim() != 1 or thresholds.numel() == 0 or not thresholds.is_floating_point():
+        raise ValueError(f"Expected `thresholds` as a tensor to be 1-D, floating and not empty, got shape "
+                         f"{tuple(thresholds.shape)} and dtype {thresholds.dtype}")
+    return thresholds.detach().cpu()
+
+
+def check_rank_ignore_index(ignore_index: Any) -> Optional[int]:
+    if ignore_index is not None and (isinstance(ignore_index, bool) or not isinstance(ignore_index, int)):
+        raise ValueError(f"Expected `ignore_index` to be an int or None, got {ignore_index!r}")
+    return ignore_index
+
+
+def drop_ignored(preds: Any, target: Any, weight: Any, ignore_index: Optional[int],
+                 rows: bool) -> Tuple[Any, Any, Any]:
+    """Drop the samples whose ``target`` equals ``ignore_index``: elements of any shape (binary, ``rows=False``)
+    or rows of ``(N, C)`` scores with ``(N,)`` targets (multiclass). Inputs that do not fit pass unchanged, so
+    the shape checks that follow report them."""
+    if ignore_index is None or not isinstance(preds, Tensor) or not isinstance(target, Tensor):
+        return preds, target, weight
+    fits = (target.dim() == 1 and preds.dim() >= 1 and preds.shape[0] == target.shape[0]) if rows else \
+        preds.shape == target.shape
+    if not fits:
+        return preds, target, weight
+    keep = target != ignore_index
+    if isinstance(weight, Tensor) and weight.shape == target.shape:
+        weight = weight[keep]
+    return preds[keep], target[keep], weight
+
+
+def check_binned_scores(preds: Tensor, validate_args: bool, hint: str) -> None:
+    """Scores compared with thresholds in ``[0, 1]`` must be probabilities (torchmetrics would squash others)."""
+    if validate_args and preds.numel():
+        lo, hi = torch.aminmax(preds)
+        if lo.item() < 0 or hi.item() > 1:
+            raise ValueError(f"Expected `preds` to be probabilities in [0, 1] with `thresholds` (they are compared "
+                             f"with the thresholds), got values in [{lo.item():.4g}, {hi.item():.4g}]; {hint}")
+
+
+def check_binned_max_fpr(thresholds: Optional[Tensor], max_fpr: Any) -> None:
+    """A partial AUROC from binned thresholds interpolates along the ROC points: they must be in increasing order."""
+    if thresholds is not None and max_fpr is not None and not bool((thresholds[1:] >= thresholds[:-1]).all()):
+        raise ValueError(f"Expected `thresholds` in increasing order with `max_fpr` (the partial area interpolates "
+                         f"along the ROC points), got {thresholds.tolist()}; pass `thresholds.sort().values`")

@@ -9,6 +9,7 @@ from torch import Tensor
 
 from torchmetrics_lite._checks.primitives import (
     check_binary_target,
+    check_bool,
     check_choice,
     check_integer,
     check_no_nan,
@@ -196,11 +197,6 @@ def check_multilabel_inputs(preds: Any, target: Any, *, num_labels: int, from_lo
 HINGE_MODES = ("crammer-singer", "one-vs-all")
 
 
-def check_bool(name: str, value: Any) -> None:
-    if not isinstance(value, bool):
-        raise TypeError(f"Expected `{name}` to be a bool, got {type(value).__name__}")
-
-
 def check_hinge_options(squared: Any, from_logits: Any, margins: Any) -> None:
     """``squared``, ``from_logits`` and ``margins`` are bools, and at most one of the last two is set."""
     check_bool("squared", squared)
@@ -277,3 +273,18 @@ def check_groups(groups: Any, shape: Tuple[int, ...], num_groups: Optional[int],
     if validate_args and num_groups is not None:
         check_labels("groups", groups, num_groups)
     return groups.reshape(-1)
+
+
+def check_samplewise(multidim_average: Any, what: str, value: Any, min_ndim: int, weight: Any) -> bool:
+    """torchmetrics' ``multidim_average``: ``"global"`` (False) or ``"samplewise"`` (True: one score per sample
+    over the extra dimensions, which ``what`` must have: at least ``min_ndim`` dimensions; no ``weight``)."""
+    check_choice("multidim_average", multidim_average, ("global", "samplewise"))
+    if multidim_average == "global":
+        return False
+    ndim = value.dim() if isinstance(value, Tensor) else 0
+    if ndim < min_ndim:
+        raise ValueError(f"Expected `{what}` to have at least {min_ndim} dimensions with multidim_average="
+                         f"'samplewise' (one score per sample over the extra dimensions), got {ndim}")
+    if weight is not None:
+        raise TypeError(f"Expected no `weight` with multidim_average='samplewise', got {type(weight).__name__}")
+    return True

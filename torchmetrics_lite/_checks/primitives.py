@@ -15,6 +15,11 @@ def check_choice(name: str, value: Any, choices: Sequence[Any]) -> None:
         raise ValueError(f"Expected `{name}` to be one of {tuple(choices)}, got {value!r}")
 
 
+def check_bool(name: str, value: Any) -> None:
+    if not isinstance(value, bool):
+        raise TypeError(f"Expected `{name}` to be a bool, got {type(value).__name__} {value!r}")
+
+
 def check_tensor(name: str, value: Any) -> Tensor:
     if not isinstance(value, Tensor):
         raise TypeError(f"Expected `{name}` to be a torch.Tensor, got {type(value).__name__}")

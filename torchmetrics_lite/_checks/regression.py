@@ -27,8 +27,11 @@ def check_regression_inputs(preds: Any, target: Any, *, num_outputs: Optional[in
         check_ndim("preds", preds, (1, 2))
     d = 1 if len(shape) == 1 else shape[1]
     if num_outputs is not None and d != num_outputs:
+        hint = ("; torchmetrics' default num_outputs=1 pools the columns: pass preds.reshape(-1), "
+                "target.reshape(-1) for its number, or num_outputs=d with multioutput='raw_values' or "
+                "'uniform_average'" if num_outputs == 1 else "")
         raise ValueError(f"Expected `preds` to have {num_outputs} output column(s) (`num_outputs`), "
-                         f"got shape {tuple(shape)}")
+                         f"got shape {tuple(shape)}{hint}")
     return preds, target
 
 
@@ -47,6 +50,18 @@ def check_multioutput(value: Any, *, weighted: bool) -> None:
     """scikit-learn's ``multioutput``; ``"variance_weighted"`` only where ``weighted`` (R², explained variance)."""
     choices = ("raw_values", "uniform_average") + (("variance_weighted",) if weighted else ())
     check_choice("multioutput", value, choices)
+
+
+def rmse_multioutput(preds: Any, squared: Any) -> str:
+    """``mean_squared_error``'s ``multioutput=None``: ``"uniform_average"``, but for the RMSE of ``(N, d > 1)``
+    input, where torchmetrics (its columns pooled) and scikit-learn (the mean of per-output RMSEs) differ."""
+    if squared is False and isinstance(preds, Tensor) and preds.dim() == 2 and preds.shape[1] > 1:
+        raise ValueError(
+            f"Expected `multioutput` to be given for mean_squared_error(squared=False) of {preds.shape[1]} outputs, "
+            "got None: torchmetrics pools the columns into one RMSE and scikit-learn averages the per-output "
+            "RMSEs; pass multioutput=\"uniform_average\" (scikit-learn) or \"raw_values\" (per output), or "
+            "preds.reshape(-1), target.reshape(-1) for torchmetrics' pooled number")
+    return "uniform_average"
 
 
 def error_multioutput(metric: str, num_outputs: int, multioutput: Any) -> Any:

@@ -27,7 +27,8 @@ from typing import Any, Callable, ClassVar, Dict, Optional, Protocol, Tuple
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_positive_int
+from torchmetrics_lite._checks import check_positive_int, check_rank_ignore_index, check_thresholds
+from torchmetrics_lite.functional.auroc import binned as B
 from torchmetrics_lite.functional.auroc._common import State, _class_dtype
 from torchmetrics_lite.functional.auroc.binary import _check_binary
 from torchmetrics_lite.functional.auroc.multiclass import _check_multiclass
@@ -77,6 +78,32 @@ def _multilabel_states(metric: Metric, weighted: bool, num_labels: int) -> None:
     _add_rank_states(metric, weighted, (num_labels,), (num_labels,), torch.uint8, ("multilabel_rank", num_labels))
 
 
+def _declare_mode(metric: Any, thresholds: Any, ignore_index: Any, columns: int, task: Tuple[Any, ...],
+                  exact: Callable[[], None]) -> None:
+    """The exact rank states (``exact()``), or with torchmetrics' ``thresholds`` the binned ``confmat`` ``(T,
+    columns, 2, 2)`` sum state (``torchmetrics_lite.functional.auroc.binned``); ``ignore_index`` and the
+    thresholds enter the ``stats_key``."""
+    metric.thresholds = thresholds  # as given; the tensor torchmetrics builds from it:
+    metric.threshold_values = check_thresholds(thresholds)
+    metric.ignore_index = check_rank_ignore_index(ignore_index)
+    values = metric.threshold_values
+    if values is None:
+        exact()
+    else:
+        metric.add_state("confmat", torch.zeros(values.numel(), columns, 2, 2, dtype=torch.int64), reduce="sum")
+        metric.stats_key = ("binned", *task, tuple(values.tolist()), str(values.dtype), metric.validate_args)
+    if ignore_index is not None:
+        metric.stats_key = ("ignore_index", ignore_index, metric.stats_key)
+
+
+def _binned(metric: Any) -> Optional[Tensor]:
+    return getattr(metric, "threshold_values", None)
+
+
+def _ignored(metric: Any) -> Optional[int]:
+    return getattr(metric, "ignore_index", None)
+
+
 def _check_weighting(metric: _Weighted, weight: Any) -> None:
     """The same weighting as the earlier updates (metadata only, no host sync)."""
     weighted = type(metric).weighted
@@ -95,31 +122,48 @@ def _check_weighting(metric: _Weighted, weight: Any) -> None:
 
 
 def _declared_value(metric: Metric, state: State) -> Any:
-    """The ``compute_from_stats`` of a declared rank module: ``formula(state, **options)``."""
+    """The ``compute_from_stats`` of a declared rank module: ``formula(state, **options)``, or in the binned mode
+    ``binned(state, thresholds, **options)``."""
     declared: Any = type(metric)  # a rank base, or a module of one: ``formula`` and ``options`` are class attributes
-    return declared.formula(state, **{name: getattr(metric, name) for name in declared.options})
+    options = {name: getattr(metric, name) for name in declared.options}
+    if "confmat" in state:
+        return declared.binned(state, _binned(metric), **options)
+    return declared.formula(state, **options)
 
 
 def _binary_batch_stats(metric: _Weighted, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> State:
     """The ``batch_stats`` of the binary rank bases: scores and 0/1 labels of any (same) shape, weights of that
     shape."""
+    thresholds = _binned(metric)
+    if thresholds is not None:
+        return B._binary_binned_stats(preds, target, thresholds, _ignored(metric), metric.validate_args, weight)
     _check_weighting(metric, weight)
-    return _check_binary(preds, target, weight, metric.validate_args)
+    return _check_binary(preds, target, weight, metric.validate_args, _ignored(metric))
 
 
 def _multiclass_batch_stats(metric: _MulticlassModule, preds: Tensor, target: Tensor,
                             weight: Optional[Tensor] = None) -> State:
     """The ``batch_stats`` of the multiclass rank bases: scores ``(N, C)`` (probabilities, or logits with
     ``from_logits=True``), class indices ``(N,)``, weights ``(N,)``."""
+    thresholds = _binned(metric)
+    if thresholds is not None:
+        return B._multiclass_binned_stats(preds, target, metric.num_classes, thresholds, _ignored(metric),
+                                          metric.from_logits, metric.validate_args, weight)
     _check_weighting(metric, weight)
-    return _check_multiclass(preds, target, metric.num_classes, weight, metric.from_logits, metric.validate_args)
+    return _check_multiclass(preds, target, metric.num_classes, weight, metric.from_logits, metric.validate_args,
+                             _ignored(metric))
 
 
 def _multilabel_batch_stats(metric: _MultilabelModule, preds: Tensor, target: Tensor,
                             weight: Optional[Tensor] = None) -> State:
     """The ``batch_stats`` of the multilabel rank bases: scores and 0/1 labels ``(N, L)``, weights ``(N,)``."""
+    thresholds = _binned(metric)
+    if thresholds is not None:
+        return B._multilabel_binned_stats(preds, target, metric.num_labels, thresholds, _ignored(metric),
+                                          metric.validate_args, weight)
     _check_weighting(metric, weight)
-    return _check_multilabel(preds, target, metric.num_labels, weight, metric.validate_args)
+    return _check_multilabel(preds, target, metric.num_labels, weight, metric.validate_args,
+                             _ignored(metric))
 
 
 class _BinaryRank(Metric):
@@ -134,9 +178,13 @@ class _BinaryRank(Metric):
     #: whether ``update`` takes ``weight=``
     weighted: ClassVar[bool] = True
 
-    def __init__(self, **kwargs: Any) -> None:
+    #: the ``binned(state, thresholds, **options)`` function of the ``thresholds=`` mode
+    binned: ClassVar[Callable[..., Any]]
+
+    def __init__(self, *, thresholds: Any = None, ignore_index: Optional[int] = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _add_rank_states(self, type(self).weighted, (), (), torch.uint8, ("binary_rank",))
+        _declare_mode(self, thresholds, ignore_index, 1, ("binary",), lambda: _add_rank_states(
+            self, type(self).weighted, (), (), torch.uint8, ("binary_rank",)))
 
     batch_stats = _binary_batch_stats
     compute_from_stats = _declared_value
@@ -147,12 +195,16 @@ class _MultilabelRank(Metric):
     the declared ``formula`` (the per-label curves)."""
 
     formula: ClassVar[Callable[..., Any]]
+    binned: ClassVar[Callable[..., Any]]
     options: ClassVar[Tuple[str, ...]] = ()
     weighted: ClassVar[bool] = True
 
-    def __init__(self, num_labels: int, **kwargs: Any) -> None:
+    def __init__(self, num_labels: int, *, thresholds: Any = None, ignore_index: Optional[int] = None,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _multilabel_states(self, type(self).weighted, num_labels)
+        check_positive_int("num_labels", num_labels)
+        _declare_mode(self, thresholds, ignore_index, num_labels, ("multilabel", num_labels),
+                      lambda: _multilabel_states(self, type(self).weighted, num_labels))
         self.num_labels = num_labels
 
     batch_stats = _multilabel_batch_stats

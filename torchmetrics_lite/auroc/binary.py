@@ -7,9 +7,10 @@ from typing import Any, Optional, Tuple
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_binary_rank_inputs, check_bins, check_max_fpr
-from torchmetrics_lite.auroc._base import _add_rank_states, _BinaryRank
+from torchmetrics_lite._checks import check_binary_rank_inputs, check_binned_max_fpr, check_bins, check_max_fpr
+from torchmetrics_lite.auroc._base import _add_rank_states, _BinaryRank, _declare_mode
 from torchmetrics_lite.functional.auroc import binary as F
+from torchmetrics_lite.functional.auroc import binned as B
 from torchmetrics_lite.functional.auroc._common import State
 
 __all__ = ["BinaryAUROC", "BinaryAveragePrecision"]
@@ -33,6 +34,10 @@ class BinaryAUROC(_BinaryRank):
             shared pairs / (2 * all pairs)``, which :meth:`error_bound` returns. Not with ``weight``.
         range: ``(lo, hi)`` for ``bins`` (default ``(0, 1)``, probabilities).
         strict: raise instead of returning ``nan`` when one class is missing.
+        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
+            only): one confusion matrix per threshold, summed over batches and ranks, and torchmetrics' values
+            (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): exact.
+        ignore_index: samples (multilabel: elements) whose target equals it are left out, as torchmetrics.
         kwargs: ``validate_args``, ``process_group``, ``sync_on_compute`` (see :class:`~torchmetrics_lite.Metric`).
 
     Raises:
@@ -59,9 +64,15 @@ class BinaryAUROC(_BinaryRank):
     formula = staticmethod(F._binary_auroc_from_stats)
     options = ("max_fpr", "strict")
 
+    binned = staticmethod(B.binned_binary_auroc)
+
     def __init__(self, max_fpr: Optional[float] = None, *, bins: Optional[int] = None,
-                 range: Optional[Tuple[float, float]] = None, strict: bool = False, **kwargs: Any) -> None:
+                 range: Optional[Tuple[float, float]] = None, thresholds: Any = None,
+                 ignore_index: Optional[int] = None, strict: bool = False, **kwargs: Any) -> None:
         check_max_fpr(max_fpr)
+        if bins is not None and (thresholds is not None or ignore_index is not None):
+            raise ValueError("Expected `thresholds` and `ignore_index` to be None when `bins` is set, got "
+                             f"thresholds={thresholds!r}, ignore_index={ignore_index!r}")
         if bins is None and range is not None:
             raise ValueError(f"Expected `range` to be None when `bins` is None, got {range!r}")
         if bins is not None and max_fpr is not None:
@@ -70,7 +81,9 @@ class BinaryAUROC(_BinaryRank):
         self.range = None if bins is None else check_bins(bins, (0.0, 1.0) if range is None else range)
         super(_BinaryRank, self).__init__(**kwargs)  # the states depend on the mode
         if bins is None:
-            _add_rank_states(self, type(self).weighted, (), (), torch.uint8, ("binary_rank",))
+            _declare_mode(self, thresholds, ignore_index, 1, ("binary",), lambda: _add_rank_states(
+                self, type(self).weighted, (), (), torch.uint8, ("binary_rank",)))
+            check_binned_max_fpr(self.threshold_values, max_fpr)
         else:  # two histograms instead of the scores
             self.add_state("hist", torch.zeros(2, bins, dtype=torch.int64), reduce="sum")
             self.stats_key = ("binary_auroc_binned", bins, self.range, self.validate_args)
@@ -106,6 +119,10 @@ class BinaryAveragePrecision(_BinaryRank):
 
     Args:
         strict: raise instead of returning ``nan`` without positives.
+        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
+            only): one confusion matrix per threshold, summed over batches and ranks, and torchmetrics' values
+            (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): exact.
+        ignore_index: samples (multilabel: elements) whose target equals it are left out, as torchmetrics.
         kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
 
     Raises:
@@ -123,6 +140,7 @@ class BinaryAveragePrecision(_BinaryRank):
     """
 
     formula = staticmethod(F._binary_average_precision_from_stats)
+    binned = staticmethod(B.binned_binary_ap)
     options = ("strict",)
 
     def __init__(self, *, strict: bool = False, **kwargs: Any) -> None:

@@ -8,13 +8,16 @@ from typing import Any, Callable, ClassVar, Optional
 
 import torch  # noqa: F401 (the doctests)
 
+from torchmetrics_lite._checks import check_positive_int
 from torchmetrics_lite.auroc._base import (
     _BinaryRank,
+    _declare_mode,
     _declared_value,
     _multiclass_batch_stats,
     _multiclass_states,
     _MultilabelRank,
 )
+from torchmetrics_lite.functional.auroc import binned as B
 from torchmetrics_lite.functional.auroc import curves as F
 from torchmetrics_lite.metric import Metric
 
@@ -29,6 +32,10 @@ class BinaryROC(_BinaryRank):
     ``update(preds, target, weight=None)``: scores and 0/1 labels of the same shape, optional weights.
 
     Args:
+        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
+            only): one confusion matrix per threshold, summed over batches and ranks, and torchmetrics' values
+            (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): exact.
+        ignore_index: samples (multilabel: elements) whose target equals it are left out, as torchmetrics.
         kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
 
     Raises:
@@ -48,6 +55,7 @@ class BinaryROC(_BinaryRank):
 
     higher_is_better: ClassVar[Optional[bool]] = None
     formula = staticmethod(F._binary_roc_from_stats)
+    binned = staticmethod(B.binned_binary_roc)
 
 
 class BinaryPrecisionRecallCurve(_BinaryRank):
@@ -56,6 +64,10 @@ class BinaryPrecisionRecallCurve(_BinaryRank):
     :func:`~torchmetrics_lite.functional.binary_precision_recall_curve`.
 
     Args:
+        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
+            only): one confusion matrix per threshold, summed over batches and ranks, and torchmetrics' values
+            (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): exact.
+        ignore_index: samples (multilabel: elements) whose target equals it are left out, as torchmetrics.
         kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
 
     Raises:
@@ -74,6 +86,7 @@ class BinaryPrecisionRecallCurve(_BinaryRank):
 
     higher_is_better: ClassVar[Optional[bool]] = None
     formula = staticmethod(F._binary_precision_recall_curve_from_stats)
+    binned = staticmethod(B.binned_binary_pr)
 
 
 class _MulticlassCurve(Metric):
@@ -85,9 +98,14 @@ class _MulticlassCurve(Metric):
     options = ("num_classes", "from_logits")
     weighted: ClassVar[bool] = True
 
-    def __init__(self, num_classes: int, *, from_logits: bool = False, **kwargs: Any) -> None:
+    binned: ClassVar[Callable[..., Any]]
+
+    def __init__(self, num_classes: int, *, from_logits: bool = False, thresholds: Any = None,
+                 ignore_index: Optional[int] = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _multiclass_states(self, type(self).weighted, num_classes, bool(from_logits))
+        check_positive_int("num_classes", num_classes)
+        _declare_mode(self, thresholds, ignore_index, num_classes, ("multiclass", num_classes, bool(from_logits)),
+                      lambda: _multiclass_states(self, type(self).weighted, num_classes, bool(from_logits)))
         self.num_classes, self.from_logits = num_classes, bool(from_logits)
 
     batch_stats = _multiclass_batch_stats
@@ -103,6 +121,10 @@ class MulticlassROC(_MulticlassCurve):
     Args:
         num_classes: the number of classes.
         from_logits: ``preds`` are logits (a float64 softmax is applied at compute; thresholds are probabilities).
+        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
+            only): one confusion matrix per threshold, summed over batches and ranks, and torchmetrics' values
+            (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): exact.
+        ignore_index: samples (multilabel: elements) whose target equals it are left out, as torchmetrics.
         kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
 
     Raises:
@@ -121,6 +143,7 @@ class MulticlassROC(_MulticlassCurve):
     """
 
     formula = staticmethod(F._multiclass_roc_from_stats)
+    binned = staticmethod(B.binned_roc)
 
 
 class MulticlassPrecisionRecallCurve(_MulticlassCurve):
@@ -130,6 +153,10 @@ class MulticlassPrecisionRecallCurve(_MulticlassCurve):
     Args:
         num_classes: the number of classes.
         from_logits: ``preds`` are logits (a float64 softmax is applied at compute).
+        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
+            only): one confusion matrix per threshold, summed over batches and ranks, and torchmetrics' values
+            (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): exact.
+        ignore_index: samples (multilabel: elements) whose target equals it are left out, as torchmetrics.
         kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
 
     Raises:
@@ -148,6 +175,7 @@ class MulticlassPrecisionRecallCurve(_MulticlassCurve):
     """
 
     formula = staticmethod(F._multiclass_precision_recall_curve_from_stats)
+    binned = staticmethod(B.binned_pr)
 
 
 class MultilabelROC(_MultilabelRank):
@@ -156,6 +184,10 @@ class MultilabelROC(_MultilabelRank):
 
     Args:
         num_labels: the number of labels.
+        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
+            only): one confusion matrix per threshold, summed over batches and ranks, and torchmetrics' values
+            (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): exact.
+        ignore_index: samples (multilabel: elements) whose target equals it are left out, as torchmetrics.
         kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
 
     Raises:
@@ -175,6 +207,7 @@ class MultilabelROC(_MultilabelRank):
 
     higher_is_better: ClassVar[Optional[bool]] = None
     formula = staticmethod(F._multilabel_roc_from_stats)
+    binned = staticmethod(B.binned_roc)
 
 
 class MultilabelPrecisionRecallCurve(_MultilabelRank):
@@ -183,6 +216,10 @@ class MultilabelPrecisionRecallCurve(_MultilabelRank):
 
     Args:
         num_labels: the number of labels.
+        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
+            only): one confusion matrix per threshold, summed over batches and ranks, and torchmetrics' values
+            (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): exact.
+        ignore_index: samples (multilabel: elements) whose target equals it are left out, as torchmetrics.
         kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
 
     Raises:
@@ -202,3 +239,4 @@ class MultilabelPrecisionRecallCurve(_MultilabelRank):
 
     higher_is_better: ClassVar[Optional[bool]] = None
     formula = staticmethod(F._multilabel_precision_recall_curve_from_stats)
+    binned = staticmethod(B.binned_pr)

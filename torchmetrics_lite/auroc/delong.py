@@ -45,6 +45,7 @@ class BinaryAUROCCI(_BinaryRank):
     higher_is_better: ClassVar[Optional[bool]] = None  # a tuple (auroc, low, high)
     weighted = False
     formula = staticmethod(F._binary_auroc_ci_from_stats)
+    _fixed_init_args = ("thresholds",)  # DeLong's variance needs the exact scores
     options = ("alpha", "strict")
 
     def __init__(self, alpha: float = 0.05, *, strict: bool = False, **kwargs: Any) -> None:

@@ -5,8 +5,9 @@ from typing import Any, Callable, ClassVar, Optional
 
 import torch  # noqa: F401 (the doctests)
 
-from torchmetrics_lite._checks import check_rank_average
-from torchmetrics_lite.auroc._base import _declared_value, _multiclass_batch_stats, _multiclass_states
+from torchmetrics_lite._checks import check_positive_int, check_rank_average
+from torchmetrics_lite.auroc._base import _declare_mode, _declared_value, _multiclass_batch_stats, _multiclass_states
+from torchmetrics_lite.functional.auroc import binned as B
 from torchmetrics_lite.functional.auroc import multiclass as F
 from torchmetrics_lite.metric import Metric
 
@@ -22,10 +23,14 @@ class _MulticlassAveraged(Metric):
     options = ("num_classes", "average", "from_logits", "strict")
     weighted: ClassVar[bool] = True
 
-    def __init__(self, num_classes: int, *, average: str = "macro", from_logits: bool = False, strict: bool = False,
-                 **kwargs: Any) -> None:
+    binned: ClassVar[Callable[..., Any]]
+
+    def __init__(self, num_classes: int, *, average: str = "macro", from_logits: bool = False, thresholds: Any = None,
+                 ignore_index: Optional[int] = None, strict: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _multiclass_states(self, type(self).weighted, num_classes, bool(from_logits))
+        check_positive_int("num_classes", num_classes)
+        _declare_mode(self, thresholds, ignore_index, num_classes, ("multiclass", num_classes, bool(from_logits)),
+                      lambda: _multiclass_states(self, type(self).weighted, num_classes, bool(from_logits)))
         self.num_classes, self.from_logits = num_classes, bool(from_logits)
         self.average, self.strict = check_rank_average(average), strict
 
@@ -45,6 +50,10 @@ class MulticlassAUROC(_MulticlassAveraged):
         average: ``"macro"``, ``"weighted"`` (by positive weight) or ``"none"``.
         from_logits: ``preds`` are logits (a float64 softmax is applied).
         strict: raise instead of warning when a class is undefined.
+        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
+            only): one confusion matrix per threshold, summed over batches and ranks, and torchmetrics' values
+            (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): exact.
+        ignore_index: samples (multilabel: elements) whose target equals it are left out, as torchmetrics.
         kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
 
     Raises:
@@ -62,6 +71,7 @@ class MulticlassAUROC(_MulticlassAveraged):
     """
 
     formula = staticmethod(F._multiclass_auroc_from_stats)
+    binned = staticmethod(B.binned_auroc)
 
 
 class MulticlassAveragePrecision(_MulticlassAveraged):
@@ -75,6 +85,10 @@ class MulticlassAveragePrecision(_MulticlassAveraged):
         average: ``"macro"``, ``"weighted"`` or ``"none"``.
         from_logits: ``preds`` are logits (a float64 softmax is applied).
         strict: raise instead of warning when a class is undefined.
+        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
+            only): one confusion matrix per threshold, summed over batches and ranks, and torchmetrics' values
+            (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): exact.
+        ignore_index: samples (multilabel: elements) whose target equals it are left out, as torchmetrics.
         kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
 
     Raises:
@@ -92,3 +106,4 @@ class MulticlassAveragePrecision(_MulticlassAveraged):
     """
 
     formula = staticmethod(F._multiclass_average_precision_from_stats)
+    binned = staticmethod(B.binned_ap)

@@ -5,8 +5,9 @@ from typing import Any, Callable, ClassVar, Optional
 
 import torch  # noqa: F401 (the doctests)
 
-from torchmetrics_lite._checks import check_rank_average
-from torchmetrics_lite.auroc._base import _declared_value, _multilabel_batch_stats, _multilabel_states
+from torchmetrics_lite._checks import check_positive_int, check_rank_average
+from torchmetrics_lite.auroc._base import _declare_mode, _declared_value, _multilabel_batch_stats, _multilabel_states
+from torchmetrics_lite.functional.auroc import binned as B
 from torchmetrics_lite.functional.auroc import multilabel as F
 from torchmetrics_lite.metric import Metric
 
@@ -22,10 +23,14 @@ class _MultilabelAveraged(Metric):
     options = ("average", "strict")
     weighted: ClassVar[bool] = True
 
-    def __init__(self, num_labels: int, *, average: str = "macro", from_logits: bool = False, strict: bool = False,
-                 **kwargs: Any) -> None:
+    binned: ClassVar[Callable[..., Any]]
+
+    def __init__(self, num_labels: int, *, average: str = "macro", from_logits: bool = False, thresholds: Any = None,
+                 ignore_index: Optional[int] = None, strict: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _multilabel_states(self, type(self).weighted, num_labels)
+        check_positive_int("num_labels", num_labels)
+        _declare_mode(self, thresholds, ignore_index, num_labels, ("multilabel", num_labels),
+                      lambda: _multilabel_states(self, type(self).weighted, num_labels))
         self.num_labels = num_labels
         self.from_logits = from_logits  # rank-invariant per label: kept for repr only
         self.average, self.strict = check_rank_average(average, F.AVERAGES), strict
@@ -43,6 +48,10 @@ class MultilabelAUROC(_MultilabelAveraged):
         average: ``"micro"``, ``"macro"``, ``"weighted"`` or ``"none"``.
         from_logits: changes nothing (a sigmoid keeps each label's order); accepted for symmetry.
         strict: raise instead of warning when a label is undefined.
+        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
+            only): one confusion matrix per threshold, summed over batches and ranks, and torchmetrics' values
+            (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): exact.
+        ignore_index: samples (multilabel: elements) whose target equals it are left out, as torchmetrics.
         kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
 
     Raises:
@@ -60,6 +69,7 @@ class MultilabelAUROC(_MultilabelAveraged):
     """
 
     formula = staticmethod(F._multilabel_auroc_from_stats)
+    binned = staticmethod(B.binned_auroc)
 
 
 class MultilabelAveragePrecision(_MultilabelAveraged):
@@ -71,6 +81,10 @@ class MultilabelAveragePrecision(_MultilabelAveraged):
         average: ``"micro"``, ``"macro"``, ``"weighted"`` or ``"none"``.
         from_logits: changes nothing; accepted for symmetry.
         strict: raise instead of warning when a label is undefined.
+        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
+            only): one confusion matrix per threshold, summed over batches and ranks, and torchmetrics' values
+            (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): exact.
+        ignore_index: samples (multilabel: elements) whose target equals it are left out, as torchmetrics.
         kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
 
     Raises:
@@ -88,3 +102,4 @@ class MultilabelAveragePrecision(_MultilabelAveraged):
     """
 
     formula = staticmethod(F._multilabel_average_precision_from_stats)
+    binned = staticmethod(B.binned_ap)

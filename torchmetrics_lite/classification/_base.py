@@ -16,10 +16,10 @@ from typing import Any, Callable, Dict, Optional, Protocol, Tuple
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_average, check_weighted_update, check_zero_division
+from torchmetrics_lite._checks import check_average, check_choice, check_weighted_update, check_zero_division
 from torchmetrics_lite._docs import register, register_group
 from torchmetrics_lite._dtype import float_dtype
-from torchmetrics_lite.functional.classification._stat_scores import Terms
+from torchmetrics_lite.functional.classification._stat_scores import MULTIDIM, Terms
 from torchmetrics_lite.functional.classification.binary import (
     _binary_config,
     _binary_score_from_stats,
@@ -37,7 +37,10 @@ from torchmetrics_lite.functional.classification.multilabel import (
 )
 from torchmetrics_lite.metric import Metric
 
-register(weighted=("weighted: keep float64 sums of sample weights and accept ``update(preds, target, weight=...)`` "
+register(multidim_average_module=("multidim_average: ``\"global\"`` (default) or torchmetrics' ``\"samplewise\"``: "
+                                  "one score per sample of ``(N, ...)`` inputs (``compute()``: ``(N,)``, or ``(N, C)`` "
+                                  "per class), the per-sample confusion matrices kept as rows of a ``cat`` state."),
+         weighted=("weighted: keep float64 sums of sample weights and accept ``update(preds, target, weight=...)`` "
                    "(default ``False``: exact int64 counts, and a ``weight`` raises)."),
          module_kwargs="kwargs: ``validate_args``, ``process_group``, ``sync_on_compute`` (see :class:`Metric`).")
 register_group(module_tail=("weighted", "module_kwargs"))
@@ -71,40 +74,57 @@ def _confmat_batch_stats(metric: _Counting, preds: Tensor, target: Tensor,
     validate_args, weight)``, as int64 counts or floating sums of weights."""
     check_weighted_update(metric.weighted, weight)
     options = [getattr(metric, name) for name in metric._count_options]
+    if getattr(metric, "multidim_average", "global") == "samplewise":  # per-sample matrices, rows of a cat state
+        return {"confmat": metric._count(preds, target, *options, metric.validate_args, weight, True)}
     cm = metric._count(preds, target, *options, metric.validate_args, weight)
     return {"confmat": _batch_counts(cm, metric.weighted)}
 
 
+def _add_confmat(metric: Any, shape: Tuple[int, ...], weighted: bool, multidim_average: str) -> None:
+    """The ``confmat`` state: one sum of ``shape``, or with ``multidim_average="samplewise"`` (torchmetrics') the
+    per-sample matrices as rows of a ``cat`` state (unweighted)."""
+    check_choice("multidim_average", multidim_average, MULTIDIM)
+    metric.multidim_average = multidim_average
+    if multidim_average == "global":
+        metric.add_state("confmat", torch.zeros(*shape, dtype=_counts_dtype(weighted)), reduce="sum")
+        return
+    if weighted:
+        raise ValueError("Expected `weighted=False` with multidim_average='samplewise' (per-sample counts), got True")
+    metric.add_state("confmat", torch.zeros(0, *shape, dtype=torch.int64), reduce="cat")
+
+
 def _declare_binary(metric: Any, threshold: float, from_logits: bool, ignore_index: Optional[int],
-                    weighted: bool) -> None:
+                    weighted: bool, multidim_average: str = "global") -> None:
     """Check a binary metric's options, set them on ``metric`` (with ``_cut``, the threshold on the scale of the
     scores), declare its (2, 2) ``confmat`` state and its ``stats_key``."""
     metric._cut = cut = _binary_config(threshold, from_logits, ignore_index)
     metric.threshold, metric.from_logits, metric.ignore_index, metric.weighted = (threshold, from_logits,
                                                                                   ignore_index, weighted)
-    metric.add_state("confmat", torch.zeros(2, 2, dtype=_counts_dtype(weighted)), reduce="sum")
-    metric.stats_key = ("binary", cut, from_logits, ignore_index, metric.validate_args, weighted)
+    _add_confmat(metric, (2, 2), weighted, multidim_average)
+    metric.stats_key = ("binary", cut, from_logits, ignore_index, metric.validate_args, weighted, multidim_average)
 
 
 def _declare_multiclass(metric: Any, num_classes: int, top_k: int, ignore_index: Optional[int],
-                        weighted: bool) -> None:
+                        weighted: bool, multidim_average: str = "global") -> None:
     """Check a multiclass metric's options, set them on ``metric``, declare its (C, C) ``confmat`` state and its
     ``stats_key``."""
     _multiclass_config(num_classes, top_k, ignore_index)
     metric.num_classes, metric.top_k, metric.ignore_index, metric.weighted = num_classes, top_k, ignore_index, weighted
-    metric.add_state("confmat", torch.zeros(num_classes, num_classes, dtype=_counts_dtype(weighted)), reduce="sum")
-    metric.stats_key = ("multiclass", num_classes, top_k, ignore_index, metric.validate_args, weighted)
+    _add_confmat(metric, (num_classes, num_classes), weighted, multidim_average)
+    metric.stats_key = ("multiclass", num_classes, top_k, ignore_index, metric.validate_args, weighted,
+                        multidim_average)
 
 
 def _declare_multilabel(metric: Any, num_labels: int, threshold: float, from_logits: bool,
-                        ignore_index: Optional[int], weighted: bool) -> None:
+                        ignore_index: Optional[int], weighted: bool, multidim_average: str = "global") -> None:
     """Check a multilabel metric's options, set them on ``metric`` (with ``_cut``, the threshold on the scale of
     the scores), declare its (L, 2, 2) ``confmat`` state and its ``stats_key``."""
     metric._cut = cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
     metric.num_labels, metric.threshold, metric.from_logits = num_labels, threshold, from_logits
     metric.ignore_index, metric.weighted = ignore_index, weighted
-    metric.add_state("confmat", torch.zeros(num_labels, 2, 2, dtype=_counts_dtype(weighted)), reduce="sum")
-    metric.stats_key = ("multilabel", num_labels, cut, from_logits, ignore_index, metric.validate_args, weighted)
+    _add_confmat(metric, (num_labels, 2, 2), weighted, multidim_average)
+    metric.stats_key = ("multilabel", num_labels, cut, from_logits, ignore_index, metric.validate_args, weighted,
+                        multidim_average)
 
 
 class _BinaryMetric(Metric):
@@ -115,9 +135,9 @@ class _BinaryMetric(Metric):
     _count_options = ("_cut", "from_logits", "ignore_index")
 
     def __init__(self, threshold: float = 0.5, *, from_logits: bool = False, ignore_index: Optional[int] = None,
-                 weighted: bool = False, **kwargs: Any) -> None:
+                 weighted: bool = False, multidim_average: str = "global", **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _declare_binary(self, threshold, from_logits, ignore_index, weighted)
+        _declare_binary(self, threshold, from_logits, ignore_index, weighted, multidim_average)
 
     batch_stats = _confmat_batch_stats
 
@@ -132,9 +152,10 @@ class _BinaryScore(Metric):
     _terms: Terms
 
     def __init__(self, threshold: float = 0.5, *, zero_division: float = 0.0, from_logits: bool = False,
-                 ignore_index: Optional[int] = None, weighted: bool = False, **kwargs: Any) -> None:
+                 ignore_index: Optional[int] = None, weighted: bool = False, multidim_average: str = "global",
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _declare_binary(self, threshold, from_logits, ignore_index, weighted)
+        _declare_binary(self, threshold, from_logits, ignore_index, weighted, multidim_average)
         self.zero_division = check_zero_division(zero_division)
 
     batch_stats = _confmat_batch_stats
@@ -151,9 +172,9 @@ class _MulticlassMetric(Metric):
     _count_options = ("num_classes", "top_k", "ignore_index")
 
     def __init__(self, num_classes: int, *, top_k: int = 1, ignore_index: Optional[int] = None,
-                 weighted: bool = False, **kwargs: Any) -> None:
+                 weighted: bool = False, multidim_average: str = "global", **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _declare_multiclass(self, num_classes, top_k, ignore_index, weighted)
+        _declare_multiclass(self, num_classes, top_k, ignore_index, weighted, multidim_average)
 
     batch_stats = _confmat_batch_stats
 
@@ -170,9 +191,10 @@ class _MulticlassScore(Metric):
     _by_support = False
 
     def __init__(self, num_classes: int, average: Optional[str] = "macro", *, zero_division: float = 0.0,
-                 top_k: int = 1, ignore_index: Optional[int] = None, weighted: bool = False, **kwargs: Any) -> None:
+                 top_k: int = 1, ignore_index: Optional[int] = None, weighted: bool = False,
+                 multidim_average: str = "global", **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _declare_multiclass(self, num_classes, top_k, ignore_index, weighted)
+        _declare_multiclass(self, num_classes, top_k, ignore_index, weighted, multidim_average)
         self.average, self.zero_division = check_average(average), check_zero_division(zero_division)
 
     batch_stats = _confmat_batch_stats
@@ -190,9 +212,10 @@ class _MultilabelMetric(Metric):
     _count_options = ("num_labels", "_cut", "from_logits", "ignore_index")
 
     def __init__(self, num_labels: int, threshold: float = 0.5, *, from_logits: bool = False,
-                 ignore_index: Optional[int] = None, weighted: bool = False, **kwargs: Any) -> None:
+                 ignore_index: Optional[int] = None, weighted: bool = False, multidim_average: str = "global",
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _declare_multilabel(self, num_labels, threshold, from_logits, ignore_index, weighted)
+        _declare_multilabel(self, num_labels, threshold, from_logits, ignore_index, weighted, multidim_average)
 
     batch_stats = _confmat_batch_stats
 
@@ -208,9 +231,9 @@ class _MultilabelScore(Metric):
 
     def __init__(self, num_labels: int, threshold: float = 0.5, average: Optional[str] = "macro", *,
                  zero_division: float = 0.0, from_logits: bool = False, ignore_index: Optional[int] = None,
-                 weighted: bool = False, **kwargs: Any) -> None:
+                 weighted: bool = False, multidim_average: str = "global", **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _declare_multilabel(self, num_labels, threshold, from_logits, ignore_index, weighted)
+        _declare_multilabel(self, num_labels, threshold, from_logits, ignore_index, weighted, multidim_average)
         self.average, self.zero_division = check_average(average), check_zero_division(zero_division)
 
     batch_stats = _confmat_batch_stats

@@ -34,6 +34,8 @@ class BinaryMatthewsCorrCoef(_BinaryMetric):
         0.1667
     """
 
+    _fixed_init_args = ("multidim_average",)  # torchmetrics has no samplewise form of it
+
     higher_is_better = True
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
@@ -58,7 +60,7 @@ class MulticlassMatthewsCorrCoef(_MulticlassMetric):
 
     higher_is_better = True
 
-    _fixed_init_args = ("top_k",)  # always 1 (torchmetrics has no top_k here)
+    _fixed_init_args = ("top_k", "multidim_average")  # always 1 (torchmetrics has no top_k here)
 
     def __init__(self, num_classes: int, *, ignore_index: Optional[int] = None, **kwargs: Any) -> None:
         super().__init__(num_classes, top_k=1, ignore_index=ignore_index, **kwargs)
@@ -83,6 +85,8 @@ class MultilabelMatthewsCorrCoef(_MultilabelMetric):
         0.5
     """
 
+    _fixed_init_args = ("multidim_average",)  # torchmetrics has no samplewise form of it
+
     higher_is_better = True
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
@@ -104,6 +108,8 @@ class BinaryCohenKappa(_BinaryMetric):
         >>> round(m.compute().item(), 4)
         0.1667
     """
+
+    _fixed_init_args = ("multidim_average",)  # torchmetrics has no samplewise form of it
 
     higher_is_better = True
 
@@ -134,7 +140,7 @@ class MulticlassCohenKappa(_MulticlassMetric):
 
     higher_is_better = True
 
-    _fixed_init_args = ("top_k",)  # always 1 (torchmetrics has no top_k here)
+    _fixed_init_args = ("top_k", "multidim_average")  # always 1 (torchmetrics has no top_k here)
 
     def __init__(self, num_classes: int, *, weights: Optional[str] = None, ignore_index: Optional[int] = None,
                  **kwargs: Any) -> None:

@@ -36,6 +36,7 @@ class BinaryStatScores(_BinaryMetric):
 
     Args:
         {binary_options}
+        {multidim_average_module}
         {module_tail}
 
     Examples:
@@ -56,6 +57,7 @@ class BinaryAccuracy(_BinaryScore):
     Args:
         {binary_options}
         {zero_division}
+        {multidim_average_module}
         {module_tail}
 
     Examples:
@@ -76,6 +78,7 @@ class BinaryPrecision(_BinaryScore):
     Args:
         {binary_options}
         {zero_division}
+        {multidim_average_module}
         {module_tail}
 
     Examples:
@@ -95,6 +98,7 @@ class BinaryRecall(_BinaryScore):
     Args:
         {binary_options}
         {zero_division}
+        {multidim_average_module}
         {module_tail}
 
     Examples:
@@ -115,6 +119,7 @@ class BinaryFBetaScore(_BinaryScore):
         beta: the weight of recall, a number > 0.
         {binary_options}
         {zero_division}
+        {multidim_average_module}
         {module_tail}
 
     Examples:
@@ -140,6 +145,7 @@ class BinaryF1Score(_BinaryScore):
     Args:
         {binary_options}
         {zero_division}
+        {multidim_average_module}
         {module_tail}
 
     Examples:
@@ -168,6 +174,8 @@ class BinaryConfusionMatrix(_BinaryMetric):
         tensor([[0.5000, 0.5000],
                 [0.5000, 0.5000]], dtype=torch.float64)
     """
+
+    _fixed_init_args = ("multidim_average",)  # torchmetrics has no samplewise form of it
 
     def __init__(self, threshold: float = 0.5, *, normalize: Optional[str] = None, **kwargs: Any) -> None:
         super().__init__(threshold, **kwargs)

@@ -33,6 +33,8 @@ class BinaryJaccardIndex(_BinaryScore):
         tensor(0.5000, dtype=torch.float64)
     """
 
+    _fixed_init_args = ("multidim_average",)  # torchmetrics has no samplewise form of it
+
     _terms = staticmethod(_jaccard_terms)
 
 
@@ -54,6 +56,8 @@ class MulticlassJaccardIndex(_MulticlassScore):
         0.4444
     """
 
+    _fixed_init_args = ("multidim_average",)  # torchmetrics has no samplewise form of it
+
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return _multiclass_jaccard_index_from_stats(state["confmat"], self.average, self.zero_division,
                                                     self.ignore_index)
@@ -73,5 +77,7 @@ class MultilabelJaccardIndex(_MultilabelScore):
         >>> m.compute()
         tensor(0.5000, dtype=torch.float64)
     """
+
+    _fixed_init_args = ("multidim_average",)  # torchmetrics has no samplewise form of it
 
     _terms = staticmethod(_jaccard_terms)

@@ -39,6 +39,7 @@ class MulticlassStatScores(_MulticlassMetric):
         average: ``"none"``/``None`` (per class), ``"micro"``, ``"macro"`` or ``"weighted"`` (see the function).
         {top_k}
         {ignore_index}
+        {multidim_average_module}
         {module_tail}
 
     Examples:
@@ -63,6 +64,7 @@ class MulticlassAccuracy(_MulticlassScore):
 
     Args:
         {multiclass_options}
+        {multidim_average_module}
         {module_tail}
 
     Examples:
@@ -82,6 +84,7 @@ class MulticlassPrecision(_MulticlassScore):
 
     Args:
         {multiclass_options}
+        {multidim_average_module}
         {module_tail}
 
     Examples:
@@ -102,6 +105,7 @@ class MulticlassRecall(_MulticlassScore):
 
     Args:
         {multiclass_options}
+        {multidim_average_module}
         {module_tail}
 
     Examples:
@@ -122,6 +126,7 @@ class MulticlassFBetaScore(_MulticlassScore):
     Args:
         beta: the weight of recall, a number > 0.
         {multiclass_options}
+        {multidim_average_module}
         {module_tail}
 
     Examples:
@@ -147,6 +152,7 @@ class MulticlassF1Score(_MulticlassScore):
 
     Args:
         {multiclass_options}
+        {multidim_average_module}
         {module_tail}
 
     Examples:
@@ -178,7 +184,7 @@ class MulticlassConfusionMatrix(_MulticlassMetric):
                 [0, 1, 0]])
     """
 
-    _fixed_init_args = ("top_k",)  # always 1 (torchmetrics has no top_k here)
+    _fixed_init_args = ("top_k", "multidim_average")  # always 1 (torchmetrics has no top_k here)
 
     def __init__(self, num_classes: int, normalize: Optional[str] = None, *, ignore_index: Optional[int] = None,
                  **kwargs: Any) -> None:

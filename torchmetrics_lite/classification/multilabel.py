@@ -42,6 +42,7 @@ class MultilabelStatScores(_MultilabelMetric):
         {num_labels}
         {binary_options}
         {average_multilabel}
+        {multidim_average_module}
         {module_tail}
 
     Examples:
@@ -79,6 +80,8 @@ class MultilabelConfusionMatrix(_MultilabelMetric):
                 [0, 0]])
     """
 
+    _fixed_init_args = ("multidim_average",)  # torchmetrics has no samplewise form of it
+
     def __init__(self, num_labels: int, threshold: float = 0.5, normalize: Optional[str] = None,
                  **kwargs: Any) -> None:
         super().__init__(num_labels, threshold, **kwargs)
@@ -95,6 +98,7 @@ class MultilabelAccuracy(_MultilabelScore):
 
     Args:
         {multilabel_options}
+        {multidim_average_module}
         {module_tail}
 
     Examples:
@@ -113,6 +117,7 @@ class MultilabelPrecision(_MultilabelScore):
 
     Args:
         {multilabel_options}
+        {multidim_average_module}
         {module_tail}
 
     Examples:
@@ -131,6 +136,7 @@ class MultilabelRecall(_MultilabelScore):
 
     Args:
         {multilabel_options}
+        {multidim_average_module}
         {module_tail}
 
     Examples:
@@ -149,6 +155,7 @@ class MultilabelF1Score(_MultilabelScore):
 
     Args:
         {multilabel_options}
+        {multidim_average_module}
         {module_tail}
 
     Examples:
@@ -168,6 +175,7 @@ class MultilabelFBetaScore(_MultilabelScore):
     Args:
         beta: the weight of recall, a number > 0.
         {multilabel_options}
+        {multidim_average_module}
         {module_tail}
 
     Examples:
@@ -200,6 +208,7 @@ class MultilabelHammingDistance(_MultilabelScore):
         {from_logits}
         {ignore_index}
         zero_division: the distance of a label with no counted element (default 1.0, torchmetrics' value).
+        {multidim_average_module}
         {module_tail}
 
     Examples:

@@ -20,6 +20,7 @@ class BinarySpecificity(_BinaryScore):
     Args:
         {binary_options}
         {zero_division}
+        {multidim_average_module}
         {module_tail}
 
     Examples:
@@ -38,6 +39,7 @@ class MulticlassSpecificity(_MulticlassScore):
 
     Args:
         {multiclass_options}
+        {multidim_average_module}
         {module_tail}
 
     Examples:
@@ -56,6 +58,7 @@ class MultilabelSpecificity(_MultilabelScore):
 
     Args:
         {multilabel_options}
+        {multidim_average_module}
         {module_tail}
 
     Examples:

@@ -5,7 +5,7 @@ from typing import Any, Dict, Optional
 
 import torch  # noqa: F401 (the examples use it)
 
-from torchmetrics_lite._checks import check_retrieval_options
+from torchmetrics_lite._checks import check_bool, check_choice, check_retrieval_options
 from torchmetrics_lite.functional.retrieval._torch_kernels import (
     AUROC,
     AVERAGE_PRECISION,
@@ -74,14 +74,34 @@ class RetrievalMAP(_RetrievalMetric):
     References:
         trec_eval's ``map`` / ``map_cut_k``; McSherry and Najork, ECIR 2008 (ties).
 
+    ``normalize="retrieved"`` divides each query's AP@k by its relevant items in the top ``k`` (torchmetrics'
+    ``RetrievalMAP(top_k=k)``; a query with none there scores 0) instead of all its relevant items
+    (``"relevant"``, the default: trec_eval's ``map_cut``).
+
     Examples:
         >>> m = RetrievalMAP()
         >>> m.update(torch.tensor([[0.9, 0.8, 0.7, 0.6]]), torch.tensor([[1, 0, 1, 0]]))  # dense: one query
         >>> f"{m.compute().item():.4f}"
         '0.8333'
+        >>> m = RetrievalMAP(k=2, normalize="retrieved")  # torchmetrics' RetrievalMAP(top_k=2)
+        >>> m.update(torch.tensor([[0.4, 0.3, 0.2, 0.1]]), torch.tensor([[0, 1, 0, 1]]))
+        >>> m.compute().item()  # P@2 over the 1 relevant item in the top 2 (0.25 with the default)
+        0.5
     """
 
     _measure = staticmethod(AVERAGE_PRECISION)
+    _torchmetrics_hints = {"top_k": "torchmetrics' AP@k divides by the relevant items in the top k, trec_eval's "
+                           "(our default) by all the query's relevant items: for torchmetrics' number write "
+                           "`RetrievalMAP(k={value!r}, normalize=\"retrieved\")`"}
+
+    def __init__(self, *, k: Optional[int] = None, normalize: str = "relevant", ties: str = "average",
+                 empty: str = "zero", ignore_index: Optional[int] = None, **kwargs: Any) -> None:
+        check_choice("normalize", normalize, ("relevant", "retrieved"))
+        self.normalize = normalize
+        _RetrievalMetric.__init__(self, k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
+
+    def _options(self) -> Dict[str, Any]:
+        return {"k": self.k, "normalize": self.normalize}
 
 
 @_module_doc()
@@ -119,9 +139,22 @@ class RetrievalPrecision(_RetrievalMetric):
         >>> m.update(torch.tensor([[0.2, 0.9, 0.4, 0.1]]), torch.tensor([[1, 0, 1, 0]]))
         >>> m.compute().item()
         0.5
+        >>> m = RetrievalPrecision(k=4, adaptive_k=True)  # a query of 2 items is divided by 2, not 4
+        >>> m.update(torch.tensor([0.2, 0.9]), torch.tensor([1, 0]), indexes=torch.tensor([0, 0]))
+        >>> m.compute().item()
+        0.5
     """
 
     _measure = staticmethod(PRECISION)
+
+    def __init__(self, *, k: Optional[int] = None, adaptive_k: bool = False, ties: str = "average",
+                 empty: str = "zero", ignore_index: Optional[int] = None, **kwargs: Any) -> None:
+        check_bool("adaptive_k", adaptive_k)
+        self.adaptive_k = adaptive_k
+        _RetrievalMetric.__init__(self, k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
+
+    def _options(self) -> Dict[str, Any]:
+        return {"k": self.k, "adaptive_k": self.adaptive_k}
 
 
 @_module_doc()

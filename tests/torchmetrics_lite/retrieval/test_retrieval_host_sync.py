@@ -120,5 +120,23 @@ def test_the_detector_catches_each_kind_of_sync():
         torch.zeros(3).index_add_(0, idx, x[idx]), torch.cumsum(x, 0), torch.cummax(x, 0)
 
 
+CURVES = [module_retrieval.RetrievalPrecisionRecallCurve, module_retrieval.RetrievalRecallAtFixedPrecision]
+
+
+@pytest.mark.parametrize("form", ["flat", "flat_ignore_index"])
+def test_curve_update_needs_no_host_sync(form):
+    """The curve modules take flat input only (``indexes``, no ``mask``, as torchmetrics'); update appends rows."""
+    batch = _batches(form)
+    for cls in CURVES:
+        make = partial(cls, validate_args=False, max_k=4, ignore_index=-1)
+        metric, reference = make(), make()
+        with _backend.force("torch"), no_host_sync():
+            metric.update(*batch)
+            metric.update(*batch)
+        reference.update(*batch)
+        reference.update(*batch)
+        assert_close(metric.compute(), reference.compute(), atol=1e-12)
+
+
 def test_every_module_is_checked():
-    assert {cls.__name__ for cls in CLASSES} == set(module_retrieval.__all__)
+    assert {cls.__name__ for cls in CLASSES + CURVES} == set(module_retrieval.__all__)

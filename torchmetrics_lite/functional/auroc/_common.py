@@ -35,6 +35,13 @@ register(
     from_logits_ml=("from_logits: accepted for symmetry with the multiclass form; it changes nothing, since a "
                     "per-label sigmoid keeps each label's order (the values are rank-invariant): any real scores "
                     "work."),
+    thresholds=("thresholds: torchmetrics' binned mode: ``None`` (default, exact over every distinct score), an int "
+                "``T >= 2`` (``torch.linspace(0, 1, T)``), a list of floats in ``[0, 1]`` or a 1-D tensor: one "
+                "confusion matrix per threshold (``score >= t`` is positive), torchmetrics' numbers (see "
+                "``torchmetrics_lite.functional.auroc.binned``); the scores must then be probabilities, and "
+                "``weight`` is not taken."),
+    ignore_index_rank=("ignore_index: samples (for multilabel input: elements) whose target equals it are left "
+                       "out, as torchmetrics."),
     compile=("With ``validate_args=False`` it traces under ``torch.compile(fullgraph=True)`` (the static-shape "
              "sweep: one sort, cumulative sums, ``cummin``/``cummax`` for tie groups); there the undefined case "
              "returns ``nan`` without the warning or ``strict`` error, which need a host sync."),
@@ -116,7 +123,7 @@ def _rows_swept(scores: Tensor, positive: Tensor, weight: Optional[Tensor]) -> s
     """The per-row sweep; weighted, eager and on CPU, read from the tie-group weights of
     :func:`torchmetrics_lite._sort.weighted_row_buckets` where that counting table applies (no argsort, no
     gather)."""
-    if weight is not None and not _compiling():
+    if weight is not None and weight.dim() == 1 and not _compiling():
         buckets = _sort.weighted_row_buckets(scores, positive, weight)
         if buckets is not None:
             return sw.sweep_buckets(*buckets)

@@ -58,7 +58,8 @@ class Swept(NamedTuple):
 
 def sweep(scores: Tensor, positive: Tensor, weight: Optional[Tensor] = None) -> Swept:
     """The sweep of every row of ``scores`` ``(R, n)`` with boolean ``positive`` ``(R, n)`` and an optional
-    per-column ``weight`` ``(n,)`` (shared by the rows: one sample's weight in every class)."""
+    per-column ``weight`` ``(n,)`` (shared by the rows: one sample's weight in every class) or per-element
+    ``(R, n)``."""
     rows, n = scores.shape
     order, keys = _sort.rank_rows(scores, descending=True)
     order, keys = order.to(scores.device), keys.to(scores.device)
@@ -67,7 +68,8 @@ def sweep(scores: Tensor, positive: Tensor, weight: Optional[Tensor] = None) -> 
         pos = is_pos.long()
         neg = 1 - pos
     else:
-        w = weight.to(float_dtype(scores.device))[order]
+        w = weight.to(float_dtype(scores.device))
+        w = w.gather(1, order) if w.dim() == 2 else w[order]  # per element (R, n) or per column (n,)
         pos = torch.where(is_pos, w, 0.0)
         neg = w - pos
     new = keys[:, 1:] != keys[:, :-1]

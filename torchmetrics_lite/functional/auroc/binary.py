@@ -2,12 +2,20 @@
 :mod:`torchmetrics_lite.functional.auroc`; the curves are in :mod:`~torchmetrics_lite.functional.auroc.curves`)."""
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple
+from typing import Any, List, Optional, Tuple, Union
 
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_binary_rank_inputs, check_max_fpr, check_rank_weight
+from torchmetrics_lite._checks import (
+    check_binary_rank_inputs,
+    check_binned_max_fpr,
+    check_max_fpr,
+    check_rank_ignore_index,
+    check_rank_weight,
+    check_thresholds,
+    drop_ignored,
+)
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.auroc import _ranking as rk
 from torchmetrics_lite.functional.auroc import _sweep as sw
@@ -23,8 +31,11 @@ from torchmetrics_lite.functional.auroc._common import (
     _with_weight,
     shared_docs,
 )
+from torchmetrics_lite.functional.auroc.binned import _binary_binned_stats, _binned_binary_ap, _binned_binary_auroc
 
 __all__ = ["binary_auroc", "binary_average_precision"]
+
+Thresholds = Optional[Union[int, List[float], Tensor]]
 
 
 def _binary_rank_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> State:
@@ -33,8 +44,11 @@ def _binary_rank_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] =
     return _with_weight({"preds": preds, "target": target}, weight)
 
 
-def _check_binary(preds: Any, target: Any, weight: Any, validate_args: bool) -> State:
-    """Checked inputs of one binary batch as its state rows (``weight`` of ``target``'s shape)."""
+def _check_binary(preds: Any, target: Any, weight: Any, validate_args: bool,
+                  ignore_index: Optional[int] = None) -> State:
+    """Checked inputs of one binary batch as its state rows (``weight`` of ``target``'s shape; the elements whose
+    target is ``ignore_index`` dropped first)."""
+    preds, target, weight = drop_ignored(preds, target, weight, ignore_index, rows=False)
     checked = check_binary_rank_inputs(preds, target, validate_args)
     shape = tuple(target.shape) if isinstance(target, Tensor) else ()
     return _binary_rank_stats(*checked, check_rank_weight(weight, shape, validate_args))
@@ -66,7 +80,8 @@ def _binary_auroc_from_stats(state: State, max_fpr: Optional[float] = None, stri
 
 @shared_docs
 def binary_auroc(preds: Tensor, target: Tensor, *, max_fpr: Optional[float] = None, weight: Optional[Tensor] = None,
-                 strict: bool = False, validate_args: bool = True) -> Tensor:
+                 thresholds: Thresholds = None, ignore_index: Optional[int] = None, strict: bool = False,
+                 validate_args: bool = True) -> Tensor:
     """Exact area under the ROC curve: the (weighted) Mann-Whitney statistic ``U / (n_pos * n_neg)``.
 
     ``AUROC = sum_{i pos, j neg} w_i w_j ([s_i > s_j] + [s_i == s_j] / 2) / (W_pos * W_neg)``: the fraction of
@@ -82,6 +97,8 @@ def binary_auroc(preds: Tensor, target: Tensor, *, max_fpr: Optional[float] = No
         max_fpr: in ``(0, 1]``: the McClish-standardised partial AUC up to this false-positive rate, as
             scikit-learn (``1`` is the full AUC); eager only (not for ``torch.compile``).
         {weight_rank} Shape: ``target``'s.
+        {thresholds}
+        {ignore_index_rank}
         {strict}
         {validate_args}
 
@@ -107,7 +124,12 @@ def binary_auroc(preds: Tensor, target: Tensor, *, max_fpr: Optional[float] = No
         0.875
     """
     check_max_fpr(max_fpr)
-    return _binary_auroc_from_stats(_check_binary(preds, target, weight, validate_args), max_fpr, strict)
+    thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
+    check_binned_max_fpr(thr, max_fpr)
+    if thr is not None:
+        return _binned_binary_auroc(_binary_binned_stats(preds, target, thr, ignore_index, validate_args, weight),
+                                    max_fpr, strict)
+    return _binary_auroc_from_stats(_check_binary(preds, target, weight, validate_args, ignore_index), max_fpr, strict)
 
 
 def _binary_average_precision_from_stats(state: State, strict: bool = False) -> Tensor:
@@ -118,7 +140,8 @@ def _binary_average_precision_from_stats(state: State, strict: bool = False) -> 
 
 @shared_docs
 def binary_average_precision(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None,
-                             strict: bool = False, validate_args: bool = True) -> Tensor:
+                             thresholds: Thresholds = None, ignore_index: Optional[int] = None, strict: bool = False,
+                             validate_args: bool = True) -> Tensor:
     """Average precision, scikit-learn's step-wise ``AP = sum_k (R_k - R_{k-1}) P_k`` (no interpolation).
 
     ``k`` runs over the distinct scores in decreasing order as thresholds (predict positive when
@@ -129,6 +152,8 @@ def binary_average_precision(preds: Tensor, target: Tensor, *, weight: Optional[
         preds: floating scores of any shape.
         target: 0/1 labels of the same shape.
         {weight_rank} Shape: ``target``'s.
+        {thresholds}
+        {ignore_index_rank}
         {strict}
         {validate_args}
 
@@ -149,7 +174,11 @@ def binary_average_precision(preds: Tensor, target: Tensor, *, weight: Optional[
         >>> round(binary_average_precision(preds, target).item(), 6)  # (1 + 1 + 3/4 + 4/6) / 4
         0.854167
     """
-    return _binary_average_precision_from_stats(_check_binary(preds, target, weight, validate_args), strict)
+    thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
+    if thr is not None:
+        return _binned_binary_ap(_binary_binned_stats(preds, target, thr, ignore_index, validate_args, weight), strict)
+    return _binary_average_precision_from_stats(_check_binary(preds, target, weight, validate_args, ignore_index),
+                                                strict)
 
 
 def _binary_auroc_binned_stats(preds: Tensor, target: Tensor, bins: int, lo: float, hi: float) -> State:

@@ -7,11 +7,12 @@ A tie group of zero-weight samples adds no point, as scikit-learn, which drops z
 from __future__ import annotations
 
 import warnings
-from typing import Callable, List, Optional, Tuple, TypeVar
+from typing import Callable, List, Optional, Tuple, TypeVar, Union
 
 import torch
 from torch import Tensor
 
+from torchmetrics_lite._checks import check_rank_ignore_index, check_thresholds
 from torchmetrics_lite.functional.auroc import _sweep as sw
 from torchmetrics_lite.functional.auroc._common import (
     State,
@@ -25,15 +26,22 @@ from torchmetrics_lite.functional.auroc._common import (
     _state_weight,
     shared_docs,
 )
-from torchmetrics_lite.functional.auroc.binary import _check_binary
+from torchmetrics_lite.functional.auroc.binary import Thresholds, _check_binary
+from torchmetrics_lite.functional.auroc.binned import (
+    _binary_binned_stats,
+    _binned_pr,
+    _binned_roc,
+    _multiclass_binned_stats,
+    _multilabel_binned_stats,
+)
 from torchmetrics_lite.functional.auroc.multiclass import _check_multiclass
-from torchmetrics_lite.functional.auroc.multilabel import _check_multilabel
+from torchmetrics_lite.functional.auroc.multilabel import _check_multilabel, _label_columns
 
 __all__ = ["binary_roc", "binary_precision_recall_curve", "multiclass_roc", "multilabel_roc",
            "multiclass_precision_recall_curve", "multilabel_precision_recall_curve"]
 
 Curve = Tuple[Tensor, Tensor, Tensor]
-Curves = Tuple[List[Tensor], List[Tensor], List[Tensor]]
+Curves = Union[Tuple[List[Tensor], List[Tensor], List[Tensor]], Tuple[Tensor, Tensor, Tensor]]  # binned: tensors
 
 
 def _binary_swept_state(state: State) -> sw.Swept:
@@ -59,8 +67,8 @@ def _binary_roc_from_stats(state: State) -> Curve:
 
 
 @shared_docs
-def binary_roc(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None,
-               validate_args: bool = True) -> Curve:
+def binary_roc(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None, thresholds: Thresholds = None,
+               ignore_index: Optional[int] = None, validate_args: bool = True) -> Curve:
     """The ROC curve with every distinct score as a threshold (scikit-learn's ``roc_curve(...,
     drop_intermediate=False)``).
 
@@ -71,6 +79,8 @@ def binary_roc(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None
         preds: floating scores of any shape.
         target: 0/1 labels of the same shape.
         {weight_rank} Shape: ``target``'s; zero-weight samples add no threshold of their own.
+        {thresholds}
+        {ignore_index_rank}
         {validate_args}
 
     Returns:
@@ -92,7 +102,10 @@ def binary_roc(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None
         >>> thr
         tensor([   inf, 0.8000, 0.4000, 0.3500, 0.1000])
     """
-    return _binary_roc_from_stats(_check_binary(preds, target, weight, validate_args))
+    thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
+    if thr is not None:
+        return _binned_roc(_binary_binned_stats(preds, target, thr, ignore_index, validate_args, weight), thr, True)
+    return _binary_roc_from_stats(_check_binary(preds, target, weight, validate_args, ignore_index))
 
 
 def _binary_precision_recall_curve_from_stats(state: State) -> Curve:
@@ -106,6 +119,7 @@ def _binary_precision_recall_curve_from_stats(state: State) -> Curve:
 
 @shared_docs
 def binary_precision_recall_curve(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None,
+                                  thresholds: Thresholds = None, ignore_index: Optional[int] = None,
                                   validate_args: bool = True) -> Curve:
     """Precision and recall at every distinct score as a threshold, as scikit-learn's
     ``precision_recall_curve`` (``drop_intermediate=False``).
@@ -116,6 +130,8 @@ def binary_precision_recall_curve(preds: Tensor, target: Tensor, *, weight: Opti
         preds: floating scores of any shape.
         target: 0/1 labels of the same shape.
         {weight_rank} Shape: ``target``'s; zero-weight samples add no threshold.
+        {thresholds}
+        {ignore_index_rank}
         {validate_args}
 
     Returns:
@@ -136,7 +152,11 @@ def binary_precision_recall_curve(preds: Tensor, target: Tensor, *, weight: Opti
         >>> [round(v, 4) for v in p.tolist()], r.tolist()
         ([0.5, 0.6667, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0])
     """
-    return _binary_precision_recall_curve_from_stats(_check_binary(preds, target, weight, validate_args))
+    thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
+    if thr is not None:
+        return _binned_pr(_binary_binned_stats(preds, target, thr, ignore_index, validate_args, weight), thr, True)
+    return _binary_precision_recall_curve_from_stats(_check_binary(preds, target, weight, validate_args,
+                                                                   ignore_index))
 
 
 # ------------------------------------------------------------------------------------------------ per class
@@ -146,7 +166,7 @@ def _multiclass_swept(state: State, num_classes: int, from_logits: bool) -> sw.S
 
 
 def _multilabel_swept(state: State) -> sw.Swept:
-    return _rows_swept(*_columns(state["preds"], state["target"].bool()), _state_weight(state))
+    return _rows_swept(*_label_columns(state))
 
 
 def _multiclass_roc_from_stats(state: State, num_classes: int, from_logits: bool = False) -> Curves:
@@ -199,7 +219,8 @@ _PER_CLASS = """Returns:
 @shared_docs
 @_per_class(", probabilities outside [0, 1] without ``from_logits``")
 def multiclass_roc(preds: Tensor, target: Tensor, num_classes: int, *, from_logits: bool = False,
-                   weight: Optional[Tensor] = None, validate_args: bool = True) -> Curves:
+                   weight: Optional[Tensor] = None, thresholds: Thresholds = None, ignore_index: Optional[int] = None,
+                   validate_args: bool = True) -> Curves:
     """One-vs-rest ROC curve of each class: class ``c`` positive, every other class negative, scored by
     ``preds[:, c]`` (after the softmax with ``from_logits=True``).
 
@@ -209,6 +230,8 @@ def multiclass_roc(preds: Tensor, target: Tensor, num_classes: int, *, from_logi
         num_classes: the number of classes.
         {from_logits_mc}
         {weight_rank} Shape: ``(N,)``; zero-weight samples add no threshold.
+        {thresholds}
+        {ignore_index_rank}
         {validate_args}
 
     {per_class}
@@ -219,14 +242,19 @@ def multiclass_roc(preds: Tensor, target: Tensor, num_classes: int, *, from_logi
         >>> tpr[1].tolist(), thr[1].tolist()
         ([0.0, 0.5, 1.0, 1.0, 1.0], [inf, 0.5, 0.4000000059604645, 0.30000001192092896, 0.20000000298023224])
     """
+    thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
+    if thr is not None:
+        return _binned_roc(_multiclass_binned_stats(preds, target, num_classes, thr, ignore_index, from_logits,
+                                                    validate_args, weight), thr, False)
     return _multiclass_roc_from_stats(_check_multiclass(preds, target, num_classes, weight, from_logits,
-                                                        validate_args), num_classes, from_logits)
+                                                        validate_args, ignore_index), num_classes, from_logits)
 
 
 @shared_docs
 @_per_class("")
 def multilabel_roc(preds: Tensor, target: Tensor, num_labels: int, *, from_logits: bool = False,
-                   weight: Optional[Tensor] = None, validate_args: bool = True) -> Curves:
+                   weight: Optional[Tensor] = None, thresholds: Thresholds = None, ignore_index: Optional[int] = None,
+                   validate_args: bool = True) -> Curves:
     """ROC curve of each label (column ``l`` scores, label ``l`` positive).
 
     Args:
@@ -236,6 +264,8 @@ def multilabel_roc(preds: Tensor, target: Tensor, num_labels: int, *, from_logit
         num_labels: the number of labels.
         {from_logits_ml}
         {weight_rank} Shape: ``(N,)`` (one weight per sample, for all its labels); zero-weight samples add no threshold.
+        {thresholds}
+        {ignore_index_rank}
         {validate_args}
 
     {per_class}
@@ -247,12 +277,18 @@ def multilabel_roc(preds: Tensor, target: Tensor, num_labels: int, *, from_logit
         ([0.0, 0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 1.0, 1.0])
     """
     del from_logits  # rank-invariant per label
-    return _multilabel_roc_from_stats(_check_multilabel(preds, target, num_labels, weight, validate_args))
+    thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
+    if thr is not None:
+        return _binned_roc(_multilabel_binned_stats(preds, target, num_labels, thr, ignore_index, validate_args,
+                                                    weight), thr, False)
+    return _multilabel_roc_from_stats(_check_multilabel(preds, target, num_labels, weight, validate_args,
+                                                        ignore_index))
 
 
 @shared_docs
 def multiclass_precision_recall_curve(preds: Tensor, target: Tensor, num_classes: int, *, from_logits: bool = False,
-                                      weight: Optional[Tensor] = None, validate_args: bool = True) -> Curves:
+                                      weight: Optional[Tensor] = None, thresholds: Thresholds = None,
+                                      ignore_index: Optional[int] = None, validate_args: bool = True) -> Curves:
     """One-vs-rest precision-recall curve of each class, each as :func:`binary_precision_recall_curve`.
 
     Args:
@@ -261,6 +297,8 @@ def multiclass_precision_recall_curve(preds: Tensor, target: Tensor, num_classes
         num_classes: the number of classes.
         {from_logits_mc}
         {weight_rank} Shape: ``(N,)``; zero-weight samples add no threshold.
+        {thresholds}
+        {ignore_index_rank}
         {validate_args}
 
     Returns:
@@ -279,13 +317,19 @@ def multiclass_precision_recall_curve(preds: Tensor, target: Tensor, num_classes
         >>> precision[0].tolist(), recall[0].tolist()
         ([0.25, 0.3333333333333333, 0.5, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0, 0.0])
     """
+    thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
+    if thr is not None:
+        return _binned_pr(_multiclass_binned_stats(preds, target, num_classes, thr, ignore_index, from_logits,
+                                                   validate_args, weight), thr, False)
     return _multiclass_precision_recall_curve_from_stats(
-        _check_multiclass(preds, target, num_classes, weight, from_logits, validate_args), num_classes, from_logits)
+        _check_multiclass(preds, target, num_classes, weight, from_logits, validate_args, ignore_index), num_classes,
+        from_logits)
 
 
 @shared_docs
 def multilabel_precision_recall_curve(preds: Tensor, target: Tensor, num_labels: int, *, from_logits: bool = False,
-                                      weight: Optional[Tensor] = None, validate_args: bool = True) -> Curves:
+                                      weight: Optional[Tensor] = None, thresholds: Thresholds = None,
+                                      ignore_index: Optional[int] = None, validate_args: bool = True) -> Curves:
     """Precision-recall curve of each label, each as :func:`binary_precision_recall_curve`.
 
     Args:
@@ -294,6 +338,8 @@ def multilabel_precision_recall_curve(preds: Tensor, target: Tensor, num_labels:
         num_labels: the number of labels.
         {from_logits_ml}
         {weight_rank} Shape: ``(N,)``; zero-weight samples add no threshold.
+        {thresholds}
+        {ignore_index_rank}
         {validate_args}
 
     Returns:
@@ -313,6 +359,10 @@ def multilabel_precision_recall_curve(preds: Tensor, target: Tensor, num_labels:
         ([1.0, 1.0, 0.5, 0.5, 0.0], [0.10000000149011612, 0.4000000059604645, 0.699999988079071, 0.800000011920929])
     """
     del from_logits
+    thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
+    if thr is not None:
+        return _binned_pr(_multilabel_binned_stats(preds, target, num_labels, thr, ignore_index, validate_args,
+                                                   weight), thr, False)
     return _multilabel_precision_recall_curve_from_stats(_check_multilabel(preds, target, num_labels, weight,
-                                                                           validate_args))
+                                                                           validate_args, ignore_index))
 

@@ -11,7 +11,14 @@ from typing import Any, Callable, Optional, Tuple
 import torch  # noqa: F401 (the doctests)
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_multiclass_rank_inputs, check_rank_average, check_rank_weight
+from torchmetrics_lite._checks import (
+    check_multiclass_rank_inputs,
+    check_rank_average,
+    check_rank_ignore_index,
+    check_rank_weight,
+    check_thresholds,
+    drop_ignored,
+)
 from torchmetrics_lite.functional.auroc._common import (
     State,
     _average,
@@ -25,6 +32,8 @@ from torchmetrics_lite.functional.auroc._common import (
     _with_weight,
     shared_docs,
 )
+from torchmetrics_lite.functional.auroc.binary import Thresholds
+from torchmetrics_lite.functional.auroc.binned import _binned_averaged, _multiclass_binned_stats
 
 __all__ = ["multiclass_auroc", "multiclass_average_precision"]
 
@@ -39,8 +48,10 @@ def _multiclass_rank_stats(preds: Tensor, target: Tensor, num_classes: int, weig
 
 
 def _check_multiclass(preds: Any, target: Any, num_classes: int, weight: Any, from_logits: bool,
-                      validate_args: bool) -> State:
-    """Checked multiclass inputs as state rows (``weight``: one per sample, ``(N,)``)."""
+                      validate_args: bool, ignore_index: Optional[int] = None) -> State:
+    """Checked multiclass inputs as state rows (``weight``: one per sample, ``(N,)``; the rows whose target is
+    ``ignore_index`` dropped first)."""
+    preds, target, weight = drop_ignored(preds, target, weight, ignore_index, rows=True)
     preds, target = check_multiclass_rank_inputs(preds, target, num_classes, validate_args, from_logits)
     weight = check_rank_weight(weight, tuple(target.shape), validate_args)
     return _multiclass_rank_stats(preds, target, num_classes, weight)
@@ -73,6 +84,8 @@ _SHARED_ARGS = """preds: ``(N, num_classes)`` probabilities (or logits with ``fr
             raises).
         {from_logits_mc}
         {weight_rank} Shape: ``(N,)``.
+        {thresholds}
+        {ignore_index_rank}
         {strict}
         {validate_args}"""
 
@@ -84,8 +97,8 @@ def _args_doc(obj: Any) -> Any:
 
 @_args_doc
 def multiclass_auroc(preds: Tensor, target: Tensor, num_classes: int, *, average: str = "macro",
-                     from_logits: bool = False, weight: Optional[Tensor] = None, strict: bool = False,
-                     validate_args: bool = True) -> Tensor:
+                     from_logits: bool = False, weight: Optional[Tensor] = None, thresholds: Thresholds = None,
+                     ignore_index: Optional[int] = None, strict: bool = False, validate_args: bool = True) -> Tensor:
     """One-vs-rest exact AUROC of each class, averaged.
 
     Class ``c``'s AUROC is :func:`~torchmetrics_lite.functional.binary_auroc` of the scores ``preds[:, c]`` with
@@ -118,14 +131,19 @@ def multiclass_auroc(preds: Tensor, target: Tensor, num_classes: int, *, average
         1.0
     """
     average = check_rank_average(average)
-    state = _check_multiclass(preds, target, num_classes, weight, from_logits, validate_args)
+    thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
+    if thr is not None:
+        return _binned_averaged(_multiclass_binned_stats(preds, target, num_classes, thr, ignore_index, from_logits,
+                                                         validate_args, weight), "AUROC", average, strict)
+    state = _check_multiclass(preds, target, num_classes, weight, from_logits, validate_args, ignore_index)
     return _multiclass_auroc_from_stats(state, num_classes, average, from_logits, strict)
 
 
 @_args_doc
 def multiclass_average_precision(preds: Tensor, target: Tensor, num_classes: int, *, average: str = "macro",
-                                 from_logits: bool = False, weight: Optional[Tensor] = None, strict: bool = False,
-                                 validate_args: bool = True) -> Tensor:
+                                 from_logits: bool = False, weight: Optional[Tensor] = None,
+                                 thresholds: Thresholds = None, ignore_index: Optional[int] = None,
+                                 strict: bool = False, validate_args: bool = True) -> Tensor:
     """One-vs-rest average precision of each class (column ``c`` scores, class ``c`` positive), averaged.
 
     Each class's value is :func:`~torchmetrics_lite.functional.binary_average_precision` (scikit-learn's step sum,
@@ -152,5 +170,9 @@ def multiclass_average_precision(preds: Tensor, target: Tensor, num_classes: int
         [0.8333, 1.0, 1.0]
     """
     average = check_rank_average(average)
-    state = _check_multiclass(preds, target, num_classes, weight, from_logits, validate_args)
+    thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
+    if thr is not None:
+        return _binned_averaged(_multiclass_binned_stats(preds, target, num_classes, thr, ignore_index, from_logits,
+                                                         validate_args, weight), "average precision", average, strict)
+    state = _check_multiclass(preds, target, num_classes, weight, from_logits, validate_args, ignore_index)
     return _multiclass_average_precision_from_stats(state, num_classes, average, from_logits, strict)

@@ -8,7 +8,14 @@ from typing import Any, Optional, Tuple
 import torch  # noqa: F401 (the doctests)
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_multilabel_rank_inputs, check_rank_average, check_rank_weight
+from torchmetrics_lite._checks import (
+    check_multilabel_rank_inputs,
+    check_rank_average,
+    check_rank_ignore_index,
+    check_rank_weight,
+    check_thresholds,
+)
+from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.auroc._common import (
     State,
     _average,
@@ -16,31 +23,63 @@ from torchmetrics_lite.functional.auroc._common import (
     _binary_auroc_value,
     _check_defined,
     _columns,
+    _compiling,
     _rows_ap,
     _rows_auroc,
     _state_weight,
     _with_weight,
     shared_docs,
 )
+from torchmetrics_lite.functional.auroc.binary import Thresholds
+from torchmetrics_lite.functional.auroc.binned import _binned_averaged, _multilabel_binned_stats
 
 __all__ = ["multilabel_auroc", "multilabel_average_precision"]
 
 AVERAGES = ("micro", "macro", "weighted", "none")
 
 
-def _check_multilabel(preds: Any, target: Any, num_labels: int, weight: Any, validate_args: bool) -> State:
-    """Checked multilabel inputs as state rows: scores and uint8 labels ``(N, L)``, optional weights ``(N,)``."""
+IGNORED = 2  # the uint8 label code of an element whose target was `ignore_index` (it counts nowhere)
+
+
+def _check_multilabel(preds: Any, target: Any, num_labels: int, weight: Any, validate_args: bool,
+                      ignore_index: Optional[int] = None) -> State:
+    """Checked multilabel inputs as state rows: scores and uint8 labels ``(N, L)``, optional weights ``(N,)``.
+    An element whose target is ``ignore_index`` is kept in place with the label code ``IGNORED``."""
+    ignored = None
+    if ignore_index is not None and isinstance(target, Tensor):
+        ignored = target == ignore_index
+        target = torch.where(ignored, torch.zeros_like(target), target)
     preds, target = check_multilabel_rank_inputs(preds, target, num_labels, validate_args)
+    if ignored is not None:
+        target = torch.where(ignored, IGNORED, target).to(torch.uint8)
     weight = check_rank_weight(weight, tuple(target.shape[:1]), validate_args)
     return _with_weight({"preds": preds, "target": target}, weight)
 
 
+def _label_columns(state: State) -> Tuple[Tensor, Tensor, Optional[Tensor]]:
+    """Scores and positives ``(L, N)`` and the weights: ``(N,)`` (or ``None``) per sample, or ``(L, N)`` per
+    element when some element is ``IGNORED`` (weight 0 there: it adds no pair, no precision, no threshold)."""
+    preds, target, weight = state["preds"], state["target"], _state_weight(state)
+    ignored = target == IGNORED
+    if _compiling() or not bool(ignored.any()):
+        return (*_columns(preds, target.bool()), weight)
+    kept = (~ignored).to(float_dtype(preds.device))
+    element = kept if weight is None else kept * weight.unsqueeze(1).to(kept.dtype)
+    return (*_columns(preds, target == 1), element.t().contiguous())
+
+
 def _micro(state: State) -> Tuple[Tensor, Tensor, Optional[Tensor]]:
-    """All ``N * L`` score/label pairs pooled (sample-major), each sample's weight repeated over its labels."""
+    """All ``N * L`` score/label pairs pooled (sample-major), each sample's weight repeated over its labels;
+    ``IGNORED`` elements dropped."""
     preds, target, weight = state["preds"], state["target"], _state_weight(state)
     if weight is not None:
         weight = weight.unsqueeze(1).expand(preds.shape).reshape(-1)
-    return preds.reshape(-1), target.reshape(-1).bool(), weight
+    preds, target = preds.reshape(-1), target.reshape(-1)
+    if not _compiling():
+        kept = target != IGNORED
+        if not bool(kept.all()):
+            preds, target, weight = preds[kept], target[kept], None if weight is None else weight[kept]
+    return preds, target.bool(), weight
 
 
 def _multilabel_auroc_from_stats(state: State, average: str = "macro", strict: bool = False) -> Tensor:
@@ -48,7 +87,7 @@ def _multilabel_auroc_from_stats(state: State, average: str = "macro", strict: b
         value = _binary_auroc_value(*_micro(state))
         _check_defined(value, "AUROC", strict)
         return value
-    values, support = _rows_auroc(*_columns(state["preds"], state["target"].bool()), _state_weight(state))
+    values, support = _rows_auroc(*_label_columns(state))
     return _average(values, support, average, "AUROC", strict)
 
 
@@ -57,14 +96,14 @@ def _multilabel_average_precision_from_stats(state: State, average: str = "macro
         value = _binary_ap_value(*_micro(state))
         _check_defined(value, "average precision", strict, "without positives")
         return value
-    values, support = _rows_ap(*_columns(state["preds"], state["target"].bool()), _state_weight(state))
+    values, support = _rows_ap(*_label_columns(state))
     return _average(values, support, average, "average precision", strict)
 
 
 @shared_docs
 def multilabel_auroc(preds: Tensor, target: Tensor, num_labels: int, *, average: str = "macro",
-                     from_logits: bool = False, weight: Optional[Tensor] = None, strict: bool = False,
-                     validate_args: bool = True) -> Tensor:
+                     from_logits: bool = False, weight: Optional[Tensor] = None, thresholds: Thresholds = None,
+                     ignore_index: Optional[int] = None, strict: bool = False, validate_args: bool = True) -> Tensor:
     """Exact AUROC of each label (column), averaged.
 
     Each label's value is :func:`~torchmetrics_lite.functional.binary_auroc` of its column (Mann-Whitney, tied
@@ -79,6 +118,8 @@ def multilabel_auroc(preds: Tensor, target: Tensor, num_labels: int, *, average:
             negatives is ``nan`` with a ``UserWarning`` and left out of the averages (``strict`` raises).
         {from_logits_ml}
         {weight_rank} Shape: ``(N,)``, one weight per sample for all its labels.
+        {thresholds}
+        {ignore_index_rank}
         {strict}
         {validate_args}
 
@@ -101,14 +142,19 @@ def multilabel_auroc(preds: Tensor, target: Tensor, num_labels: int, *, average:
     """
     del from_logits  # rank-invariant per label
     average = check_rank_average(average, AVERAGES)
-    return _multilabel_auroc_from_stats(_check_multilabel(preds, target, num_labels, weight, validate_args),
-                                        average, strict)
+    thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
+    if thr is not None:
+        return _binned_averaged(_multilabel_binned_stats(preds, target, num_labels, thr, ignore_index, validate_args,
+                                                         weight), "AUROC", average, strict)
+    return _multilabel_auroc_from_stats(_check_multilabel(preds, target, num_labels, weight, validate_args,
+                                                          ignore_index), average, strict)
 
 
 @shared_docs
 def multilabel_average_precision(preds: Tensor, target: Tensor, num_labels: int, *, average: str = "macro",
-                                 from_logits: bool = False, weight: Optional[Tensor] = None, strict: bool = False,
-                                 validate_args: bool = True) -> Tensor:
+                                 from_logits: bool = False, weight: Optional[Tensor] = None,
+                                 thresholds: Thresholds = None, ignore_index: Optional[int] = None,
+                                 strict: bool = False, validate_args: bool = True) -> Tensor:
     """Average precision of each label, averaged, as scikit-learn's ``average_precision_score``.
 
     Each label's value is :func:`~torchmetrics_lite.functional.binary_average_precision` of its column. {compile}
@@ -121,6 +167,8 @@ def multilabel_average_precision(preds: Tensor, target: Tensor, num_labels: int,
             a label without positives is ``nan`` with a warning and left out of the averages.
         {from_logits_ml}
         {weight_rank} Shape: ``(N,)``.
+        {thresholds}
+        {ignore_index_rank}
         {strict}
         {validate_args}
 
@@ -141,5 +189,9 @@ def multilabel_average_precision(preds: Tensor, target: Tensor, num_labels: int,
     """
     del from_logits
     average = check_rank_average(average, AVERAGES)
+    thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
+    if thr is not None:
+        return _binned_averaged(_multilabel_binned_stats(preds, target, num_labels, thr, ignore_index, validate_args,
+                                                         weight), "average precision", average, strict)
     return _multilabel_average_precision_from_stats(_check_multilabel(preds, target, num_labels, weight,
-                                                                      validate_args), average, strict)
+                                                                      validate_args, ignore_index), average, strict)

@@ -34,6 +34,10 @@ register(
            "``argmax`` (the first maximum)."),
     ignore_index=("ignore_index: samples (elements) whose target equals it are left out of every count; "
                   "default ``None``."),
+    multidim_average=("multidim_average: ``\"global\"`` (default): one score over every element; "
+                      "``\"samplewise\"``: one score per sample ``(N,)`` (``(N, C)`` with ``average=\"none\"``) over "
+                      "the extra dimensions of ``(N, ...)`` inputs, as torchmetrics (module state: per-sample "
+                      "confusion matrices, a ``cat`` state)."),
     zero_division=("zero_division: the value of a 0/0 score (default 0.0); with ``float('nan')`` such classes "
                    "are left out of macro/weighted means (scikit-learn's rule)."),
     weight=("weight: optional non-negative, finite sample weights, one per element of ``target`` "

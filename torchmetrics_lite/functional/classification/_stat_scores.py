@@ -150,9 +150,9 @@ def _counts_2x2(confmat: Tensor) -> Counts:
 
 def _multiclass_counts(confmat: Tensor) -> Counts:
     """Per-class one-vs-rest tp, fp, tn, fn from the (C, C) confusion matrix."""
-    tp, predicted, support = confmat.diagonal(), confmat.sum(dim=0), confmat.sum(dim=1)
+    tp, predicted, support = confmat.diagonal(dim1=-2, dim2=-1), confmat.sum(dim=-2), confmat.sum(dim=-1)
     fp, fn = predicted - tp, support - tp
-    return tp, fp, support.sum() - tp - fp - fn, fn
+    return tp, fp, support.sum(dim=-1, keepdim=True) - tp - fp - fn, fn
 
 
 def _stat_scores(counts: Counts, average: str) -> Tensor:
@@ -163,13 +163,13 @@ def _stat_scores(counts: Counts, average: str) -> Tensor:
     res = torch.stack([tp, fp, tn, fn, tp + fn], dim=-1)
     if average == "none" or res.dim() == 1:
         return res
-    if average == "micro":
-        return res.sum(dim=0)
+    if average == "micro":  # (a leading sample dimension, samplewise, is kept by every reduction)
+        return res.sum(dim=-2)
     res = res.to(float_dtype(res.device))
     if average == "macro":
-        return res.mean(dim=0)
-    weights = res[:, 4]
-    return (res * weights[:, None]).sum(dim=0) / weights.sum()
+        return res.mean(dim=-2)
+    weights = res[..., 4]
+    return (res * weights[..., None]).sum(dim=-2) / weights.sum(dim=-1, keepdim=True)
 
 
 # ------------------------------------------------------------------------------------------ score terms
@@ -238,9 +238,11 @@ def _average(counts: Counts, terms: Terms, average: str, zero_division: float,
     A 0/0 score is ``zero_division``; if that is NaN the class is left out of the macro/weighted mean (as
     scikit-learn). A mean over nothing (no class present, or zero total support) is ``zero_division``.
     """
-    num, den = terms(*counts)
-    if average == "micro" or num.dim() == 0:
-        return _safe_divide(num.sum(), den.sum(), zero_division)
+    num, den = terms(*counts)  # counts (..., C): every reduction runs over the last dimension (samplewise)
+    if num.dim() == 0:
+        return _safe_divide(num, den, zero_division)
+    if average == "micro":
+        return _safe_divide(num.sum(-1), den.sum(-1), zero_division)
     scores = _safe_divide(num, den, zero_division)
     if average == "none":
         return scores
@@ -252,8 +254,8 @@ def _average(counts: Counts, terms: Terms, average: str, zero_division: float,
     else:
         weights = present.to(scores.dtype)
     weights = weights.masked_fill(torch.isnan(scores), 0.0)
-    total = weights.sum()
-    mean = (weights * scores.nan_to_num(0.0)).sum() / torch.where(total == 0, 1.0, total)
+    total = weights.sum(-1)
+    mean = (weights * scores.nan_to_num(0.0)).sum(-1) / torch.where(total == 0, 1.0, total)
     return torch.where(total == 0, torch.full_like(mean, zero_division), mean)
 
 
@@ -270,3 +272,44 @@ def _normalize(confmat: Tensor, normalize: Optional[str]) -> Tensor:
     else:
         den = cm.sum(dim=(-2, -1), keepdim=True)
     return _safe_divide(cm, den.expand_as(cm), 0.0)
+
+
+# ------------------------------------------------------------------------------ multidim_average="samplewise"
+MULTIDIM = ("global", "samplewise")
+
+
+def _sample_rows(rows: int, n: int, device: torch.device) -> Tensor:
+    """The sample of each of ``rows`` flattened rows, sample-major (each of the ``n`` samples holds as many)."""
+    return torch.arange(rows, device=device) // max(rows // max(n, 1), 1)
+
+
+def _samplewise_binary(preds: Tensor, target: Tensor, n: int, cut: float, ignore_index: Optional[int]) -> Tensor:
+    """(N, 2, 2) per-sample confusion matrices of flattened (sample-major) binary inputs."""
+    index = torch.add(_positive(preds, cut), _long(target), alpha=2) + 4 * _sample_rows(target.numel(), n,
+                                                                                     target.device)
+    if ignore_index is not None:
+        index = index.masked_fill(target == ignore_index, 4 * n)
+    return _count(index, 4 * n + 1)[:-1].view(n, 2, 2)
+
+
+def _samplewise_multilabel(preds: Tensor, target: Tensor, n: int, cut: float, ignore_index: Optional[int]) -> Tensor:
+    """(N, L, 2, 2) per-sample, per-label confusion matrices of flattened (M, L) inputs."""
+    rows, num_labels = target.shape
+    offset = torch.arange(0, 4 * num_labels, 4, device=target.device)
+    sample = _sample_rows(rows, n, target.device)[:, None] * (4 * num_labels)
+    index = (torch.add(_positive(preds, cut), _long(target), alpha=2) + offset + sample).reshape(-1)
+    if ignore_index is not None:
+        index = index.masked_fill(target.reshape(-1) == ignore_index, 4 * num_labels * n)
+    return _count(index, 4 * num_labels * n + 1)[:-1].view(n, num_labels, 2, 2)
+
+
+def _samplewise_multiclass(preds: Tensor, target: Tensor, n: int, num_classes: int, top_k: int,
+                           ignore_index: Optional[int]) -> Tensor:
+    """(N, C, C) per-sample confusion matrices (rows: target) of flattened multiclass inputs."""
+    c = num_classes
+    target = _long(target)
+    labels, _ = _multiclass_labels(preds, target, top_k, False)
+    index = torch.add(labels, target, alpha=c) + c * c * _sample_rows(target.numel(), n, target.device)
+    if ignore_index is not None:
+        index = index.masked_fill(target == ignore_index, c * c * n)
+    return _count(index.clamp(max=c * c * n), c * c * n + 1)[:-1].view(n, c, c)

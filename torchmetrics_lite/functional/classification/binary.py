@@ -14,6 +14,7 @@ from torchmetrics_lite._checks import (
     check_binary_inputs,
     check_choice,
     check_ignore_index,
+    check_samplewise,
     check_threshold,
     check_zero_division,
 )
@@ -29,6 +30,7 @@ from torchmetrics_lite.functional.classification._stat_scores import (
     _normalize,
     _precision_terms,
     _recall_terms,
+    _samplewise_binary,
     _stat_scores,
 )
 
@@ -47,20 +49,33 @@ def _binary_config(threshold: float, from_logits: bool, ignore_index: Optional[i
 
 def _binary_stat_scores_stats(preds: Tensor, target: Tensor, cut: float, from_logits: bool,
                               ignore_index: Optional[int], validate_args: bool,
-                              weight: Optional[Tensor] = None) -> Tensor:
-    """The (2, 2) confusion matrix ``[[tn, fp], [fn, tp]]`` of one batch: the state of every binary metric."""
+                              weight: Optional[Tensor] = None, samplewise: bool = False) -> Tensor:
+    """The (2, 2) confusion matrix ``[[tn, fp], [fn, tp]]`` of one batch: the state of every binary metric
+    (``samplewise``: one per sample, (N, 2, 2))."""
+    if samplewise:
+        check_samplewise("samplewise", "preds", preds, 2, weight)
+        n = preds.shape[0]
+        preds, target, _ = check_binary_inputs(preds, target, from_logits=from_logits, ignore_index=ignore_index,
+                                               validate_args=validate_args, weight=None)
+        return _samplewise_binary(preds, target, n, cut, ignore_index)
     preds, target, weight = check_binary_inputs(preds, target, from_logits=from_logits, ignore_index=ignore_index,
                                                 validate_args=validate_args, weight=weight)
     return _binary_confmat(preds, target, cut, ignore_index, weight)
 
 
+def _per_sample(confmat: Tensor) -> Tensor:
+    """A samplewise (N, 2, 2) state as (N, 1, 2, 2): one "class" per sample, so micro reductions keep N."""
+    return confmat if confmat.dim() == 2 else confmat.unsqueeze(-3)
+
+
 def _binary_stat_scores_from_stats(confmat: Tensor) -> Tensor:
-    return _stat_scores(_counts_2x2(confmat), "micro")
+    return _stat_scores(_counts_2x2(_per_sample(confmat)), "micro")
 
 
 def _binary_score_from_stats(confmat: Tensor, terms: Terms, zero_division: float = 0.0) -> Tensor:
-    """Any binary score (accuracy, precision, recall, F-beta, specificity, Jaccard) by its ``terms``."""
-    return _average(_counts_2x2(confmat), terms, "micro", zero_division)
+    """Any binary score (accuracy, precision, recall, F-beta, specificity, Jaccard) by its ``terms`` (one per
+    sample for a samplewise (N, 2, 2) state)."""
+    return _average(_counts_2x2(_per_sample(confmat)), terms, "micro", zero_division)
 
 
 def _binary_confusion_matrix_from_stats(confmat: Tensor, normalize: Optional[str] = None) -> Tensor:
@@ -68,27 +83,30 @@ def _binary_confusion_matrix_from_stats(confmat: Tensor, normalize: Optional[str
 
 
 def _binary_stats(preds: Tensor, target: Tensor, threshold: float, from_logits: bool, ignore_index: Optional[int],
-                  validate_args: bool, weight: Optional[Tensor]) -> Tensor:
+                  validate_args: bool, weight: Optional[Tensor], multidim_average: str = "global") -> Tensor:
     cut = _binary_config(threshold, from_logits, ignore_index)
-    return _binary_stat_scores_stats(preds, target, cut, from_logits, ignore_index, validate_args, weight)
+    samplewise = check_samplewise(multidim_average, "preds", preds, 2, weight)
+    return _binary_stat_scores_stats(preds, target, cut, from_logits, ignore_index, validate_args, weight, samplewise)
 
 
 def _binary_score(preds: Tensor, target: Tensor, terms: Terms, threshold: float, from_logits: bool,
                   ignore_index: Optional[int], zero_division: float, validate_args: bool,
-                  weight: Optional[Tensor]) -> Tensor:
+                  weight: Optional[Tensor], multidim_average: str = "global") -> Tensor:
     zd = check_zero_division(zero_division)
-    stats = _binary_stats(preds, target, threshold, from_logits, ignore_index, validate_args, weight)
+    stats = _binary_stats(preds, target, threshold, from_logits, ignore_index, validate_args, weight, multidim_average)
     return _binary_score_from_stats(stats, terms, zd)
 
 
 # ------------------------------------------------------------------------------------------------ binary
 @fill_doc
 def binary_stat_scores(preds: Tensor, target: Tensor, threshold: float = 0.5, *, from_logits: bool = False,
-                       ignore_index: Optional[int] = None, validate_args: bool = True,
+                       ignore_index: Optional[int] = None, multidim_average: str = "global",
+                       validate_args: bool = True,
                        weight: Optional[Tensor] = None) -> Tensor:
     """``[tp, fp, tn, fn, support]`` of binary decisions, ``support = tp + fn``.
 
     Args:
+        {multidim_average}
         {binary_args}
         {validate_args}
         {weight}
@@ -107,17 +125,20 @@ def binary_stat_scores(preds: Tensor, target: Tensor, threshold: float = 0.5, *,
         >>> binary_stat_scores(torch.tensor([0.9, 0.2, 0.6, 0.4]), torch.tensor([1, 0, 0, 1]))
         tensor([1, 1, 1, 1, 2])
     """
-    stats = _binary_stats(preds, target, threshold, from_logits, ignore_index, validate_args, weight)
+    stats = _binary_stats(preds, target, threshold, from_logits, ignore_index, validate_args, weight,
+                          multidim_average=multidim_average)
     return _binary_stat_scores_from_stats(stats)
 
 
 @fill_doc
 def binary_accuracy(preds: Tensor, target: Tensor, threshold: float = 0.5, *, from_logits: bool = False,
-                    ignore_index: Optional[int] = None, zero_division: float = 0.0, validate_args: bool = True,
+                    ignore_index: Optional[int] = None, zero_division: float = 0.0, multidim_average: str = "global",
+                    validate_args: bool = True,
                     weight: Optional[Tensor] = None) -> Tensor:
     """Accuracy ``(tp + tn) / (tp + fp + tn + fn)``.
 
     Args:
+        {multidim_average}
         {binary_score_args}
 
     Returns:
@@ -139,16 +160,18 @@ def binary_accuracy(preds: Tensor, target: Tensor, threshold: float = 0.5, *, fr
         (0.99, 0.0)
     """
     return _binary_score(preds, target, _accuracy_terms, threshold, from_logits, ignore_index, zero_division,
-                         validate_args, weight)
+                         validate_args, weight, multidim_average=multidim_average)
 
 
 @fill_doc
 def binary_precision(preds: Tensor, target: Tensor, threshold: float = 0.5, *, from_logits: bool = False,
-                     ignore_index: Optional[int] = None, zero_division: float = 0.0, validate_args: bool = True,
+                     ignore_index: Optional[int] = None, zero_division: float = 0.0, multidim_average: str = "global",
+                     validate_args: bool = True,
                      weight: Optional[Tensor] = None) -> Tensor:
     """Precision ``tp / (tp + fp)``.
 
     Args:
+        {multidim_average}
         {binary_score_args}
 
     Returns:
@@ -167,16 +190,18 @@ def binary_precision(preds: Tensor, target: Tensor, threshold: float = 0.5, *, f
         tensor(0.6000, dtype=torch.float64)
     """
     return _binary_score(preds, target, _precision_terms, threshold, from_logits, ignore_index, zero_division,
-                         validate_args, weight)
+                         validate_args, weight, multidim_average=multidim_average)
 
 
 @fill_doc
 def binary_recall(preds: Tensor, target: Tensor, threshold: float = 0.5, *, from_logits: bool = False,
-                  ignore_index: Optional[int] = None, zero_division: float = 0.0, validate_args: bool = True,
+                  ignore_index: Optional[int] = None, zero_division: float = 0.0, multidim_average: str = "global",
+                  validate_args: bool = True,
                   weight: Optional[Tensor] = None) -> Tensor:
     """Recall (sensitivity) ``tp / (tp + fn)``.
 
     Args:
+        {multidim_average}
         {binary_score_args}
 
     Returns:
@@ -195,17 +220,19 @@ def binary_recall(preds: Tensor, target: Tensor, threshold: float = 0.5, *, from
         tensor(0.7500, dtype=torch.float64)
     """
     return _binary_score(preds, target, _recall_terms, threshold, from_logits, ignore_index, zero_division,
-                         validate_args, weight)
+                         validate_args, weight, multidim_average=multidim_average)
 
 
 @fill_doc
 def binary_fbeta_score(preds: Tensor, target: Tensor, beta: float, threshold: float = 0.5, *,
                        from_logits: bool = False, ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                       multidim_average: str = "global",
                        validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """F-beta ``(1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp)``, the weighted harmonic mean of precision and
     recall (recall counts ``beta`` times as much).
 
     Args:
+        {multidim_average}
         {binary_args}
         beta: the weight of recall, a number > 0.
         {score_tail}
@@ -227,16 +254,18 @@ def binary_fbeta_score(preds: Tensor, target: Tensor, beta: float, threshold: fl
     """
     check_beta(beta)
     return _binary_score(preds, target, _fbeta_terms(beta), threshold, from_logits, ignore_index, zero_division,
-                         validate_args, weight)
+                         validate_args, weight, multidim_average=multidim_average)
 
 
 @fill_doc
 def binary_f1_score(preds: Tensor, target: Tensor, threshold: float = 0.5, *, from_logits: bool = False,
-                    ignore_index: Optional[int] = None, zero_division: float = 0.0, validate_args: bool = True,
+                    ignore_index: Optional[int] = None, zero_division: float = 0.0, multidim_average: str = "global",
+                    validate_args: bool = True,
                     weight: Optional[Tensor] = None) -> Tensor:
     """F1 ``2 tp / (2 tp + fn + fp)``, the harmonic mean of precision and recall.
 
     Args:
+        {multidim_average}
         {binary_score_args}
 
     Returns:
@@ -255,7 +284,7 @@ def binary_f1_score(preds: Tensor, target: Tensor, threshold: float = 0.5, *, fr
         True
     """
     return _binary_score(preds, target, _fbeta_terms(1.0), threshold, from_logits, ignore_index, zero_division,
-                         validate_args, weight)
+                         validate_args, weight, multidim_average=multidim_average)
 
 
 @fill_doc

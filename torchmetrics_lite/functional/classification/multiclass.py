@@ -25,6 +25,7 @@ from torchmetrics_lite._checks import (
     check_multiclass_inputs,
     check_no_nan,
     check_positive_int,
+    check_samplewise,
     check_top_k,
     check_zero_division,
 )
@@ -39,6 +40,7 @@ from torchmetrics_lite.functional.classification._stat_scores import (
     _normalize,
     _precision_terms,
     _recall_terms,
+    _samplewise_multiclass,
     _stat_scores,
 )
 
@@ -54,8 +56,17 @@ def _multiclass_config(num_classes: int, top_k: int, ignore_index: Optional[int]
 
 def _multiclass_stat_scores_stats(preds: Tensor, target: Tensor, num_classes: int, top_k: int,
                                   ignore_index: Optional[int], validate_args: bool,
-                                  weight: Optional[Tensor] = None) -> Tensor:
-    """One batch's state: the (C, C) confusion matrix of the predicted labels (see the module docstring)."""
+                                  weight: Optional[Tensor] = None, samplewise: bool = False) -> Tensor:
+    """One batch's state: the (C, C) confusion matrix of the predicted labels (see the module docstring);
+    ``samplewise``: one per sample, (N, C, C)."""
+    if samplewise:
+        check_samplewise("samplewise", "target", target, 2, weight)
+        n = target.shape[0]
+        preds, target, _ = check_multiclass_inputs(preds, target, num_classes=num_classes, top_k=top_k,
+                                                   ignore_index=ignore_index, validate_args=validate_args, weight=None)
+        if validate_args:
+            check_labels("target", target, num_classes, ignore_index)
+        return _samplewise_multiclass(preds, target, n, num_classes, top_k, ignore_index)
     preds, target, weight = check_multiclass_inputs(preds, target, num_classes=num_classes, top_k=top_k,
                                                     ignore_index=ignore_index, validate_args=validate_args,
                                                     weight=weight)
@@ -88,26 +99,31 @@ def _multiclass_confusion_matrix_from_stats(confmat: Tensor, normalize: Optional
 
 
 def _multiclass_stats(preds: Tensor, target: Tensor, num_classes: int, top_k: int, ignore_index: Optional[int],
-                      validate_args: bool, weight: Optional[Tensor]) -> Tensor:
+                      validate_args: bool, weight: Optional[Tensor], multidim_average: str = "global") -> Tensor:
     _multiclass_config(num_classes, top_k, ignore_index)
-    return _multiclass_stat_scores_stats(preds, target, num_classes, top_k, ignore_index, validate_args, weight)
+    samplewise = check_samplewise(multidim_average, "target", target, 2, weight)
+    return _multiclass_stat_scores_stats(preds, target, num_classes, top_k, ignore_index, validate_args, weight,
+                                         samplewise)
 
 
 def _multiclass_score(preds: Tensor, target: Tensor, terms: Terms, num_classes: int, average: Optional[str],
                       top_k: int, ignore_index: Optional[int], zero_division: float, validate_args: bool,
-                      weight: Optional[Tensor], by_support: bool) -> Tensor:
+                      weight: Optional[Tensor], by_support: bool, multidim_average: str = "global") -> Tensor:
     avg, zd = check_average(average), check_zero_division(zero_division)
-    stats = _multiclass_stats(preds, target, num_classes, top_k, ignore_index, validate_args, weight)
+    stats = _multiclass_stats(preds, target, num_classes, top_k, ignore_index, validate_args, weight,
+                              multidim_average)
     return _multiclass_score_from_stats(stats, terms, avg, zd, by_support=by_support and top_k > 1)
 
 
 @fill_doc
 def multiclass_stat_scores(preds: Tensor, target: Tensor, num_classes: int, average: Optional[str] = "macro", *,
-                           top_k: int = 1, ignore_index: Optional[int] = None, validate_args: bool = True,
+                           top_k: int = 1, ignore_index: Optional[int] = None, multidim_average: str = "global",
+                           validate_args: bool = True,
                            weight: Optional[Tensor] = None) -> Tensor:
     """One-vs-rest ``[tp, fp, tn, fn, support]`` per class.
 
     Args:
+        {multidim_average}
         {multiclass_args}
         average: ``"none"`` (or ``None``): per class, (C, 5); ``"micro"``: summed over classes, (5,);
             ``"macro"``: their mean over all classes; ``"weighted"``: their support-weighted mean.
@@ -133,18 +149,21 @@ def multiclass_stat_scores(preds: Tensor, target: Tensor, num_classes: int, aver
                 [0, 1, 2, 1, 1]])
     """
     average = check_average(average)
-    stats = _multiclass_stats(preds, target, num_classes, top_k, ignore_index, validate_args, weight)
+    stats = _multiclass_stats(preds, target, num_classes, top_k, ignore_index, validate_args, weight,
+                              multidim_average=multidim_average)
     return _multiclass_stat_scores_from_stats(stats, average)
 
 
 @fill_doc
 def multiclass_accuracy(preds: Tensor, target: Tensor, num_classes: int, average: Optional[str] = "macro", *,
                         top_k: int = 1, ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                        multidim_average: str = "global",
                         validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """Accuracy: per class the recall ``tp / (tp + fn)``; ``"micro"`` is the fraction of samples whose target
     is predicted (top-k accuracy), ``"macro"`` the balanced accuracy.
 
     Args:
+        {multidim_average}
         {multiclass_score_args}
 
     Returns:
@@ -166,16 +185,18 @@ def multiclass_accuracy(preds: Tensor, target: Tensor, num_classes: int, average
         0.6667
     """
     return _multiclass_score(preds, target, _recall_terms, num_classes, average, top_k, ignore_index, zero_division,
-                             validate_args, weight, by_support=True)
+                             validate_args, weight, by_support=True, multidim_average=multidim_average)
 
 
 @fill_doc
 def multiclass_precision(preds: Tensor, target: Tensor, num_classes: int, average: Optional[str] = "macro", *,
                          top_k: int = 1, ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                         multidim_average: str = "global",
                          validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """Precision ``tp / (tp + fp)`` per class, averaged.
 
     Args:
+        {multidim_average}
         {multiclass_score_args}
 
     Returns:
@@ -201,16 +222,18 @@ def multiclass_precision(preds: Tensor, target: Tensor, num_classes: int, averag
         0.6667
     """
     return _multiclass_score(preds, target, _precision_terms, num_classes, average, top_k, ignore_index,
-                             zero_division, validate_args, weight, by_support=True)
+                             zero_division, validate_args, weight, by_support=True, multidim_average=multidim_average)
 
 
 @fill_doc
 def multiclass_recall(preds: Tensor, target: Tensor, num_classes: int, average: Optional[str] = "macro", *,
                       top_k: int = 1, ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                      multidim_average: str = "global",
                       validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """Recall ``tp / (tp + fn)`` per class, averaged.
 
     Args:
+        {multidim_average}
         {multiclass_score_args}
 
     Returns:
@@ -230,18 +253,20 @@ def multiclass_recall(preds: Tensor, target: Tensor, num_classes: int, average: 
         tensor([0.6667, 0.6667, 0.6667], dtype=torch.float64)
     """
     return _multiclass_score(preds, target, _recall_terms, num_classes, average, top_k, ignore_index, zero_division,
-                             validate_args, weight, by_support=True)
+                             validate_args, weight, by_support=True, multidim_average=multidim_average)
 
 
 @fill_doc
 def multiclass_fbeta_score(preds: Tensor, target: Tensor, beta: float, num_classes: int,
                            average: Optional[str] = "macro", *, top_k: int = 1, ignore_index: Optional[int] = None,
-                           zero_division: float = 0.0, validate_args: bool = True,
+                           zero_division: float = 0.0, multidim_average: str = "global",
+                           validate_args: bool = True,
                            weight: Optional[Tensor] = None) -> Tensor:
     """F-beta ``(1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp)`` per class, averaged; ``"macro"`` is the mean of
     the per-class scores (not the F-beta of macro precision and macro recall).
 
     Args:
+        {multidim_average}
         {multiclass_args}
         beta: the weight of recall, a number > 0.
         {average}
@@ -267,16 +292,19 @@ def multiclass_fbeta_score(preds: Tensor, target: Tensor, beta: float, num_class
     """
     check_beta(beta)
     return _multiclass_score(preds, target, _fbeta_terms(beta), num_classes, average, top_k, ignore_index,
-                             zero_division, validate_args, weight, by_support=False)
+                             zero_division, validate_args, weight, by_support=False,
+                             multidim_average=multidim_average)
 
 
 @fill_doc
 def multiclass_f1_score(preds: Tensor, target: Tensor, num_classes: int, average: Optional[str] = "macro", *,
                         top_k: int = 1, ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                        multidim_average: str = "global",
                         validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """F1 ``2 tp / (2 tp + fn + fp)`` per class, averaged; macro F1 is the mean of the per-class F1 scores.
 
     Args:
+        {multidim_average}
         {multiclass_score_args}
 
     Returns:
@@ -296,7 +324,8 @@ def multiclass_f1_score(preds: Tensor, target: Tensor, num_classes: int, average
         0.6551
     """
     return _multiclass_score(preds, target, _fbeta_terms(1.0), num_classes, average, top_k, ignore_index,
-                             zero_division, validate_args, weight, by_support=False)
+                             zero_division, validate_args, weight, by_support=False,
+                             multidim_average=multidim_average)
 
 
 @fill_doc

@@ -18,6 +18,7 @@ from torchmetrics_lite._checks import (
     check_ignore_index,
     check_multilabel_inputs,
     check_positive_int,
+    check_samplewise,
     check_threshold,
     check_zero_division,
 )
@@ -34,6 +35,7 @@ from torchmetrics_lite.functional.classification._stat_scores import (
     _normalize,
     _precision_terms,
     _recall_terms,
+    _samplewise_multilabel,
     _stat_scores,
 )
 
@@ -50,8 +52,15 @@ def _multilabel_config(num_labels: int, threshold: float, from_logits: bool, ign
 
 def _multilabel_stat_scores_stats(preds: Tensor, target: Tensor, num_labels: int, cut: float, from_logits: bool,
                                   ignore_index: Optional[int], validate_args: bool,
-                                  weight: Optional[Tensor] = None) -> Tensor:
-    """One batch's state: (L, 2, 2) per-label confusion matrices ``[[tn, fp], [fn, tp]]``."""
+                                  weight: Optional[Tensor] = None, samplewise: bool = False) -> Tensor:
+    """One batch's state: (L, 2, 2) per-label confusion matrices ``[[tn, fp], [fn, tp]]`` (``samplewise``: one
+    set per sample, (N, L, 2, 2))."""
+    if samplewise:
+        check_samplewise("samplewise", "preds", preds, 3, weight)
+        n = preds.shape[0]
+        preds, target, _ = check_multilabel_inputs(preds, target, num_labels=num_labels, from_logits=from_logits,
+                                                   ignore_index=ignore_index, validate_args=validate_args, weight=None)
+        return _samplewise_multilabel(preds, target, n, cut, ignore_index)
     preds, target, weight = check_multilabel_inputs(preds, target, num_labels=num_labels, from_logits=from_logits,
                                                     ignore_index=ignore_index, validate_args=validate_args,
                                                     weight=weight)
@@ -72,29 +81,34 @@ def _multilabel_confusion_matrix_from_stats(confmat: Tensor, normalize: Optional
 
 
 def _multilabel_stats(preds: Tensor, target: Tensor, num_labels: int, threshold: float, from_logits: bool,
-                      ignore_index: Optional[int], validate_args: bool, weight: Optional[Tensor]) -> Tensor:
+                      ignore_index: Optional[int], validate_args: bool, weight: Optional[Tensor],
+                      multidim_average: str = "global") -> Tensor:
     cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
+    samplewise = check_samplewise(multidim_average, "preds", preds, 3, weight)
     return _multilabel_stat_scores_stats(preds, target, num_labels, cut, from_logits, ignore_index, validate_args,
-                                         weight)
+                                         weight, samplewise)
 
 
 def _score(preds: Tensor, target: Tensor, terms: Terms, num_labels: int, threshold: float, average: Optional[str],
            from_logits: bool, ignore_index: Optional[int], zero_division: float, validate_args: bool,
-           weight: Optional[Tensor]) -> Tensor:
+           weight: Optional[Tensor], multidim_average: str = "global") -> Tensor:
     average, zd = check_average(average), check_zero_division(zero_division)
-    state = _multilabel_stats(preds, target, num_labels, threshold, from_logits, ignore_index, validate_args, weight)
+    state = _multilabel_stats(preds, target, num_labels, threshold, from_logits, ignore_index, validate_args, weight,
+                              multidim_average)
     return _multilabel_score_from_stats(state, terms, average, zd)
 
 
 @fill_doc
 def multilabel_stat_scores(preds: Tensor, target: Tensor, num_labels: int, threshold: float = 0.5,
                            average: Optional[str] = "macro", *, from_logits: bool = False,
-                           ignore_index: Optional[int] = None, validate_args: bool = True,
+                           ignore_index: Optional[int] = None, multidim_average: str = "global",
+                           validate_args: bool = True,
                            weight: Optional[Tensor] = None) -> Tensor:
     """``[tp, fp, tn, fn, support]`` per label: ``average="none"`` gives (L, 5) int64, ``"micro"`` their sum,
     ``"macro"`` their mean and ``"weighted"`` their support-weighted mean (float64).
 
     Args:
+        {multidim_average}
         {multilabel_args}
         {average_multilabel}
         {from_logits}
@@ -119,7 +133,8 @@ def multilabel_stat_scores(preds: Tensor, target: Tensor, num_labels: int, thres
                 [1, 1, 1, 0, 1]])
     """
     average = check_average(average)
-    state = _multilabel_stats(preds, target, num_labels, threshold, from_logits, ignore_index, validate_args, weight)
+    state = _multilabel_stats(preds, target, num_labels, threshold, from_logits, ignore_index, validate_args, weight,
+                              multidim_average=multidim_average)
     return _multilabel_stat_scores_from_stats(state, average)
 
 
@@ -127,11 +142,13 @@ def multilabel_stat_scores(preds: Tensor, target: Tensor, num_labels: int, thres
 def multilabel_accuracy(preds: Tensor, target: Tensor, num_labels: int, threshold: float = 0.5,
                         average: Optional[str] = "macro", *, from_logits: bool = False,
                         ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                        multidim_average: str = "global",
                         validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """Per-label accuracy ``(tp + tn) / (tp + fp + tn + fn)``, averaged; ``"micro"`` is one minus scikit-learn's
     Hamming loss.
 
     Args:
+        {multidim_average}
         {multilabel_score_args}
 
     Returns:
@@ -150,17 +167,19 @@ def multilabel_accuracy(preds: Tensor, target: Tensor, num_labels: int, threshol
         0.6667
     """
     return _score(preds, target, _accuracy_terms, num_labels, threshold, average, from_logits, ignore_index,
-                  zero_division, validate_args, weight)
+                  zero_division, validate_args, weight, multidim_average=multidim_average)
 
 
 @fill_doc
 def multilabel_precision(preds: Tensor, target: Tensor, num_labels: int, threshold: float = 0.5,
                          average: Optional[str] = "macro", *, from_logits: bool = False,
                          ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                         multidim_average: str = "global",
                          validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """Precision ``tp / (tp + fp)`` per label, averaged (``"macro"`` over all labels).
 
     Args:
+        {multidim_average}
         {multilabel_score_args}
 
     Returns:
@@ -179,17 +198,19 @@ def multilabel_precision(preds: Tensor, target: Tensor, num_labels: int, thresho
         tensor([0.5000, 0.5000], dtype=torch.float64)
     """
     return _score(preds, target, _precision_terms, num_labels, threshold, average, from_logits, ignore_index,
-                  zero_division, validate_args, weight)
+                  zero_division, validate_args, weight, multidim_average=multidim_average)
 
 
 @fill_doc
 def multilabel_recall(preds: Tensor, target: Tensor, num_labels: int, threshold: float = 0.5,
                       average: Optional[str] = "macro", *, from_logits: bool = False,
                       ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                      multidim_average: str = "global",
                       validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """Recall ``tp / (tp + fn)`` per label, averaged (``"macro"`` over all labels).
 
     Args:
+        {multidim_average}
         {multilabel_score_args}
 
     Returns:
@@ -208,17 +229,19 @@ def multilabel_recall(preds: Tensor, target: Tensor, num_labels: int, threshold:
         tensor(1., dtype=torch.float64)
     """
     return _score(preds, target, _recall_terms, num_labels, threshold, average, from_logits, ignore_index,
-                  zero_division, validate_args, weight)
+                  zero_division, validate_args, weight, multidim_average=multidim_average)
 
 
 @fill_doc
 def multilabel_fbeta_score(preds: Tensor, target: Tensor, beta: float, num_labels: int, threshold: float = 0.5,
                            average: Optional[str] = "macro", *, from_logits: bool = False,
                            ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                           multidim_average: str = "global",
                            validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """F-beta ``(1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp)`` per label, averaged.
 
     Args:
+        {multidim_average}
         {multilabel_args}
         beta: the weight of recall, a number > 0.
         {average_multilabel}
@@ -245,17 +268,19 @@ def multilabel_fbeta_score(preds: Tensor, target: Tensor, beta: float, num_label
     """
     check_beta(beta)
     return _score(preds, target, _fbeta_terms(beta), num_labels, threshold, average, from_logits, ignore_index,
-                  zero_division, validate_args, weight)
+                  zero_division, validate_args, weight, multidim_average=multidim_average)
 
 
 @fill_doc
 def multilabel_f1_score(preds: Tensor, target: Tensor, num_labels: int, threshold: float = 0.5,
                         average: Optional[str] = "macro", *, from_logits: bool = False,
                         ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                        multidim_average: str = "global",
                         validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """F1 ``2 tp / (2 tp + fn + fp)`` per label, averaged; macro F1 is the mean of the per-label F1 scores.
 
     Args:
+        {multidim_average}
         {multilabel_score_args}
 
     Returns:
@@ -274,18 +299,20 @@ def multilabel_f1_score(preds: Tensor, target: Tensor, num_labels: int, threshol
         0.6667
     """
     return _score(preds, target, _fbeta_terms(1.0), num_labels, threshold, average, from_logits, ignore_index,
-                  zero_division, validate_args, weight)
+                  zero_division, validate_args, weight, multidim_average=multidim_average)
 
 
 @fill_doc
 def multilabel_hamming_distance(preds: Tensor, target: Tensor, num_labels: int, threshold: float = 0.5,
                                 average: Optional[str] = "macro", *, from_logits: bool = False,
                                 ignore_index: Optional[int] = None, zero_division: float = 1.0,
+                                multidim_average: str = "global",
                                 validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """Fraction of wrong label decisions ``(fp + fn) / (tp + fp + tn + fn)`` per label, averaged; ``"micro"``
     is scikit-learn's ``hamming_loss``.
 
     Args:
+        {multidim_average}
         {multilabel_args}
         {average_multilabel}
         {from_logits}
@@ -311,7 +338,7 @@ def multilabel_hamming_distance(preds: Tensor, target: Tensor, num_labels: int, 
         0.3333
     """
     return _score(preds, target, _hamming_terms, num_labels, threshold, average, from_logits, ignore_index,
-                  zero_division, validate_args, weight)
+                  zero_division, validate_args, weight, multidim_average=multidim_average)
 
 
 @fill_doc

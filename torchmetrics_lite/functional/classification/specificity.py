@@ -17,11 +17,13 @@ __all__ = ["binary_specificity", "multiclass_specificity", "multilabel_specifici
 
 @fill_doc
 def binary_specificity(preds: Tensor, target: Tensor, threshold: float = 0.5, *, from_logits: bool = False,
-                       ignore_index: Optional[int] = None, zero_division: float = 0.0, validate_args: bool = True,
+                       ignore_index: Optional[int] = None, zero_division: float = 0.0, multidim_average: str = "global",
+                       validate_args: bool = True,
                        weight: Optional[Tensor] = None) -> Tensor:
     """Specificity ``tn / (tn + fp)``: the recall of the negative class.
 
     Args:
+        {multidim_average}
         {binary_score_args}
 
     Returns:
@@ -39,16 +41,18 @@ def binary_specificity(preds: Tensor, target: Tensor, threshold: float = 0.5, *,
         tensor(0.6667, dtype=torch.float64)
     """
     return _binary_score(preds, target, _specificity_terms, threshold, from_logits, ignore_index, zero_division,
-                         validate_args, weight)
+                         validate_args, weight, multidim_average=multidim_average)
 
 
 @fill_doc
 def multiclass_specificity(preds: Tensor, target: Tensor, num_classes: int, average: Optional[str] = "macro", *,
                            top_k: int = 1, ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                           multidim_average: str = "global",
                            validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """One-vs-rest specificity ``tn / (tn + fp)`` per class, averaged.
 
     Args:
+        {multidim_average}
         {multiclass_score_args}
 
     Returns:
@@ -67,17 +71,19 @@ def multiclass_specificity(preds: Tensor, target: Tensor, num_classes: int, aver
         tensor([1.0000, 0.5000, 0.6667], dtype=torch.float64)
     """
     return _multiclass_score(preds, target, _specificity_terms, num_classes, average, top_k, ignore_index,
-                             zero_division, validate_args, weight, by_support=False)
+                             zero_division, validate_args, weight, by_support=False, multidim_average=multidim_average)
 
 
 @fill_doc
 def multilabel_specificity(preds: Tensor, target: Tensor, num_labels: int, threshold: float = 0.5,
                            average: Optional[str] = "macro", *, from_logits: bool = False,
                            ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                           multidim_average: str = "global",
                            validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """Specificity ``tn / (tn + fp)`` per label, averaged.
 
     Args:
+        {multidim_average}
         {multilabel_score_args}
 
     Returns:
@@ -96,4 +102,4 @@ def multilabel_specificity(preds: Tensor, target: Tensor, num_labels: int, thres
         tensor([0.5000, 0.5000], dtype=torch.float64)
     """
     return _multilabel_score(preds, target, _specificity_terms, num_labels, threshold, average, from_logits,
-                             ignore_index, zero_division, validate_args, weight)
+                             ignore_index, zero_division, validate_args, weight, multidim_average=multidim_average)

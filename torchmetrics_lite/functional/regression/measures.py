@@ -12,6 +12,7 @@ from torchmetrics_lite._checks import (
     check_regression_inputs,
     check_regression_values,
     check_sample_weight,
+    rmse_multioutput,
 )
 from torchmetrics_lite.functional.regression import _kernels as _impl
 from torchmetrics_lite.functional.regression._docs import ERROR_FUNCTION, sections
@@ -53,7 +54,7 @@ def _mean_error_from_stats(state: State, multioutput: str, root: bool = False) -
 
 
 def mean_squared_error(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None, squared: bool = True,
-                       multioutput: str = "uniform_average", validate_args: bool = True) -> Tensor:
+                       multioutput: Optional[str] = None, validate_args: bool = True) -> Tensor:
     """Mean squared error per output, float64.
 
     ``MSE = sum_i w_i (target_i - preds_i)² / sum_i w_i`` (``w_i = 1`` without weights), per output column.
@@ -65,6 +66,9 @@ def mean_squared_error(preds: Tensor, target: Tensor, *, weight: Optional[Tensor
         squared: ``False`` returns the root mean squared error (torchmetrics' switch; same as
             :func:`root_mean_squared_error`).
         multioutput: ``"raw_values"`` (``(d,)``) or ``"uniform_average"`` (scalar, the mean over outputs).
+            ``None`` (default): ``"uniform_average"``, except for the RMSE (``squared=False``) of ``(N, d)``
+            input with ``d > 1``, where it must be given: torchmetrics pools the ``d`` columns into one RMSE
+            (``sqrt`` of the overall MSE) and scikit-learn averages the per-output RMSEs.
         validate_args: check for NaN in the inputs and negative or NaN weights (a host sync).
 
     Returns:
@@ -73,8 +77,9 @@ def mean_squared_error(preds: Tensor, target: Tensor, *, weight: Optional[Tensor
 
     Raises:
         TypeError: an input is not a tensor or has a bool or complex dtype.
-        ValueError: shapes differ or are not 1-D/2-D, ``weight`` is not ``(N,)``, a bad ``multioutput``, or
-            (with ``validate_args``) NaN input or a negative weight.
+        ValueError: shapes differ or are not 1-D/2-D, ``weight`` is not ``(N,)``, a bad ``multioutput``,
+            ``squared=False`` of ``(N, d > 1)`` input without ``multioutput``, or (with ``validate_args``) NaN
+            input or a negative weight.
 
     References:
         scikit-learn ``mean_squared_error`` (with ``sample_weight``); torchmetrics ``mean_squared_error``.
@@ -86,6 +91,8 @@ def mean_squared_error(preds: Tensor, target: Tensor, *, weight: Optional[Tensor
         ...                    weight=torch.tensor([1.0, 1.0, 1.0, 0.0])).item()  # the last sample weighs 0
         0.16666666666666666
     """
+    if multioutput is None:
+        multioutput = rmse_multioutput(preds, squared)
     check_multioutput(multioutput, weighted=False)
     stats = _error_stats(preds, target, "squared", None, validate_args, weight)
     return _mean_error_from_stats(stats, multioutput, root=not squared)

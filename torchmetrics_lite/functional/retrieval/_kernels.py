@@ -214,19 +214,59 @@ def ndcg_values(r: Ranked, k: Optional[int] = None, gain: str = "linear") -> Per
     return PerQuery(dcg / ops.where(idcg > 0, idcg, 1.0), r.n_items, r.n_rel)  # IDCG < 1 for grades < 1
 
 
-def average_precision_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
+def _precision_sum(ops: Ops, table: A, n: A, rr: A, a: A, h: A, m: A) -> A:
+    """Expected sum of the precisions at the relevant ranks among the first ``m`` slots of a group of ``n``
+    items at ranks ``a+1 ..`` holding ``rr`` relevant items, ``h`` relevant items above it (all floating but
+    the int64 ``a`` and ``m`` that index the prefix-sum ``table`` of ``1/p``)."""
+    lo = ops.cap(a, table.shape[0] - 1)  # a group below the cut-off has m = 0: lo = hi
+    s = ops.take(table, lo + m) - ops.take(table, lo)
+    pairs = (rr - 1.0) / ops.where(n > 1.0, n - 1.0, 1.0) * (ops.real(m) - (ops.real(a) + 1.0) * s)
+    return rr / n * ((h + 1.0) * s + pairs)
+
+
+def average_precision_values(r: Ranked, k: Optional[int] = None, normalize: str = "relevant") -> PerQuery:
+    """AP@k: the sum of the precisions at the relevant ranks ``<= k`` divided by the query's relevant items
+    (``normalize="relevant"``, trec_eval's ``map_cut``) or by the relevant items in the top k
+    (``"retrieved"``, torchmetrics; see :func:`_retrieved_ap`)."""
     ops = r.ops
-    m = _slots(r, k)
-    s = _range_sum(r, _table(r, ops.span(r.n_items, k, r.q.shape[0]), lambda pos: 1.0 / pos), m)
-    n, rr, a = ops.real(r.gsize), ops.real(r.r), ops.real(r.above)
-    pairs = (rr - 1.0) / ops.where(n > 1.0, n - 1.0, 1.0) * (ops.real(m) - (a + 1.0) * s)
-    term = rr / n * ((ops.real(r.h) + 1.0) * s + pairs)
+    table = _table(r, ops.span(r.n_items, k, r.q.shape[0]), lambda pos: 1.0 / pos)
+    if normalize == "retrieved" and k is not None:
+        return _retrieved_ap(r, k, table)
+    term = _precision_sum(ops, table, ops.real(r.gsize), ops.real(r.r), r.above, ops.real(r.h), _slots(r, k))
     return PerQuery(_div(_group_sum(r, term), r.n_rel, ops), r.n_items, r.n_rel)
 
 
-def precision_values(r: Ranked, k: Optional[int] = None) -> PerQuery:
+def _retrieved_ap(r: Ranked, k: int, table: A) -> PerQuery:
+    """AP@k divided by the relevant items in the top k (0 when there is none), exact under ``ties="average"``.
+
+    Only the boundary group (the one holding rank ``min(k, n)``) makes that count random: given that ``j`` of
+    its ``r`` relevant items fall among its ``m`` slots in the top k (probability ``C(r, j) C(n-r, m-j) /
+    C(n, m)``, :func:`_cut_rows`), the ``j`` sit uniformly in those slots, so the boundary's expected term is
+    the AP term of a group of ``m`` items holding ``j`` relevant ones, and the divisor ``h + j`` is fixed. The
+    value is ``sum_j P(j) (S + T(j)) / (h + j)``, ``S`` the terms of the groups above the boundary."""
     ops = r.ops
-    den = r.n_items if k is None else r.n_items * 0 + k
+    n_items = ops.take(r.n_items, r.gq)
+    cut = ops.cap(n_items, k)
+    end = r.above + r.gsize
+    whole = ops.where(end < cut, r.gsize, 0)  # the groups wholly in the top k (the others add 0)
+    above = _group_sum(r, _precision_sum(ops, table, ops.real(r.gsize), ops.real(r.r), r.above,
+                                         ops.real(r.h), whole))  # (Q,)
+    rows = _cut_rows(r, (r.above < cut) & (end >= cut), cut - r.above)
+    m = ops.where(rows.keep, rows.j + rows.rest, 0)  # the torch layout's non-rows read no table entry
+    jf = ops.real(rows.j)
+    term = _precision_sum(ops, table, ops.real(ops.where(m > 0, m, 1)), jf, rows.hn + rows.hp,
+                          ops.real(rows.hp), m)
+    hits = rows.hp + rows.j
+    value = (ops.take(above, rows.q) + term) / ops.real(ops.where(hits > 0, hits, 1))
+    value = ops.where(rows.keep & (hits > 0), value * rows.prob, 0.0 * value)
+    return PerQuery(ops.segsum(value, rows.q, r.n_queries), r.n_items, r.n_rel)
+
+
+def precision_values(r: Ranked, k: Optional[int] = None, adaptive_k: bool = False) -> PerQuery:
+    """Hits in the top ``k`` over ``k`` (``adaptive_k``: over ``min(k, n)``, torchmetrics' option; ``k=None``:
+    over the query's ``n`` items)."""
+    ops = r.ops
+    den = r.n_items if k is None else (ops.cap(r.n_items, k) if adaptive_k else r.n_items * 0 + k)
     return PerQuery(_div(_hits(r, k), den, ops), r.n_items, r.n_rel)
 
 

@@ -9,7 +9,7 @@ from typing import Any, Callable, Optional, TypeVar
 
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_retrieval_inputs, check_retrieval_options
+from torchmetrics_lite._checks import check_bool, check_choice, check_retrieval_inputs, check_retrieval_options
 from torchmetrics_lite.functional.retrieval._torch_kernels import (
     AUROC,
     AVERAGE_PRECISION,
@@ -47,8 +47,13 @@ NON_RELEVANT = "a non-relevant item (target == 0)"
 BOTH = "a relevant (target > 0) and a non-relevant item"
 
 
-_ARGS = """preds: Scores, used by their order only (any real values; float64 stays float64). Dense
-            ``(queries, items)`` (a 1-D tensor is one query), or flat 1-D with ``indexes``.
+_ARGS = """preds: Scores, used by their order only (any real values, non-positive ones too, ranked as
+            scikit-learn does; torchmetrics makes every item scored ``<= 0`` non-relevant; float64 stays
+            float64). Dense ``(queries, items)`` (a 1-D tensor is one query), or flat 1-D with ``indexes``.
+            Unlike torchmetrics, which flattens a 2-D input without ``indexes`` into ONE query, each row is a
+            query here: ``retrieval_reciprocal_rank([[.9, .1, .5], [.2, .8, .3]], [[0, 1, 0], [0, 0, 1]])`` is
+            ``(1/3 + 1/2) / 2 = 0.4167`` here and ``0.25`` there (pass ``preds.reshape(-1)`` and
+            ``target.reshape(-1)`` for its number).
         target: Relevance grades of ``preds``' shape, non-negative (bool, integer or floating); an item is
             relevant when ``target > 0``.
         indexes: Flat input only: the integer query id of each item (any values, any order). ``None``: dense.
@@ -77,6 +82,12 @@ _GAIN = """
 _MAX_FPR = """
         max_fpr: ``None`` (default): the whole area; a number in ``(0, 1]``: the McClish-standardized partial
             area over ``[0, max_fpr]`` (``binary_auroc(max_fpr=)``, scikit-learn's ``roc_auc_score``)."""
+_NORMALIZE = """
+        normalize: The divisor of AP@k: ``"relevant"`` (default): the query's relevant items (trec_eval);
+            ``"retrieved"``: the relevant items in the top ``k`` (torchmetrics' convention)."""
+_ADAPTIVE_K = """
+        adaptive_k: ``True``: a query with fewer than ``k`` items is divided by its number of items instead of
+            ``k`` (torchmetrics' ``adaptive_k``); ``False`` (default): by ``k``, as trec_eval."""
 _SECTIONS = """Args:
         {args}
 
@@ -95,7 +106,8 @@ def _doc(k: bool = True) -> Callable[[F], F]:
         args = _ARGS.replace("{k}", _K if k else "")
         sections = _SECTIONS.replace("{raises}", _RAISES)
         doc = fn.__doc__ or ""
-        for name, text in (("gain", _GAIN), ("max_fpr", _MAX_FPR)):
+        for name, text in (("gain", _GAIN), ("max_fpr", _MAX_FPR), ("normalize", _NORMALIZE),
+                           ("adaptive_k", _ADAPTIVE_K)):
             doc = doc.replace("{sections+%s}" % name, sections.replace("{args}", args + text))
         fn.__doc__ = doc.replace("{sections}", sections.replace("{args}", args))
         return fn
@@ -151,8 +163,9 @@ def retrieval_normalized_dcg(preds: Tensor, target: Tensor, indexes: Optional[Te
 
 @_doc()
 def retrieval_average_precision(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
-                                mask: Optional[Tensor] = None, k: Optional[int] = None, ties: str = "average",
-                                empty: str = "zero", ignore_index: Optional[int] = None, reduction: str = "mean",
+                                mask: Optional[Tensor] = None, k: Optional[int] = None,
+                                normalize: str = "relevant", ties: str = "average", empty: str = "zero",
+                                ignore_index: Optional[int] = None, reduction: str = "mean",
                                 validate_args: bool = True) -> Tensor:
     """Average precision at ``k`` (trec_eval's ``map_cut_k``; its mean over queries is MAP@k).
 
@@ -160,7 +173,12 @@ def retrieval_average_precision(preds: Tensor, target: Tensor, indexes: Optional
     the number retrieved). Ties (``"average"``): the exact expectation over random orders of each tie group, in
     closed form per group. A query with ``R = 0`` follows ``empty``.
 
-    {sections}
+    ``normalize="retrieved"`` divides by the relevant items in the top ``k`` instead (torchmetrics'
+    ``retrieval_average_precision(top_k=k)``); a query with relevant items but none in the top ``k`` then
+    scores 0, as in torchmetrics. Under ties that is the exact expectation of the ratio over random orders.
+    With ``k=None`` (or ``k`` at least the query's length) both give the same value.
+
+    {sections+normalize}
 
     References:
         Voorhees and Harman (eds.), "TREC: Experiment and Evaluation in Information Retrieval", 2005 (trec_eval's
@@ -175,8 +193,15 @@ def retrieval_average_precision(preds: Tensor, target: Tensor, indexes: Optional
         >>> # all tied: the mean of AP over the 6 placements of the 2 relevant items
         >>> f"{retrieval_average_precision(torch.zeros(4), hits).item():.4f}"
         '0.6806'
+        >>> ranked = torch.tensor([0, 1, 0, 1])  # in ranked order: P@2 = 1/2 at the one relevant item in the top 2
+        >>> scores = torch.tensor([0.4, 0.3, 0.2, 0.1])
+        >>> retrieval_average_precision(scores, ranked, k=2).item()  # (1/2) / 2 relevant items
+        0.25
+        >>> retrieval_average_precision(scores, ranked, k=2, normalize="retrieved").item()  # torchmetrics' number
+        0.5
     """
-    return _evaluate(AVERAGE_PRECISION, preds, target, indexes, mask, k=k, ties=ties, empty=empty,
+    check_choice("normalize", normalize, ("relevant", "retrieved"))
+    return _evaluate(AVERAGE_PRECISION, preds, target, indexes, mask, k=k, normalize=normalize, ties=ties, empty=empty,
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
 
 
@@ -207,16 +232,17 @@ def retrieval_reciprocal_rank(preds: Tensor, target: Tensor, indexes: Optional[T
 
 @_doc()
 def retrieval_precision(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
-                        mask: Optional[Tensor] = None, k: Optional[int] = None, ties: str = "average",
-                        empty: str = "zero", ignore_index: Optional[int] = None, reduction: str = "mean",
-                        validate_args: bool = True) -> Tensor:
+                        mask: Optional[Tensor] = None, k: Optional[int] = None, adaptive_k: bool = False,
+                        ties: str = "average", empty: str = "zero", ignore_index: Optional[int] = None,
+                        reduction: str = "mean", validate_args: bool = True) -> Tensor:
     """Precision at ``k``: relevant items among the top ``k``, divided by ``k``.
 
     As trec_eval's ``P_k`` the division is by ``k`` even when the query has fewer items; ``k=None`` divides by
-    the query's number of items. Ties (``"average"``): a tie group of ``n`` items with ``r`` relevant adds
-    ``r/n`` per rank inside the cut-off. A query without a relevant item follows ``empty``.
+    the query's number of items; ``adaptive_k=True`` divides a query of ``n < k`` items by ``n`` (torchmetrics'
+    ``adaptive_k``). Ties (``"average"``): a tie group of ``n`` items with ``r`` relevant adds ``r/n`` per rank
+    inside the cut-off. A query without a relevant item follows ``empty``.
 
-    {sections}
+    {sections+adaptive_k}
 
     References:
         trec_eval's ``P`` measure; McSherry and Najork, ECIR 2008 (ties).
@@ -225,8 +251,13 @@ def retrieval_precision(preds: Tensor, target: Tensor, indexes: Optional[Tensor]
         >>> import torch
         >>> retrieval_precision(torch.tensor([0.2, 0.9, 0.4, 0.1]), torch.tensor([1, 0, 1, 0]), k=2).item()
         0.5
+        >>> retrieval_precision(torch.tensor([0.2, 0.9]), torch.tensor([1, 0]), k=4).item()  # 1 / 4
+        0.25
+        >>> retrieval_precision(torch.tensor([0.2, 0.9]), torch.tensor([1, 0]), k=4, adaptive_k=True).item()
+        0.5
     """
-    return _evaluate(PRECISION, preds, target, indexes, mask, k=k, ties=ties, empty=empty,
+    check_bool("adaptive_k", adaptive_k)
+    return _evaluate(PRECISION, preds, target, indexes, mask, k=k, adaptive_k=adaptive_k, ties=ties, empty=empty,
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
 
 

@@ -1,0 +1,255 @@
+"""torchmetrics' binned rank metrics (``thresholds=``): one confusion matrix per threshold and column.
+
+With ``thresholds`` (an int ``T``: ``torch.linspace(0, 1, T)``; a list; a 1-D tensor, in the order given) a
+sample is predicted positive at threshold ``t`` when ``score >= t`` (torchmetrics' comparison, in the promoted
+dtype of the scores and the thresholds). The state is ``confmat`` ``(T, K, 2, 2)`` int64, ``K`` the columns
+(1 for binary, the classes one-vs-rest, the labels), ``confmat[t, k] = [[tn, fp], [fn, tp]]``: a sum state, so
+batches and ranks add up. It is counted without a loop over thresholds: each score's number of thresholds at or
+below it (one ``searchsorted`` on the sorted thresholds), one ``bincount`` over (column, label, that number),
+and suffix sums.
+
+From it, as torchmetrics: precision ``tp / (tp + fp)`` and recall ``tp / (tp + fn)`` per threshold (``nan`` for
+0/0), the point ``(1, 0)`` appended (the PR curve); the ROC's ``fpr``, ``tpr`` in reversed threshold order;
+AUROC the trapezoidal area under those ROC points (``max_fpr``: McClish-standardised, interpolating at
+``max_fpr``); AP ``-sum_i (r_{i+1} - r_i) p_i`` over the PR points (``nan`` taken as 0). Where this library's
+rule differs (documented in the README): a column without positives (AUROC: or without negatives) has
+undefined AUROC/AP, ``nan`` with a warning (``strict`` raises) and left out of averages, where torchmetrics
+returns 0 and averages it in; a ROC rate 0/0 is ``nan`` (torchmetrics: 0).
+"""
+from __future__ import annotations
+
+from typing import Any, List, Optional, Tuple, Union
+
+import torch
+from torch import Tensor
+
+from torchmetrics_lite._checks import (
+    check_binary_rank_inputs,
+    check_binned_scores,
+    check_multiclass_rank_inputs,
+    check_multilabel_rank_inputs,
+    drop_ignored,
+)
+from torchmetrics_lite._dtype import float_dtype
+from torchmetrics_lite.functional.auroc._common import (
+    State,
+    _average,
+    _check_defined,
+    _multiclass_positive,
+    _multiclass_scores,
+    _undefined,
+)
+
+__all__: List[str] = []  # private: the binned mode of the public functions and modules
+
+Curve = Tuple[Tensor, Tensor, Tensor]
+
+
+def _binned_stats(scores: Tensor, positive: Tensor, valid: Optional[Tensor], thresholds: Tensor) -> State:
+    """``confmat`` ``(T, K, 2, 2)`` of scores ``(N, K)`` against ``thresholds`` ``(T,)``; ``valid`` ``(N, K)``
+    marks the counted elements (``None``: all)."""
+    thr = thresholds.to(scores.device)
+    dtype = torch.promote_types(scores.dtype, thr.dtype)
+    ordered, perm = torch.sort(thr.to(dtype))
+    n_thr, n_cols = thr.numel(), scores.shape[1]
+    at_or_below = torch.searchsorted(ordered, scores.to(dtype).contiguous(), right=True)  # (N, K) in [0, T]
+    column = torch.arange(n_cols, device=scores.device).expand_as(at_or_below)
+    code = (column * 2 + positive.long()) * (n_thr + 1) + at_or_below
+    if valid is not None:
+        code = code[valid]
+    hist = torch.bincount(code.reshape(-1), minlength=n_cols * 2 * (n_thr + 1)).view(n_cols, 2, n_thr + 1)
+    totals = hist.sum(-1)  # (K, 2): negatives, positives
+    # score >= ordered[j]  <=>  at least j + 1 thresholds at or below it: the suffix sum from j + 1
+    at_least = hist.flip(-1).cumsum(-1).flip(-1)[..., 1:]
+    inverse = torch.empty_like(perm)
+    inverse[perm] = torch.arange(n_thr, device=perm.device)
+    at_least = at_least[..., inverse].permute(2, 0, 1)  # (T, K, 2) in the given threshold order
+    fp, tp = at_least[..., 0], at_least[..., 1]
+    tn, fn = totals[:, 0] - fp, totals[:, 1] - tp
+    return {"confmat": torch.stack([torch.stack([tn, fp], -1), torch.stack([fn, tp], -1)], -2)}
+
+
+_SIGMOID = "pass `preds.sigmoid()` for logits (torchmetrics applies a float32 sigmoid to them)"
+
+
+def _binary_binned_stats(preds: Any, target: Any, thresholds: Tensor, ignore_index: Optional[int],
+                         validate_args: bool, weight: Any = None) -> State:
+    """Checked binary inputs (any shape; ``ignore_index`` elements dropped) as their ``confmat``."""
+    _no_weight(weight)
+    preds, target, _ = drop_ignored(preds, target, None, ignore_index, rows=False)
+    preds, target = check_binary_rank_inputs(preds, target, validate_args)
+    check_binned_scores(preds, validate_args, _SIGMOID)
+    return _binned_stats(preds.unsqueeze(1), target.bool().unsqueeze(1), None, thresholds)
+
+
+def _multiclass_binned_stats(preds: Any, target: Any, num_classes: int, thresholds: Tensor,
+                             ignore_index: Optional[int], from_logits: bool, validate_args: bool,
+                             weight: Any = None) -> State:
+    """Checked multiclass inputs (``ignore_index`` rows dropped; logits through the float64 softmax) as their
+    one-vs-rest ``confmat``."""
+    _no_weight(weight)
+    preds, target, _ = drop_ignored(preds, target, None, ignore_index, rows=True)
+    preds, target = check_multiclass_rank_inputs(preds, target, num_classes, validate_args, from_logits)
+    scores = _multiclass_scores(preds, from_logits)
+    return _binned_stats(scores, _multiclass_positive(target, num_classes), None, thresholds)
+
+
+def _multilabel_binned_stats(preds: Any, target: Any, num_labels: int, thresholds: Tensor,
+                             ignore_index: Optional[int], validate_args: bool, weight: Any = None) -> State:
+    """Checked multilabel inputs as their per-label ``confmat``; ``ignore_index`` elements are not counted."""
+    _no_weight(weight)
+    valid = None
+    if ignore_index is not None and isinstance(target, Tensor):
+        valid = target != ignore_index
+        target = torch.where(valid, target, torch.zeros_like(target))
+    preds, target = check_multilabel_rank_inputs(preds, target, num_labels, validate_args)
+    check_binned_scores(preds, validate_args, _SIGMOID)
+    return _binned_stats(preds, target.bool(), valid, thresholds)
+
+
+def _no_weight(weight: Any) -> None:
+    if weight is not None:
+        raise TypeError(f"Expected no `weight` with `thresholds` (integer confusion matrices, as torchmetrics), got "
+                        f"{type(weight).__name__}; use the exact mode (thresholds=None) for sample weights")
+
+
+def _counts(state: State) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+    """``(tp, fp, fn, tn)`` ``(T, K)`` in the float dtype of the results."""
+    cm = state["confmat"]
+    dtype = float_dtype(cm.device)
+    return cm[..., 1, 1].to(dtype), cm[..., 0, 1].to(dtype), cm[..., 1, 0].to(dtype), cm[..., 0, 0].to(dtype)
+
+
+def _pr(state: State) -> Tuple[Tensor, Tensor]:
+    """Precision and recall ``(T + 1, K)`` (``nan`` for 0/0), the point ``(1, 0)`` last."""
+    tp, fp, fn, _ = _counts(state)
+    one = torch.ones_like(tp[:1])
+    return torch.cat([tp / (tp + fp), one]), torch.cat([tp / (tp + fn), 0 * one])
+
+
+def _roc(state: State) -> Tuple[Tensor, Tensor]:
+    """``fpr``, ``tpr`` ``(T, K)`` in reversed threshold order (``nan`` for a column without negatives /
+    positives)."""
+    tp, fp, fn, tn = _counts(state)
+    return (fp / (fp + tn)).flip(0), (tp / (tp + fn)).flip(0)
+
+
+def _positives(state: State) -> Tensor:
+    return state["confmat"][0, :, 1].sum(-1)
+
+
+def _auroc_columns(state: State, max_fpr: Optional[float] = None) -> Tensor:
+    """Per-column area under the binned ROC points (``nan`` for a column with one class)."""
+    fpr, tpr = _roc(state)
+    if max_fpr is None or max_fpr == 1:
+        return torch.trapezoid(tpr, fpr, dim=0)
+    return torch.stack([_partial(fpr[:, k], tpr[:, k], float(max_fpr)) for k in range(fpr.shape[1])])
+
+
+def _partial(fpr: Tensor, tpr: Tensor, max_fpr: float) -> Tensor:
+    """torchmetrics' binned partial AUROC: the points up to ``max_fpr`` and one interpolated at it, McClish's
+    standardisation (no point at or below ``max_fpr``: area 0; ``max_fpr`` beyond the last point, where
+    torchmetrics raises an IndexError: the area of all the points)."""
+    if bool(torch.isnan(fpr).any() | torch.isnan(tpr).any()):
+        return fpr.new_tensor(float("nan"))
+    if float(fpr.sum()) == 0 or float(tpr.sum()) == 0:
+        return torch.trapezoid(tpr, fpr)
+    area = fpr.new_tensor(max_fpr)
+    stop = int(torch.bucketize(area, fpr, right=True))
+    if stop == 0:  # no point at or below max_fpr: no area there (torchmetrics' value)
+        tpr, fpr = tpr[:0], fpr[:0]
+    elif stop < fpr.numel():
+        weight = (area - fpr[stop - 1]) / (fpr[stop] - fpr[stop - 1])
+        tpr = torch.cat([tpr[:stop], torch.lerp(tpr[stop - 1], tpr[stop], weight).view(1)])
+        fpr = torch.cat([fpr[:stop], area.view(1)])
+    partial = torch.trapezoid(tpr, fpr)
+    low = 0.5 * area ** 2
+    return 0.5 * (1 + (partial - low) / (area - low))
+
+
+def _ap_columns(state: State) -> Tensor:
+    """Per-column ``-sum (r_{i+1} - r_i) p_i`` (``nan`` read as 0), ``nan`` for a column without positives."""
+    precision, recall = (torch.nan_to_num(v, nan=0.0) for v in _pr(state))
+    ap = -((recall[1:] - recall[:-1]) * precision[:-1]).sum(0)
+    return torch.where(_positives(state) > 0, ap, float("nan"))
+
+
+def _binned_binary_auroc(state: State, max_fpr: Optional[float] = None, strict: bool = False) -> Tensor:
+    value = _auroc_columns(state, max_fpr)[0]
+    _check_defined(value, "AUROC", strict)
+    return value
+
+
+def _binned_binary_ap(state: State, strict: bool = False) -> Tensor:
+    value = _ap_columns(state)[0]
+    _check_defined(value, "average precision", strict, "without positives")
+    return value
+
+
+def _binned_averaged(state: State, what: str, average: str, strict: bool) -> Tensor:
+    """AUROC or AP (``what``) per column, averaged (``"micro"``: the columns' matrices summed first)."""
+    if average == "micro":
+        pooled = {"confmat": state["confmat"].sum(1, keepdim=True)}
+        return _binned_binary_auroc(pooled, None, strict) if what == "AUROC" else _binned_binary_ap(pooled, strict)
+    values = _auroc_columns(state) if what == "AUROC" else _ap_columns(state)
+    return _average(values, _positives(state), average, what, strict)
+
+
+def _warn_undefined_rates(fpr: Tensor, tpr: Tensor) -> None:
+    undefined = (torch.isnan(fpr) | torch.isnan(tpr)).any(0)
+    if bool(undefined.any()):
+        _undefined("ROC curve", f"for column(s) {torch.nonzero(undefined).view(-1).tolist()} with one class "
+                   "present (its rate is 0/0)", False)
+
+
+def _binned_roc(state: State, thresholds: Tensor, binary: bool) -> Curve:
+    """torchmetrics' binned ROC: ``(fpr, tpr, thresholds)`` reversed; ``(T,)`` each for binary, else ``(K, T)``
+    rates and ``(T,)`` thresholds."""
+    fpr, tpr = _roc(state)
+    _warn_undefined_rates(fpr, tpr)
+    flipped = thresholds.flip(0)
+    return (fpr[:, 0], tpr[:, 0], flipped) if binary else (fpr.T, tpr.T, flipped)
+
+
+def _binned_pr(state: State, thresholds: Tensor, binary: bool) -> Curve:
+    """torchmetrics' binned PR curve: ``(precision, recall, thresholds)``, ``(T + 1,)``, ``(T + 1,)``, ``(T,)`` for
+    binary, else ``(K, T + 1)`` per class and the ``(T,)`` thresholds."""
+    precision, recall = _pr(state)
+    return (precision[:, 0], recall[:, 0], thresholds) if binary else (precision.T, recall.T, thresholds)
+
+
+BinnedValue = Union[Tensor, Curve]
+
+
+# ------------------------------------------------------------- the modules' binned formulas (options by keyword)
+def binned_binary_auroc(state: State, thresholds: Tensor, max_fpr: Optional[float] = None, strict: bool = False,
+                        **_: Any) -> Tensor:
+    return _binned_binary_auroc(state, max_fpr, strict)
+
+
+def binned_binary_ap(state: State, thresholds: Tensor, strict: bool = False, **_: Any) -> Tensor:
+    return _binned_binary_ap(state, strict)
+
+
+def binned_binary_roc(state: State, thresholds: Tensor, **_: Any) -> Curve:
+    return _binned_roc(state, thresholds, True)
+
+
+def binned_binary_pr(state: State, thresholds: Tensor, **_: Any) -> Curve:
+    return _binned_pr(state, thresholds, True)
+
+
+def binned_auroc(state: State, thresholds: Tensor, average: str = "macro", strict: bool = False, **_: Any) -> Tensor:
+    return _binned_averaged(state, "AUROC", average, strict)
+
+
+def binned_ap(state: State, thresholds: Tensor, average: str = "macro", strict: bool = False, **_: Any) -> Tensor:
+    return _binned_averaged(state, "average precision", average, strict)
+
+
+def binned_roc(state: State, thresholds: Tensor, **_: Any) -> Curve:
+    return _binned_roc(state, thresholds, False)
+
+
+def binned_pr(state: State, thresholds: Tensor, **_: Any) -> Curve:
+    return _binned_pr(state, thresholds, False)
