@@ -14,6 +14,8 @@ from torchmetrics_lite._checks.auroc import (  # noqa: F401
     check_alpha,
     check_binary_rank_inputs,
     check_bins,
+    check_eer_average,
+    check_fpr_range,
     check_max_fpr,
     check_multiclass_rank_inputs,
     check_multilabel_rank_inputs,

@@ -101,3 +101,21 @@ __all__ = [
     "multilabel_fbeta_score", "multilabel_confusion_matrix", "multilabel_hamming_distance", "binary_specificity",
     "multiclass_specificity", "multilabel_specificity",
 ]
+
+# torchmetrics exports these rank metrics from its classification package too; they live in the AUROC family
+# (its __all__, _EXPORTS and docs page), so they are importable here but not listed in this __all__.
+from torchmetrics_lite.functional.auroc import (  # noqa: E402,F401
+    binary_eer,
+    binary_logauc,
+    multiclass_eer,
+    multiclass_logauc,
+    multilabel_coverage_error,
+    multilabel_eer,
+    multilabel_logauc,
+    multilabel_precision_at_fixed_recall,
+    multilabel_ranking_average_precision,
+    multilabel_ranking_loss,
+    multilabel_recall_at_fixed_precision,
+    multilabel_sensitivity_at_specificity,
+    multilabel_specificity_at_sensitivity,
+)

@@ -1,0 +1,91 @@
+"""Values read off the exact ROC curve of every row of a sweep (:mod:`._sweep`): the equal error rate and the
+log-scaled area. Static shapes (masked reductions and gathers), so they trace under ``torch.compile``.
+
+The ROC curve of a row is piecewise linear: it starts at ``(fpr, tpr) = (0, 0)`` (threshold ``inf``) and joins
+the points of the distinct scores in decreasing order by straight segments (a tie group that holds positives and
+negatives is a diagonal segment: tied pairs count 1/2, as in AUROC). :func:`segments` gives, at each point of the
+curve, the point before it, so every segment is read at once.
+"""
+from __future__ import annotations
+
+import math
+from typing import NamedTuple, Tuple
+
+import torch
+from torch import Tensor
+
+from torchmetrics_lite._dtype import float_dtype
+from torchmetrics_lite.functional.auroc import _sweep as sw
+
+__all__ = ["Segments", "segments", "eer_rows", "logauc_rows"]
+
+
+class Segments(NamedTuple):
+    """Per row and position (the sweep's decreasing-score order), the curve's point there and the point before."""
+
+    fpr: Tensor  # (R, n) false-positive rate at scores >= scores[k]
+    fnr: Tensor  # (R, n) false-negative rate 1 - tpr, computed as (n_pos - tp) / n_pos
+    fpr_prev: Tensor  # (R, n) the previous point's (0 at the curve's start)
+    fnr_prev: Tensor  # (R, n) the previous point's (1 at the curve's start)
+    valid: Tensor  # bool (R, n): k is a point of the curve (the last position of a tie group of non-zero weight)
+    thresholds: Tensor  # (R, n) the scores
+
+
+def segments(s: sw.Swept) -> Segments:
+    """The segments of every row's ROC curve (rates in float64, float32 on a device without float64; ``nan``
+    for a row without negatives or positives)."""
+    dtype = float_dtype(s.fp.device)
+    rows, n = s.fp.shape
+    fpr = s.fp.to(dtype) / s.n_neg.to(dtype).unsqueeze(1)
+    fnr = (s.n_pos.unsqueeze(1) - s.tp).to(dtype) / s.n_pos.to(dtype).unsqueeze(1)
+    valid = sw._points(s)
+    index = torch.arange(n, device=fpr.device).expand(rows, n)
+    seen = torch.where(valid, index, -1).cummax(1).values
+    prev = torch.cat([torch.full((rows, 1), -1, dtype=seen.dtype, device=seen.device), seen[:, :-1]], 1)
+    has = prev >= 0
+    at = prev.clamp(min=0)
+    return Segments(fpr, fnr, torch.where(has, fpr.gather(1, at), 0.0), torch.where(has, fnr.gather(1, at), 1.0),
+                    valid, s.scores)
+
+
+def eer_rows(g: Segments) -> Tuple[Tensor, Tensor]:
+    """``(eer, threshold)`` per row: where the curve's ``fpr`` and ``fnr`` cross.
+
+    Along the curve ``fpr - fnr`` rises strictly from ``-1`` (the start) to ``1`` (the last point), so the first
+    point ``k`` with ``fpr_k >= fnr_k`` exists, is unique, and the crossing lies on the segment that ends there:
+    with ``d = fpr - fnr`` at its start ``p`` and end ``k``, ``eer = fpr_p + (fpr_k - fpr_p) * d_p / (d_p - d_k)``
+    (``= fpr_k`` when ``d_k = 0``). The threshold is ``k``'s score. Rows without both classes: ``nan``, ``nan``."""
+    crossing = g.valid & (g.fpr >= g.fnr)
+    if g.fpr.shape[1] == 0:
+        empty = torch.full(g.fpr.shape[:1], math.nan, dtype=g.fpr.dtype, device=g.fpr.device)
+        return empty, empty.to(g.thresholds.dtype)
+    k = crossing.to(torch.uint8).argmax(1, keepdim=True)
+    f0, f1 = g.fpr_prev.gather(1, k), g.fpr.gather(1, k)
+    d0, d1 = f0 - g.fnr_prev.gather(1, k), f1 - g.fnr.gather(1, k)
+    eer = (f0 + (f1 - f0) * d0 / (d0 - d1)).squeeze(1)
+    found = crossing.any(1)
+    nan = torch.full_like(eer, math.nan)
+    threshold = g.thresholds.gather(1, k).squeeze(1)
+    return torch.where(found, eer, nan), torch.where(found, threshold, nan.to(threshold.dtype))
+
+
+def logauc_rows(g: Segments, lo: float, hi: float) -> Tensor:
+    """``(1 / ln(hi / lo)) * integral_lo^hi tpr(f) d(ln f)`` per row, exact on the piecewise-linear curve.
+
+    On a segment from ``(f0, t0)`` to ``(f1, t1)`` (``f1 > f0``, slope ``m``), clipped to ``[a, b]`` inside
+    ``[lo, hi]``: ``integral_a^b (t(a) + m (f - a)) / f df = t(a) ln(b / a) + m a (r - ln(1 + r))`` with
+    ``r = (b - a) / a`` (``log1p``, so a short segment loses no digits). Vertical segments add nothing. Rows
+    without both classes: ``nan``."""
+    f0, f1 = g.fpr_prev, g.fpr
+    t0, t1 = 1 - g.fnr_prev, 1 - g.fnr
+    a, b = f0.clamp(lo, hi), f1.clamp(lo, hi)
+    used = g.valid & (b > a)
+    width = torch.where(used, f1 - f0, 1.0)
+    slope = torch.where(used, (t1 - t0) / width, 0.0)
+    a_safe = torch.where(used, a, 1.0)
+    r = torch.where(used, (b - a) / a_safe, 0.0)
+    t_a = t0 + slope * (a - f0)
+    piece = t_a * torch.log1p(r) + slope * a_safe * (r - torch.log1p(r))
+    area = torch.where(used, piece, 0.0).sum(1)
+    undefined = torch.isnan(g.fpr[:, -1:]).any(1) | torch.isnan(g.fnr[:, -1:]).any(1) if g.fpr.shape[1] else True
+    return torch.where(torch.as_tensor(undefined, device=area.device), math.nan, area / math.log(hi / lo))
