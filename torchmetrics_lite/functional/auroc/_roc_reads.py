@@ -41,7 +41,7 @@ def segments(s: sw.Swept) -> Segments:
     valid = sw._points(s)
     index = torch.arange(n, device=fpr.device).expand(rows, n)
     seen = torch.where(valid, index, -1).cummax(1).values
-    prev = torch.cat([torch.full((rows, 1), -1, dtype=seen.dtype, device=seen.device), seen[:, :-1]], 1)
+    prev = torch.cat([torch.full((rows, 1), -1, dtype=seen.dtype, device=seen.device), seen[:, :-1]], 1)[:, :n]
     has = prev >= 0
     at = prev.clamp(min=0)
     return Segments(fpr, fnr, torch.where(has, fpr.gather(1, at), 0.0), torch.where(has, fnr.gather(1, at), 1.0),
