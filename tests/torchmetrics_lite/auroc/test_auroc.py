@@ -16,6 +16,7 @@ from sklearn.metrics import average_precision_score, precision_recall_curve, roc
 from tests.helpers.distributed import Case, distributed_test
 from tests.helpers.metric_tester import check_metric, check_rejects, concat
 from tests.torchmetrics_lite.auroc.test_auroc_multi import MULTI_CASES
+from tests.torchmetrics_lite.auroc.test_breadth import BREADTH_CASES
 from tests.torchmetrics_lite.auroc.test_curves_points import CURVE_CASES
 from tests.torchmetrics_lite.auroc.test_delong import DELONG_CASES
 from tests.torchmetrics_lite.auroc.test_weights import WEIGHTED_CASES
@@ -342,6 +343,7 @@ CASES = [
     *WEIGHTED_CASES,
     *CURVE_CASES,
     *DELONG_CASES,
+    *BREADTH_CASES,
 ]
 
 
