@@ -1,59 +1,87 @@
-"""Per-sample label-ranking counts: one sort per row (sample), no loop over samples or labels.
+"""Per-sample label-ranking sums: one sort per row (sample), all rows at once, no loop over samples or labels.
 
-For sample ``i`` with scores ``s`` ``(L,)`` and relevant labels ``R`` (``n_rel = |R|``), every relevant label ``j``
-needs two counts, ties counted in full (scikit-learn's ``rankdata(-s, "max")`` convention):
+For sample ``i`` with scores ``s`` ``(L,)`` and relevant labels ``R`` (``n_rel = |R|``), ties counted in full
+(scikit-learn's ``rankdata(-s, "max")`` convention), every relevant label ``j`` has
 
-* ``irr_ge(j) = #{k not in R : s_k >= s_j}``: the irrelevant labels ranked at or above ``j``;
-* ``rel_ge(j) = #{k in R : s_k >= s_j}``: the relevant ones (``j`` itself included).
+* ``rank(j) = #{k : s_k >= s_j}`` and ``rank_R(j) = #{k in R : s_k >= s_j}``;
+* ``irr_ge(j) = rank(j) - rank_R(j)``, the irrelevant labels scored at or above it.
 
-Every row is sorted once by a packed key: the score's descending 32-bit key shifted left by one, with the
-relevance bit below it. Within a tie the irrelevant labels then come first, so ``irr_ge(j)`` is the number of
-irrelevant labels before ``j`` (a cumulative sum) and ``rel_ge(j)`` the cumulative count of relevant labels at the
-end of ``j``'s run of equal keys (the relevant labels of a tie are contiguous). Scores wider than 32 bits (float64
-that are not exact float32) and every non-CPU device or ``torch.compile`` take the descending sweep of
-:mod:`._sweep` instead, which reads the same counts from its tie groups (``tp``, ``fp``).
+The ranking loss needs ``misordered = sum_{j in R} irr_ge(j)``, the ranking average precision
+``precision_sum = sum_{j in R} rank_R(j) / rank(j)``.
+
+On CPU every row is sorted once by a packed int64 key: the score's descending 32-bit key shifted left by one, the
+relevance bit below it. Within a tie the irrelevant labels then come first and the relevant ones of the tie form
+one run of equal keys at its end. With ``p`` the 1-based position in the sorted row and ``c(p)`` the number of
+relevant labels up to ``p``: a relevant label at ``p`` has ``irr_ge = p - c(p)`` (its tied relevant labels after it
+are not irrelevant), so ``misordered = sum_{j in R} p_j - n_rel (n_rel + 1) / 2`` (a matrix-vector product); and a
+relevant run ending at ``p`` with ``m`` labels adds ``m * c(p) / p`` to ``precision_sum``. Scores wider than 32 bits
+(float64 that are not exact float32), other devices and ``torch.compile`` take the descending sweep of
+:mod:`._sweep`, whose tie groups give ``rank_R`` (``tp``) and ``irr_ge`` (``fp``) directly.
 """
 from __future__ import annotations
 
-from typing import Tuple
+from typing import Optional
 
 import numpy as np
 import torch
 from torch import Tensor
 
 from torchmetrics_lite import _backend
+from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite._sort_keys import desc_key32
 from torchmetrics_lite.functional.auroc import _sweep as sw
 
-__all__ = ["relevant_counts", "coverage_per_row"]
+__all__ = ["misordered_pairs", "precision_sums", "coverage_per_row"]
 
 
-def relevant_counts(scores: Tensor, relevant: Tensor) -> Tuple[Tensor, Tensor, Tensor]:
-    """``(is_rel, rel_ge, irr_ge)``, each ``(N, L)`` in a per-row order (the same for the three): ``is_rel`` marks
-    the relevant positions; ``rel_ge`` and ``irr_ge`` are the counts above at those positions (any value
-    elsewhere). int64 counts; ``relevant`` is boolean ``(N, L)``."""
-    if _backend.use_numpy(scores) and scores.numel():
-        key = desc_key32(_backend.host(scores))
-        if key is not None:
-            return _relevant_counts_numpy(key, relevant.numpy())
-    swept = sw.sweep(scores, relevant)
-    return swept.pos > 0, swept.tp, swept.fp
-
-
-def _relevant_counts_numpy(key: np.ndarray, relevant: np.ndarray) -> Tuple[Tensor, Tensor, Tensor]:
+def _packed_rows(scores: Tensor, relevant: Tensor) -> Optional[np.ndarray]:
+    """Each row's packed keys, sorted (CPU, 32-bit scores), else ``None``."""
+    if not _backend.use_numpy(scores) or scores.numel() == 0:
+        return None
+    key = desc_key32(_backend.host(scores))
+    if key is None:
+        return None
     packed = key.astype(np.int64) << 1
-    packed |= relevant
+    packed |= relevant.numpy()
     packed.sort(axis=1)
-    is_rel = (packed & 1).astype(bool)
-    irr_ge = np.cumsum(~is_rel, axis=1)
-    rel_cum = np.cumsum(is_rel, axis=1)
+    return packed
+
+
+def misordered_pairs(scores: Tensor, relevant: Tensor) -> Tensor:
+    """``sum_{j in R} #{k not in R : s_k >= s_j}`` per row (int64), for ``scores`` ``(N, L)`` and boolean
+    ``relevant``."""
+    packed = _packed_rows(scores, relevant)
+    if packed is None:
+        swept = sw.sweep(scores, relevant)
+        return torch.where(swept.pos > 0, swept.fp, 0).sum(1)
+    is_rel = (packed & 1).astype(np.float64)
+    n_rel = relevant.sum(1).numpy()
+    positions = is_rel @ np.arange(1, packed.shape[1] + 1, dtype=np.float64)  # exact: integers below 2**53
+    return torch.from_numpy(positions.astype(np.int64) - n_rel * (n_rel + 1) // 2)
+
+
+def precision_sums(scores: Tensor, relevant: Tensor) -> Tensor:
+    """``sum_{j in R} rank_R(j) / rank(j)`` per row (float64; float32 on a device without float64)."""
+    packed = _packed_rows(scores, relevant)
+    if packed is None:
+        swept = sw.sweep(scores, relevant)
+        dtype = float_dtype(scores.device)
+        ratio = swept.tp.to(dtype) / (swept.tp + swept.fp).clamp(min=1).to(dtype)
+        return torch.where(swept.pos > 0, ratio, 0.0).sum(1)
     rows, n = packed.shape
-    last = np.ones((rows, n), dtype=bool)  # the last position of each run of equal packed keys
-    np.not_equal(packed[:, 1:], packed[:, :-1], out=last[:, :-1])
-    end = np.where(last, np.arange(n), n)
-    end = np.minimum.accumulate(end[:, ::-1], axis=1)[:, ::-1]
-    rel_ge = np.take_along_axis(rel_cum, end, axis=1)
-    return torch.from_numpy(is_rel), torch.from_numpy(rel_ge), torch.from_numpy(irr_ge)
+    is_rel = (packed & 1).astype(bool)
+    count = np.cumsum(is_rel, axis=1, dtype=np.int32)
+    position = np.arange(1, n + 1, dtype=np.float64)
+    new = packed[:, 1:] != packed[:, :-1]
+    if new.all():  # no two labels of a row share score and relevance: every run is one label
+        return torch.from_numpy(np.where(is_rel, count / position, 0.0).sum(1))
+    last = np.ones((rows, n), dtype=bool)
+    last[:, :-1] = new
+    first = np.ones((rows, n), dtype=bool)
+    first[:, 1:] = new
+    start = np.maximum.accumulate(np.where(first, np.arange(n, dtype=np.int32), 0), axis=1)
+    run = np.arange(1, n + 1, dtype=np.int32) - start
+    return torch.from_numpy(np.where(is_rel & last, run * count / position, 0.0).sum(1))
 
 
 def coverage_per_row(scores: Tensor, relevant: Tensor) -> Tensor:

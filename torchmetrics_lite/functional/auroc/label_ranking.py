@@ -42,19 +42,17 @@ def _coverage_values(scores: Tensor, relevant: Tensor) -> Tensor:
 
 def _lrap_values(scores: Tensor, relevant: Tensor) -> Tensor:
     dtype = float_dtype(scores.device)
-    is_rel, rel_ge, irr_ge = lr.relevant_counts(scores, relevant)
-    ratio = torch.where(is_rel, rel_ge.to(dtype) / (rel_ge + irr_ge).clamp(min=1).to(dtype), 0.0)
     n_rel = relevant.sum(1)
     trivial = (n_rel == 0) | (n_rel == relevant.shape[1])
-    return torch.where(trivial, 1.0, ratio.sum(1) / n_rel.clamp(min=1).to(dtype))
+    mean = lr.precision_sums(scores, relevant).to(dtype) / n_rel.clamp(min=1).to(dtype)
+    return torch.where(trivial, 1.0, mean)
 
 
 def _ranking_loss_values(scores: Tensor, relevant: Tensor) -> Tensor:
     dtype = float_dtype(scores.device)
-    is_rel, _, irr_ge = lr.relevant_counts(scores, relevant)
-    misordered = torch.where(is_rel, irr_ge, 0).sum(1)
     n_rel = relevant.sum(1)
     pairs = n_rel * (relevant.shape[1] - n_rel)
+    misordered = lr.misordered_pairs(scores, relevant)
     return torch.where(pairs > 0, misordered.to(dtype) / pairs.clamp(min=1).to(dtype), 0.0)
 
 
