@@ -66,8 +66,15 @@ def per_column(fn, scores, positive):
 
 
 # ------------------------------------------------------------------------------------------------- EER
+@pytest.fixture(params=["numpy", "torch"])
+def backend(request):
+    """The packed numpy sort of the curve reads (CPU) and the sweep (other devices, compile, float64)."""
+    with _backend.force(request.param):
+        yield request.param
+
+
 @pytest.mark.parametrize("decimals", [1, 3])
-def test_eer_is_the_interpolated_crossing_of_the_exact_curve(decimals):
+def test_eer_is_the_interpolated_crossing_of_the_exact_curve(decimals, backend):
     logits, probs, y, scores, labels = make(400, decimals=decimals)
     s, t = scores[:, 2].double(), labels[:, 2]
     eer, threshold = F.binary_eer_threshold(s, t)
@@ -85,7 +92,7 @@ def test_eer_is_the_interpolated_crossing_of_the_exact_curve(decimals):
         assert abs(per_label[0][j].item() - e) < 1e-12 and abs(per_label[1][j].item() - th) < 1e-6
 
 
-def test_eer_by_hand():
+def test_eer_by_hand(backend):
     # curve (fpr, fnr): (0, 1) -> (0, 2/3) -> (1/2, 0) [the tie 0.3: one negative, two positives] -> (1, 0);
     # fpr = fnr on the diagonal segment at 2/7, the segment's end is threshold 0.3
     eer, threshold = F.binary_eer_threshold(torch.tensor([0.1, 0.3, 0.3, 0.3, 0.9]), torch.tensor([0, 0, 1, 1, 1]))
@@ -96,7 +103,7 @@ def test_eer_by_hand():
     assert eer.item() == 1.0
 
 
-def test_eer_undefined_and_empty():
+def test_eer_undefined_and_empty(backend):
     with pytest.warns(UserWarning, match="EER is undefined with one class present"):
         eer, threshold = F.binary_eer_threshold(torch.rand(5), torch.ones(5, dtype=torch.long))
     assert math.isnan(eer.item()) and math.isnan(threshold.item())
@@ -116,7 +123,7 @@ def test_eer_undefined_and_empty():
 # ---------------------------------------------------------------------------------------------- LogAUC
 @pytest.mark.parametrize("fpr_range", [(0.001, 0.1), (0.05, 1.0), (0.2, 0.3)])
 @pytest.mark.parametrize("decimals", [1, 3])
-def test_logauc_equals_the_integral_of_the_exact_curve(decimals, fpr_range):
+def test_logauc_equals_the_integral_of_the_exact_curve(decimals, fpr_range, backend):
     logits, probs, y, scores, labels = make(300, seed=1, decimals=decimals)
     lo, hi = fpr_range
     s, t = scores[:, 3].double(), labels[:, 3]
@@ -130,7 +137,7 @@ def test_logauc_equals_the_integral_of_the_exact_curve(decimals, fpr_range):
                                atol=1e-10, rtol=0)
 
 
-def test_logauc_by_hand_and_undefined():
+def test_logauc_by_hand_and_undefined(backend):
     preds, target = torch.tensor([0.9, 0.8, 0.7, 0.6]), torch.tensor([1, 0, 1, 0])
     want = (0.5 * math.log(5) + math.log(2)) / math.log(10)  # tpr 1/2 on [0.1, 0.5), 1 on [0.5, 1]
     assert F.binary_logauc(preds, target, (0.1, 1.0)).item() == pytest.approx(want, abs=1e-15)

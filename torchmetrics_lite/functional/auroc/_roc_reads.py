@@ -9,15 +9,18 @@ curve, the point before it, so every segment is read at once.
 from __future__ import annotations
 
 import math
-from typing import NamedTuple, Tuple
+from typing import Callable, NamedTuple, Optional, Tuple
 
+import numpy as np
 import torch
 from torch import Tensor
 
+from torchmetrics_lite import _backend
 from torchmetrics_lite._dtype import float_dtype
+from torchmetrics_lite._sort_keys import desc_key32
 from torchmetrics_lite.functional.auroc import _sweep as sw
 
-__all__ = ["Segments", "segments", "eer_rows", "logauc_rows"]
+__all__ = ["Segments", "segments", "row_segments", "eer_rows", "logauc_rows"]
 
 
 class Segments(NamedTuple):
@@ -46,6 +49,46 @@ def segments(s: sw.Swept) -> Segments:
     at = prev.clamp(min=0)
     return Segments(fpr, fnr, torch.where(has, fpr.gather(1, at), 0.0), torch.where(has, fnr.gather(1, at), 1.0),
                     valid, s.scores)
+
+
+def row_segments(scores: Tensor, positive: Tensor, swept: Callable[[], sw.Swept]) -> Segments:
+    """The segments of every row of ``scores`` ``(R, n)`` with boolean ``positive``, unweighted: on CPU with 32-bit
+    scores from one packed sort of ``(descending score key, label)`` per row, values only (no argsort, no gather:
+    the labels ride in the key's low bit, the thresholds are decoded from it); otherwise from ``swept()``."""
+    packed = _packed_rows(scores, positive)
+    if packed is None:
+        return segments(swept())
+    rows, n = packed.shape
+    tp = np.cumsum(packed & 1, axis=1)
+    fp = np.arange(1, n + 1) - tp
+    key = packed >> 1
+    valid = np.ones((rows, n), dtype=bool)
+    np.not_equal(key[:, 1:], key[:, :-1], out=valid[:, :-1])
+    n_pos, n_neg = tp[:, -1:], n - tp[:, -1:]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        fpr, fnr = fp / n_neg, (n_pos - tp) / n_pos
+    seen = np.maximum.accumulate(np.where(valid, np.arange(n), -1), axis=1)
+    prev = np.concatenate([np.full((rows, 1), -1), seen[:, :-1]], 1)
+    at = np.maximum(prev, 0)
+    fpr_prev = np.where(prev >= 0, np.take_along_axis(fpr, at, 1), 0.0)
+    fnr_prev = np.where(prev >= 0, np.take_along_axis(fnr, at, 1), 1.0)
+    bits = key.astype(np.uint32).view(np.int32)
+    values = (bits ^ (~(bits >> 31) & np.int32(0x7FFFFFFF))).view(np.float32)  # desc_key32 is an involution
+    thresholds = torch.from_numpy(values).to(scores.dtype)
+    t = torch.from_numpy
+    return Segments(t(fpr), t(fnr), t(fpr_prev), t(fnr_prev), t(valid), thresholds)
+
+
+def _packed_rows(scores: Tensor, positive: Tensor) -> Optional[np.ndarray]:
+    if not _backend.use_numpy(scores) or scores.numel() == 0 or float_dtype(scores.device) != torch.float64:
+        return None
+    key = desc_key32(_backend.host(scores))
+    if key is None:
+        return None
+    packed = key.astype(np.int64) << 1
+    packed |= _backend.host(positive)
+    packed.sort(axis=1)
+    return packed
 
 
 def eer_rows(g: Segments) -> Tuple[Tensor, Tensor]:

@@ -52,14 +52,24 @@ def _warn_undefined(values: Tensor, rows: bool) -> None:
     _undefined("EER", where, False)
 
 
-def _eer_of(swept: sw.Swept, rows: bool) -> Pair:
-    eer, threshold = rr.eer_rows(rr.segments(swept))
+def _eer_of(segments: rr.Segments, rows: bool) -> Pair:
+    eer, threshold = rr.eer_rows(segments)
     _warn_undefined(eer, rows)
     return eer, threshold
 
 
+def _binary_segments(scores: Tensor, is_pos: Tensor) -> rr.Segments:
+    return rr.row_segments(scores.unsqueeze(0), is_pos.unsqueeze(0), lambda: _binary_swept(scores, is_pos, None))
+
+
+def _rows_segments(scores: Tensor, positive: Tensor) -> rr.Segments:
+    """Per class or label: ``scores`` and ``positive`` ``(N, C)``, one row per column."""
+    columns = _columns(scores, positive)
+    return rr.row_segments(*columns, lambda: sw.sweep(*columns))
+
+
 def _binary_eer_pair(state: State) -> Pair:
-    eer, threshold = _eer_of(_binary_swept(state["preds"], _as_bool(state["target"]), None), False)
+    eer, threshold = _eer_of(_binary_segments(state["preds"], _as_bool(state["target"])), False)
     return eer[0], threshold[0]
 
 
@@ -67,13 +77,13 @@ def _multiclass_eer_pair(state: State, num_classes: int, average: str = "none", 
     scores = _multiclass_scores(state["preds"], from_logits)
     positive = _multiclass_positive(state["target"], num_classes)
     if average == "micro":  # one binary problem over the one-hot (sample, class) pairs
-        eer, threshold = _eer_of(_binary_swept(scores.reshape(-1), positive.reshape(-1), None), False)
+        eer, threshold = _eer_of(_binary_segments(scores.reshape(-1), positive.reshape(-1)), False)
         return eer[0], threshold[0]
-    return _eer_of(sw.sweep(*_columns(scores, positive)), True)
+    return _eer_of(_rows_segments(scores, positive), True)
 
 
 def _multilabel_eer_pair(state: State) -> Pair:
-    return _eer_of(sw.sweep(*_columns(state["preds"], state["target"].bool())), True)
+    return _eer_of(_rows_segments(state["preds"], state["target"].bool()), True)
 
 
 def _binary_eer_from_stats(state: State) -> Tensor:

@@ -22,19 +22,17 @@ from torch import Tensor
 from torchmetrics_lite._checks import check_fpr_range, check_rank_average
 from torchmetrics_lite._docs import register
 from torchmetrics_lite.functional.auroc import _roc_reads as rr
-from torchmetrics_lite.functional.auroc import _sweep as sw
 from torchmetrics_lite.functional.auroc._common import (
     State,
     _as_bool,
     _average,
-    _binary_swept,
     _check_defined,
-    _columns,
     _multiclass_positive,
     _multiclass_scores,
     shared_docs,
 )
 from torchmetrics_lite.functional.auroc.binary import _check_binary
+from torchmetrics_lite.functional.auroc.eer import _binary_segments, _rows_segments
 from torchmetrics_lite.functional.auroc.multiclass import _check_multiclass
 from torchmetrics_lite.functional.auroc.multilabel import _check_multilabel
 
@@ -44,27 +42,26 @@ AVERAGES = ("macro", "none")
 FprRange = Tuple[float, float]
 
 
-def _rows_logauc(swept: sw.Swept, fpr_range: FprRange) -> Tensor:
-    return rr.logauc_rows(rr.segments(swept), *fpr_range)
-
-
 def _binary_logauc_from_stats(state: State, fpr_range: FprRange = (0.001, 0.1), strict: bool = False) -> Tensor:
-    value = _rows_logauc(_binary_swept(state["preds"], _as_bool(state["target"]), None), fpr_range)[0]
+    value = rr.logauc_rows(_binary_segments(state["preds"], _as_bool(state["target"])), *fpr_range)[0]
     _check_defined(value, "LogAUC", strict)
     return value
+
+
+def _per_class(scores: Tensor, positive: Tensor, fpr_range: FprRange, average: str, strict: bool) -> Tensor:
+    values = rr.logauc_rows(_rows_segments(scores, positive), *fpr_range)
+    return _average(values, positive.sum(0), average, "LogAUC", strict)  # the support only weighs "weighted"
 
 
 def _multiclass_logauc_from_stats(state: State, num_classes: int, fpr_range: FprRange = (0.001, 0.1),
                                   average: str = "macro", from_logits: bool = False, strict: bool = False) -> Tensor:
     scores = _multiclass_scores(state["preds"], from_logits)
-    swept = sw.sweep(*_columns(scores, _multiclass_positive(state["target"], num_classes)))
-    return _average(_rows_logauc(swept, fpr_range), swept.n_pos, average, "LogAUC", strict)
+    return _per_class(scores, _multiclass_positive(state["target"], num_classes), fpr_range, average, strict)
 
 
 def _multilabel_logauc_from_stats(state: State, fpr_range: FprRange = (0.001, 0.1), average: str = "macro",
                                   strict: bool = False) -> Tensor:
-    swept = sw.sweep(*_columns(state["preds"], state["target"].bool()))
-    return _average(_rows_logauc(swept, fpr_range), swept.n_pos, average, "LogAUC", strict)
+    return _per_class(state["preds"], state["target"].bool(), fpr_range, average, strict)
 
 
 register(fpr_range=("fpr_range: ``(lo, hi)`` with ``0 < lo < hi <= 1``: the false-positive rates integrated over "
