@@ -86,8 +86,12 @@ def precision_sums(scores: Tensor, relevant: Tensor) -> Tensor:
 
 def coverage_per_row(scores: Tensor, relevant: Tensor) -> Tensor:
     """``#{k : s_k >= min_{j in R} s_j}`` per row (int64), 0 for a row without relevant labels: no sort, one
-    masked minimum and one count."""
+    masked minimum and one count (numpy on CPU, where its row reductions are several times faster)."""
+    if _backend.use_numpy(scores) and scores.numel():
+        values, rel = _backend.host(scores), _backend.host(relevant)
+        lowest = np.where(rel, values, np.inf).min(1, keepdims=True)
+        covered = (values >= lowest).view(np.uint8).sum(1, dtype=np.int64)
+        return torch.from_numpy(np.where(rel.any(1), covered, 0))
     top = torch.full((), float("inf"), dtype=scores.dtype, device=scores.device)
-    lowest = torch.where(relevant, scores, top).amin(1, keepdim=True) if scores.shape[1] else scores[:, :1]
-    covered = (scores >= lowest).sum(1)
-    return torch.where(relevant.any(1), covered, 0)
+    lowest_t = torch.where(relevant, scores, top).amin(1, keepdim=True) if scores.shape[1] else scores[:, :1]
+    return torch.where(relevant.any(1), (scores >= lowest_t).sum(1), 0)

@@ -20,7 +20,7 @@ from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite._sort_keys import desc_key32
 from torchmetrics_lite.functional.auroc import _sweep as sw
 
-__all__ = ["Segments", "segments", "row_segments", "eer_rows", "logauc_rows"]
+__all__ = ["Segments", "segments", "row_segments", "row_eer", "eer_rows", "logauc_rows"]
 
 
 class Segments(NamedTuple):
@@ -72,11 +72,45 @@ def row_segments(scores: Tensor, positive: Tensor, swept: Callable[[], sw.Swept]
     at = np.maximum(prev, 0)
     fpr_prev = np.where(prev >= 0, np.take_along_axis(fpr, at, 1), 0.0)
     fnr_prev = np.where(prev >= 0, np.take_along_axis(fnr, at, 1), 1.0)
-    bits = key.astype(np.uint32).view(np.int32)
-    values = (bits ^ (~(bits >> 31) & np.int32(0x7FFFFFFF))).view(np.float32)  # desc_key32 is an involution
-    thresholds = torch.from_numpy(values).to(scores.dtype)
+    thresholds = torch.from_numpy(_decode(key)).to(scores.dtype)
     t = torch.from_numpy
     return Segments(t(fpr), t(fnr), t(fpr_prev), t(fnr_prev), t(valid), thresholds)
+
+
+def row_eer(scores: Tensor, positive: Tensor, swept: Callable[[], sw.Swept]) -> Tuple[Tensor, Tensor]:
+    """:func:`eer_rows` of every row of ``scores`` ``(R, n)``, unweighted. On CPU with 32-bit scores, from the packed
+    sort of :func:`row_segments` without building the curve: ``d = fp * n_pos - fn * n_neg`` rises strictly at every
+    sorted position (a positive lowers ``fn``, a negative raises ``fp``), so the first position with ``d >= 0`` is
+    the number of positions below 0; the crossing's segment ends at the end of that position's tie group and starts
+    at the end of the group before (two counts of keys per row). Otherwise :func:`eer_rows` of ``swept()``."""
+    packed = _packed_rows(scores, positive)
+    if packed is None:
+        return eer_rows(segments(swept()))
+    rows, n = packed.shape
+    tp = np.cumsum(packed & 1, axis=1)
+    fp = np.arange(1, n + 1) - tp
+    n_pos, n_neg = tp[:, -1:], n - tp[:, -1:]
+    first = (fp * n_pos < (n_pos - tp) * n_neg).sum(1, keepdims=True)  # d < 0 before it
+    key = packed >> 1
+    at = np.take_along_axis(key, np.minimum(first, n - 1), 1)
+    end = (key <= at).sum(1, keepdims=True) - 1  # the crossing's point: the end of its tie group
+    start = (key < at).sum(1, keepdims=True) - 1  # the point before it (-1: the curve's start)
+    before = np.maximum(start, 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f1 = np.take_along_axis(fp, end, 1) / n_neg
+        g1 = (n_pos - np.take_along_axis(tp, end, 1)) / n_pos
+        f0 = np.where(start >= 0, np.take_along_axis(fp, before, 1) / n_neg, 0.0)
+        g0 = np.where(start >= 0, (n_pos - np.take_along_axis(tp, before, 1)) / n_pos, 1.0)
+        d0, d1 = f0 - g0, f1 - g1
+        eer = np.where((n_pos > 0) & (n_neg > 0), f0 + (f1 - f0) * d0 / (d0 - d1), np.nan)[:, 0]
+    threshold = torch.from_numpy(_decode(np.take_along_axis(key, end, 1)[:, 0])).to(scores.dtype)
+    return torch.from_numpy(eer), torch.where(torch.from_numpy(np.isnan(eer)), math.nan, threshold)
+
+
+def _decode(key: np.ndarray) -> np.ndarray:
+    """float32 values from their :func:`~torchmetrics_lite._sort_keys.desc_key32` keys (an involution of the bits)."""
+    bits = key.astype(np.uint32).view(np.int32)
+    return (bits ^ (~(bits >> 31) & np.int32(0x7FFFFFFF))).view(np.float32)
 
 
 def _packed_rows(scores: Tensor, positive: Tensor) -> Optional[np.ndarray]:

@@ -15,7 +15,7 @@ segment torchmetrics' value is an approximation, off by up to half the segment's
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Callable, Optional, Tuple
 
 import torch
 from torch import Tensor
@@ -52,8 +52,8 @@ def _warn_undefined(values: Tensor, rows: bool) -> None:
     _undefined("EER", where, False)
 
 
-def _eer_of(segments: rr.Segments, rows: bool) -> Pair:
-    eer, threshold = rr.eer_rows(segments)
+def _eer_of(scores: Tensor, positive: Tensor, swept: Callable[[], sw.Swept], rows: bool) -> Pair:
+    eer, threshold = rr.row_eer(scores, positive, swept)
     _warn_undefined(eer, rows)
     return eer, threshold
 
@@ -68,22 +68,31 @@ def _rows_segments(scores: Tensor, positive: Tensor) -> rr.Segments:
     return rr.row_segments(*columns, lambda: sw.sweep(*columns))
 
 
-def _binary_eer_pair(state: State) -> Pair:
-    eer, threshold = _eer_of(_binary_segments(state["preds"], _as_bool(state["target"])), False)
+def _binary_eer_of(scores: Tensor, is_pos: Tensor) -> Pair:
+    eer, threshold = _eer_of(scores.unsqueeze(0), is_pos.unsqueeze(0), lambda: _binary_swept(scores, is_pos, None),
+                             False)
     return eer[0], threshold[0]
+
+
+def _binary_eer_pair(state: State) -> Pair:
+    return _binary_eer_of(state["preds"], _as_bool(state["target"]))
 
 
 def _multiclass_eer_pair(state: State, num_classes: int, average: str = "none", from_logits: bool = False) -> Pair:
     scores = _multiclass_scores(state["preds"], from_logits)
     positive = _multiclass_positive(state["target"], num_classes)
     if average == "micro":  # one binary problem over the one-hot (sample, class) pairs
-        eer, threshold = _eer_of(_binary_segments(scores.reshape(-1), positive.reshape(-1)), False)
-        return eer[0], threshold[0]
-    return _eer_of(_rows_segments(scores, positive), True)
+        return _binary_eer_of(scores.reshape(-1), positive.reshape(-1))
+    return _rows_eer(scores, positive)
+
+
+def _rows_eer(scores: Tensor, positive: Tensor) -> Pair:
+    columns = _columns(scores, positive)
+    return _eer_of(*columns, lambda: sw.sweep(*columns), True)
 
 
 def _multilabel_eer_pair(state: State) -> Pair:
-    return _eer_of(_rows_segments(state["preds"], state["target"].bool()), True)
+    return _rows_eer(state["preds"], state["target"].bool())
 
 
 def _binary_eer_from_stats(state: State) -> Tensor:
