@@ -51,28 +51,33 @@ def segments(s: sw.Swept) -> Segments:
                     valid, s.scores)
 
 
-def row_segments(scores: Tensor, positive: Tensor, swept: Callable[[], sw.Swept]) -> Segments:
-    """The segments of every row of ``scores`` ``(R, n)`` with boolean ``positive``, unweighted: on CPU with 32-bit
-    scores from one packed sort of ``(descending score key, label)`` per row, values only (no argsort, no gather:
-    the labels ride in the key's low bit, the thresholds are decoded from it); otherwise from ``swept()``."""
+def row_segments(scores: Tensor, positive: Tensor, swept: Callable[[], sw.Swept], hi: float = 1.0) -> Segments:
+    """The segments of every row of ``scores`` ``(R, n)`` with boolean ``positive``, unweighted, up to (at least)
+    the first point with ``fpr >= hi``: on CPU with 32-bit scores from one packed sort of ``(descending score key,
+    label)`` per row, values only (no argsort, no gather: the labels ride in the key's low bit, the thresholds are
+    decoded from it), cut after the last row's point past ``hi``; otherwise every point, from ``swept()``."""
     packed = _packed_rows(scores, positive)
     if packed is None:
         return segments(swept())
     rows, n = packed.shape
     tp = np.cumsum(packed & 1, axis=1)
     fp = np.arange(1, n + 1) - tp
-    key = packed >> 1
-    valid = np.ones((rows, n), dtype=bool)
-    np.not_equal(key[:, 1:], key[:, :-1], out=valid[:, :-1])
     n_pos, n_neg = tp[:, -1:], n - tp[:, -1:]
+    key = packed >> 1
+    reach = np.minimum((fp < hi * n_neg).sum(1, keepdims=True), n - 1)  # the first position with fpr >= hi
+    cut = int(((key <= np.take_along_axis(key, reach, 1)).sum(1)).max())  # ... and the end of its tie group
+    tp, fp, key = tp[:, :cut], fp[:, :cut], packed[:, :min(cut + 1, n)] >> 1
+    valid = np.ones((rows, cut), dtype=bool)
+    width = key.shape[1] - 1  # cut, or cut - 1 when the cut is the row's end (whose last position is a point)
+    np.not_equal(key[:, 1:], key[:, :width], out=valid[:, :width])
     with np.errstate(divide="ignore", invalid="ignore"):
         fpr, fnr = fp / n_neg, (n_pos - tp) / n_pos
-    seen = np.maximum.accumulate(np.where(valid, np.arange(n), -1), axis=1)
+    seen = np.maximum.accumulate(np.where(valid, np.arange(cut), -1), axis=1)
     prev = np.concatenate([np.full((rows, 1), -1), seen[:, :-1]], 1)
     at = np.maximum(prev, 0)
     fpr_prev = np.where(prev >= 0, np.take_along_axis(fpr, at, 1), 0.0)
     fnr_prev = np.where(prev >= 0, np.take_along_axis(fnr, at, 1), 1.0)
-    thresholds = torch.from_numpy(_decode(key)).to(scores.dtype)
+    thresholds = torch.from_numpy(_decode(key[:, :cut])).to(scores.dtype)
     t = torch.from_numpy
     return Segments(t(fpr), t(fnr), t(fpr_prev), t(fnr_prev), t(valid), thresholds)
 

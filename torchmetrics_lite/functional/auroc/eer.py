@@ -58,14 +58,14 @@ def _eer_of(scores: Tensor, positive: Tensor, swept: Callable[[], sw.Swept], row
     return eer, threshold
 
 
-def _binary_segments(scores: Tensor, is_pos: Tensor) -> rr.Segments:
-    return rr.row_segments(scores.unsqueeze(0), is_pos.unsqueeze(0), lambda: _binary_swept(scores, is_pos, None))
+def _binary_segments(scores: Tensor, is_pos: Tensor, hi: float = 1.0) -> rr.Segments:
+    return rr.row_segments(scores.unsqueeze(0), is_pos.unsqueeze(0), lambda: _binary_swept(scores, is_pos, None), hi)
 
 
-def _rows_segments(scores: Tensor, positive: Tensor) -> rr.Segments:
+def _rows_segments(scores: Tensor, positive: Tensor, hi: float = 1.0) -> rr.Segments:
     """Per class or label: ``scores`` and ``positive`` ``(N, C)``, one row per column."""
     columns = _columns(scores, positive)
-    return rr.row_segments(*columns, lambda: sw.sweep(*columns))
+    return rr.row_segments(*columns, lambda: sw.sweep(*columns), hi)
 
 
 def _binary_eer_of(scores: Tensor, is_pos: Tensor) -> Pair:

@@ -43,13 +43,13 @@ FprRange = Tuple[float, float]
 
 
 def _binary_logauc_from_stats(state: State, fpr_range: FprRange = (0.001, 0.1), strict: bool = False) -> Tensor:
-    value = rr.logauc_rows(_binary_segments(state["preds"], _as_bool(state["target"])), *fpr_range)[0]
+    value = rr.logauc_rows(_binary_segments(state["preds"], _as_bool(state["target"]), fpr_range[1]), *fpr_range)[0]
     _check_defined(value, "LogAUC", strict)
     return value
 
 
 def _per_class(scores: Tensor, positive: Tensor, fpr_range: FprRange, average: str, strict: bool) -> Tensor:
-    values = rr.logauc_rows(_rows_segments(scores, positive), *fpr_range)
+    values = rr.logauc_rows(_rows_segments(scores, positive, fpr_range[1]), *fpr_range)
     return _average(values, positive.sum(0), average, "LogAUC", strict)  # the support only weighs "weighted"
 
 
