@@ -206,9 +206,9 @@ POINTS = {"recall_at_fixed_precision": "RecallAtFixedPrecision", "precision_at_f
           "specificity_at_sensitivity": "SpecificityAtSensitivity"}
 
 
-@pytest.mark.parametrize("minimum", [0.0, 0.5, 0.9, 1.0])
+@pytest.mark.parametrize("minimum", [0.0, 0.5, 1.0])
 @pytest.mark.parametrize("name", sorted(POINTS))
-def test_multilabel_points_are_the_binary_point_of_each_label(name, minimum):
+def test_multilabel_points_are_the_binary_point_of_each_label(name, minimum, backend):
     _, _, _, scores, labels = make(150, seed=2)
     labels[:, 4] = 0  # a label without positives
     values, thresholds = getattr(F, f"multilabel_{name}")(scores, labels, L, minimum)

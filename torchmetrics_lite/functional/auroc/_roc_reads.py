@@ -20,7 +20,7 @@ from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite._sort_keys import desc_key32
 from torchmetrics_lite.functional.auroc import _sweep as sw
 
-__all__ = ["Segments", "segments", "row_segments", "row_eer", "eer_rows", "logauc_rows"]
+__all__ = ["Segments", "segments", "row_segments", "row_eer", "curve_sweep", "eer_rows", "logauc_rows"]
 
 
 class Segments(NamedTuple):
@@ -110,6 +110,27 @@ def row_eer(scores: Tensor, positive: Tensor, swept: Callable[[], sw.Swept]) -> 
         eer = np.where((n_pos > 0) & (n_neg > 0), f0 + (f1 - f0) * d0 / (d0 - d1), np.nan)[:, 0]
     threshold = torch.from_numpy(_decode(np.take_along_axis(key, end, 1)[:, 0])).to(scores.dtype)
     return torch.from_numpy(eer), torch.where(torch.from_numpy(np.isnan(eer)), math.nan, threshold)
+
+
+def curve_sweep(scores: Tensor, positive: Tensor) -> sw.Swept:
+    """The sweep of every row of ``scores`` ``(R, n)`` for the curve reads (:func:`._sweep.roc_rates`,
+    :func:`._sweep.pr_rates`: the operating points), unweighted. On CPU with 32-bit scores built from the packed
+    sort: its ``tp_above``/``fp_above`` are per position (only their difference from ``tp``/``fp`` being non-zero
+    is read there), so it is not for AUROC or DeLong. Otherwise :func:`._sweep.sweep`."""
+    packed = _packed_rows(scores, positive)
+    if packed is None:
+        return sw.sweep(scores, positive)
+    rows, n = packed.shape
+    pos = packed & 1
+    tp = np.cumsum(pos, axis=1)
+    fp = np.arange(1, n + 1) - tp
+    key = packed >> 1
+    last = np.ones((rows, n), dtype=bool)
+    np.not_equal(key[:, 1:], key[:, :-1], out=last[:, :-1])
+    t = torch.from_numpy
+    neg = 1 - pos
+    return sw.Swept(t(np.zeros((rows, n), dtype=np.int64)), t(_decode(key)).to(scores.dtype), t(pos), t(neg), t(tp),
+                    t(fp), t(tp - pos), t(fp - neg), t(last), t(tp[:, -1]), t(fp[:, -1]))
 
 
 def _decode(key: np.ndarray) -> np.ndarray:

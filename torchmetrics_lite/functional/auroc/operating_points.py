@@ -28,6 +28,7 @@ from torch import Tensor
 
 from torchmetrics_lite._checks import check_probability
 from torchmetrics_lite._dtype import float_dtype
+from torchmetrics_lite.functional.auroc import _roc_reads as rr
 from torchmetrics_lite.functional.auroc import _sweep as sw
 from torchmetrics_lite.functional.auroc._common import (
     State,
@@ -111,7 +112,7 @@ def _multiclass_point_from_stats(chooser: Chooser, state: State, num_classes: in
 
 
 def _multilabel_point_from_stats(chooser: Chooser, state: State, minimum: float) -> Point:
-    return chooser(sw.sweep(*_columns(state["preds"], state["target"].bool())), minimum)
+    return chooser(rr.curve_sweep(*_columns(state["preds"], state["target"].bool())), minimum)
 
 
 _BINARY_DOC = """
