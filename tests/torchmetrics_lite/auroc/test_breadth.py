@@ -218,6 +218,18 @@ def test_multilabel_points_are_the_binary_point_of_each_label(name, minimum, bac
         torch.testing.assert_close(thresholds[j], threshold, rtol=0, atol=0, equal_nan=True)
 
 
+def test_points_of_empty_input_are_the_no_candidate_value():
+    empty = (torch.zeros(0, L), torch.zeros(0, L, dtype=torch.long))
+    for name, none in (("recall_at_fixed_precision", math.nan), ("precision_at_fixed_recall", math.nan),
+                       ("sensitivity_at_specificity", 1e6), ("specificity_at_sensitivity", 1e6)):
+        values, thresholds = getattr(F, f"multilabel_{name}")(*empty, L, 0.5)
+        assert values.tolist() == [0.0] * L
+        torch.testing.assert_close(thresholds, torch.full((L,), none), rtol=0, atol=0, equal_nan=True)
+        value, threshold = getattr(F, f"binary_{name}")(empty[0][:, 0], empty[1][:, 0], 0.5)
+        assert value.item() == 0.0
+        torch.testing.assert_close(threshold, torch.tensor(none), rtol=0, atol=0, equal_nan=True)
+
+
 # ------------------------------------------------------------------------------------------------ harness
 _LG, _PR, _Y, _S, _LB = make(160, seed=5)
 MC = [(_LG[a:b], _Y[a:b]) for a, b in ((0, 50), (50, 51), (51, 160))]

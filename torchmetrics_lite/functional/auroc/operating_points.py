@@ -58,7 +58,10 @@ def _best(ok: Tensor, keys: Sequence[Tensor], value: Tensor, thresholds: Tensor,
           zero_is_none: bool) -> Point:
     """Per row, the candidate (``ok``) with the lexicographically largest ``keys``: ``(value, threshold)`` there;
     rows without a candidate give ``(0, none_threshold)``, and so do rows whose best value is 0 when
-    ``zero_is_none``."""
+    ``zero_is_none``; so does empty input (no candidate at all)."""
+    if ok.shape[1] == 0:
+        rows = ok.shape[0]
+        return value.new_zeros(rows), thresholds.new_full((rows,), none_threshold)
     chosen = ok
     for key in keys:
         best = torch.where(chosen, key, -math.inf).max(1, keepdim=True).values
