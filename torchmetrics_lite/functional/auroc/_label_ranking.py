@@ -36,8 +36,8 @@ __all__ = ["misordered_pairs", "precision_sums", "coverage_per_row"]
 
 def _packed_rows(scores: Tensor, relevant: Tensor) -> Optional[np.ndarray]:
     """Each row's packed keys, sorted (CPU, 32-bit scores), else ``None``."""
-    if not _backend.use_numpy(scores) or scores.numel() == 0:
-        return None
+    if not _backend.use_numpy(scores) or scores.numel() == 0 or float_dtype(scores.device) != torch.float64:
+        return None  # (a CPU without float64 is the emulated Apple MPS of the tests: its torch path makes none)
     key = desc_key32(_backend.host(scores))
     if key is None:
         return None
