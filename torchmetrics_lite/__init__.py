@@ -18,7 +18,10 @@ _EXPORTS = {  # module: the public names it provides (imported on first use, PEP
         "MulticlassPrecisionAtFixedRecall", "MulticlassPrecisionRecallCurve", "MulticlassRecallAtFixedPrecision",
         "MulticlassROC", "MulticlassSensitivityAtSpecificity", "MulticlassSpecificityAtSensitivity",
         "MultilabelAUROC", "MultilabelAveragePrecision", "MultilabelPrecisionRecallCurve", "MultilabelROC",
-        "PairedAUROCTest",
+        "PairedAUROCTest", "BinaryEER", "MulticlassEER", "MultilabelEER", "BinaryLogAUC", "MulticlassLogAUC",
+        "MultilabelLogAUC", "MultilabelCoverageError", "MultilabelRankingAveragePrecision", "MultilabelRankingLoss",
+        "MultilabelPrecisionAtFixedRecall", "MultilabelRecallAtFixedPrecision", "MultilabelSensitivityAtSpecificity",
+        "MultilabelSpecificityAtSensitivity",
     ],
     "torchmetrics_lite.calibration": [
         "BinaryBrierScore", "BinaryCalibrationError", "MulticlassBrierScore", "MulticlassCalibrationError",

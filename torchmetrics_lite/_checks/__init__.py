@@ -16,6 +16,8 @@ from torchmetrics_lite._checks.auroc import (  # noqa: F401
     check_binned_max_fpr,
     check_binned_scores,
     check_bins,
+    check_eer_average,
+    check_fpr_range,
     check_max_fpr,
     check_multiclass_rank_inputs,
     check_multilabel_rank_inputs,

@@ -205,3 +205,25 @@ def check_binned_max_fpr(thresholds: Optional[Tensor], max_fpr: Any) -> None:
     if thresholds is not None and max_fpr is not None and not bool((thresholds[1:] >= thresholds[:-1]).all()):
         raise ValueError(f"Expected `thresholds` in increasing order with `max_fpr` (the partial area interpolates "
                          f"along the ROC points), got {thresholds.tolist()}; pass `thresholds.sort().values`")
+
+
+def check_fpr_range(fpr_range: Any) -> Tuple[float, float]:
+    """LogAUC's ``fpr_range``: a pair ``(lo, hi)`` with ``0 < lo < hi <= 1`` (the log axis needs ``lo > 0``)."""
+    ok = isinstance(fpr_range, (tuple, list)) and len(fpr_range) == 2 and all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) and not math.isnan(v) for v in fpr_range)
+    if not ok or not 0 < fpr_range[0] < fpr_range[1] <= 1:
+        raise ValueError(f"Expected `fpr_range` to be a pair (lo, hi) with 0 < lo < hi <= 1 (a log-scaled "
+                         f"false-positive-rate axis starts above 0), got {fpr_range!r}")
+    return float(fpr_range[0]), float(fpr_range[1])
+
+
+def check_eer_average(average: Any) -> str:
+    """Multiclass EER's ``average``: ``None``/``"none"`` (per class) or ``"micro"``; torchmetrics' ``"macro"``
+    (the EER of an interpolated mean ROC curve) is not offered, and the message says what to write instead."""
+    average = "none" if average is None else average
+    if average == "macro":
+        raise ValueError("Expected `average` to be None, 'none' or 'micro', got 'macro': torchmetrics' macro EER is "
+                         "the EER of a mean ROC curve interpolated across classes, not offered here; use "
+                         "`average=None` and `.nanmean()` for the mean of the per-class EERs, or 'micro'")
+    check_choice("average", average, ("none", "micro"))
+    return average

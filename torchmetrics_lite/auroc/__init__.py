@@ -1,5 +1,7 @@
 """Stateful exact rank metrics: AUROC, average precision, ROC and precision-recall curves for every task,
-operating points (recall at fixed precision and friends) and DeLong's intervals and paired tests.
+operating points (recall at fixed precision and friends, binary, multiclass and multilabel), DeLong's intervals and
+paired tests, the equal error rate and LogAUC of every task, and the multilabel ranking metrics (coverage error,
+label ranking average precision and loss: per-sample sums, constant memory).
 
 The exact modes keep every score and label in a growable ``cat`` buffer (amortised doubling): scores in
 float32, or in the input's floating dtype when it is wider (a float64 batch promotes the buffer, so float64
@@ -26,6 +28,19 @@ from torchmetrics_lite.auroc.curves import (
     MultilabelROC,
 )
 from torchmetrics_lite.auroc.delong import BinaryAUROCCI, PairedAUROCTest
+from torchmetrics_lite.auroc.eer import (
+    BinaryEER,
+    BinaryLogAUC,
+    MulticlassEER,
+    MulticlassLogAUC,
+    MultilabelEER,
+    MultilabelLogAUC,
+)
+from torchmetrics_lite.auroc.label_ranking import (
+    MultilabelCoverageError,
+    MultilabelRankingAveragePrecision,
+    MultilabelRankingLoss,
+)
 from torchmetrics_lite.auroc.multiclass import MulticlassAUROC, MulticlassAveragePrecision
 from torchmetrics_lite.auroc.multilabel import MultilabelAUROC, MultilabelAveragePrecision
 from torchmetrics_lite.auroc.operating_points import (
@@ -37,6 +52,10 @@ from torchmetrics_lite.auroc.operating_points import (
     MulticlassRecallAtFixedPrecision,
     MulticlassSensitivityAtSpecificity,
     MulticlassSpecificityAtSensitivity,
+    MultilabelPrecisionAtFixedRecall,
+    MultilabelRecallAtFixedPrecision,
+    MultilabelSensitivityAtSpecificity,
+    MultilabelSpecificityAtSensitivity,
 )
 
 __all__ = [
@@ -62,4 +81,17 @@ __all__ = [
     "MulticlassSpecificityAtSensitivity",
     "BinaryAUROCCI",
     "PairedAUROCTest",
+    "MultilabelRecallAtFixedPrecision",
+    "MultilabelPrecisionAtFixedRecall",
+    "MultilabelSensitivityAtSpecificity",
+    "MultilabelSpecificityAtSensitivity",
+    "BinaryEER",
+    "MulticlassEER",
+    "MultilabelEER",
+    "BinaryLogAUC",
+    "MulticlassLogAUC",
+    "MultilabelLogAUC",
+    "MultilabelCoverageError",
+    "MultilabelRankingAveragePrecision",
+    "MultilabelRankingLoss",
 ]

@@ -1,5 +1,6 @@
 """Operating-point modules: recall at fixed precision, precision at fixed recall, sensitivity at specificity and
-specificity at sensitivity, binary and multiclass (rules in :mod:`torchmetrics_lite.functional.auroc.operating_points`).
+specificity at sensitivity, binary, multiclass and multilabel (rules in
+:mod:`torchmetrics_lite.functional.auroc.operating_points`).
 
 Each keeps the exact state of its task and computes ``(value, threshold)`` over everything seen; the class names
 the rule and its constraint (``constraint`` is the name of the constructor argument, as torchmetrics')."""
@@ -15,6 +16,8 @@ from torchmetrics_lite.auroc._base import (
     _binary_batch_stats,
     _multiclass_batch_stats,
     _multiclass_states,
+    _multilabel_batch_stats,
+    _multilabel_states,
 )
 from torchmetrics_lite.functional.auroc import operating_points as F
 from torchmetrics_lite.functional.auroc._common import State
@@ -22,7 +25,9 @@ from torchmetrics_lite.metric import Metric
 
 __all__ = ["BinaryRecallAtFixedPrecision", "BinaryPrecisionAtFixedRecall", "BinarySensitivityAtSpecificity",
            "BinarySpecificityAtSensitivity", "MulticlassRecallAtFixedPrecision", "MulticlassPrecisionAtFixedRecall",
-           "MulticlassSensitivityAtSpecificity", "MulticlassSpecificityAtSensitivity"]
+           "MulticlassSensitivityAtSpecificity", "MulticlassSpecificityAtSensitivity",
+           "MultilabelRecallAtFixedPrecision", "MultilabelPrecisionAtFixedRecall", "MultilabelSensitivityAtSpecificity",
+           "MultilabelSpecificityAtSensitivity"]
 
 _DOC = """{summary}; :func:`~torchmetrics_lite.functional.{function}` over everything seen.
 
@@ -54,6 +59,9 @@ _MULTICLASS = dict(update="preds (N, C), target (N,)", args="        num_classes
                    "        from_logits: ``preds`` are logits (a float64 softmax is applied at compute).\n",
                    shape=", each ``(num_classes,)``", batch="torch.tensor([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], "
                    "[0.1, 0.2, 0.7], [0.5, 0.4, 0.1]]), torch.tensor([0, 1, 2, 1])")
+_MULTILABEL = dict(update="preds (N, L), target (N, L)", args="        num_labels: the number of labels.\n",
+                   shape=", each ``(num_labels,)``", batch="torch.tensor([[0.75, 0.05], [0.45, 0.75], [0.05, 0.55], "
+                   "[0.05, 0.65]]), torch.tensor([[1, 0], [0, 0], [0, 1], [1, 1]])")
 
 
 def _documented(task: dict, summary: str, function: str, constraint: str, example: str, result: str) -> Callable:
@@ -104,6 +112,27 @@ class _MulticlassPoint(Metric):
     def compute_from_stats(self, state: State) -> Any:
         return F._multiclass_point_from_stats(type(self).rule, state, self.num_classes, self.minimum,
                                               self.from_logits)
+
+
+class _MultilabelPoint(Metric):
+    """A multilabel operating point per label, as :class:`_BinaryPoint`; ``update(preds (N, L), target (N, L))``,
+    unweighted."""
+
+    higher_is_better: ClassVar[Any] = None
+    weighted: ClassVar[bool] = False
+    rule: ClassVar[Callable[..., Any]]
+    constraint: ClassVar[str]
+
+    def __init__(self, num_labels: int, minimum: float, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        _multilabel_states(self, type(self).weighted, num_labels)
+        self.num_labels = num_labels
+        self.minimum = check_probability(type(self).constraint, minimum)
+
+    batch_stats = _multilabel_batch_stats
+
+    def compute_from_stats(self, state: State) -> Any:
+        return F._multilabel_point_from_stats(type(self).rule, state, self.minimum)
 
 
 @_documented(_BINARY, "The highest recall whose precision is at least ``min_precision``, and its threshold",
@@ -194,3 +223,47 @@ class MulticlassSpecificityAtSensitivity(_MulticlassPoint):
         super().__init__(num_classes, min_sensitivity, from_logits=from_logits, **kwargs)
 
 
+
+
+@_documented(_MULTILABEL, "Per label, the highest recall whose precision is at least ``min_precision``",
+             "multilabel_recall_at_fixed_precision", "min_precision", "num_labels=2, min_precision=0.6",
+             "[0.5, 1.0, 0.75, 0.55]")
+class MultilabelRecallAtFixedPrecision(_MultilabelPoint):
+    rule = staticmethod(F._recall_at_precision)
+    constraint = "min_precision"
+
+    def __init__(self, num_labels: int, min_precision: float, **kwargs: Any) -> None:
+        super().__init__(num_labels, min_precision, **kwargs)
+
+
+@_documented(_MULTILABEL, "Per label, the highest precision whose recall is at least ``min_recall``",
+             "multilabel_precision_at_fixed_recall", "min_recall", "num_labels=2, min_recall=0.5",
+             "[1.0, 0.6667, 0.75, 0.55]")
+class MultilabelPrecisionAtFixedRecall(_MultilabelPoint):
+    rule = staticmethod(F._precision_at_recall)
+    constraint = "min_recall"
+
+    def __init__(self, num_labels: int, min_recall: float, **kwargs: Any) -> None:
+        super().__init__(num_labels, min_recall, **kwargs)
+
+
+@_documented(_MULTILABEL, "Per label, the highest sensitivity whose specificity is at least ``min_specificity``",
+             "multilabel_sensitivity_at_specificity", "min_specificity", "num_labels=2, min_specificity=0.5",
+             "[0.5, 1.0, 0.75, 0.55]")
+class MultilabelSensitivityAtSpecificity(_MultilabelPoint):
+    rule = staticmethod(F._sensitivity_at_specificity)
+    constraint = "min_specificity"
+
+    def __init__(self, num_labels: int, min_specificity: float, **kwargs: Any) -> None:
+        super().__init__(num_labels, min_specificity, **kwargs)
+
+
+@_documented(_MULTILABEL, "Per label, the highest specificity whose sensitivity is at least ``min_sensitivity``",
+             "multilabel_specificity_at_sensitivity", "min_sensitivity", "num_labels=2, min_sensitivity=1.0",
+             "[0.0, 0.5, 0.05, 0.55]")
+class MultilabelSpecificityAtSensitivity(_MultilabelPoint):
+    rule = staticmethod(F._specificity_at_sensitivity)
+    constraint = "min_sensitivity"
+
+    def __init__(self, num_labels: int, min_sensitivity: float, **kwargs: Any) -> None:
+        super().__init__(num_labels, min_sensitivity, **kwargs)

@@ -91,3 +91,21 @@ __all__ = [
     "MulticlassHammingDistance", "MulticlassExactMatch", "BinaryHingeLoss", "MulticlassHingeLoss", "BinaryFairness",
     "BinaryGroupStatRates",
 ]
+
+# torchmetrics exports these rank metrics from its classification package too; they live in the AUROC family
+# (its __all__, _EXPORTS and docs page), so they are importable here but not listed in this __all__.
+from torchmetrics_lite.auroc import (  # noqa: E402,F401
+    BinaryEER,
+    BinaryLogAUC,
+    MulticlassEER,
+    MulticlassLogAUC,
+    MultilabelCoverageError,
+    MultilabelEER,
+    MultilabelLogAUC,
+    MultilabelPrecisionAtFixedRecall,
+    MultilabelRankingAveragePrecision,
+    MultilabelRankingLoss,
+    MultilabelRecallAtFixedPrecision,
+    MultilabelSensitivityAtSpecificity,
+    MultilabelSpecificityAtSensitivity,
+)

@@ -10,6 +10,11 @@ _EXPORTS = {  # module: the public names it provides (imported on first use, PEP
         "multiclass_recall_at_fixed_precision", "multiclass_roc", "multiclass_sensitivity_at_specificity",
         "multiclass_specificity_at_sensitivity", "multilabel_auroc", "multilabel_average_precision",
         "multilabel_precision_recall_curve", "multilabel_roc", "paired_auroc_test",
+        "binary_eer", "binary_eer_threshold", "multiclass_eer", "multiclass_eer_threshold", "multilabel_eer",
+        "multilabel_eer_threshold", "binary_logauc", "multiclass_logauc", "multilabel_logauc",
+        "multilabel_coverage_error", "multilabel_ranking_average_precision", "multilabel_ranking_loss",
+        "multilabel_precision_at_fixed_recall", "multilabel_recall_at_fixed_precision",
+        "multilabel_sensitivity_at_specificity", "multilabel_specificity_at_sensitivity",
     ],
     "torchmetrics_lite.functional.calibration": [
         "binary_brier_score", "binary_calibration_error", "multiclass_brier_score", "multiclass_calibration_error",

@@ -17,6 +17,7 @@ from tests.helpers.distributed import Case, distributed_test
 from tests.helpers.metric_tester import check_metric, check_rejects, concat
 from tests.torchmetrics_lite.auroc.test_auroc_multi import MULTI_CASES
 from tests.torchmetrics_lite.auroc.test_binned_ignore import BINNED_CASES
+from tests.torchmetrics_lite.auroc.test_breadth import BREADTH_CASES
 from tests.torchmetrics_lite.auroc.test_curves_points import CURVE_CASES
 from tests.torchmetrics_lite.auroc.test_delong import DELONG_CASES
 from tests.torchmetrics_lite.auroc.test_weights import WEIGHTED_CASES
@@ -344,6 +345,7 @@ CASES = [
     *CURVE_CASES,
     *DELONG_CASES,
     *BINNED_CASES,
+    *BREADTH_CASES,
 ]
 
 

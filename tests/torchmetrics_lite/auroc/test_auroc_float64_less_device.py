@@ -109,6 +109,21 @@ for point, (fn_name, minimum) in POINTS.items():
         getattr(F, f"multiclass_{fn_name}"), C, minimum)
     add(f"Multiclass{point}_logits", partial(getattr(M, f"Multiclass{point}"), C, minimum, from_logits=True),
         MC_LOGITS, getattr(F, f"multiclass_{fn_name}"), C, minimum, from_logits=True)
+    add(f"Multilabel{point}", partial(getattr(M, f"Multilabel{point}"), C, minimum), ML,
+        getattr(F, f"multilabel_{fn_name}"), C, minimum)
+add("BinaryEER", M.BinaryEER, BINARY, F.binary_eer)
+add("MulticlassEER", partial(M.MulticlassEER, C), MC, F.multiclass_eer, C)
+add("MulticlassEER_micro_logits", partial(M.MulticlassEER, C, average="micro", from_logits=True), MC_LOGITS,
+    F.multiclass_eer, C, average="micro", from_logits=True)
+add("MultilabelEER", partial(M.MultilabelEER, C), ML, F.multilabel_eer, C)
+add("BinaryLogAUC", partial(M.BinaryLogAUC, (0.05, 1.0)), BINARY, F.binary_logauc, (0.05, 1.0))
+add("MulticlassLogAUC", partial(M.MulticlassLogAUC, C, (0.05, 1.0)), MC, F.multiclass_logauc, C, (0.05, 1.0))
+add("MultilabelLogAUC_avg_none", partial(M.MultilabelLogAUC, C, (0.05, 1.0), average=None), ML, F.multilabel_logauc,
+    C, (0.05, 1.0), average=None)
+for cls, fn in ((M.MultilabelCoverageError, F.multilabel_coverage_error),
+                (M.MultilabelRankingAveragePrecision, F.multilabel_ranking_average_precision),
+                (M.MultilabelRankingLoss, F.multilabel_ranking_loss)):
+    add(cls.__name__, partial(cls, C), ML, fn, C)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -140,6 +155,21 @@ def test_integer_weights_become_float32():
     assert got.dtype == torch.float32
     torch.testing.assert_close(got.double(), functions.binary_auroc(SCORES, LABELS, weight=(WEIGHTS * 3).long()),
                                rtol=1e-6, atol=0)
+
+
+def test_eer_thresholds_on_a_float64_less_device(monkeypatch):
+    """The ``*_eer_threshold`` functions (no module of their own) make no float64 either."""
+    calls = [(functions.binary_eer_threshold, (SCORES, LABELS)),
+             (functions.multiclass_eer_threshold, (PROBS, CLASSES, C)),
+             (functions.multilabel_eer_threshold, (LOGITS, MULTI, C))]
+    want = [fn(*args) for fn, args in calls]
+    with float64_less_cpu(monkeypatch):
+        got = [fn(*args) for fn, args in calls]
+    assert all(eer.dtype == torch.float32 for eer, _ in got)
+    assert_float32_close(got, want)
+
+
+COVERED.update({"binary_eer_threshold", "multiclass_eer_threshold", "multilabel_eer_threshold"})  # the test above
 
 
 def test_every_public_name_is_covered():

@@ -47,6 +47,12 @@ FUNCTIONAL = {
     "multiclass_specificity_at_sensitivity": (partial(F.multiclass_specificity_at_sensitivity, num_classes=4,
                                                       min_sensitivity=0.5, from_logits=True, validate_args=False),
                                               (LG, MC_Y)),
+    # the EER and LogAUC reads of the sweep (per-class rows share them), the per-row label-ranking counts
+    "binary_eer_threshold": (partial(F.binary_eer_threshold, validate_args=False), (P, Y)),
+    "binary_logauc": (partial(F.binary_logauc, fpr_range=(0.05, 1.0), validate_args=False), (P, Y)),
+    "multilabel_coverage_error": (partial(F.multilabel_coverage_error, num_labels=4, validate_args=False),
+                                  (LG, ML_Y)),
+    "multilabel_ranking_loss": (partial(F.multilabel_ranking_loss, num_labels=4, validate_args=False), (LG, ML_Y)),
 }
 
 
@@ -75,6 +81,7 @@ MODULES = {  # one per distinct update path (a module's update is its task base'
     "MulticlassRecallAtFixedPrecision": (partial(T.MulticlassRecallAtFixedPrecision, 4, 0.5, from_logits=True),
                                          (LG, MC_Y)),
     "PairedAUROCTest": (T.PairedAUROCTest, (P, W, Y)),
+    "MultilabelRankingLoss": (partial(T.MultilabelRankingLoss, 4), (LG, ML_Y)),
 }
 
 

@@ -23,7 +23,9 @@ weights, whose rounding grows with the number of samples (worst case about ``n *
 DeLong's components are ratios of exact int64 counts, their covariances float32.
 
 Files, one concept each: ``binary``, ``multiclass``, ``multilabel`` (AUROC, AP), ``curves`` (ROC / PR for every
-task), ``operating_points`` (recall at fixed precision and friends), ``delong`` (intervals and paired tests);
+task), ``operating_points`` (recall at fixed precision and friends), ``delong`` (intervals and paired tests), ``eer``
+(equal error rate), ``logauc`` (log-scaled partial area), ``label_ranking`` (coverage error, label ranking average
+precision and loss);
 the kernels: ``_ranking`` (fast unweighted counts) and ``_sweep`` (the weighted, static-shape descending sweep,
 also the ``torch.compile`` path); weighted inputs on CPU take the counting or packed-sort group sums of
 :mod:`torchmetrics_lite._sort_keys` (no argsort, no gather), which ``_sweep`` reads.
@@ -49,6 +51,24 @@ from torchmetrics_lite.functional.auroc.delong import (
     binary_auroc_ci,
     paired_auroc_test,
 )
+from torchmetrics_lite.functional.auroc.eer import (
+    binary_eer,
+    binary_eer_threshold,
+    multiclass_eer,
+    multiclass_eer_threshold,
+    multilabel_eer,
+    multilabel_eer_threshold,
+)
+from torchmetrics_lite.functional.auroc.label_ranking import (
+    multilabel_coverage_error,
+    multilabel_ranking_average_precision,
+    multilabel_ranking_loss,
+)
+from torchmetrics_lite.functional.auroc.logauc import (
+    binary_logauc,
+    multiclass_logauc,
+    multilabel_logauc,
+)
 from torchmetrics_lite.functional.auroc.multiclass import (
     multiclass_auroc,
     multiclass_average_precision,
@@ -66,6 +86,10 @@ from torchmetrics_lite.functional.auroc.operating_points import (
     multiclass_recall_at_fixed_precision,
     multiclass_sensitivity_at_specificity,
     multiclass_specificity_at_sensitivity,
+    multilabel_precision_at_fixed_recall,
+    multilabel_recall_at_fixed_precision,
+    multilabel_sensitivity_at_specificity,
+    multilabel_specificity_at_sensitivity,
 )
 
 __all__ = [
@@ -91,4 +115,20 @@ __all__ = [
     "multiclass_precision_at_fixed_recall",
     "multiclass_sensitivity_at_specificity",
     "multiclass_specificity_at_sensitivity",
+    "multilabel_recall_at_fixed_precision",
+    "multilabel_precision_at_fixed_recall",
+    "multilabel_sensitivity_at_specificity",
+    "multilabel_specificity_at_sensitivity",
+    "binary_eer",
+    "multiclass_eer",
+    "multilabel_eer",
+    "binary_eer_threshold",
+    "multiclass_eer_threshold",
+    "multilabel_eer_threshold",
+    "binary_logauc",
+    "multiclass_logauc",
+    "multilabel_logauc",
+    "multilabel_coverage_error",
+    "multilabel_ranking_average_precision",
+    "multilabel_ranking_loss",
 ]

@@ -1,6 +1,6 @@
 """Operating points: the best threshold under a constraint on the precision-recall or the ROC curve, for the
-binary task and per class (one-vs-rest) for the multiclass task, with torchmetrics' conventions
-(``thresholds=None``, every distinct score a candidate threshold).
+binary task, per class (one-vs-rest) for the multiclass task and per label for the multilabel task, with
+torchmetrics' conventions (``thresholds=None``, every distinct score a candidate threshold).
 
 A candidate is a point of the curve (:mod:`.curves`): predict positive when ``score >= threshold``. Among the
 candidates that meet the constraint the best one is chosen by a lexicographic maximum, computed on every class at
@@ -28,6 +28,7 @@ from torch import Tensor
 
 from torchmetrics_lite._checks import check_probability
 from torchmetrics_lite._dtype import float_dtype
+from torchmetrics_lite.functional.auroc import _roc_reads as rr
 from torchmetrics_lite.functional.auroc import _sweep as sw
 from torchmetrics_lite.functional.auroc._common import (
     State,
@@ -40,11 +41,14 @@ from torchmetrics_lite.functional.auroc._common import (
 )
 from torchmetrics_lite.functional.auroc.binary import _check_binary
 from torchmetrics_lite.functional.auroc.multiclass import _check_multiclass
+from torchmetrics_lite.functional.auroc.multilabel import _check_multilabel
 
 __all__ = ["binary_recall_at_fixed_precision", "binary_precision_at_fixed_recall",
            "binary_sensitivity_at_specificity", "binary_specificity_at_sensitivity",
            "multiclass_recall_at_fixed_precision", "multiclass_precision_at_fixed_recall",
-           "multiclass_sensitivity_at_specificity", "multiclass_specificity_at_sensitivity"]
+           "multiclass_sensitivity_at_specificity", "multiclass_specificity_at_sensitivity",
+           "multilabel_recall_at_fixed_precision", "multilabel_precision_at_fixed_recall",
+           "multilabel_sensitivity_at_specificity", "multilabel_specificity_at_sensitivity"]
 
 Point = Tuple[Tensor, Tensor]
 Chooser = Callable[[sw.Swept, float], Point]
@@ -54,7 +58,10 @@ def _best(ok: Tensor, keys: Sequence[Tensor], value: Tensor, thresholds: Tensor,
           zero_is_none: bool) -> Point:
     """Per row, the candidate (``ok``) with the lexicographically largest ``keys``: ``(value, threshold)`` there;
     rows without a candidate give ``(0, none_threshold)``, and so do rows whose best value is 0 when
-    ``zero_is_none``."""
+    ``zero_is_none``; so does empty input (no candidate at all)."""
+    if ok.shape[1] == 0:
+        rows = ok.shape[0]
+        return value.new_zeros(rows), thresholds.new_full((rows,), none_threshold)
     chosen = ok
     for key in keys:
         best = torch.where(chosen, key, -math.inf).max(1, keepdim=True).values
@@ -105,6 +112,10 @@ def _multiclass_point_from_stats(chooser: Chooser, state: State, num_classes: in
                                  from_logits: bool = False) -> Point:
     scores = _multiclass_scores(state["preds"], from_logits)
     return chooser(sw.sweep(*_columns(scores, _multiclass_positive(state["target"], num_classes))), minimum)
+
+
+def _multilabel_point_from_stats(chooser: Chooser, state: State, minimum: float) -> Point:
+    return chooser(rr.curve_sweep(*_columns(state["preds"], state["target"].bool())), minimum)
 
 
 _BINARY_DOC = """
@@ -294,3 +305,99 @@ def multiclass_specificity_at_sensitivity(preds: Tensor, target: Tensor, num_cla
     """
     return _multiclass(_specificity_at_sensitivity, "min_sensitivity", preds, target, num_classes, min_sensitivity,
                        from_logits, validate_args)
+
+
+_MULTILABEL_DOC = """
+    Args:
+        preds: ``(N, num_labels)`` floating scores (any real values; thresholds are the scores as given).
+        target: ``(N, num_labels)`` 0/1 labels.
+        num_labels: the number of labels.
+        {name}: the constraint, a number in ``[0, 1]``.
+        {{validate_args}}
+
+    Returns:
+        ``(values, thresholds)``, each ``(num_labels,)``: label ``l``'s best point, as the binary form on
+        ``preds[:, l]`` and ``target[:, l]`` ({none} when no point qualifies).
+
+    Raises:
+        ValueError: ``{name}`` outside ``[0, 1]``, or bad inputs as
+            :func:`~torchmetrics_lite.functional.multilabel_auroc`.
+        TypeError: non-floating ``preds`` or non-integer ``target``.
+
+    References:
+        torchmetrics' ``{tm}`` (``thresholds=None``); the rule is in :mod:`{mod}`.
+"""
+
+
+def _multilabel(chooser: Chooser, name: str, preds: Tensor, target: Tensor, num_labels: int, minimum: float,
+                validate_args: bool) -> Point:
+    minimum = check_probability(name, minimum)
+    state = _check_multilabel(preds, target, num_labels, None, validate_args)
+    return _multilabel_point_from_stats(chooser, state, minimum)
+
+
+@_doc(_MULTILABEL_DOC, "min_precision", "recall 0, threshold nan", "multilabel_recall_at_fixed_precision")
+def multilabel_recall_at_fixed_precision(preds: Tensor, target: Tensor, num_labels: int, min_precision: float, *,
+                                         validate_args: bool = True) -> Point:
+    """Per label, the highest recall whose precision is at least ``min_precision``, and its threshold (see
+    :func:`binary_recall_at_fixed_precision`).
+
+    Examples:
+        >>> preds = torch.tensor([[0.75, 0.05], [0.45, 0.75], [0.05, 0.55], [0.05, 0.65]])
+        >>> recall, thresholds = multilabel_recall_at_fixed_precision(
+        ...     preds, torch.tensor([[1, 0], [0, 0], [0, 1], [1, 1]]), 2, 0.6)
+        >>> recall.tolist(), [round(t, 2) for t in thresholds.tolist()]
+        ([0.5, 1.0], [0.75, 0.55])
+    """
+    return _multilabel(_recall_at_precision, "min_precision", preds, target, num_labels, min_precision,
+                       validate_args)
+
+
+@_doc(_MULTILABEL_DOC, "min_recall", "precision 0, threshold nan", "multilabel_precision_at_fixed_recall")
+def multilabel_precision_at_fixed_recall(preds: Tensor, target: Tensor, num_labels: int, min_recall: float, *,
+                                         validate_args: bool = True) -> Point:
+    """Per label, the highest precision whose recall is at least ``min_recall``, and its threshold (see
+    :func:`binary_precision_at_fixed_recall`).
+
+    Examples:
+        >>> preds = torch.tensor([[0.75, 0.05], [0.45, 0.75], [0.05, 0.55], [0.05, 0.65]])
+        >>> precision, _ = multilabel_precision_at_fixed_recall(
+        ...     preds, torch.tensor([[1, 0], [0, 0], [0, 1], [1, 1]]), 2, 0.5)
+        >>> [round(v, 4) for v in precision.tolist()]
+        [1.0, 0.6667]
+    """
+    return _multilabel(_precision_at_recall, "min_recall", preds, target, num_labels, min_recall, validate_args)
+
+
+@_doc(_MULTILABEL_DOC, "min_specificity", "sensitivity 0, threshold 1e6", "multilabel_sensitivity_at_specificity")
+def multilabel_sensitivity_at_specificity(preds: Tensor, target: Tensor, num_labels: int, min_specificity: float,
+                                          *, validate_args: bool = True) -> Point:
+    """Per label, the highest sensitivity whose specificity is at least ``min_specificity``, and its threshold
+    (see :func:`binary_sensitivity_at_specificity`).
+
+    Examples:
+        >>> preds = torch.tensor([[0.75, 0.05], [0.45, 0.75], [0.05, 0.55], [0.05, 0.65]])
+        >>> sensitivity, _ = multilabel_sensitivity_at_specificity(
+        ...     preds, torch.tensor([[1, 0], [0, 0], [0, 1], [1, 1]]), 2, 0.5)
+        >>> sensitivity.tolist()
+        [0.5, 1.0]
+    """
+    return _multilabel(_sensitivity_at_specificity, "min_specificity", preds, target, num_labels, min_specificity,
+                       validate_args)
+
+
+@_doc(_MULTILABEL_DOC, "min_sensitivity", "specificity 0, threshold 1e6", "multilabel_specificity_at_sensitivity")
+def multilabel_specificity_at_sensitivity(preds: Tensor, target: Tensor, num_labels: int, min_sensitivity: float,
+                                          *, validate_args: bool = True) -> Point:
+    """Per label, the highest specificity whose sensitivity is at least ``min_sensitivity``, and its threshold
+    (see :func:`binary_specificity_at_sensitivity`).
+
+    Examples:
+        >>> preds = torch.tensor([[0.75, 0.05], [0.45, 0.75], [0.05, 0.55], [0.05, 0.65]])
+        >>> specificity, _ = multilabel_specificity_at_sensitivity(
+        ...     preds, torch.tensor([[1, 0], [0, 0], [0, 1], [1, 1]]), 2, 1.0)
+        >>> specificity.tolist()
+        [0.0, 0.5]
+    """
+    return _multilabel(_specificity_at_sensitivity, "min_sensitivity", preds, target, num_labels, min_sensitivity,
+                       validate_args)

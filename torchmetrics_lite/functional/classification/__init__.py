@@ -123,3 +123,21 @@ __all__ = [
     "multiclass_hamming_distance", "multiclass_exact_match", "binary_hinge_loss", "multiclass_hinge_loss",
     "binary_fairness", "binary_groups_stat_rates",
 ]
+
+# torchmetrics exports these rank metrics from its classification package too; they live in the AUROC family
+# (its __all__, _EXPORTS and docs page), so they are importable here but not listed in this __all__.
+from torchmetrics_lite.functional.auroc import (  # noqa: E402,F401
+    binary_eer,
+    binary_logauc,
+    multiclass_eer,
+    multiclass_logauc,
+    multilabel_coverage_error,
+    multilabel_eer,
+    multilabel_logauc,
+    multilabel_precision_at_fixed_recall,
+    multilabel_ranking_average_precision,
+    multilabel_ranking_loss,
+    multilabel_recall_at_fixed_precision,
+    multilabel_sensitivity_at_specificity,
+    multilabel_specificity_at_sensitivity,
+)

@@ -1,0 +1,237 @@
+"""Equal error rate and LogAUC modules for every task (see :mod:`torchmetrics_lite.functional.auroc.eer` and
+:mod:`torchmetrics_lite.functional.auroc.logauc`).
+
+Each keeps the exact state of its task (scores and labels, unweighted) and reads the value off the exact ROC curve
+of everything seen; the class names its formula and options (:mod:`torchmetrics_lite.auroc._base`)."""
+from __future__ import annotations
+
+from typing import Any, Callable, ClassVar, Optional, Tuple
+
+import torch  # noqa: F401 (the doctests)
+
+from torchmetrics_lite._checks import check_eer_average, check_fpr_range, check_rank_average
+from torchmetrics_lite.auroc._base import (
+    _BinaryRank,
+    _declared_value,
+    _multiclass_batch_stats,
+    _multiclass_states,
+    _MultilabelRank,
+)
+from torchmetrics_lite.functional.auroc import eer as E
+from torchmetrics_lite.functional.auroc import logauc as G
+from torchmetrics_lite.metric import Metric
+
+__all__ = ["BinaryEER", "MulticlassEER", "MultilabelEER", "BinaryLogAUC", "MulticlassLogAUC", "MultilabelLogAUC"]
+
+
+class BinaryEER(_BinaryRank):
+    """Equal error rate over everything seen; :func:`~torchmetrics_lite.functional.binary_eer` (interpolated
+    where ``fpr`` and ``fnr`` cross on the exact ROC curve). ``update(preds, target)``: no ``weight``.
+
+    Args:
+        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+
+    Raises:
+        ValueError, TypeError: bad batches as the function, or a ``weight``.
+
+    References:
+        torchmetrics' ``BinaryEER`` (``thresholds=None``; it does not interpolate, see the function).
+
+    Examples:
+        >>> m = BinaryEER()
+        >>> m.update(torch.tensor([0.1, 0.3]), torch.tensor([0, 0]))
+        >>> m.update(torch.tensor([0.3, 0.3, 0.9]), torch.tensor([1, 1, 1]))
+        >>> round(m.compute().item(), 4)  # 2/7
+        0.2857
+    """
+
+    higher_is_better: ClassVar[Optional[bool]] = False
+    weighted: ClassVar[bool] = False
+    formula = staticmethod(E._binary_eer_from_stats)
+
+
+class _MulticlassRead(Metric):
+    """``update(preds (N, C), target (N,))``, unweighted; ``compute`` is the declared ``formula`` with
+    ``num_classes``, ``from_logits`` and the class's ``options``."""
+
+    higher_is_better: ClassVar[Optional[bool]] = None
+    formula: ClassVar[Callable[..., Any]]
+    options: ClassVar[Tuple[str, ...]] = ("num_classes", "from_logits")
+    weighted: ClassVar[bool] = False
+
+    def __init__(self, num_classes: int, *, from_logits: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        _multiclass_states(self, type(self).weighted, num_classes, bool(from_logits))
+        self.num_classes, self.from_logits = num_classes, bool(from_logits)
+
+    batch_stats = _multiclass_batch_stats
+    compute_from_stats = _declared_value
+
+
+class MulticlassEER(_MulticlassRead):
+    """One-vs-rest equal error rate per class (or ``"micro"``) over everything seen;
+    :func:`~torchmetrics_lite.functional.multiclass_eer`. ``update(preds (N, C), target (N,))``.
+
+    Args:
+        num_classes: the number of classes.
+        average: ``None``/``"none"`` (per class, the default as torchmetrics) or ``"micro"``.
+        from_logits: ``preds`` are logits (a float64 softmax is applied at compute).
+        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+
+    Raises:
+        ValueError, TypeError: ``average="macro"``, bad batches as the function, or a ``weight``.
+
+    References:
+        torchmetrics' ``MulticlassEER``.
+
+    Examples:
+        >>> m = MulticlassEER(num_classes=3)
+        >>> m.update(torch.tensor([[0.75, 0.05, 0.2], [0.05, 0.75, 0.2]]), torch.tensor([0, 1]))
+        >>> m.update(torch.tensor([[0.1, 0.1, 0.8], [0.3, 0.5, 0.2]]), torch.tensor([2, 0]))
+        >>> m.compute().tolist()
+        [0.0, 0.0, 0.0]
+    """
+
+    higher_is_better: ClassVar[Optional[bool]] = False
+    formula = staticmethod(E._multiclass_eer_from_stats)
+    options = ("num_classes", "from_logits", "average")
+
+    def __init__(self, num_classes: int, *, average: Optional[str] = None, from_logits: bool = False,
+                 **kwargs: Any) -> None:
+        super().__init__(num_classes, from_logits=from_logits, **kwargs)
+        self.average = check_eer_average(average)
+
+
+class MultilabelEER(_MultilabelRank):
+    """Equal error rate per label over everything seen; :func:`~torchmetrics_lite.functional.multilabel_eer`.
+    ``update(preds (N, L), target (N, L))``.
+
+    Args:
+        num_labels: the number of labels.
+        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+
+    Raises:
+        ValueError, TypeError: bad batches as the function, or a ``weight``.
+
+    References:
+        torchmetrics' ``MultilabelEER``.
+
+    Examples:
+        >>> m = MultilabelEER(num_labels=2)
+        >>> m.update(torch.tensor([[0.75, 0.05], [0.45, 0.75]]), torch.tensor([[1, 0], [0, 0]]))
+        >>> m.update(torch.tensor([[0.05, 0.55], [0.05, 0.65]]), torch.tensor([[0, 1], [1, 1]]))
+        >>> m.compute().tolist()
+        [0.5, 0.5]
+    """
+
+    higher_is_better: ClassVar[Optional[bool]] = False
+    weighted: ClassVar[bool] = False
+    formula = staticmethod(E._multilabel_eer_from_stats)
+
+
+class BinaryLogAUC(_BinaryRank):
+    """LogAUC over everything seen: the ROC area on a log-scaled false-positive-rate axis over ``fpr_range``,
+    exact on the tie-aware curve; :func:`~torchmetrics_lite.functional.binary_logauc`. ``update(preds, target)``.
+
+    Args:
+        fpr_range: ``(lo, hi)`` with ``0 < lo < hi <= 1`` (default ``(0.001, 0.1)``).
+        strict: raise instead of warning when the value is undefined (one class).
+        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+
+    Raises:
+        ValueError, TypeError: a bad ``fpr_range``, bad batches as the function, or a ``weight``.
+
+    References:
+        torchmetrics' ``BinaryLogAUC`` (a trapezoid in log space: see the function).
+
+    Examples:
+        >>> m = BinaryLogAUC(fpr_range=(0.1, 1.0))
+        >>> m.update(torch.tensor([0.9, 0.8]), torch.tensor([1, 0]))
+        >>> m.update(torch.tensor([0.7, 0.6]), torch.tensor([1, 0]))
+        >>> round(m.compute().item(), 6)
+        0.650515
+    """
+
+    weighted: ClassVar[bool] = False
+    formula = staticmethod(G._binary_logauc_from_stats)
+    options = ("fpr_range", "strict")
+
+    def __init__(self, fpr_range: Tuple[float, float] = (0.001, 0.1), *, strict: bool = False,
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.fpr_range, self.strict = check_fpr_range(fpr_range), strict
+
+
+class MulticlassLogAUC(_MulticlassRead):
+    """One-vs-rest LogAUC per class, averaged, over everything seen;
+    :func:`~torchmetrics_lite.functional.multiclass_logauc`. ``update(preds (N, C), target (N,))``.
+
+    Args:
+        num_classes: the number of classes.
+        fpr_range: ``(lo, hi)`` with ``0 < lo < hi <= 1``.
+        average: ``"macro"`` or ``"none"``/``None``.
+        from_logits: ``preds`` are logits (a float64 softmax is applied at compute).
+        strict: raise instead of warning when a class is undefined.
+        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+
+    Raises:
+        ValueError, TypeError: bad options or batches as the function, or a ``weight``.
+
+    References:
+        torchmetrics' ``MulticlassLogAUC``.
+
+    Examples:
+        >>> m = MulticlassLogAUC(num_classes=3, average=None)
+        >>> m.update(torch.tensor([[0.75, 0.05, 0.2], [0.05, 0.75, 0.2]]), torch.tensor([0, 1]))
+        >>> m.update(torch.tensor([[0.1, 0.1, 0.8], [0.3, 0.5, 0.2]]), torch.tensor([2, 0]))
+        >>> m.compute().tolist()
+        [1.0, 1.0, 1.0]
+    """
+
+    higher_is_better: ClassVar[Optional[bool]] = True
+    formula = staticmethod(G._multiclass_logauc_from_stats)
+    options = ("num_classes", "fpr_range", "average", "from_logits", "strict")
+
+    def __init__(self, num_classes: int, fpr_range: Tuple[float, float] = (0.001, 0.1), *,
+                 average: Optional[str] = "macro", from_logits: bool = False, strict: bool = False,
+                 **kwargs: Any) -> None:
+        super().__init__(num_classes, from_logits=from_logits, **kwargs)
+        self.fpr_range, self.strict = check_fpr_range(fpr_range), strict
+        self.average = check_rank_average(average, G.AVERAGES)
+
+
+class MultilabelLogAUC(_MultilabelRank):
+    """LogAUC per label, averaged, over everything seen; :func:`~torchmetrics_lite.functional.multilabel_logauc`.
+    ``update(preds (N, L), target (N, L))``.
+
+    Args:
+        num_labels: the number of labels.
+        fpr_range: ``(lo, hi)`` with ``0 < lo < hi <= 1``.
+        average: ``"macro"`` or ``"none"``/``None``.
+        strict: raise instead of warning when a label is undefined.
+        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+
+    Raises:
+        ValueError, TypeError: bad options or batches as the function, or a ``weight``.
+
+    References:
+        torchmetrics' ``MultilabelLogAUC``.
+
+    Examples:
+        >>> m = MultilabelLogAUC(num_labels=2, average=None)
+        >>> m.update(torch.tensor([[0.75, 0.05], [0.45, 0.75]]), torch.tensor([[1, 0], [0, 0]]))
+        >>> m.update(torch.tensor([[0.05, 0.55], [0.05, 0.65]]), torch.tensor([[0, 1], [1, 1]]))
+        >>> m.compute().tolist()
+        [0.5, 0.0]
+    """
+
+    higher_is_better: ClassVar[Optional[bool]] = True
+    weighted: ClassVar[bool] = False
+    formula = staticmethod(G._multilabel_logauc_from_stats)
+    options = ("fpr_range", "average", "strict")
+
+    def __init__(self, num_labels: int, fpr_range: Tuple[float, float] = (0.001, 0.1), *,
+                 average: Optional[str] = "macro", strict: bool = False, **kwargs: Any) -> None:
+        super().__init__(num_labels, **kwargs)
+        self.fpr_range, self.strict = check_fpr_range(fpr_range), strict
+        self.average = check_rank_average(average, G.AVERAGES)

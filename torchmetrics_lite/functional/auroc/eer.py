@@ -1,0 +1,304 @@
+"""Equal error rate (EER): the rate at which the false-positive rate equals the false-negative rate ``1 - tpr``,
+read off the exact, tie-aware ROC curve (:mod:`.curves`) of the binary task, of each class (one-vs-rest) and of
+each label.
+
+The curve is piecewise linear (a tie group holding positives and negatives is a diagonal segment), ``fpr - fnr``
+rises strictly along it from ``-1`` to ``1``, so ``fpr`` and ``fnr`` cross at exactly one point, generally inside
+a segment: the EER is the rate there, by linear interpolation on that segment (the operating point of a
+randomised choice between the segment's two thresholds). The ``*_eer_threshold`` functions also return the
+threshold of the segment's end, the first curve point with ``fpr >= fnr`` (predict positive when
+``score >= threshold``).
+
+Difference from torchmetrics: it takes the curve point ``k`` that minimises ``|fpr_k - fnr_k|`` and returns
+``(fpr_k + fnr_k) / 2`` without interpolating. Both agree when the curves cross at a point of the curve; inside a
+segment torchmetrics' value is an approximation, off by up to half the segment's length.
+"""
+from __future__ import annotations
+
+from typing import Callable, Optional, Tuple
+
+import torch
+from torch import Tensor
+
+from torchmetrics_lite._checks import check_eer_average
+from torchmetrics_lite.functional.auroc import _roc_reads as rr
+from torchmetrics_lite.functional.auroc import _sweep as sw
+from torchmetrics_lite.functional.auroc._common import (
+    State,
+    _as_bool,
+    _binary_swept,
+    _columns,
+    _compiling,
+    _multiclass_positive,
+    _multiclass_scores,
+    _undefined,
+    shared_docs,
+)
+from torchmetrics_lite.functional.auroc.binary import _check_binary
+from torchmetrics_lite.functional.auroc.multiclass import _check_multiclass
+from torchmetrics_lite.functional.auroc.multilabel import _check_multilabel
+
+__all__ = ["binary_eer", "multiclass_eer", "multilabel_eer", "binary_eer_threshold", "multiclass_eer_threshold",
+           "multilabel_eer_threshold"]
+
+Pair = Tuple[Tensor, Tensor]
+
+
+def _warn_undefined(values: Tensor, rows: bool) -> None:
+    if _compiling() or not bool(torch.isnan(values).any()):
+        return
+    where = f"for class(es) {torch.nonzero(torch.isnan(values)).view(-1).tolist()}" if rows else \
+        "with one class present"
+    _undefined("EER", where, False)
+
+
+def _eer_of(scores: Tensor, positive: Tensor, swept: Callable[[], sw.Swept], rows: bool) -> Pair:
+    eer, threshold = rr.row_eer(scores, positive, swept)
+    _warn_undefined(eer, rows)
+    return eer, threshold
+
+
+def _binary_segments(scores: Tensor, is_pos: Tensor, hi: float = 1.0) -> rr.Segments:
+    return rr.row_segments(scores.unsqueeze(0), is_pos.unsqueeze(0), lambda: _binary_swept(scores, is_pos, None), hi)
+
+
+def _rows_segments(scores: Tensor, positive: Tensor, hi: float = 1.0) -> rr.Segments:
+    """Per class or label: ``scores`` and ``positive`` ``(N, C)``, one row per column."""
+    columns = _columns(scores, positive)
+    return rr.row_segments(*columns, lambda: sw.sweep(*columns), hi)
+
+
+def _binary_eer_of(scores: Tensor, is_pos: Tensor) -> Pair:
+    eer, threshold = _eer_of(scores.unsqueeze(0), is_pos.unsqueeze(0), lambda: _binary_swept(scores, is_pos, None),
+                             False)
+    return eer[0], threshold[0]
+
+
+def _binary_eer_pair(state: State) -> Pair:
+    return _binary_eer_of(state["preds"], _as_bool(state["target"]))
+
+
+def _multiclass_eer_pair(state: State, num_classes: int, average: str = "none", from_logits: bool = False) -> Pair:
+    scores = _multiclass_scores(state["preds"], from_logits)
+    positive = _multiclass_positive(state["target"], num_classes)
+    if average == "micro":  # one binary problem over the one-hot (sample, class) pairs
+        return _binary_eer_of(scores.reshape(-1), positive.reshape(-1))
+    return _rows_eer(scores, positive)
+
+
+def _rows_eer(scores: Tensor, positive: Tensor) -> Pair:
+    columns = _columns(scores, positive)
+    return _eer_of(*columns, lambda: sw.sweep(*columns), True)
+
+
+def _multilabel_eer_pair(state: State) -> Pair:
+    return _rows_eer(state["preds"], state["target"].bool())
+
+
+def _binary_eer_from_stats(state: State) -> Tensor:
+    return _binary_eer_pair(state)[0]
+
+
+def _multiclass_eer_from_stats(state: State, num_classes: int, average: str = "none",
+                               from_logits: bool = False) -> Tensor:
+    return _multiclass_eer_pair(state, num_classes, average, from_logits)[0]
+
+
+def _multilabel_eer_from_stats(state: State) -> Tensor:
+    return _multilabel_eer_pair(state)[0]
+
+
+@shared_docs
+def binary_eer(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> Tensor:
+    """Equal error rate: the rate where the ROC curve's false-positive rate equals its false-negative rate.
+
+    With ``fpr(t) = #neg(score >= t) / #neg`` and ``fnr(t) = #pos(score < t) / #pos`` over the exact ROC curve
+    (every distinct score a threshold, tied pairs on a diagonal segment), the EER is the common value at the
+    unique crossing of ``fpr`` and ``fnr``, linearly interpolated on the segment where they cross (the rule is in
+    :mod:`torchmetrics_lite.functional.auroc.eer`). One sort, O(n log n); float64. {compile}
+
+    Args:
+        preds: floating scores of any shape (any real values: only their order counts).
+        target: 0/1 labels of the same shape.
+        {validate_args}
+
+    Returns:
+        A float64 scalar in ``[0, 1]``: lower is better. Empty input or one class present: ``nan`` and a
+        ``UserWarning``. :func:`binary_eer_threshold` also returns the threshold.
+
+    Raises:
+        ValueError: shapes differ, NaN scores or labels other than 0/1.
+        TypeError: non-floating ``preds`` or non-integer ``target``.
+
+    References:
+        torchmetrics' ``binary_eer`` (which returns ``(fpr + fnr) / 2`` at the curve point where they are closest,
+        without interpolation); Bolle et al. (2004), "Guide to Biometrics", section 5.
+
+    Examples:
+        >>> preds, target = torch.tensor([0.0, 0.5, 0.7, 0.8]), torch.tensor([0, 1, 1, 0])
+        >>> binary_eer(preds, target)  # the curve's point (0.5, 0.5) is on the crossing
+        tensor(0.5000, dtype=torch.float64)
+        >>> preds, target = torch.tensor([0.1, 0.3, 0.3, 0.3, 0.9]), torch.tensor([0, 0, 1, 1, 1])
+        >>> binary_eer(preds, target)  # 2/7, inside the tie's segment (0, 2/3) -> (1/2, 0); torchmetrics: 0.25
+        tensor(0.2857, dtype=torch.float64)
+    """
+    return _binary_eer_from_stats(_check_binary(preds, target, None, validate_args))
+
+
+@shared_docs
+def binary_eer_threshold(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> Pair:
+    """:func:`binary_eer` and its threshold: ``(eer, threshold)``.
+
+    The threshold is that of the first ROC point (thresholds decreasing) with ``fpr >= fnr``: the end of the
+    segment on which the rates cross (its own point when they cross there). Predicting positive for
+    ``score >= threshold`` gives ``fpr >= eer >= fnr``.
+
+    Args:
+        preds: floating scores of any shape.
+        target: 0/1 labels of the same shape.
+        {validate_args}
+
+    Returns:
+        ``(eer, threshold)``: a float64 scalar and a scalar in the scores' dtype (``nan``, ``nan`` when undefined).
+
+    Raises:
+        ValueError, TypeError: as :func:`binary_eer`.
+
+    References:
+        torchmetrics' ``binary_eer`` (value only).
+
+    Examples:
+        >>> eer, threshold = binary_eer_threshold(torch.tensor([0.1, 0.3, 0.3, 0.3, 0.9]),
+        ...                                       torch.tensor([0, 0, 1, 1, 1]))
+        >>> round(eer.item(), 4), round(threshold.item(), 4)
+        (0.2857, 0.3)
+    """
+    return _binary_eer_pair(_check_binary(preds, target, None, validate_args))
+
+
+@shared_docs
+def multiclass_eer(preds: Tensor, target: Tensor, num_classes: int, *, average: Optional[str] = None,
+                   from_logits: bool = False, validate_args: bool = True) -> Tensor:
+    """Equal error rate of each class, one-vs-rest (class ``c`` positive, scored by ``preds[:, c]``), each as
+    :func:`binary_eer`; or of all ``(sample, class)`` pairs pooled (``average="micro"``).
+
+    Args:
+        preds: ``(N, num_classes)`` probabilities (or logits with ``from_logits=True``).
+        target: ``(N,)`` class indices.
+        num_classes: the number of classes.
+        average: ``None`` or ``"none"`` (default, as torchmetrics: one EER per class) or ``"micro"`` (one binary
+            problem over the one-hot targets and the flattened scores). torchmetrics' ``"macro"`` raises (see
+            :func:`~torchmetrics_lite._checks.auroc.check_eer_average`).
+        {from_logits_mc}
+        {validate_args}
+
+    Returns:
+        ``(num_classes,)`` float64, or a scalar with ``"micro"``. A class absent from ``target`` (or the only one
+        present) is ``nan``, with a ``UserWarning``.
+
+    Raises:
+        ValueError: ``average="macro"`` or another unknown value, or bad inputs as
+            :func:`~torchmetrics_lite.functional.multiclass_auroc`.
+        TypeError: non-floating ``preds`` or non-integer ``target``.
+
+    References:
+        torchmetrics' ``multiclass_eer``.
+
+    Examples:
+        >>> preds = torch.tensor([[0.75, 0.05, 0.2], [0.05, 0.75, 0.2], [0.1, 0.1, 0.8], [0.3, 0.5, 0.2]])
+        >>> multiclass_eer(preds, torch.tensor([0, 1, 2, 0]), 3).tolist()  # every class ranked perfectly
+        [0.0, 0.0, 0.0]
+    """
+    average = check_eer_average(average)
+    state = _check_multiclass(preds, target, num_classes, None, from_logits, validate_args)
+    return _multiclass_eer_from_stats(state, num_classes, average, from_logits)
+
+
+@shared_docs
+def multiclass_eer_threshold(preds: Tensor, target: Tensor, num_classes: int, *, average: Optional[str] = None,
+                             from_logits: bool = False, validate_args: bool = True) -> Pair:
+    """:func:`multiclass_eer` and the threshold of each class (as :func:`binary_eer_threshold`).
+
+    Args:
+        preds: ``(N, num_classes)`` probabilities (or logits with ``from_logits=True``: thresholds are then
+            probabilities).
+        target: ``(N,)`` class indices.
+        num_classes: the number of classes.
+        average: ``None``/``"none"`` or ``"micro"``, as :func:`multiclass_eer`.
+        {from_logits_mc}
+        {validate_args}
+
+    Returns:
+        ``(eer, thresholds)``, each ``(num_classes,)`` (scalars with ``"micro"``).
+
+    Raises:
+        ValueError, TypeError: as :func:`multiclass_eer`.
+
+    References:
+        torchmetrics' ``multiclass_eer`` (values only).
+
+    Examples:
+        >>> preds = torch.tensor([[0.75, 0.05, 0.2], [0.05, 0.75, 0.2], [0.1, 0.1, 0.8], [0.3, 0.5, 0.2]])
+        >>> eer, thresholds = multiclass_eer_threshold(preds, torch.tensor([0, 1, 2, 0]), 3)
+        >>> [round(t, 2) for t in thresholds.tolist()]
+        [0.3, 0.75, 0.8]
+    """
+    average = check_eer_average(average)
+    state = _check_multiclass(preds, target, num_classes, None, from_logits, validate_args)
+    return _multiclass_eer_pair(state, num_classes, average, from_logits)
+
+
+@shared_docs
+def multilabel_eer(preds: Tensor, target: Tensor, num_labels: int, *, validate_args: bool = True) -> Tensor:
+    """Equal error rate of each label (column ``l`` scores, label ``l`` positive), each as :func:`binary_eer`.
+
+    Args:
+        preds: ``(N, num_labels)`` floating scores (probabilities or logits alike).
+        target: ``(N, num_labels)`` 0/1 labels.
+        num_labels: the number of labels.
+        {validate_args}
+
+    Returns:
+        ``(num_labels,)`` float64; a label without positives or without negatives is ``nan``, with a
+        ``UserWarning``.
+
+    Raises:
+        ValueError, TypeError: as :func:`~torchmetrics_lite.functional.multilabel_auroc`.
+
+    References:
+        torchmetrics' ``multilabel_eer``.
+
+    Examples:
+        >>> preds = torch.tensor([[0.75, 0.05], [0.45, 0.75], [0.05, 0.55], [0.05, 0.65]])
+        >>> multilabel_eer(preds, torch.tensor([[1, 0], [0, 0], [0, 1], [1, 1]]), 2).tolist()
+        [0.5, 0.5]
+    """
+    return _multilabel_eer_from_stats(_check_multilabel(preds, target, num_labels, None, validate_args))
+
+
+@shared_docs
+def multilabel_eer_threshold(preds: Tensor, target: Tensor, num_labels: int, *, validate_args: bool = True) -> Pair:
+    """:func:`multilabel_eer` and the threshold of each label (as :func:`binary_eer_threshold`).
+
+    Args:
+        preds: ``(N, num_labels)`` floating scores.
+        target: ``(N, num_labels)`` 0/1 labels.
+        num_labels: the number of labels.
+        {validate_args}
+
+    Returns:
+        ``(eer, thresholds)``, each ``(num_labels,)``.
+
+    Raises:
+        ValueError, TypeError: as :func:`multilabel_eer`.
+
+    References:
+        torchmetrics' ``multilabel_eer`` (values only).
+
+    Examples:
+        >>> preds = torch.tensor([[0.75, 0.05], [0.45, 0.75], [0.05, 0.55], [0.05, 0.65]])
+        >>> eer, thresholds = multilabel_eer_threshold(preds, torch.tensor([[1, 0], [0, 0], [0, 1], [1, 1]]), 2)
+        >>> [round(t, 2) for t in thresholds.tolist()]
+        [0.45, 0.65]
+    """
+    return _multilabel_eer_pair(_check_multilabel(preds, target, num_labels, None, validate_args))
