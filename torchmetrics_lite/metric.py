@@ -77,7 +77,7 @@ import torch
 from torch import Tensor, nn
 
 from torchmetrics_lite import _dtype, sync
-from torchmetrics_lite._checks import check_choice
+from torchmetrics_lite._checks import check_choice, check_result_dtype
 from torchmetrics_lite._compat import init_info, raise_unknown_argument, same_value
 from torchmetrics_lite._dtype import float_dtype
 
@@ -160,6 +160,12 @@ def _owned(value: Any) -> Any:
 
 def _to_float32(value: Any) -> Any:
     return _map_tensors(lambda t: t.float() if t.dtype == torch.float64 else t, value)
+
+
+def _as_dtype(value: Any, dtype: torch.dtype) -> Any:
+    """Every floating tensor of a value as ``dtype``, correctly rounded (:func:`~torchmetrics_lite._dtype.rounded`);
+    integer tensors (counts) and other values unchanged."""
+    return _map_tensors(lambda t: _dtype.rounded(t, dtype), value)
 
 
 class Metric(nn.Module):
@@ -250,6 +256,7 @@ class Metric(nn.Module):
         self._update_count = 0
         self._forward_cache: Any = None  # the last forward() value (Lightning's on_step logging reads it)
         self._float32 = False  # the float64-less device policy is active
+        self._result_dtype: Optional[torch.dtype] = None  # set_dtype(): results in this dtype (states unchanged)
         self._warned: set = set()
 
     # ------------------------------------------------------------------ declaration
@@ -318,6 +325,8 @@ class Metric(nn.Module):
         The batch statistics are computed once and used twice; ``update`` is not run a second time. The value
         carries no gradient (use the ``losses`` package for differentiable surrogates).
         """
+        if self.overrides_update:
+            return self._forward_through_update(*args, **kwargs)  # a subclass's own update or compute
         switch = torch.is_grad_enabled() and not _grad_free(args, kwargs)
         if switch:
             torch.set_grad_enabled(False)
@@ -333,10 +342,38 @@ class Metric(nn.Module):
             if switch:
                 torch.set_grad_enabled(True)
         d = self.__dict__
-        if d["_float32"]:
-            value = _to_float32(value)
+        if d["_float32"] or d["_result_dtype"] is not None:
+            value = self._cast_result(value)
         d["_forward_cache"] = value
         return value
+
+    def _forward_through_update(self, *args: Any, **kwargs: Any) -> Any:
+        """``forward`` of a subclass that overrides ``update`` or ``compute`` (torchmetrics' pattern: a wrapper
+        that drops an argument, then calls ``super().update``): the batch goes through the subclass's ``update``
+        on an empty state, its value through the subclass's ``compute`` (local: no sync, as torchmetrics'
+        forward), then the batch's state is merged into the running one."""
+        saved = (dict(self._state), dict(self._cat_len), self._update_count, self._computed, self.sync_on_compute)
+        self.reset()
+        try:
+            self.update(*args, **kwargs)
+            batch, count = self.local_state(), self._update_count
+            self.sync_on_compute = False
+            value = self.compute()
+        finally:
+            self._state, self._cat_len, self._update_count, self._computed, self.sync_on_compute = saved
+        self._computed = None
+        if count:
+            with torch.no_grad():
+                self._merge_stats(batch)
+            self._update_count += count - 1  # _merge_stats counted one; the batch brings the updates it ran
+        self._forward_cache = value
+        return value
+
+    def _cast_result(self, value: Any) -> Any:
+        """A computed value in the result dtype: :meth:`set_dtype`'s, or float32 on a device without float64."""
+        if self._float32 and self._result_dtype in (None, torch.float64):
+            return _to_float32(value)
+        return _as_dtype(value, cast(torch.dtype, self._result_dtype))
 
     def _raise_if_unfit(self, args: Any, kwargs: Any) -> None:
         """After ``batch_stats`` raised a ``TypeError``: if the call does not fit its signature, raise one naming
@@ -411,6 +448,41 @@ class Metric(nn.Module):
         self._persistent = bool(mode)
 
     @property
+    def dtype(self) -> torch.dtype:
+        """The floating dtype of the results (torchmetrics' ``Metric.dtype``): ``torch.float64`` (exact) unless
+        :meth:`set_dtype` chose another; ``torch.float32`` on a device without float64."""
+        if self._result_dtype is not None and not (self._float32 and self._result_dtype == torch.float64):
+            return self._result_dtype
+        return torch.float32 if self._float32 else torch.float64
+
+    def set_dtype(self, dst_type: Union[str, torch.dtype]) -> "Metric":
+        """Return results in ``dst_type`` (torchmetrics' ``set_dtype``): ``m.set_dtype(torch.float32)`` makes
+        ``compute()`` and ``forward`` return float32 values, correctly rounded from the exact float64 ones.
+
+        Unlike torchmetrics the states keep their exact types (int64 counts, float64 sums), so merging and
+        syncing stay exact; integer results (confusion matrices, stat scores) stay integers.
+
+        Args:
+            dst_type: a floating ``torch.dtype`` or its name (``"float32"``, ``"torch.float16"``).
+
+        Returns:
+            The metric itself.
+
+        Raises:
+            ValueError: ``dst_type`` is not a floating dtype.
+
+        Examples:
+            >>> from torchmetrics_lite import MeanMetric
+            >>> m = MeanMetric().set_dtype(torch.float32)
+            >>> m.update(torch.tensor([1.0, 2.0]))
+            >>> m.compute(), m.dtype
+            (tensor(1.5000), torch.float32)
+        """
+        self._result_dtype = check_result_dtype(dst_type)
+        self._computed = None
+        return self
+
+    @property
     def device(self) -> torch.device:
         """The device the states are on (the inputs' device after the first update)."""
         return next((t.device for t in self._state.values()), torch.device("cpu"))
@@ -455,6 +527,19 @@ class Metric(nn.Module):
         with torch.no_grad():
             self._merge_stats(stats)
 
+    def value_from_stats(self, stats: Dict[str, Tensor]) -> Any:
+        """:meth:`compute_from_stats` in the result dtype (:attr:`dtype`): a batch's value, as ``forward`` gives
+        it, for containers that compute shared statistics once."""
+        value = self.compute_from_stats(stats)
+        return self._cast_result(value) if self._float32 or self._result_dtype is not None else value
+
+    @property
+    def overrides_update(self) -> bool:
+        """Whether the class overrides ``update`` or ``compute`` (torchmetrics' subclass pattern): containers
+        then call its ``update`` and ``forward`` rather than sharing :meth:`batch_stats`."""
+        cls = type(self)
+        return cls.update is not Metric.update or cls.compute is not Metric.compute
+
     def synced_state(self) -> Dict[str, Tensor]:
         """The global state: the local one synced across ranks (when :attr:`sync_on_compute` and a group exist).
 
@@ -473,7 +558,7 @@ class Metric(nn.Module):
             warnings.warn(f"{type(self).__name__}.compute() was called before any update() on this process; the "
                           "value is that of an empty state", UserWarning, stacklevel=3)
         value = self.compute_from_stats(state)
-        self._computed = _to_float32(value) if self._float32 else value
+        self._computed = self._cast_result(value) if self._float32 or self._result_dtype is not None else value
         return _owned(self._computed)
 
     # ------------------------------------------------------------------ merging

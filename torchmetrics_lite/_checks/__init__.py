@@ -58,6 +58,7 @@ from torchmetrics_lite._checks.primitives import (  # noqa: F401
     check_process_group_args,
     check_range,
     check_real,
+    check_result_dtype,
     check_same_shape,
     check_sample_weight,
     check_tensor,

@@ -174,3 +174,15 @@ def check_aggregation_input(value: Any) -> Tensor:
     value = check_tensor("value", value)
     check_real("value", value)
     return value
+
+
+def check_result_dtype(dst_type: Any) -> torch.dtype:
+    """A floating ``torch.dtype`` for ``Metric.set_dtype``, given as a dtype or its name (``"float32"``,
+    ``"torch.float32"``)."""
+    dtype = dst_type
+    if isinstance(dst_type, str):
+        dtype = getattr(torch, dst_type.removeprefix("torch."), None)
+    if not isinstance(dtype, torch.dtype) or not dtype.is_floating_point or dtype.is_complex:
+        raise ValueError(f"Expected `dst_type` to be a floating torch.dtype (torch.float32, torch.float64, "
+                         f"torch.float16, torch.bfloat16) or its name, got {dst_type!r}")
+    return dtype
