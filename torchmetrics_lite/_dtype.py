@@ -9,7 +9,7 @@ from typing import FrozenSet
 
 import torch
 
-__all__ = ["NO_FLOAT64_DEVICES", "float_dtype", "rounded"]
+__all__ = ["NO_FLOAT64_DEVICES", "float_dtype"]
 
 #: Device types without float64 support: floating states and results there use float32 (see ``Metric``).
 #: Tests force the policy on CPU by setting this to ``{"cpu"}``.

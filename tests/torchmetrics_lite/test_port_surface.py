@@ -2,6 +2,8 @@
 Every test runs the same snippet through torchmetrics 1.9 and through us, and pins the same value or the
 documented difference."""
 
+import warnings
+
 import pytest
 import torch
 
@@ -126,3 +128,210 @@ def test_an_overridden_update_in_a_collection_and_a_rejected_batch():
     with pytest.raises(ValueError, match="target"):
         m(PREDS[:3], torch.tensor([0, 1, 5]), None)
     assert m.compute().item() == before and m.update_count == 1  # the state is as it was
+
+
+# ---------------------------------------------------------------------------------------------- 9: import paths
+_PATHS = ["classification", "functional.classification", "retrieval", "functional.retrieval", "regression",
+          "functional.regression", "aggregation", "wrappers", "functional", ""]
+
+
+@pytest.mark.parametrize("path", _PATHS)
+def test_every_shared_name_imports_from_torchmetrics_path(path):
+    import importlib
+
+    import torchmetrics_lite.functional as ours_functional
+
+    theirs = importlib.import_module("torchmetrics" + ("." + path if path else ""))
+    mine = importlib.import_module("torchmetrics_lite" + ("." + path if path else ""))
+    names = [n for n in dir(theirs) if not n.startswith("_") and callable(getattr(theirs, n))
+             and getattr(getattr(theirs, n), "__module__", "").startswith("torchmetrics")]
+    shared = [n for n in names if n in ours.__all__ or n in ours_functional.__all__ or n == "auroc"]
+    assert len(shared) >= {"classification": 70, "functional.classification": 70}.get(path, 3)
+    for name in shared:
+        obj = getattr(mine, name)  # the same object as at our top level
+        if name != "auroc":  # functional.auroc is the callable family package (tested below)
+            assert obj is getattr(ours if name[0].isupper() else ours_functional, name), (path, name)
+        exec(f"from torchmetrics_lite{'.' + path if path else ''} import {name}", {})
+
+
+@pytest.mark.parametrize("path, typo, nearest", [
+    ("classification", "BinaryAccuracyy", "BinaryAccuracy"),
+    ("functional.classification", "multiclass_aurocc", "multiclass_auroc"),
+    ("retrieval", "RetrievalNormalisedDCG", "RetrievalNormalizedDCG"),
+    ("functional.regression", "mean_squared_errors", "mean_squared_error"),
+    ("wrappers", "ClassWiseWrapper", "ClasswiseWrapper"),
+    ("", "MultilabelAccurcy", "MultilabelAccuracy"),
+])
+def test_a_missing_name_says_so_and_names_the_nearest(path, typo, nearest):
+    import importlib
+
+    module = importlib.import_module("torchmetrics_lite" + ("." + path if path else ""))
+    want = f"has no .*{typo}.*torchmetrics_lite does not have it; the nearest name it has is '{nearest}'"
+    with pytest.raises(AttributeError, match=want):
+        getattr(module, typo)
+    with pytest.raises(ImportError, match=want):
+        exec(f"from {module.__name__} import {typo}", {})
+    assert not hasattr(module, typo) and getattr(module, typo, None) is None  # probing still works
+
+
+def test_functional_auroc_is_the_family_package_and_torchmetrics_function():
+    import torchmetrics_lite.functional as F
+
+    value = F.auroc(PREDS, TARGET, task="binary")
+    assert value.item() == pytest.approx(tm.functional.auroc(PREDS, TARGET, task="binary").item(), abs=1e-6)
+    assert F.auroc.binary_auroc is F.binary_auroc  # still the package
+
+
+# ---------------------------------------------------------------------------------------------- 10: task factories
+def _task_data():
+    g = torch.Generator().manual_seed(10)
+    return {"binary": (torch.rand(40, generator=g), torch.randint(0, 2, (40,), generator=g)),
+            "multiclass": (torch.rand(40, 3, generator=g).softmax(1), torch.randint(0, 3, (40,), generator=g)),
+            "multilabel": (torch.rand(40, 3, generator=g), torch.randint(0, 2, (40, 3), generator=g))}
+
+
+def _task_cases():
+    from torchmetrics_lite.tasks import REQUIRED, TASKS
+
+    for name, spec in TASKS.items():
+        for task in spec.tasks:
+            kwargs = {n: 0.5 for n, d in spec.params if d is REQUIRED}
+            kwargs.update({"multiclass": {"num_classes": 3}, "multilabel": {"num_labels": 3}}.get(task, {}))
+            yield pytest.param(name, task, kwargs, id=f"{name}-{task}")
+
+
+def _same(a, b, curve):
+    if isinstance(a, (tuple, list)):
+        pairs = list(zip(a, b))[:2] if curve else list(zip(a, b))  # curves: thresholds start at inf (README)
+        for x, y in pairs:
+            _same(x, y, False)
+        return
+    torch.testing.assert_close(a.double(), b.double(), atol=1e-6, rtol=1e-6, equal_nan=True)
+
+
+@pytest.mark.parametrize("name, task, kwargs", list(_task_cases()))
+def test_task_factories_build_the_task_class_and_give_torchmetrics_number(name, task, kwargs):
+    from torchmetrics_lite.tasks import TASKS, snake_case
+
+    cls_name = TASKS[name].tasks[task].cls
+    if not hasattr(ours, cls_name):  # a task class this library lacks: a clear error naming it
+        with pytest.raises(ValueError, match=rf"{name}\(task='{task}'\) builds torchmetrics' {cls_name}, which "
+                                             rf"torchmetrics_lite does not have; the tasks it has for {name}: \("):
+            getattr(ours, name)(task=task, **kwargs)
+        return
+    m = getattr(ours, name)(task=task, **kwargs)
+    assert isinstance(m, getattr(ours, cls_name)) and type(m) is getattr(ours, cls_name)
+    preds, target = _task_data()[task]
+    t = getattr(tm, name)(task=task, **kwargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m.update(preds, target)
+        t.update(preds, target)
+        expected = t.compute()
+        functional = getattr(ours.functional, snake_case(name))(preds, target, task=task, **kwargs)
+        expected_functional = getattr(tm.functional, snake_case(name))(preds, target, task=task, **kwargs)
+    curve = name in ("ROC", "PrecisionRecallCurve")
+    _same(m.compute(), expected, curve)
+    _same(functional, expected_functional, curve)
+
+
+@pytest.mark.parametrize("name", __import__("torchmetrics_lite.tasks").tasks.__all__)
+def test_task_factory_signatures_are_torchmetrics(name):
+    import inspect
+
+    from torchmetrics_lite.tasks import snake_case
+
+    def params(fn, skip):
+        return [(p.name, p.default) for p in list(inspect.signature(fn).parameters.values())[skip:]]
+
+    assert params(getattr(ours, name), 0) == params(getattr(tm, name).__new__, 1)
+    fn = snake_case(name)
+    assert params(getattr(ours.functional.tasks, fn), 0) == params(getattr(tm.functional, fn), 0)
+
+
+def test_task_factory_defaults_follow_torchmetrics_task_level_not_the_class():
+    # torchmetrics: Accuracy(task="multiclass") averages "micro"; MulticlassAccuracy "macro"
+    preds, target = _task_data()["multiclass"]
+    for name in ("Accuracy", "Precision", "F1Score"):
+        ours_value = getattr(ours, name)(task="multiclass", num_classes=3)(preds, target)
+        theirs = getattr(tm, name)(task="multiclass", num_classes=3)(preds, target)
+        assert ours_value.item() == pytest.approx(theirs.item(), abs=1e-6)
+    assert ours.Accuracy("multiclass", 0.5, 3).average == "micro"  # positional, in torchmetrics' order
+    assert type(ours.Accuracy(task="binary", num_classes=2)) is ours.BinaryAccuracy  # ignored, as torchmetrics
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: ours.Accuracy(task="multiclas", num_classes=3), ValueError,
+     r"Expected `task` of Accuracy\(\) to be one of \('binary', 'multiclass', 'multilabel'\), got 'multiclas'; "
+     r"did you mean 'multiclass'\?"),
+    (lambda: ours.F1Score(task="multiclass"), ValueError,
+     r"Expected `num_classes` to be an int for F1Score\(task='multiclass'\), got None"),
+    (lambda: ours.AUROC(task="multilabel", num_labels=2.0), ValueError, r"Expected `num_labels` to be an int"),
+    (lambda: ours.CohenKappa(task="multilabel"), ValueError, r"one of \('binary', 'multiclass'\)"),
+    (lambda: ours.Accuracy(task="binary", foo=1), TypeError,
+     r"BinaryAccuracy\(\) got an unexpected keyword argument 'foo'"),
+    (lambda: ours.Accuracy(), TypeError, r"Accuracy\(\): missing a required argument: 'task'"),
+    (lambda: ours.RecallAtFixedPrecision(task="binary"), TypeError, r"missing a required argument: 'min_precision'"),
+    (lambda: ours.functional.accuracy(PREDS, TARGET, task="bin"), ValueError, r"`task` of accuracy\(\)"),
+])
+def test_task_factory_errors(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+# ---------------------------------------------------------------------------------------------- 12: aggregation
+def _nan_stream():  # fresh tensors: torchmetrics writes the imputed float into its input in place
+    return [torch.tensor([1.0, float("nan"), 4.0]), torch.tensor([float("nan")]), torch.tensor([-2.0, 0.5])]
+
+
+@pytest.mark.parametrize("name", ["SumMetric", "MeanMetric", "MaxMetric", "MinMetric", "CatMetric"])
+@pytest.mark.parametrize("strategy", ["warn", "ignore", 0.25, "disable"])
+def test_nan_strategy_gives_torchmetrics_number(name, strategy):
+    def run(lib):
+        m = getattr(lib, name)(nan_strategy=strategy)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            steps = [m(x) for x in _nan_stream()]
+        return steps, m.compute(), any(issubclass(w.category, UserWarning) for w in caught)
+
+    (tm_steps, tm_total, tm_warned), (steps, total, warned) = run(tm), run(ours)
+    # CatMetric's batch values: torchmetrics gives a 0-d tensor for one value and [] for none (README row)
+    pairs = zip([*steps, total], [*tm_steps, tm_total]) if name != "CatMetric" else [(total, tm_total)]
+    for a, b in pairs:
+        torch.testing.assert_close(a.double(), b.double(), equal_nan=True)
+    assert warned == tm_warned == (strategy == "warn")
+
+
+def test_nan_strategy_error_is_torchmetrics_runtime_error_and_our_value_error():
+    for lib in (tm, ours):
+        with pytest.raises(RuntimeError):
+            lib.MeanMetric(nan_strategy="error").update(_nan_stream()[0])
+    with pytest.raises(ValueError, match="pass nan_strategy='warn'"):
+        ours.MeanMetric().update(_nan_stream()[0])  # our default is "error" (torchmetrics': "warn"), see the README
+    for lib in (tm, ours):
+        with pytest.raises(ValueError, match="nan_strategy"):
+            lib.SumMetric(nan_strategy="drop")
+
+
+@pytest.mark.parametrize("name", ["RunningMean", "RunningSum"])
+@pytest.mark.parametrize("window", [1, 3, 5])
+def test_running_mean_and_sum_follow_torchmetrics_window(name, window):
+    g = torch.Generator().manual_seed(window)
+    batches = [torch.randn(int(n), generator=g) for n in torch.randint(1, 6, (8,), generator=g)]
+    t, m = getattr(tm, name)(window=window), getattr(ours, name)(window=window)
+    for x in batches:
+        torch.testing.assert_close(m(x).double(), t(x).double())
+        torch.testing.assert_close(m.compute().double(), t.compute().double())
+    assert isinstance(m, ours.wrappers.Running)
+
+
+def test_cat_metric_gives_torchmetrics_values_and_the_paths():
+    t, m = tm.CatMetric(), ours.CatMetric()
+    for x in (torch.tensor([1.0, 2.0]), torch.tensor(3.0), 4.0):
+        t.update(x)
+        m.update(x)
+    torch.testing.assert_close(m.compute().double(), t.compute().double())
+    from torchmetrics_lite.aggregation import CatMetric, Running, RunningMean, RunningSum  # torchmetrics' module
+
+    assert (CatMetric, RunningMean, RunningSum, Running) == (ours.CatMetric, ours.RunningMean, ours.RunningSum,
+                                                             ours.wrappers.Running)

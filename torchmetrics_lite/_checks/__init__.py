@@ -7,6 +7,13 @@ live in one module per family (``primitives`` and one module named as each famil
 re-exports them all, so callers import from ``torchmetrics_lite._checks``.
 """
 
+from torchmetrics_lite._checks.aggregation import (  # noqa: F401
+    NAN_STRATEGIES,
+    NaNInputError,
+    apply_nan_strategy,
+    check_cat_input,
+    check_nan_strategy,
+)
 from torchmetrics_lite._checks.auroc import (  # noqa: F401
     RANK_AVERAGES,
     _rank_labels,

@@ -16,6 +16,7 @@ public function also calls, and the options passed to it. ``update`` with ``vali
 across batches and ranks, and the exact Mann-Whitney statistic of the binned scores, within a computable
 bound of the exact value (:meth:`BinaryAUROC.error_bound`).
 """
+from torchmetrics_lite import _lazy
 from torchmetrics_lite.auroc.binary import BinaryAUROC, BinaryAveragePrecision
 from torchmetrics_lite.auroc.curves import (
     BinaryPrecisionRecallCurve,
@@ -63,3 +64,4 @@ __all__ = [
     "BinaryAUROCCI",
     "PairedAUROCTest",
 ]
+__getattr__ = _lazy.missing(__name__, globals())  # a name this library lacks: the error names the nearest

@@ -10,6 +10,8 @@ documented on the functions. Modules with the same input options (task, classes,
 precision, recall, F1, specificity, Jaccard, Matthews correlation and kappa over the same inputs count each
 batch once (exact match keeps per-sample counts of its own).
 """
+from torchmetrics_lite import _lazy
+from torchmetrics_lite import tasks as _tasks
 from torchmetrics_lite.classification.agreement import (
     BinaryCohenKappa,
     BinaryMatthewsCorrCoef,
@@ -69,3 +71,20 @@ __all__ = [
     "BinaryCohenKappa", "MulticlassCohenKappa", "BinaryJaccardIndex", "MulticlassJaccardIndex",
     "MultilabelJaccardIndex", "MultilabelExactMatch",
 ]
+
+
+# torchmetrics' paths: the names torchmetrics.classification exports that live in other families here (imported
+# on first use; documented with their family), and a clear error for a name this library lacks
+__getattr__, __dir__ = _lazy.attach(__name__, globals(), {
+    "torchmetrics_lite.auroc": [
+        "BinaryAUROC", "BinaryAveragePrecision", "BinaryPrecisionAtFixedRecall",
+        "BinaryPrecisionRecallCurve", "BinaryRecallAtFixedPrecision", "BinaryROC",
+        "BinarySensitivityAtSpecificity", "BinarySpecificityAtSensitivity", "MulticlassAUROC",
+        "MulticlassAveragePrecision", "MulticlassPrecisionAtFixedRecall", "MulticlassPrecisionRecallCurve",
+        "MulticlassRecallAtFixedPrecision", "MulticlassROC", "MulticlassSensitivityAtSpecificity",
+        "MulticlassSpecificityAtSensitivity", "MultilabelAUROC", "MultilabelAveragePrecision",
+        "MultilabelPrecisionRecallCurve", "MultilabelROC",
+    ],
+    "torchmetrics_lite.calibration": ["BinaryCalibrationError", "MulticlassCalibrationError"],
+    "torchmetrics_lite.tasks": _tasks.__all__,
+})

@@ -24,6 +24,7 @@ With ``num_outputs > 1`` torchmetrics' error metrics return the per-output value
 for ``multioutput`` then (``"raw_values"``: the ``(d,)`` values, ``"uniform_average"``: their mean; a
 ``ValueError`` says so when it is missing); R² and explained variance default to ``"uniform_average"``, as both.
 """
+from torchmetrics_lite import _lazy
 from torchmetrics_lite.regression.measures import (
     ExplainedVariance,
     MeanAbsoluteError,
@@ -37,3 +38,4 @@ __all__ = [
     "MeanSquaredError", "RootMeanSquaredError", "MeanAbsoluteError", "MeanAbsolutePercentageError",
     "R2Score", "ExplainedVariance",
 ]
+__getattr__ = _lazy.missing(__name__, globals())  # a name this library lacks: the error names the nearest
