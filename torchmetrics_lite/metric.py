@@ -76,7 +76,7 @@ import numpy as np
 import torch
 from torch import Tensor, nn
 
-from torchmetrics_lite import _dtype, sync
+from torchmetrics_lite import _dtype, _interop, sync
 from torchmetrics_lite._checks import check_choice, check_result_dtype
 from torchmetrics_lite._compat import init_info, raise_unknown_argument, same_value
 from torchmetrics_lite._dtype import float_dtype
@@ -678,3 +678,8 @@ class Metric(nn.Module):
         shown = [f"{k}={v!r}" for k, v in self.__dict__.get("_init_args", {}).items()
                  if defaults.get(k, empty) is empty or not same_value(v, defaults[k])]
         return ", ".join(shown)
+
+
+# Lightning's self.log(name, metric) tests isinstance(value, torchmetrics.Metric): register ours as its virtual
+# subclass when torchmetrics is imported (never importing it here; see _interop)
+_interop.register_with_torchmetrics(Metric)

@@ -335,3 +335,23 @@ def test_cat_metric_gives_torchmetrics_values_and_the_paths():
 
     assert (CatMetric, RunningMean, RunningSum, Running) == (ours.CatMetric, ours.RunningMean, ours.RunningSum,
                                                              ours.wrappers.Running)
+
+
+# ---------------------------------------------------------------------------------------------- 11: Lightning
+def test_lightning_takes_our_metrics_with_no_extra_import_in_either_import_order():
+    """torchmetrics_lite first (the import hook registers when torchmetrics loads), then the other order; a fresh
+    interpreter, so that torchmetrics is not already imported. The real Trainer runs (one process, DDP, resume,
+    ModelCheckpoint) are tests/examples/test_lightning_port.py."""
+    import os
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    code = ("import sys, torchmetrics_lite as t; m = t.BinaryAccuracy(); assert 'torchmetrics' not in sys.modules; "
+            "import pytorch_lightning, torchmetrics; assert isinstance(m, torchmetrics.Metric); "
+            "assert isinstance(t.MeanMetric(), torchmetrics.Metric); "
+            "assert not any(type(f).__name__ == '_Finder' for f in sys.meta_path); print('ok')")
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, env=dict(os.environ, PYTHONPATH=root),
+                          capture_output=True, text=True, timeout=300)
+    assert done.stdout.strip() == "ok", done.stderr[-2000:]
+    assert isinstance(ours.BinaryAccuracy(), tm.Metric)  # here torchmetrics was imported first
