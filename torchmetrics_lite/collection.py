@@ -125,6 +125,9 @@ class MetricCollection(nn.ModuleDict):
             if group[0].overrides_update:
                 continue  # a subclass's own update: run by update/forward after every other member validated
             out.append((group, group[0].batch_stats(*args, **self._own(name, kwargs))))
+        for _, m in self._members():
+            if getattr(m, "from_logits", False) is True:
+                m.check_logits(args)
         return out
 
     def _own(self, name: str, kwargs: Dict[str, Any]) -> Dict[str, Any]:

@@ -77,8 +77,8 @@ import torch
 from torch import Tensor, nn
 
 from torchmetrics_lite import _dtype, _interop, sync
-from torchmetrics_lite._checks import check_choice, check_result_dtype
-from torchmetrics_lite._compat import init_info, raise_unknown_argument, same_value
+from torchmetrics_lite._checks import check_choice, check_result_dtype, warn_probabilities_as_logits
+from torchmetrics_lite._compat import init_info, is_noop, raise_unknown_argument, same_value
 from torchmetrics_lite._dtype import float_dtype
 
 __all__ = ["Fold", "Metric", "float_dtype"]
@@ -228,10 +228,10 @@ class Metric(nn.Module):
         self = super().__new__(cls)
         info = init_info(cls, Metric)
         for name in kwargs:
-            if name not in info.accepted:
+            if name not in info.accepted and not is_noop(name, kwargs[name]):
                 raise_unknown_argument(cls.__name__, name, info.accepted)
         bound = dict(zip(info.positional, args))
-        bound.update(kwargs)
+        bound.update((k, v) for k, v in kwargs.items() if k in info.accepted)
         self.__dict__["_init_args"] = bound  # for repr; pickle and deepcopy call __new__(cls) and restore it
         return self
 
@@ -242,6 +242,7 @@ class Metric(nn.Module):
         process_group: Optional[Any] = None,
         sync_on_compute: bool = True,
         persistent: bool = False,
+        **torchmetrics_noops: Any,  # multidim_average="global" (_compat.TORCHMETRICS_NOOPS), checked in __new__
     ) -> None:
         super().__init__()
         self.validate_args = validate_args
@@ -317,6 +318,8 @@ class Metric(nn.Module):
         finally:
             if switch:
                 torch.set_grad_enabled(True)
+        if self.__dict__.get("from_logits") is True:
+            self.check_logits(args)
         self._merge_stats(stats)
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
@@ -337,6 +340,8 @@ class Metric(nn.Module):
                 self._raise_if_unfit(args, kwargs)
                 raise
             value = self.compute_from_stats(stats)
+            if self.__dict__.get("from_logits") is True:
+                self.check_logits(args)
             self._merge_stats(stats)
         finally:
             if switch:
@@ -374,6 +379,14 @@ class Metric(nn.Module):
         if self._float32 and self._result_dtype in (None, torch.float64):
             return _to_float32(value)
         return _as_dtype(value, cast(torch.dtype, self._result_dtype))
+
+    def check_logits(self, args: Tuple[Any, ...]) -> None:
+        """For a metric built with ``from_logits=True``: warn (once per metric, with ``validate_args``) when the
+        scores of an accepted batch look like probabilities (a container calls it for the batches it shares)."""
+        if self.validate_args and "from_logits" not in self._warned and args:
+            multiclass = hasattr(self, "num_classes") and not hasattr(self, "num_labels")
+            if warn_probabilities_as_logits(type(self).__name__, args[0], multiclass=multiclass):
+                self._warned.add("from_logits")
 
     def _raise_if_unfit(self, args: Any, kwargs: Any) -> None:
         """After ``batch_stats`` raised a ``TypeError``: if the call does not fit its signature, raise one naming

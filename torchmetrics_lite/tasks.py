@@ -281,6 +281,14 @@ def _doc(factory: str, spec: Spec, function: bool) -> str:
 
 
 def _bind(shown: str, sig: inspect.Signature, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Dict[str, Any]:
+    if "kwargs" not in sig.parameters:  # a functional form: torchmetrics' arguments get the classes' advice
+        from torchmetrics_lite._compat import is_noop, raise_unknown_argument
+
+        for name in list(kwargs):
+            if name not in sig.parameters:
+                if not is_noop(name, kwargs[name]):
+                    raise_unknown_argument(shown, name, list(sig.parameters))
+                del kwargs[name]
     try:
         bound = sig.bind(*args, **kwargs)
     except TypeError as err:

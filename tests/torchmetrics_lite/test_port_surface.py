@@ -355,3 +355,158 @@ def test_lightning_takes_our_metrics_with_no_extra_import_in_either_import_order
                           capture_output=True, text=True, timeout=300)
     assert done.stdout.strip() == "ok", done.stderr[-2000:]
     assert isinstance(ours.BinaryAccuracy(), tm.Metric)  # here torchmetrics was imported first
+
+
+# ---------------------------------------------------------------------------------------------- 13: messages
+def _advice(call):
+    with pytest.raises(TypeError) as caught:
+        call()
+    message = str(caught.value)
+    return message.split(") got an unexpected keyword argument ", 1)[1]
+
+
+@pytest.mark.parametrize("cls, fn, args, kwargs", [
+    ("RetrievalPrecision", "retrieval_precision", (PREDS[:6], TARGET[:6]), {"top_k": 2}),
+    ("MulticlassROC", "multiclass_roc", (MC_PROBS, MC_TARGET), {"num_classes": 4, "thresholds": 10}),
+    ("BinaryCalibrationError", "binary_calibration_error", (PREDS, TARGET), {"ignore_index": -1}),
+    ("MulticlassAUROC", "multiclass_auroc", (MC_PROBS, MC_TARGET), {"num_classes": 4, "ignore_index": -1}),
+    ("BinaryAccuracy", "binary_accuracy", (PREDS, TARGET), {"multidim_average": "samplewise"}),
+    ("MeanSquaredError", "mean_squared_error", (PREDS, PREDS.flip(0)), {"compute_on_cpu": True}),
+    ("BinaryAccuracy", "binary_accuracy", (PREDS, TARGET), {"thresold": 0.5}),
+])
+def test_functional_forms_give_the_classes_advice(cls, fn, args, kwargs):
+    own = {k: v for k, v in kwargs.items() if k in ("num_classes",)}
+    foreign = {k: v for k, v in kwargs.items() if k not in own}
+    module_advice = _advice(lambda: getattr(ours, cls)(**kwargs))
+    function_advice = _advice(lambda: getattr(ours.functional, fn)(*args, **own, **foreign))
+    assert function_advice == module_advice
+    assert ": " in module_advice or "did you mean `threshold`" in module_advice  # the fix, or the nearest name
+
+
+def test_functional_num_outputs_names_multioutput():
+    with pytest.raises(TypeError, match=r"mean_squared_error\(\) got an unexpected keyword argument 'num_outputs': "
+                                        r"torchmetrics' `num_outputs` is `multioutput=` here"):
+        ours.functional.mean_squared_error(PREDS, PREDS, num_outputs=1)
+
+
+def test_a_type_error_inside_a_function_is_not_rewritten():
+    with pytest.raises(TypeError, match="Expected `preds` to be a torch.Tensor"):
+        ours.functional.binary_accuracy([0.5], TARGET[:1])
+
+
+def test_multidim_average_global_is_accepted_as_the_no_op_it_is():
+    values = {}
+    for name, lib, functional in (("tm", tm_classification, tm.functional.classification),
+                                  ("ours", ours, ours.functional)):
+        m = lib.BinaryF1Score(multidim_average="global")
+        m.update(PREDS, TARGET)
+        values[name] = m.compute().item()
+        assert functional.binary_f1_score(PREDS, TARGET, multidim_average="global").item() == pytest.approx(
+            values[name], abs=1e-6)
+        if name == "ours":
+            assert repr(m) == "BinaryF1Score()"  # a no-op: not shown
+    assert values["ours"] == pytest.approx(values["tm"], abs=1e-6)
+    task = ours.F1Score(task="multiclass", num_classes=4, multidim_average="global")
+    assert type(task) is ours.MulticlassF1Score
+
+
+def test_calibration_and_retrieval_say_how_to_reshape_and_the_reshape_gives_torchmetrics_number():
+    g = torch.Generator().manual_seed(13)
+    probs, labels = torch.rand(6, 3, 5, generator=g).softmax(1), torch.randint(0, 3, (6, 5), generator=g)
+    with pytest.raises(ValueError, match=r"got shape \(6, 3, 5\); torchmetrics flattens \(N, C, \.\.\.\) scores and "
+                                         r"\(N, \.\.\.\) targets: pass preds.movedim\(1, -1\).reshape\(-1, C\), "
+                                         r"target.reshape\(-1\)"):
+        ours.MulticlassCalibrationError(num_classes=3).update(probs, labels)
+    value = ours.functional.multiclass_calibration_error(probs.movedim(1, -1).reshape(-1, 3), labels.reshape(-1),
+                                                         num_classes=3)
+    theirs = tm.functional.classification.multiclass_calibration_error(probs, labels, num_classes=3)
+    assert value.item() == pytest.approx(theirs.item(), abs=1e-6)
+    scores, relevant = torch.rand(2, 4, generator=g), torch.randint(0, 2, (2, 4), generator=g)
+    relevant[:, 0] = 1
+    indexes = torch.tensor([[0, 0, 1, 1], [1, 2, 2, 2]])
+    with pytest.raises(ValueError, match=r"pass preds.reshape\(-1\), target.reshape\(-1\), "
+                                         r"indexes=indexes.reshape\(-1\)"):
+        ours.RetrievalMAP().update(scores, relevant, indexes=indexes)
+    m, t = ours.RetrievalMAP(), tm.retrieval.RetrievalMAP()
+    m.update(scores.reshape(-1), relevant.reshape(-1), indexes=indexes.reshape(-1))
+    t.update(scores, relevant, indexes=indexes)
+    assert m.compute().item() == pytest.approx(t.compute().item(), abs=1e-6)
+    with pytest.raises(ValueError, match=r"for \(\.\.\., items\) inputs pass preds.reshape\(-1, items\)"):
+        ours.RetrievalMAP().update(torch.rand(2, 3, 4), torch.ones(2, 3, 4))
+
+
+# ---------------------------------------------------------------------------------------------- 7: from_logits
+def _probability_warnings(call):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    return [str(w.message) for w in caught if "look like probabilities" in str(w.message)]
+
+
+def test_from_logits_on_probabilities_warns_once_per_metric():
+    # the issue's case: torchmetrics' F1 on probabilities differs from ours told they are logits
+    theirs = tm_classification.BinaryF1Score()(PREDS, TARGET).item()
+    m = ours.BinaryF1Score(from_logits=True)
+    found = _probability_warnings(lambda: [m.update(PREDS, TARGET), m.update(PREDS, TARGET), m(PREDS, TARGET)])
+    assert len(found) == 1 and "BinaryF1Score(from_logits=True) got scores that look like probabilities" in found[0]
+    assert "from_logits=False" in found[0] and m.compute().item() != pytest.approx(theirs, abs=1e-3)
+    assert ours.BinaryF1Score()(PREDS, TARGET).item() == pytest.approx(theirs, abs=1e-6)  # the fix it names
+    assert len(_probability_warnings(lambda: ours.BinaryF1Score(from_logits=True).update(PREDS, TARGET))) == 1
+
+
+@pytest.mark.parametrize("make, preds, target, warns", [
+    (lambda **k: ours.MulticlassAUROC(num_classes=4, **k), MC_PROBS, MC_TARGET, True),
+    (lambda **k: ours.MulticlassAUROC(num_classes=4, **k), MC_PROBS.log(), MC_TARGET, False),  # logits
+    (lambda **k: ours.MulticlassAUROC(num_classes=4, **k), MC_PROBS * 0.9, MC_TARGET, False),  # rows not summing to 1
+    (lambda **k: ours.MultilabelF1Score(num_labels=4, **k), MC_PROBS, (MC_PROBS > 0.25).long(), True),
+    (lambda **k: ours.BinaryAccuracy(**k), PREDS - 0.5, TARGET, False),
+])
+def test_from_logits_warning_only_for_probability_like_scores(make, preds, target, warns):
+    assert len(_probability_warnings(lambda: make(from_logits=True).update(preds, target))) == int(warns)
+    assert not _probability_warnings(lambda: make(from_logits=True, validate_args=False).update(preds, target))
+    assert not _probability_warnings(lambda: make().update(preds.softmax(-1) if preds.dim() > 1 else preds.sigmoid(),
+                                                           target))
+
+
+def test_from_logits_warning_in_a_collection():
+    mc = ours.MetricCollection({"f1": ours.BinaryF1Score(from_logits=True), "acc": ours.BinaryAccuracy()})
+    assert len(_probability_warnings(lambda: [mc.update(PREDS, TARGET), mc(PREDS, TARGET)])) == 1
+
+
+# ---------------------------------------------------------------------------------------------- 14: float labels
+@pytest.mark.parametrize("name, preds", [
+    ("MulticlassAccuracy", torch.tensor([0.0, 2.0, 1.0, 1.0, 2.0])),  # float labels as preds too
+    ("MulticlassConfusionMatrix", torch.tensor([0.0, 2.0, 1.0, 1.0, 2.0])),
+    ("MulticlassCohenKappa", torch.tensor([0, 2, 1, 1, 2])),
+    ("MulticlassF1Score", torch.tensor([[0.7, 0.2, 0.1], [0.1, 0.3, 0.6], [0.2, 0.5, 0.3], [0.3, 0.4, 0.3],
+                                        [0.5, 0.1, 0.4]])),
+    ("MulticlassCalibrationError", torch.tensor([[0.7, 0.2, 0.1], [0.1, 0.3, 0.6], [0.2, 0.5, 0.3],
+                                                 [0.3, 0.4, 0.3], [0.5, 0.1, 0.4]])),
+])
+def test_integral_float_labels_are_multiclass_labels(name, preds):
+    target = torch.tensor([0.0, 2.0, 2.0, 1.0, 0.0])
+    theirs = getattr(tm_classification, name)(num_classes=3)(preds, target)
+    mine = getattr(ours, name)(num_classes=3)(preds, target)
+    assert torch.allclose(mine.double(), theirs.double(), atol=1e-6)
+    assert torch.equal(mine, getattr(ours, name)(num_classes=3)(preds if preds.dim() > 1 else preds.long(),
+                                                                target.long()))
+    with pytest.raises(ValueError, match=r"`target` to hold class labels \(integers, or floats with integral "
+                                         r"values\), got 0.5"):
+        getattr(ours, name)(num_classes=3).update(preds, torch.tensor([0.0, 0.5, 2.0, 1.0, 0.0]))
+
+
+def test_per_query_on_flat_input_does_what_the_readme_says():
+    m = ours.RetrievalMAP()
+    preds, target = torch.tensor([0.9, 0.1, 0.4, 0.8, 0.3, 0.2]), torch.tensor([1, 0, 0, 1, 0, 1])
+    indexes = torch.tensor([0, 0, 1, 1, 2, 2])
+    m.update(preds, target, indexes=indexes)
+    want = ours.functional.retrieval_average_precision(preds, target, indexes=indexes, reduction="none")
+    torch.testing.assert_close(m.per_query(), want)
+    t = tm.retrieval.RetrievalMAP()
+    t.update(preds, target, indexes=indexes)
+    assert m.per_query().mean().item() == pytest.approx(t.compute().item(), abs=1e-6)
+    dense = ours.RetrievalMAP()
+    dense.update(preds.reshape(3, 2), target.reshape(3, 2))
+    with pytest.raises(ValueError, match=r"for dense \(queries, items\) updates construct it with "
+                                         r"keep_per_query=True"):
+        dense.per_query()

@@ -70,8 +70,10 @@ from torchmetrics_lite._checks.primitives import (  # noqa: F401
     check_sample_weight,
     check_tensor,
     check_zero_division,
+    integral_labels,
     shape_str,
     upcast,
+    warn_probabilities_as_logits,
 )
 from torchmetrics_lite._checks.regression import (  # noqa: F401
     check_adjusted,

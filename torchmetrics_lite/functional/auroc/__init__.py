@@ -37,7 +37,7 @@ import sys
 import types
 from typing import Any
 
-from torchmetrics_lite import _lazy
+from torchmetrics_lite import _compat, _lazy
 from torchmetrics_lite.functional.auroc.binary import (
     binary_auroc,
     binary_average_precision,
@@ -97,6 +97,8 @@ __all__ = [
     "multiclass_sensitivity_at_specificity",
     "multiclass_specificity_at_sensitivity",
 ]
+_compat.advise_exports(globals())  # torchmetrics' arguments get the classes' advice (see _compat.advise)
+
 __getattr__ = _lazy.missing(__name__, globals())  # a name this library lacks: the error names the nearest
 
 

@@ -39,7 +39,7 @@ Conventions (all functions):
 Reference: Sokolova, M. & Lapalme, G. (2009), "A systematic analysis of performance measures for
 classification tasks", Information Processing & Management 45(4).
 """
-from torchmetrics_lite import _lazy
+from torchmetrics_lite import _compat, _lazy
 from torchmetrics_lite import tasks as _tasks
 from torchmetrics_lite.functional.classification.binary import (
     binary_accuracy,
@@ -103,6 +103,8 @@ __all__ = [
     "multilabel_fbeta_score", "multilabel_confusion_matrix", "multilabel_hamming_distance", "binary_specificity",
     "multiclass_specificity", "multilabel_specificity",
 ]
+
+_compat.advise_exports(globals())  # torchmetrics' arguments get the classes' advice (see _compat.advise)
 
 # torchmetrics' task-level functions whose names are also concept modules of this package: imported after those
 # modules, the functions take the package attributes (`functional.classification.cohen_kappa(..., task=...)`)
