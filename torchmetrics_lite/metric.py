@@ -178,6 +178,8 @@ class Metric(nn.Module):
         sync_on_compute: set ``False`` to compute on the local state only, even in a process group.
         persistent: put the states into ``state_dict()`` (default ``False``, as in torchmetrics; see
             :meth:`persistent`).
+        torchmetrics_noops: torchmetrics' arguments whose value is a no-op here (``multidim_average="global"``,
+            see ``_compat.TORCHMETRICS_NOOPS``), accepted and ignored.
 
     Raises:
         TypeError: an unknown constructor argument; the message names the metric and, for torchmetrics'

@@ -198,7 +198,7 @@ def warn_probabilities_as_logits(owner: str, preds: Any, *, multiclass: bool) ->
     if multiclass:
         if preds.dim() < 2:
             return False
-        looks = looks & ((preds.sum(1, dtype=torch.float64) - 1).abs() <= 1e-4).all()
+        looks = looks & ((preds.sum(1) - 1).abs() <= 1e-4).all()
     if not bool(looks):
         return False
     kind = "every value in [0, 1], every row summing to 1" if multiclass else "every value in [0, 1]"
