@@ -21,7 +21,9 @@ A metric author overrides exactly these (the *override points*):
 Containers (:class:`~torchmetrics_lite.MetricCollection`, wrappers) drive a metric only through the public
 methods and this *container contract*, never through private attributes: :meth:`Metric.update_from_stats`,
 :attr:`Metric.state_reductions`, :meth:`Metric.local_state`, :attr:`Metric.is_computed`,
-:meth:`Metric.compute_from_synced` and :meth:`Metric.synced_state`.
+:meth:`Metric.compute_from_synced`, :meth:`Metric.synced_state`, :meth:`Metric.value_from_stats` (a batch value in
+the result dtype) and :attr:`Metric.overrides_update` (a subclass with its own ``update``/``compute``, which
+containers drive through ``update`` and ``forward``).
 
 A worked example: a running mean kept as ``[count, mean]`` (merged with a :class:`Fold`, because means do not
 add up) beside a running maximum (a plain ``"max"`` state):
