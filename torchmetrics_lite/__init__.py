@@ -9,7 +9,7 @@ _EXPORTS = {  # module: the public names it provides (imported on first use, PEP
         "__version__",
     ],
     "torchmetrics_lite.aggregation": [
-        "MaxMetric", "MeanMetric", "MinMetric", "SumMetric",
+        "CatMetric", "MaxMetric", "MeanMetric", "MinMetric", "RunningMean", "RunningSum", "SumMetric",
     ],
     "torchmetrics_lite.auroc": [
         "BinaryAUROC", "BinaryAUROCCI", "BinaryAveragePrecision", "BinaryPrecisionAtFixedRecall",
@@ -63,6 +63,12 @@ _EXPORTS = {  # module: the public names it provides (imported on first use, PEP
         "RetrievalHitRate", "RetrievalMAP", "RetrievalMRR", "RetrievalNormalizedDCG", "RetrievalPrecision",
         "RetrievalRecall", "RetrievalRPrecision", "RetrievalDCG", "RetrievalFallOut", "RetrievalAUROC",
         "RetrievalPrecisionRecallCurve", "RetrievalRecallAtFixedPrecision",
+    ],
+    "torchmetrics_lite.tasks": [  # torchmetrics' task-string factories: Accuracy(task="multiclass", ...)
+        "AUROC", "Accuracy", "AveragePrecision", "CalibrationError", "CohenKappa", "ConfusionMatrix", "ExactMatch",
+        "F1Score", "FBetaScore", "HammingDistance", "JaccardIndex", "MatthewsCorrCoef", "Precision",
+        "PrecisionAtFixedRecall", "PrecisionRecallCurve", "ROC", "Recall", "RecallAtFixedPrecision",
+        "SensitivityAtSpecificity", "Specificity", "SpecificityAtSensitivity", "StatScores",
     ],
     "torchmetrics_lite.wrappers": [
         "BootStrapper", "ClasswiseWrapper", "MetricTracker", "Running",

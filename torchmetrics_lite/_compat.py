@@ -8,13 +8,16 @@ arguments that differ from their defaults, so no metric family repeats either.
 from __future__ import annotations
 
 import difflib
+import functools
 import inspect
 import math
-from typing import Any, Dict, FrozenSet, Iterable, NamedTuple, NoReturn, Optional, Tuple
+import re
+from typing import Any, Callable, Dict, FrozenSet, Iterable, MutableMapping, NamedTuple, NoReturn, Optional, Tuple
 
 from torch import Tensor
 
-__all__ = ["TORCHMETRICS_ARGUMENTS", "InitInfo", "init_info", "raise_unknown_argument", "same_value"]
+__all__ = ["TORCHMETRICS_ARGUMENTS", "TORCHMETRICS_NOOPS", "InitInfo", "advise", "advise_exports", "init_info",
+           "is_noop", "raise_unknown_argument", "same_value"]
 
 #: torchmetrics' argument name -> (our argument with the same meaning, or None; what to do instead).
 TORCHMETRICS_ARGUMENTS: Dict[str, Tuple[Optional[str], str]] = {
@@ -41,7 +44,72 @@ TORCHMETRICS_ARGUMENTS: Dict[str, Tuple[Optional[str], str]] = {
     "ignore_index": (None, "this metric has no `ignore_index`: drop those samples before update "
                      "(`keep = target != ignore_index; m.update(preds[keep], target[keep])`)"),
     "nan_strategy": (None, "NaN inputs raise a ValueError (with `validate_args=True`); drop them before update"),
+    "num_outputs": ("multioutput", "the number of outputs is read from the inputs' shape: `multioutput='raw_values'` "
+                    "gives the per-output values (torchmetrics' num_outputs=d), 'uniform_average' their mean"),
 }
+
+#: torchmetrics' arguments whose value here is a no-op: accepted (and ignored) by every metric and public function
+#: that does not take them itself. ``multidim_average="samplewise"`` is not one (its TORCHMETRICS_ARGUMENTS row
+#: says what to do); a metric that implements ``multidim_average`` declares it and never reaches this table.
+TORCHMETRICS_NOOPS: Dict[str, Any] = {"multidim_average": "global"}
+
+
+def is_noop(name: str, value: Any) -> bool:
+    """Whether ``name=value`` is torchmetrics' no-op default here (``multidim_average="global"``)."""
+    return name in TORCHMETRICS_NOOPS and isinstance(value, str) and value == TORCHMETRICS_NOOPS[name]
+
+
+_UNEXPECTED = re.compile(r"got an unexpected keyword argument '(\w+)'")
+
+
+def advise(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` as a public function that answers torchmetrics' arguments as the classes do: an unknown keyword
+    raises the ``TypeError`` of :func:`raise_unknown_argument` (what to write instead, or the nearest name), and
+    a no-op one (``multidim_average="global"``) is dropped. Only a failed call pays (the wrapper retries or
+    rewrites the message): a call that binds runs ``fn`` at once; a ``TypeError`` raised inside ``fn`` passes.
+
+    Examples:
+        >>> def binary_thing(preds, *, k=1):
+        ...     return preds
+        >>> advise(binary_thing)(1, multidim_average="global")
+        1
+        >>> advise(binary_thing)(1, top_k=2)
+        Traceback (most recent call last):
+        ...
+        TypeError: binary_thing() got an unexpected keyword argument 'top_k': torchmetrics' `top_k` is `k=` here
+    """
+
+    @functools.wraps(fn)
+    def public(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except TypeError as err:
+            found = _UNEXPECTED.search(str(err))
+            if found is None or err.__traceback__ is None or err.__traceback__.tb_next is not None:
+                raise  # not the call's own binding error: raised inside fn
+            name = found.group(1)
+            if is_noop(name, kwargs.get(name)):
+                del kwargs[name]
+                return public(*args, **kwargs)
+            accepted = [p.name for p in inspect.signature(fn).parameters.values()
+                        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+            try:
+                raise_unknown_argument(fn.__name__, name, accepted)
+            except TypeError as advice:
+                raise advice from None
+
+    public.__advised__ = True  # type: ignore[attr-defined]
+    return public
+
+
+def advise_exports(namespace: MutableMapping[str, Any]) -> None:
+    """:func:`advise` every public function of a module or package namespace (its ``__all__``), once: the family
+    packages of :mod:`torchmetrics_lite.functional` call it after their imports, so that every path to a public
+    function (the family, ``torchmetrics_lite.functional``) gives the same advised object."""
+    for name in namespace.get("__all__", ()):
+        value = namespace.get(name)
+        if inspect.isfunction(value) and not getattr(value, "__advised__", False):
+            namespace[name] = advise(value)
 
 
 def raise_unknown_argument(owner: str, name: str, accepted: Iterable[str], value: Any = None,

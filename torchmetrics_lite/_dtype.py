@@ -27,3 +27,28 @@ def float_dtype(device: torch.device) -> torch.dtype:
         torch.float64
     """
     return torch.float32 if device.type in NO_FLOAT64_DEVICES else torch.float64
+
+
+def rounded(t: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """``t`` (floating) as ``dtype``, correctly rounded (to nearest, ties to even) from its exact value.
+
+    A direct cast is correctly rounded between float64 and float32; float64 to float16 or bfloat16 goes through
+    float32 in torch, which can round twice (a value just above a tie of the target lands on the tie, then rounds
+    to even). Here that step rounds to odd instead (the float32 nearest toward zero, its last bit set when
+    inexact), after which the second rounding is correct: float32 keeps 13 more bits than float16 and bfloat16.
+
+    Examples:
+        >>> x = torch.tensor(1 + 2**-11 + 2**-40, dtype=torch.float64)  # just above a float16 tie
+        >>> x.to(torch.float16).item(), rounded(x, torch.float16).item()
+        (1.0, 1.0009765625)
+    """
+    if t.dtype == dtype or not t.is_floating_point():
+        return t
+    if t.dtype != torch.float64 or dtype in (torch.float32, torch.float64):
+        return t.to(dtype)
+    near = t.to(torch.float32)
+    back = near.to(torch.float64)
+    inexact = (back != t) & torch.isfinite(t)
+    toward_zero = torch.where(back.abs() > t.abs(), torch.nextafter(near, torch.zeros_like(near)), near)
+    odd = (toward_zero.view(torch.int32) | 1).view(torch.float32)
+    return torch.where(inexact, odd, near).to(dtype)

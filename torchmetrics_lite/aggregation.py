@@ -7,30 +7,54 @@ running sum to float32 (a relative error of up to 6e-8 per update, growing with 
 is ``None`` for all four (they describe data, not quality).
 
 Every class takes the base class's keyword arguments (``validate_args``, ``process_group``,
-``sync_on_compute``, ``persistent``; see :class:`~torchmetrics_lite.Metric`). ``update(value)`` takes a number
-or a real tensor of any shape; with ``validate_args=True`` a NaN raises ``ValueError`` before any state changes;
-a non-tensor raises ``TypeError``, a complex tensor too.
+``sync_on_compute``, ``persistent``; see :class:`~torchmetrics_lite.Metric`) and torchmetrics' ``nan_strategy``:
+
+* ``"error"`` (the default here; torchmetrics' is ``"warn"``): a NaN raises a ``ValueError`` (also a
+  ``RuntimeError``, as torchmetrics raises) before any state changes, with ``validate_args=True`` (one host sync);
+* ``"warn"`` / ``"ignore"``: values that are NaN (or whose weight is) are left out, with a warning for ``"warn"``
+  (with ``validate_args=True``; without it they are left out silently and no host sync is made);
+* a float: NaN values are replaced by it (with weight 1);
+* ``"disable"``: no check; a NaN propagates into the result.
+
+``update(value)`` takes a number or a real tensor of any shape; a non-tensor raises ``TypeError``, a complex
+tensor too. :class:`CatMetric` keeps the values themselves; :class:`RunningMean` and :class:`RunningSum` are the
+mean and sum over the last ``window`` updates (torchmetrics' ``window`` semantics, through
+:class:`~torchmetrics_lite.wrappers.Running`).
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Union
+from typing import Any, Dict, Optional, Union, cast
 
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_aggregation_input, check_no_nan
+from torchmetrics_lite import _lazy
+from torchmetrics_lite._checks import (
+    apply_nan_strategy,
+    check_aggregation_input,
+    check_cat_input,
+    check_nan_strategy,
+)
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.metric import Metric
+from torchmetrics_lite.wrappers.running import Running
 
-__all__ = ["SumMetric", "MeanMetric", "MaxMetric", "MinMetric"]
+__all__ = ["SumMetric", "MeanMetric", "MaxMetric", "MinMetric", "CatMetric", "RunningMean", "RunningSum"]
 
 Value = Union[float, Tensor]
+NaNStrategy = Union[str, float]
+
+def _checked(nan_strategy: NaNStrategy) -> NaNStrategy:
+    check_nan_strategy(nan_strategy)
+    return nan_strategy
 
 
 class SumMetric(Metric):
     """Running sum of every value seen: ``sum_i x_i``, in float64 (torchmetrics' ``SumMetric``).
 
     Args:
+        nan_strategy: ``"error"`` (default), ``"warn"``, ``"ignore"``, ``"disable"`` or a float (see the module
+            docstring).
         **kwargs: the base class's options (``validate_args``, ``process_group``, ``sync_on_compute``,
             ``persistent``).
 
@@ -38,7 +62,7 @@ class SumMetric(Metric):
         ``compute()``: a 0-d float64 tensor; 0 when nothing (or only empty tensors) was seen.
 
     Raises:
-        ValueError: ``value`` holds NaN (with ``validate_args=True``).
+        ValueError: ``value`` holds NaN (``nan_strategy="error"``, ``validate_args=True``).
         TypeError: ``value`` is neither a number nor a real tensor.
 
     Examples:
@@ -49,15 +73,18 @@ class SumMetric(Metric):
         tensor(6., dtype=torch.float64)
     """
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, nan_strategy: NaNStrategy = "error", **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.nan_strategy = _checked(nan_strategy)
         self.add_state("sum_value", torch.zeros((), dtype=torch.float64), reduce="sum")
 
     def batch_stats(self, value: Value) -> Dict[str, Tensor]:
         value = check_aggregation_input(value)
         total = value.sum(dtype=float_dtype(value.device))
-        if self.validate_args:
-            check_no_nan("value", value, total=total)
+        clean, _ = apply_nan_strategy(type(self).__name__, self.nan_strategy, value, None, neutral=0.0,
+                                      validate_args=self.validate_args, total=total)
+        if clean is not value:
+            total = clean.sum(dtype=float_dtype(value.device))
         return {"sum_value": total}
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
@@ -71,6 +98,8 @@ class MeanMetric(Metric):
     scalar weight applies to every element of the batch, as scikit-learn's ``sample_weight`` repeated).
 
     Args:
+        nan_strategy: ``"error"`` (default), ``"warn"``, ``"ignore"``, ``"disable"`` or a float (see the module
+            docstring).
         **kwargs: the base class's options (``validate_args``, ``process_group``, ``sync_on_compute``,
             ``persistent``).
 
@@ -78,8 +107,8 @@ class MeanMetric(Metric):
         ``compute()``: a 0-d float64 tensor; ``nan`` (0/0) when no weight was seen.
 
     Raises:
-        ValueError: ``value`` or ``weight`` holds NaN (with ``validate_args=True``), or ``weight`` does not
-            broadcast to the shape of ``value``.
+        ValueError: ``value`` or ``weight`` holds NaN (``nan_strategy="error"``, ``validate_args=True``), or
+            ``weight`` does not broadcast to the shape of ``value``.
         TypeError: ``value`` or ``weight`` is neither a number nor a real tensor.
 
     Examples:
@@ -92,8 +121,9 @@ class MeanMetric(Metric):
         tensor(6.5000, dtype=torch.float64)
     """
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, nan_strategy: NaNStrategy = "error", **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.nan_strategy = _checked(nan_strategy)
         self.add_state("weighted_sum", torch.zeros((), dtype=torch.float64), reduce="sum")
         self.add_state("weight_total", torch.zeros((), dtype=torch.float64), reduce="sum")
 
@@ -111,11 +141,11 @@ class MeanMetric(Metric):
                     f"Expected `weight` to broadcast to the shape of `value` {tuple(value.shape)}, "
                     f"got shape {tuple(w.shape)}"
                 ) from None
-        weighted_sum, weight_total = (value * w).sum(), w.sum()
-        if self.validate_args:
-            check_no_nan("value", value, total=weighted_sum)
-            check_no_nan("weight", w, total=weight_total)
-        return {"weighted_sum": weighted_sum, "weight_total": weight_total}
+        total = (value * w).sum() + w.sum()  # NaN if any value or weight is
+        value, kept = apply_nan_strategy(type(self).__name__, self.nan_strategy, value, w, neutral=0.0,
+                                         validate_args=self.validate_args, total=total)
+        w = cast(Tensor, kept)
+        return {"weighted_sum": (value * w).sum(), "weight_total": w.sum()}
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return state["weighted_sum"] / state["weight_total"]
@@ -128,14 +158,15 @@ class _RunningExtreme(Metric):
     _identity = -float("inf")
     _name = "max_value"
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, nan_strategy: NaNStrategy = "error", **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.nan_strategy = _checked(nan_strategy)
         self.add_state(self._name, torch.tensor(self._identity, dtype=torch.float64), reduce=self._reduce)
 
     def batch_stats(self, value: Value) -> Dict[str, Tensor]:
         value = check_aggregation_input(value)
-        if self.validate_args:
-            check_no_nan("value", value)
+        value, _ = apply_nan_strategy(type(self).__name__, self.nan_strategy, value, None, neutral=self._identity,
+                                      validate_args=self.validate_args)
         dtype = float_dtype(value.device)
         if value.numel() == 0:
             return {self._name: torch.tensor(self._identity, dtype=dtype, device=value.device)}
@@ -150,6 +181,8 @@ class MaxMetric(_RunningExtreme):
     """Running maximum of every value seen (torchmetrics' ``MaxMetric``), as float64.
 
     Args:
+        nan_strategy: ``"error"`` (default), ``"warn"``, ``"ignore"``, ``"disable"`` or a float (see the module
+            docstring).
         **kwargs: the base class's options (``validate_args``, ``process_group``, ``sync_on_compute``,
             ``persistent``).
 
@@ -157,7 +190,7 @@ class MaxMetric(_RunningExtreme):
         ``compute()``: a 0-d float64 tensor; ``-inf`` before any value.
 
     Raises:
-        ValueError: ``value`` holds NaN (with ``validate_args=True``).
+        ValueError: ``value`` holds NaN (``nan_strategy="error"``, ``validate_args=True``).
         TypeError: ``value`` is neither a number nor a real tensor.
 
     Examples:
@@ -182,3 +215,111 @@ class MinMetric(_RunningExtreme):
     _reduce = "min"
     _identity = float("inf")
     _name = "min_value"
+
+
+class CatMetric(Metric):
+    """Every value seen, concatenated (torchmetrics' ``CatMetric``), as float64.
+
+    ``update(value)``: a number or a 0-d or 1-D real tensor; NaN values follow ``nan_strategy`` (``"warn"`` and
+    ``"ignore"`` drop them). The values are kept in a growable ``cat`` state (gathered across ranks in rank order).
+
+    Args:
+        nan_strategy: ``"error"`` (default), ``"warn"``, ``"ignore"``, ``"disable"`` or a float (see the module
+            docstring).
+        **kwargs: the base class's options (``validate_args``, ``process_group``, ``sync_on_compute``,
+            ``persistent``).
+
+    Returns:
+        ``compute()``: a 1-D float64 tensor of every value in update order (rank order across ranks); empty (shape
+        ``(0,)``) before any value (torchmetrics returns an empty list there).
+
+    Raises:
+        ValueError: ``value`` has more than one dimension (torchmetrics concatenates along dimension 0 and keeps
+            the others: pass ``value.reshape(-1)`` and reshape the result), or holds NaN
+            (``nan_strategy="error"``, ``validate_args=True``).
+        TypeError: ``value`` is neither a number nor a real tensor.
+
+    Examples:
+        >>> m = CatMetric()
+        >>> m.update(torch.tensor([1.0, 2.0]))
+        >>> m.update(3)
+        >>> m.compute()
+        tensor([1., 2., 3.], dtype=torch.float64)
+    """
+
+    def __init__(self, nan_strategy: NaNStrategy = "error", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.nan_strategy = _checked(nan_strategy)
+        self.add_state("value", torch.zeros((0,), dtype=torch.float64), reduce="cat")
+
+    def batch_stats(self, value: Value) -> Dict[str, Tensor]:
+        value = check_cat_input(check_aggregation_input(value))
+        value = value.reshape(-1).to(float_dtype(value.device))
+        kept, weight = apply_nan_strategy(type(self).__name__, self.nan_strategy, value, None, neutral=0.0,
+                                          validate_args=self.validate_args)
+        if weight is not None and self.nan_strategy in ("warn", "ignore"):
+            kept = kept[weight != 0]  # dropped values leave the sequence (a host sync, as any cat of a filtered batch)
+        return {"value": kept}
+
+    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
+        return state["value"]
+
+
+class RunningMean(Running):
+    """The mean of the values of the last ``window`` updates (torchmetrics' ``RunningMean``): a
+    :class:`~torchmetrics_lite.wrappers.Running` window over :class:`MeanMetric`.
+
+    Args:
+        window: how many of the most recent updates the mean covers (default 5).
+        nan_strategy: as :class:`MeanMetric`'s.
+        **kwargs: ``validate_args`` and ``persistent`` (of the mean), ``process_group`` and ``sync_on_compute``.
+
+    Returns:
+        ``compute()``: a 0-d float64 tensor (``nan`` before any value); ``forward`` returns the batch's mean.
+
+    Raises:
+        ValueError: ``window`` is not a positive int, or an unknown ``nan_strategy``.
+
+    Examples:
+        >>> m = RunningMean(window=3)
+        >>> [m(torch.tensor([float(i)])).item() for i in range(5)]  # forward: the batch value
+        [0.0, 1.0, 2.0, 3.0, 4.0]
+        >>> m.compute()  # (2 + 3 + 4) / 3
+        tensor(3., dtype=torch.float64)
+    """
+
+    _fixed_init_args = ("metric",)
+
+    def __init__(self, window: int = 5, nan_strategy: NaNStrategy = "error", **kwargs: Any) -> None:
+        super().__init__(**_running_args(MeanMetric, window, _checked(nan_strategy), kwargs))
+        self.nan_strategy = nan_strategy
+
+
+def _running_args(base: type, window: int, nan_strategy: NaNStrategy, kwargs: Dict[str, Any]) -> Dict[str, Any]:
+    """``Running``'s arguments for a window over ``base``: the input options go to the wrapped metric."""
+    own = {k: kwargs.pop(k) for k in ("validate_args", "persistent") if k in kwargs}
+    return {"metric": base(nan_strategy=nan_strategy, **own), "window": window, **kwargs}
+
+
+class RunningSum(Running):
+    """The sum of the values of the last ``window`` updates (torchmetrics' ``RunningSum``): a
+    :class:`~torchmetrics_lite.wrappers.Running` window over :class:`SumMetric`. Arguments as
+    :class:`RunningMean`.
+
+    Examples:
+        >>> m = RunningSum(window=2)
+        >>> for i in range(4):
+        ...     m.update(torch.tensor([float(i), 1.0]))
+        >>> m.compute()  # (2 + 1) + (3 + 1)
+        tensor(7., dtype=torch.float64)
+    """
+
+    _fixed_init_args = ("metric",)
+
+    def __init__(self, window: int = 5, nan_strategy: NaNStrategy = "error", **kwargs: Any) -> None:
+        super().__init__(**_running_args(SumMetric, window, _checked(nan_strategy), kwargs))
+        self.nan_strategy = nan_strategy
+
+
+# Running is importable from here too, as in torchmetrics; a name this library lacks: the error names the nearest
+__getattr__ = _lazy.missing(__name__, globals())

@@ -21,7 +21,7 @@ Members = Union[Metric, "MetricCollection", Sequence[Union[Metric, "MetricCollec
 
 def _keywords(metric: Metric) -> Optional[frozenset]:
     """The keyword arguments ``metric.batch_stats`` accepts, or None when it takes ``**kwargs`` (all of them)."""
-    params = inspect.signature(metric.batch_stats).parameters.values()
+    params = inspect.signature(metric.update if metric.overrides_update else metric.batch_stats).parameters.values()
     if any(p.kind == p.VAR_KEYWORD for p in params):
         return None
     return frozenset(p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
@@ -118,7 +118,8 @@ class MetricCollection(nn.ModuleDict):
         groups: Dict[Any, Tuple[str, List[Metric]]] = {}
         for name, m in self._members():
             # members share statistics only if they validate alike: group[0]'s checks run for all of them
-            key = (m.stats_key, m.validate_args) if m.stats_key is not None else ("__own__", name)
+            shared = m.stats_key is not None and not m.overrides_update
+            key = (m.stats_key, m.validate_args) if shared else ("__own__", name)
             groups.setdefault(key, (name, []))[1].append(m)
         return list(groups.values())
 
@@ -126,10 +127,17 @@ class MetricCollection(nn.ModuleDict):
         # validate and compute everything first, so that a rejected batch changes no member
         out = []
         for name, group in self._groups():
-            accepts = self._accepts[name]
-            own = kwargs if accepts is None else {k: v for k, v in kwargs.items() if k in accepts}
-            out.append((group, group[0].batch_stats(*args, **own)))
+            if group[0].overrides_update:
+                continue  # a subclass's own update: run by update/forward after every other member validated
+            out.append((group, group[0].batch_stats(*args, **self._own(name, kwargs))))
+        for _, m in self._members():
+            if getattr(m, "from_logits", False) is True:
+                m.check_logits(args)
         return out
+
+    def _own(self, name: str, kwargs: Dict[str, Any]) -> Dict[str, Any]:
+        accepts = self._accepts[name]
+        return kwargs if accepts is None else {k: v for k, v in kwargs.items() if k in accepts}
 
     def update(self, *args: Any, **kwargs: Any) -> None:
         """Update every member with one batch (each gets the keyword arguments its ``batch_stats`` accepts)."""
@@ -137,6 +145,9 @@ class MetricCollection(nn.ModuleDict):
             for group, stats in self._batch_stats(*args, **kwargs):
                 for m in group:
                     m.update_from_stats(stats)
+        for name, m in self._members():
+            if m.overrides_update:
+                m.update(*args, **self._own(name, kwargs))
 
     def forward(self, *args: Any, **kwargs: Any) -> Dict[str, Any]:
         """Every member's value on this batch alone (prefixed keys); the batch is merged into the states."""
@@ -144,9 +155,19 @@ class MetricCollection(nn.ModuleDict):
         with torch.no_grad():
             for group, stats in self._batch_stats(*args, **kwargs):
                 for m in group:
-                    values[id(m)] = m.compute_from_stats(stats)
+                    values[id(m)] = m.value_from_stats(stats)
                     m.update_from_stats(stats)
+        for name, m in self._members():
+            if m.overrides_update:
+                values[id(m)] = m(*args, **self._own(name, kwargs))
         return {self._key(name): values[id(m)] for name, m in self._members()}
+
+    def set_dtype(self, dst_type: Union[str, torch.dtype]) -> "MetricCollection":
+        """Every member's results in ``dst_type`` (torchmetrics' ``MetricCollection.set_dtype``; see
+        :meth:`Metric.set_dtype`). Returns the collection."""
+        for _, m in self._members():
+            m.set_dtype(dst_type)
+        return self
 
     # ------------------------------------------------------------------ computing
     def compute(self) -> Dict[str, Any]:

@@ -21,8 +21,9 @@ A metric author overrides exactly these (the *override points*):
 Containers (:class:`~torchmetrics_lite.MetricCollection`, wrappers) drive a metric only through the public
 methods and this *container contract*, never through private attributes: :meth:`Metric.update_from_stats`,
 :attr:`Metric.state_reductions`, :meth:`Metric.local_state`, :attr:`Metric.is_computed`,
-:meth:`Metric.compute_from_synced`, :meth:`Metric.synced_state`, :attr:`Metric.sync_identity` and
-:attr:`Metric.sync_options`.
+:meth:`Metric.compute_from_synced`, :meth:`Metric.synced_state`, :meth:`Metric.value_from_stats` (a batch value in
+the result dtype), :attr:`Metric.overrides_update` (a subclass with its own ``update``/``compute``, which
+containers drive through ``update`` and ``forward``), :attr:`Metric.sync_identity` and :attr:`Metric.sync_options`.
 
 A worked example: a running mean kept as ``[count, mean]`` (merged with a :class:`Fold`, because means do not
 add up) beside a running maximum (a plain ``"max"`` state):
@@ -77,9 +78,14 @@ import numpy as np
 import torch
 from torch import Tensor, nn
 
-from torchmetrics_lite import _dtype, _identity, sync
-from torchmetrics_lite._checks import check_choice, check_sync_timeout
-from torchmetrics_lite._compat import init_info, raise_unknown_argument, same_value
+from torchmetrics_lite import _dtype, _identity, _interop, sync
+from torchmetrics_lite._checks import (
+    check_choice,
+    check_result_dtype,
+    check_sync_timeout,
+    warn_probabilities_as_logits,
+)
+from torchmetrics_lite._compat import init_info, is_noop, raise_unknown_argument, same_value
 from torchmetrics_lite._dtype import float_dtype  # noqa: F401 (re-exported for custom metrics)
 
 __all__ = ["Fold", "Metric"]  # float_dtype stays importable from here; it lives in _dtype
@@ -163,6 +169,12 @@ def _to_float32(value: Any) -> Any:
     return _map_tensors(lambda t: t.float() if t.dtype == torch.float64 else t, value)
 
 
+def _as_dtype(value: Any, dtype: torch.dtype) -> Any:
+    """Every floating tensor of a value as ``dtype``, correctly rounded (:func:`~torchmetrics_lite._dtype.rounded`);
+    integer tensors (counts) and other values unchanged."""
+    return _map_tensors(lambda t: _dtype.rounded(t, dtype), value)
+
+
 class Metric(nn.Module):
     """Base class of every stateful metric.
 
@@ -177,6 +189,8 @@ class Metric(nn.Module):
             ``compute()``; after a timeout the process group cannot be used again (see ``sync``).
         persistent: put the states into ``state_dict()`` (default ``False``, as in torchmetrics; see
             :meth:`persistent`).
+        torchmetrics_noops: torchmetrics' arguments whose value is a no-op here (``multidim_average="global"``,
+            see ``_compat.TORCHMETRICS_NOOPS``), accepted and ignored.
 
     Raises:
         TypeError: an unknown constructor argument; the message names the metric and, for torchmetrics'
@@ -229,11 +243,11 @@ class Metric(nn.Module):
         self = super().__new__(cls)
         info = init_info(cls, Metric)
         for name in kwargs:
-            if name not in info.accepted:
+            if name not in info.accepted and not is_noop(name, kwargs[name]):
                 raise_unknown_argument(cls.__name__, name, info.accepted, kwargs[name],
                                        getattr(cls, "_torchmetrics_hints", None))
         bound = dict(zip(info.positional, args))
-        bound.update(kwargs)
+        bound.update((k, v) for k, v in kwargs.items() if k in info.accepted)
         self.__dict__["_init_args"] = bound  # for repr; pickle and deepcopy call __new__(cls) and restore it
         # compared in the sync handshake; a copy (clone, deepcopy, unpickling) gets a new one, see __setstate__
         syncs = kwargs.get("sync_on_compute", True) is not False
@@ -254,6 +268,7 @@ class Metric(nn.Module):
         sync_on_compute: bool = True,
         sync_timeout: Optional[float] = None,
         persistent: bool = False,
+        **torchmetrics_noops: Any,  # multidim_average="global" (_compat.TORCHMETRICS_NOOPS), checked in __new__
     ) -> None:
         super().__init__()
         self.validate_args = validate_args
@@ -269,6 +284,7 @@ class Metric(nn.Module):
         self._update_count = 0
         self._forward_cache: Any = None  # the last forward() value (Lightning's on_step logging reads it)
         self._float32 = False  # the float64-less device policy is active
+        self._result_dtype: Optional[torch.dtype] = None  # set_dtype(): results in this dtype (states unchanged)
         self._warned: set = set()
 
     # ------------------------------------------------------------------ declaration
@@ -329,6 +345,8 @@ class Metric(nn.Module):
         finally:
             if switch:
                 torch.set_grad_enabled(True)
+        if self.__dict__.get("from_logits") is True:
+            self.check_logits(args)
         self._merge_stats(stats)
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
@@ -337,6 +355,8 @@ class Metric(nn.Module):
         The batch statistics are computed once and used twice; ``update`` is not run a second time. The value
         carries no gradient (use the ``losses`` package for differentiable surrogates).
         """
+        if self.overrides_update:
+            return self._forward_through_update(*args, **kwargs)  # a subclass's own update or compute
         switch = torch.is_grad_enabled() and not _grad_free(args, kwargs)
         if switch:
             torch.set_grad_enabled(False)
@@ -347,15 +367,53 @@ class Metric(nn.Module):
                 self._raise_if_unfit(args, kwargs)
                 raise
             value = self.compute_from_stats(stats)
+            if self.__dict__.get("from_logits") is True:
+                self.check_logits(args)
             self._merge_stats(stats)
         finally:
             if switch:
                 torch.set_grad_enabled(True)
         d = self.__dict__
-        if d["_float32"]:
-            value = _to_float32(value)
+        if d["_float32"] or d["_result_dtype"] is not None:
+            value = self._cast_result(value)
         d["_forward_cache"] = value
         return value
+
+    def _forward_through_update(self, *args: Any, **kwargs: Any) -> Any:
+        """``forward`` of a subclass that overrides ``update`` or ``compute`` (torchmetrics' pattern: a wrapper
+        that drops an argument, then calls ``super().update``): the batch goes through the subclass's ``update``
+        on an empty state, its value through the subclass's ``compute`` (local: no sync, as torchmetrics'
+        forward), then the batch's state is merged into the running one."""
+        saved = (dict(self._state), dict(self._cat_len), self._update_count, self._computed, self.sync_on_compute)
+        self.reset()
+        try:
+            self.update(*args, **kwargs)
+            batch, count = self.local_state(), self._update_count
+            self.sync_on_compute = False
+            value = self.compute()
+        finally:
+            self._state, self._cat_len, self._update_count, self._computed, self.sync_on_compute = saved
+        self._computed = None
+        if count:
+            with torch.no_grad():
+                self._merge_stats(batch)
+            self._update_count += count - 1  # _merge_stats counted one; the batch brings the updates it ran
+        self._forward_cache = value
+        return value
+
+    def _cast_result(self, value: Any) -> Any:
+        """A computed value in the result dtype: :meth:`set_dtype`'s, or float32 on a device without float64."""
+        if self._float32 and self._result_dtype in (None, torch.float64):
+            return _to_float32(value)
+        return _as_dtype(value, cast(torch.dtype, self._result_dtype))
+
+    def check_logits(self, args: Tuple[Any, ...]) -> None:
+        """For a metric built with ``from_logits=True``: warn (once per metric, with ``validate_args``) when the
+        scores of an accepted batch look like probabilities (a container calls it for the batches it shares)."""
+        if self.validate_args and "from_logits" not in self._warned and args:
+            multiclass = hasattr(self, "num_classes") and not hasattr(self, "num_labels")
+            if warn_probabilities_as_logits(type(self).__name__, args[0], multiclass=multiclass):
+                self._warned.add("from_logits")
 
     def _raise_if_unfit(self, args: Any, kwargs: Any) -> None:
         """After ``batch_stats`` raised a ``TypeError``: if the call does not fit its signature, raise one naming
@@ -430,6 +488,41 @@ class Metric(nn.Module):
         self._persistent = bool(mode)
 
     @property
+    def dtype(self) -> torch.dtype:
+        """The floating dtype of the results (torchmetrics' ``Metric.dtype``): ``torch.float64`` (exact) unless
+        :meth:`set_dtype` chose another; ``torch.float32`` on a device without float64."""
+        if self._result_dtype is not None and not (self._float32 and self._result_dtype == torch.float64):
+            return self._result_dtype
+        return torch.float32 if self._float32 else torch.float64
+
+    def set_dtype(self, dst_type: Union[str, torch.dtype]) -> "Metric":
+        """Return results in ``dst_type`` (torchmetrics' ``set_dtype``): ``m.set_dtype(torch.float32)`` makes
+        ``compute()`` and ``forward`` return float32 values, correctly rounded from the exact float64 ones.
+
+        Unlike torchmetrics the states keep their exact types (int64 counts, float64 sums), so merging and
+        syncing stay exact; integer results (confusion matrices, stat scores) stay integers.
+
+        Args:
+            dst_type: a floating ``torch.dtype`` or its name (``"float32"``, ``"torch.float16"``).
+
+        Returns:
+            The metric itself.
+
+        Raises:
+            ValueError: ``dst_type`` is not a floating dtype.
+
+        Examples:
+            >>> from torchmetrics_lite import MeanMetric
+            >>> m = MeanMetric().set_dtype(torch.float32)
+            >>> m.update(torch.tensor([1.0, 2.0]))
+            >>> m.compute(), m.dtype
+            (tensor(1.5000), torch.float32)
+        """
+        self._result_dtype = check_result_dtype(dst_type)
+        self._computed = None
+        return self
+
+    @property
     def device(self) -> torch.device:
         """The device the states are on (the inputs' device after the first update)."""
         return next((t.device for t in self._state.values()), torch.device("cpu"))
@@ -474,6 +567,19 @@ class Metric(nn.Module):
         with torch.no_grad():
             self._merge_stats(stats)
 
+    def value_from_stats(self, stats: Dict[str, Tensor]) -> Any:
+        """:meth:`compute_from_stats` in the result dtype (:attr:`dtype`): a batch's value, as ``forward`` gives
+        it, for containers that compute shared statistics once."""
+        value = self.compute_from_stats(stats)
+        return self._cast_result(value) if self._float32 or self._result_dtype is not None else value
+
+    @property
+    def overrides_update(self) -> bool:
+        """Whether the class overrides ``update`` or ``compute`` (torchmetrics' subclass pattern): containers
+        then call its ``update`` and ``forward`` rather than sharing :meth:`batch_stats`."""
+        cls = type(self)
+        return cls.update is not Metric.update or cls.compute is not Metric.compute
+
     def synced_state(self) -> Dict[str, Tensor]:
         """The global state: the local one synced across ranks (when :attr:`sync_on_compute` and a group exist).
 
@@ -510,7 +616,7 @@ class Metric(nn.Module):
             warnings.warn(f"{type(self).__name__}.compute() was called before any update() on this process; the "
                           "value is that of an empty state", UserWarning, stacklevel=3)
         value = self.compute_from_stats(state)
-        self._computed = _to_float32(value) if self._float32 else value
+        self._computed = self._cast_result(value) if self._float32 or self._result_dtype is not None else value
         return _owned(self._computed)
 
     # ------------------------------------------------------------------ merging
@@ -630,3 +736,8 @@ class Metric(nn.Module):
         shown = [f"{k}={v!r}" for k, v in self.__dict__.get("_init_args", {}).items()
                  if defaults.get(k, empty) is empty or not same_value(v, defaults[k])]
         return ", ".join(shown)
+
+
+# Lightning's self.log(name, metric) tests isinstance(value, torchmetrics.Metric): register ours as its virtual
+# subclass when torchmetrics is imported (never importing it here; see _interop)
+_interop.register_with_torchmetrics(Metric)

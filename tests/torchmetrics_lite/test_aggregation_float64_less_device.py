@@ -17,6 +17,8 @@ INT_WEIGHTED = [(torch.randint(0, 9, (6,), generator=G), torch.randint(1, 4, (6,
 CASES = [(cls, name, batches) for cls in (agg.SumMetric, agg.MeanMetric, agg.MaxMetric, agg.MinMetric)
          for name, batches in (("float32", FLOATS), ("int", INTS), ("numbers", NUMBERS))]
 CASES += [(agg.MeanMetric, "weighted", WEIGHTED), (agg.MeanMetric, "int weighted", INT_WEIGHTED)]
+FLAT = [(torch.randn(7, generator=G),), (torch.zeros(0),), (2.5,), (torch.randint(-5, 5, (4,), generator=G),)]
+CASES += [(agg.CatMetric, "flat", FLAT), (agg.RunningMean, "float32", FLOATS), (agg.RunningSum, "int", INTS)]
 
 
 @pytest.mark.parametrize("cls, name, batches", CASES, ids=[f"{c.__name__}-{n}" for c, n, _ in CASES])

@@ -340,8 +340,8 @@ def test_clone_update_count_and_class_attributes():
                                              r"states stay on the inputs' device"),
     (lambda: SumMetric(dist_sync_on_step=True), r"^SumMetric\(\) .* 'dist_sync_on_step': forward\(\) returns"),
     (lambda: SumMetric(compute_groups=False), r"'compute_groups': a MetricCollection shares statistics"),
-    (lambda: SumMetric(multidim_average="global"), r"'multidim_average': this metric has only torchmetrics' "
-                                                   r"multidim_average='global'"),
+    (lambda: SumMetric(multidim_average="samplewise"), r"'multidim_average': this metric has only torchmetrics' "
+                                                       r"multidim_average='global'"),
     (lambda: SumMetric(valdate_args=False), r"^SumMetric\(\) got an unexpected keyword argument 'valdate_args'; "
                                             r"did you mean `validate_args`\?"),
 ])

@@ -7,6 +7,13 @@ live in one module per family (``primitives`` and one module named as each famil
 re-exports them all, so callers import from ``torchmetrics_lite._checks``.
 """
 
+from torchmetrics_lite._checks.aggregation import (  # noqa: F401
+    NAN_STRATEGIES,
+    NaNInputError,
+    apply_nan_strategy,
+    check_cat_input,
+    check_nan_strategy,
+)
 from torchmetrics_lite._checks.auroc import (  # noqa: F401
     RANK_AVERAGES,
     _rank_labels,
@@ -75,13 +82,16 @@ from torchmetrics_lite._checks.primitives import (  # noqa: F401
     check_process_group_args,
     check_range,
     check_real,
+    check_result_dtype,
     check_same_shape,
     check_sample_weight,
     check_sync_timeout,
     check_tensor,
     check_zero_division,
+    integral_labels,
     shape_str,
     upcast,
+    warn_probabilities_as_logits,
 )
 from torchmetrics_lite._checks.regression import (  # noqa: F401
     check_adjusted,

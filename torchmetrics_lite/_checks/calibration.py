@@ -10,13 +10,13 @@ from torch import Tensor
 from torchmetrics_lite._checks.primitives import (
     check_binary_target,
     check_floating,
-    check_integer,
     check_ndim,
     check_no_nan,
     check_range,
     check_real,
     check_same_shape,
     check_tensor,
+    integral_labels,
     upcast,
 )
 
@@ -47,7 +47,8 @@ def check_binary_prob_inputs(preds: Any, target: Any, *, validate_args: bool = T
     {0, 1}. Returned as given (float16/bfloat16 ``preds`` as float32); the statistics convert to float64."""
     check_tensor("preds", preds)
     check_tensor("target", target)
-    check_ndim("preds", preds, (1,))
+    check_ndim("preds", preds, (1,), "; torchmetrics flattens (N, ...) inputs: pass preds.reshape(-1), "
+                                     "target.reshape(-1)")
     check_same_shape("preds", preds, "target", target)
     p = _check_probabilities(preds, validate_args)
     return p, check_binary_target(target, validate_args=validate_args)
@@ -60,8 +61,10 @@ def check_multiclass_prob_inputs(preds: Any, target: Any, *, num_classes: Option
     float32); the statistics convert to float64."""
     check_tensor("preds", preds)
     check_tensor("target", target)
-    check_ndim("preds", preds, (2,))
-    check_ndim("target", target, (1,))
+    flatten = ("; torchmetrics flattens (N, C, ...) scores and (N, ...) targets: pass "
+               "preds.movedim(1, -1).reshape(-1, C), target.reshape(-1)")
+    check_ndim("preds", preds, (2,), flatten if preds.dim() > 2 else "")
+    check_ndim("target", target, (1,), flatten if target.dim() > 1 else "")
     n_cls = preds.shape[1]
     if preds.shape[0] != target.shape[0]:
         raise ValueError(f"Expected `preds` (N, C) and `target` (N,) to have the same N, "
@@ -69,7 +72,7 @@ def check_multiclass_prob_inputs(preds: Any, target: Any, *, num_classes: Option
     if (num_classes is not None and n_cls != num_classes) or n_cls < 2:
         want = f"{num_classes} columns (`num_classes`)" if num_classes is not None else "at least 2 columns"
         raise ValueError(f"Expected `preds` to have {want}, got shape {tuple(preds.shape)}")
-    check_integer("target", target, allow_bool=False)
+    target = integral_labels("target", target, validate_args=validate_args, allow_bool=False)
     p = _check_probabilities(preds, validate_args)
     if validate_args:
         check_range("target", target, 0, n_cls - 1, " (class indices)")

@@ -11,13 +11,13 @@ from torchmetrics_lite._checks.primitives import (
     check_binary_target,
     check_bool,
     check_choice,
-    check_integer,
     check_no_nan,
     check_number,
     check_real,
     check_same_shape,
     check_sample_weight,
     check_tensor,
+    integral_labels,
 )
 
 # ---------------------------------------------------------------------------------------- classification
@@ -93,11 +93,12 @@ def check_weighted_update(weighted: bool, weight: Any) -> None:
                          "`weight`; build the metric with weighted=True (float64 weighted counts)")
 
 
-def _check_pair(preds: Any, target: Any, *, integer_target: bool = True) -> Tuple[Tensor, Tensor]:
+def _check_pair(preds: Any, target: Any, *, integer_target: bool = True,
+                validate_args: bool = True) -> Tuple[Tensor, Tensor]:
     preds, target = check_tensor("preds", preds), check_tensor("target", target)
     check_real("preds", preds)
     if integer_target:
-        check_integer("target", target)
+        target = integral_labels("target", target, validate_args=validate_args)
     return preds, target
 
 
@@ -147,14 +148,14 @@ def check_multiclass_inputs(preds: Any, target: Any, *, num_classes: int, top_k:
     """Multiclass inputs: ``target`` (N, ...) labels; ``preds`` the same shape (int labels) or (N, C, ...) scores
     (float, any real values; the class axis is 1); ``weight`` the shape of ``target``. Returns preds (M,) or
     (M, C), target (M,) and weight (M,)."""
-    preds, target = _check_pair(preds, target)
+    preds, target = _check_pair(preds, target, validate_args=validate_args)
     weight = check_sample_weight(weight, tuple(target.shape), validate_args=validate_args)
     fused = validate_args and fused_multiclass_checks(top_k, ignore_index, target, weight)
     if preds.dim() == target.dim() + 1 and preds.dim() >= 2:
         preds = _check_multiclass_scores(preds, target, num_classes, validate_args and not fused)
     elif preds.dim() == target.dim():
         check_same_shape("preds", preds, "target", target)
-        check_integer("preds", preds)
+        preds = integral_labels("preds", preds, validate_args=validate_args)
         if top_k != 1:
             raise ValueError(f"Expected `preds` to hold scores (N, C, ...) when `top_k` > 1, got labels of shape "
                              f"{tuple(preds.shape)}")

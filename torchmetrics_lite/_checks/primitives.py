@@ -58,10 +58,11 @@ def check_same_shape(name_a: str, a: Tensor, name_b: str, b: Tensor) -> None:
         )
 
 
-def check_ndim(name: str, t: Tensor, ndims: Sequence[int]) -> None:
+def check_ndim(name: str, t: Tensor, ndims: Sequence[int], hint: str = "") -> None:
+    """``t`` has one of ``ndims`` dimensions; ``hint`` (how to reshape) is added to the message."""
     if t.dim() not in ndims:
         want = " or ".join(f"{d}-D" for d in ndims)
-        raise ValueError(f"Expected `{name}` to be {want}, got shape {tuple(t.shape)}")
+        raise ValueError(f"Expected `{name}` to be {want}, got shape {tuple(t.shape)}{hint}")
 
 
 def check_floating(name: str, t: Tensor) -> None:
@@ -191,3 +192,52 @@ def check_aggregation_input(value: Any) -> Tensor:
     value = check_tensor("value", value)
     check_real("value", value)
     return value
+
+
+def check_result_dtype(dst_type: Any) -> torch.dtype:
+    """A floating ``torch.dtype`` for ``Metric.set_dtype``, given as a dtype or its name (``"float32"``,
+    ``"torch.float32"``)."""
+    dtype = dst_type
+    if isinstance(dst_type, str):
+        dtype = getattr(torch, dst_type.removeprefix("torch."), None)
+    if not isinstance(dtype, torch.dtype) or not dtype.is_floating_point or dtype.is_complex:
+        raise ValueError(f"Expected `dst_type` to be a floating torch.dtype (torch.float32, torch.float64, "
+                         f"torch.float16, torch.bfloat16) or its name, got {dst_type!r}")
+    return dtype
+
+
+def warn_probabilities_as_logits(owner: str, preds: Any, *, multiclass: bool) -> bool:
+    """Value check (host sync): warn when a ``from_logits=True`` metric gets scores that look like probabilities
+    (every value in [0, 1], and for multiclass scores every row summing to 1). Returns whether it warned."""
+    if not isinstance(preds, Tensor) or not preds.is_floating_point() or preds.numel() == 0:
+        return False
+    looks = (preds.min() >= 0) & (preds.max() <= 1)
+    if multiclass:
+        if preds.dim() < 2:
+            return False
+        looks = looks & ((preds.sum(1) - 1).abs() <= 1e-4).all()
+    if not bool(looks):
+        return False
+    kind = "every value in [0, 1], every row summing to 1" if multiclass else "every value in [0, 1]"
+    use = "a softmax" if multiclass else "threshold 0 (a sigmoid's 0.5)"
+    import warnings
+
+    warnings.warn(f"{owner}(from_logits=True) got scores that look like probabilities ({kind}): from_logits=True "
+                  f"treats them as logits ({use}), which gives another value than on the probabilities; build the "
+                  f"metric with from_logits=False for probabilities (warned once per metric)", UserWarning,
+                  stacklevel=4)
+    return True
+
+
+def integral_labels(name: str, t: Tensor, *, validate_args: bool, allow_bool: bool = True) -> Tensor:
+    """Integer class labels, or floating ones with integral values (torchmetrics accepts ``tensor([0., 2., 1.])``),
+    returned as int64; with ``validate_args`` a non-integral value raises (one host sync)."""
+    if not t.is_floating_point():
+        check_integer(name, t, allow_bool=allow_bool)
+        return t
+    if validate_args and t.numel():
+        bad = t[(t != t.round()) | ~torch.isfinite(t)]
+        if bad.numel():
+            raise ValueError(f"Expected `{name}` to hold class labels (integers, or floats with integral values), "
+                             f"got {bad[0].item()!r}")
+    return t.long()

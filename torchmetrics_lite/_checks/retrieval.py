@@ -65,13 +65,15 @@ def check_retrieval_inputs(preds: Any, target: Any, indexes: Any, mask: Any,
     check_real("target", target)
     check_same_shape("preds", preds, "target", target)
     if indexes is None:
-        check_ndim("preds", preds, (1, 2))
+        check_ndim("preds", preds, (1, 2), "; for (..., items) inputs pass preds.reshape(-1, items) and the same "
+                   "for target (one query per row), or flat inputs with `indexes=`")
     else:
         if isinstance(indexes, int) and not isinstance(indexes, bool):
             raise TypeError(f"Expected `indexes` to be a torch.Tensor, got int {indexes}; torchmetrics' third "
                             f"positional argument `top_k` is `k={indexes}` here (by keyword)")
         check_tensor("indexes", indexes)
-        check_ndim("preds", preds, (1,))
+        check_ndim("preds", preds, (1,), "; with `indexes=` the inputs are flat (torchmetrics flattens them): pass "
+                   "preds.reshape(-1), target.reshape(-1), indexes=indexes.reshape(-1)")
         check_integer("indexes", indexes, allow_bool=False)
         check_same_shape("indexes", indexes, "preds", preds)
     if mask is not None:

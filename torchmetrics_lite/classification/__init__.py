@@ -11,6 +11,8 @@ precision, recall, F1, specificity, Jaccard, Matthews correlation and kappa over
 batch once (exact match keeps per-sample counts of its own). The hinge loss keeps two float64 sums; the group
 fairness metrics one confusion matrix per group, (G, 2, 2).
 """
+from torchmetrics_lite import _lazy
+from torchmetrics_lite import tasks as _tasks
 from torchmetrics_lite.classification.agreement import (
     BinaryCohenKappa,
     BinaryMatthewsCorrCoef,
@@ -109,3 +111,19 @@ from torchmetrics_lite.auroc import (  # noqa: E402,F401
     MultilabelSensitivityAtSpecificity,
     MultilabelSpecificityAtSensitivity,
 )
+
+# torchmetrics' paths: the names torchmetrics.classification exports that live in other families here (imported
+# on first use; documented with their family), and a clear error for a name this library lacks
+__getattr__, __dir__ = _lazy.attach(__name__, globals(), {
+    "torchmetrics_lite.auroc": [
+        "BinaryAUROC", "BinaryAveragePrecision", "BinaryPrecisionAtFixedRecall",
+        "BinaryPrecisionRecallCurve", "BinaryRecallAtFixedPrecision", "BinaryROC",
+        "BinarySensitivityAtSpecificity", "BinarySpecificityAtSensitivity", "MulticlassAUROC",
+        "MulticlassAveragePrecision", "MulticlassPrecisionAtFixedRecall", "MulticlassPrecisionRecallCurve",
+        "MulticlassRecallAtFixedPrecision", "MulticlassROC", "MulticlassSensitivityAtSpecificity",
+        "MulticlassSpecificityAtSensitivity", "MultilabelAUROC", "MultilabelAveragePrecision",
+        "MultilabelPrecisionRecallCurve", "MultilabelROC",
+    ],
+    "torchmetrics_lite.calibration": ["BinaryCalibrationError", "MulticlassCalibrationError"],
+    "torchmetrics_lite.tasks": _tasks.__all__,
+})

@@ -47,6 +47,13 @@ _EXPORTS = {  # module: the public names it provides (imported on first use, PEP
         "retrieval_fall_out", "retrieval_auroc",
         "retrieval_precision_recall_curve", "retrieval_recall_at_fixed_precision",
     ],
+    # torchmetrics' task-string functions: accuracy(..., task="binary"); `auroc` is the callable auroc subpackage
+    "torchmetrics_lite.functional.tasks": [
+        "accuracy", "average_precision", "calibration_error", "cohen_kappa", "confusion_matrix",
+        "exact_match", "f1_score", "fbeta_score", "hamming_distance", "jaccard_index", "matthews_corrcoef",
+        "precision", "precision_at_fixed_recall", "precision_recall_curve", "recall", "recall_at_fixed_precision",
+        "roc", "sensitivity_at_specificity", "specificity", "specificity_at_sensitivity", "stat_scores",
+    ],
 }
 __getattr__, __dir__ = _lazy.attach(__name__, globals(), _EXPORTS)
 

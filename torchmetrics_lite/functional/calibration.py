@@ -37,6 +37,7 @@ import numpy as np
 import torch
 from torch import Tensor
 
+from torchmetrics_lite import _compat
 from torchmetrics_lite._backend import host, use_numpy
 from torchmetrics_lite._checks import (
     check_binary_prob_inputs,
@@ -366,3 +367,6 @@ def multiclass_calibration_error(preds: Tensor, target: Tensor, *, num_classes: 
         check_positive_int("num_classes", num_classes)
     p, t, w = _multiclass_checked(preds, target, weight, num_classes, validate_args)
     return _calibration_error_from_stats(_multiclass_bin_stats(p, t, n_bins, w), norm)
+
+
+_compat.advise_exports(globals())  # torchmetrics' arguments get the classes' advice (see _compat.advise)

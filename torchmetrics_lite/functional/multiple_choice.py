@@ -6,6 +6,7 @@ from typing import Dict, Optional
 import torch
 from torch import Tensor
 
+from torchmetrics_lite import _compat
 from torchmetrics_lite._checks import (
     check_choice,
     check_zero_division,
@@ -81,3 +82,5 @@ def multiple_choice_accuracy(loglik: Tensor, target: Tensor, lengths: Optional[T
     loglik, target, lengths = _check_multiple_choice(loglik, target, lengths, normalize, validate_args)
     return _multiple_choice_from_stats(_multiple_choice_stats(loglik, target, lengths, normalize), zero_division)
 
+
+_compat.advise_exports(globals())  # torchmetrics' arguments get the classes' advice (see _compat.advise)

@@ -2,11 +2,10 @@
 
 Two ways, pick one per metric:
 
-1. **torchmetrics' pattern.** Importing this module makes Lightning accept our metrics in ``self.log`` and our
-   collections in ``self.log_dict`` (it registers :class:`~torchmetrics_lite.Metric` as a virtual subclass of
-   ``torchmetrics.Metric``, the only type Lightning's ``self.log`` takes as a metric object)::
-
-       import torchmetrics_lite.integrations.lightning  # noqa: F401  (the adapter)
+1. **torchmetrics' pattern.** Lightning accepts our metrics in ``self.log`` and our collections in
+   ``self.log_dict`` with no extra import: the core registers :class:`~torchmetrics_lite.Metric` as a virtual
+   subclass of ``torchmetrics.Metric`` (the only type Lightning's ``self.log`` takes as a metric object) as soon as
+   torchmetrics is imported, which Lightning does (``torchmetrics_lite._interop``; this module registers too)::
 
        class Model(pl.LightningModule):
            def __init__(self):
@@ -67,7 +66,8 @@ STAGES: Tuple[str, ...] = ("train", "val", "test")
 
 
 def register_with_lightning() -> None:
-    """Let ``LightningModule.log``/``log_dict`` take our metric objects (done when this module is imported).
+    """Let ``LightningModule.log``/``log_dict`` take our metric objects (done by the core as soon as torchmetrics
+    is imported, and when this module is imported).
 
     Lightning accepts a metric object only if it is a ``torchmetrics.Metric``; that class is an abstract base
     class, so registering :class:`~torchmetrics_lite.Metric` as its virtual subclass is enough: Lightning then

@@ -28,6 +28,7 @@ With ``num_outputs > 1`` torchmetrics' error metrics return the per-output value
 for ``multioutput`` then (``"raw_values"``: the ``(d,)`` values, ``"uniform_average"``: their mean; a
 ``ValueError`` says so when it is missing); R² and explained variance default to ``"uniform_average"``, as both.
 """
+from torchmetrics_lite import _lazy
 from torchmetrics_lite.regression.correlation import (
     ConcordanceCorrCoef,
     KendallRankCorrCoef,
@@ -48,3 +49,4 @@ __all__ = [
     "R2Score", "ExplainedVariance",
     "PearsonCorrCoef", "ConcordanceCorrCoef", "SpearmanCorrCoef", "KendallRankCorrCoef",
 ]
+__getattr__ = _lazy.missing(__name__, globals())  # a name this library lacks: the error names the nearest

@@ -8,6 +8,7 @@ needs no host sync). Both may be mixed (dense rows are queries of their own). Wi
 device without float64 (Apple MPS). :meth:`~_RetrievalMetric.skipped` is the number of queries that
 ``empty="skip"`` left out of the mean.
 """
+from torchmetrics_lite import _lazy
 from torchmetrics_lite.retrieval.curves import RetrievalPrecisionRecallCurve, RetrievalRecallAtFixedPrecision
 from torchmetrics_lite.retrieval.measures import (
     RetrievalAUROC,
@@ -36,3 +37,4 @@ __all__ = [
     "RetrievalPrecisionRecallCurve",
     "RetrievalRecallAtFixedPrecision",
 ]
+__getattr__ = _lazy.missing(__name__, globals())  # a name this library lacks: the error names the nearest

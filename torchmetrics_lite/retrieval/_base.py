@@ -165,13 +165,15 @@ class _RetrievalMetric(Metric):
         totals = {"value_sum": state.get("value_sum", torch.zeros((), dtype=dtype, device=device)),
                   "n_queries": state.get("n_queries", zero), "n_skipped": state.get("n_skipped", zero)}
         values = [state["query_values"]] if "query_values" in state else []
+        # flat rows keep their per-query values (the README's promise); dense ones only with keep_per_query
+        keep = self._keep or not bool(totals["n_queries"])
         if "preds" in state and state["preds"].numel():
             pq = self._flat_values(state)
             part = _retrieval_stats(pq, self.empty, self._need)
             totals = {name: totals[name] + part[name] for name in _SUMS}
-            if self._keep:
+            if keep:
                 values.append(_per_query(pq, self.empty, False, self._need))
-        every = torch.cat(values) if self._keep and values else None
+        every = torch.cat(values) if keep and values else None
         if isinstance(self.aggregation, str) and self.aggregation == "mean":
             value = _retrieval_from_stats(totals)
         elif every is None or bool(torch.isnan(every).all()):
@@ -214,16 +216,18 @@ class _RetrievalMetric(Metric):
         """The per-query values behind :meth:`compute` (float64; float32 on a device without float64): one per
         dense row in update order (``nan`` for a row without items or a query ``empty="skip"`` leaves out), then
         one per flat query id in ascending id order, as the functional ``reduction="none"``; synced across ranks
-        like ``compute`` (rank order). Needs ``keep_per_query=True`` or an ``aggregation`` other than ``"mean"``
-        (a callable included; dense updates otherwise keep only sums).
+        like ``compute`` (rank order). Flat updates (``indexes=``) keep them; dense updates need
+        ``keep_per_query=True`` or an ``aggregation`` other than ``"mean"`` (a callable included; dense updates
+        otherwise keep only sums).
 
         Raises:
-            ValueError: The metric does not keep per-query values.
+            ValueError: The metric does not keep per-query values (dense updates without ``keep_per_query``).
         """
-        if not self._keep:
-            raise ValueError(f"{type(self).__name__}.per_query() needs per-query values: construct it with "
-                             "keep_per_query=True (or an aggregation other than 'mean')")
         values = self._computed_summary().values
+        if not self._keep and (values is None or not self.update_called):
+            raise ValueError(f"{type(self).__name__}.per_query() needs per-query values: flat updates (indexes=) "
+                             "keep them; for dense (queries, items) updates construct it with keep_per_query=True "
+                             "(or an aggregation other than 'mean')")
         return values.clone() if values is not None else torch.zeros(0, dtype=float_dtype(self.device),
                                                                          device=self.device)
 

@@ -110,10 +110,12 @@ MULTICLASS_BAD = [
     ((S[:, :2], Y), ValueError, r"`preds` of shape \(N, 3, ...\) with `target` \(N, ...\), got \(2, 2\) and \(2,\)"),
     ((S, torch.tensor([1, 0, 2])), ValueError, r"`preds` of shape \(N, 3, ...\) with `target` \(N, ...\)"),
     ((torch.ones(2, 3, dtype=torch.long), Y), TypeError, r"`preds` with a class axis to have a floating dtype"),
-    ((torch.tensor([0.0, 1.0]), Y), TypeError, r"`preds` to have an integer or bool dtype, got torch.float32"),
+    ((torch.tensor([0.5, 1.0]), Y), ValueError,  # float labels are fine when integral (as torchmetrics)
+     r"`preds` to hold class labels \(integers, or floats with integral values\), got 0.5"),
     ((torch.tensor([0, 1, 2]), Y), ValueError, r"`preds` and `target` to have the same shape, got \(3,\) and \(2,\)"),
     ((torch.zeros(2, 3, 1, 1), Y), ValueError, r"`preds` to have shape \(N, ...\) like `target` or \(N, 3, ...\)"),
-    ((S, Y.float()), TypeError, r"`target` to have an integer or bool dtype, got torch.float32"),
+    ((S, torch.tensor([0.0, 1.5])), ValueError, r"`target` to hold class labels .*, got 1.5"),
+    ((S, Y.to(torch.complex64)), TypeError, r"`target` to have an integer or bool dtype, got torch.complex64"),
 ]
 
 
@@ -160,7 +162,7 @@ def test_validate_args_false_skips_only_value_checks():
     with pytest.raises(ValueError, match=r"`preds` and `target` to have the same shape"):
         m.update(P, T[:2])
     with pytest.raises(TypeError, match=r"`target` to have an integer or bool dtype"):
-        tmc.MulticlassRecall(3, validate_args=False).update(S, Y.float())
+        tmc.MulticlassRecall(3, validate_args=False).update(S, Y.to(torch.complex64))
 
 
 def test_huge_out_of_range_target_is_a_clear_error_without_a_huge_allocation():

@@ -266,9 +266,10 @@ def test_per_query_equals_the_functional_values():
                       retrieval_normalized_dcg(*flat, k=5, empty="skip", reduction="none")])
     assert_close(m.per_query(), want, atol=1e-12)
     assert_close(m.compute(), want[~torch.isnan(want)].mean(), atol=1e-12)
-    with pytest.raises(ValueError, match=r"RetrievalMAP.per_query\(\) needs per-query values: construct it with "
-                                         r"keep_per_query=True"):
-        RetrievalMAP().per_query()
+    with pytest.raises(ValueError, match=r"RetrievalMAP.per_query\(\) needs per-query values: flat updates "
+                                         r"\(indexes=\) keep them; for dense .* keep_per_query=True"):
+        with pytest.warns(UserWarning, match="before any update"):
+            RetrievalMAP().per_query()
 
 
 @pytest.mark.parametrize("aggregation", ["median", "min", "max"])

@@ -35,6 +35,11 @@ Each public function is ``_x_from_stats(_x_stats(checked inputs))``; the modules
 and use of the area under a ROC curve"; McClish (1989) for the standardised partial AUC; scikit-learn's
 ``roc_auc_score`` / ``average_precision_score`` / ``roc_curve`` / ``precision_recall_curve`` conventions.
 """
+import sys
+import types
+from typing import Any
+
+from torchmetrics_lite import _compat, _lazy
 from torchmetrics_lite.functional.auroc.binary import (
     binary_auroc,
     binary_average_precision,
@@ -132,3 +137,20 @@ __all__ = [
     "multilabel_ranking_average_precision",
     "multilabel_ranking_loss",
 ]
+_compat.advise_exports(globals())  # torchmetrics' arguments get the classes' advice (see _compat.advise)
+
+__getattr__ = _lazy.missing(__name__, globals())  # a name this library lacks: the error names the nearest
+
+
+class _CallableFamily(types.ModuleType):
+    """``torchmetrics_lite.functional.auroc`` is this family's package and, as in torchmetrics, the task-level
+    function ``auroc(preds, target, task=...)``: the two names clash, so calling the package calls
+    :func:`torchmetrics_lite.functional.tasks.auroc`."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from torchmetrics_lite.functional.tasks import auroc
+
+        return auroc(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableFamily

@@ -40,6 +40,8 @@ Conventions (all functions):
 Reference: Sokolova, M. & Lapalme, G. (2009), "A systematic analysis of performance measures for
 classification tasks", Information Processing & Management 45(4).
 """
+from torchmetrics_lite import _compat, _lazy
+from torchmetrics_lite import tasks as _tasks
 from torchmetrics_lite.functional.classification.binary import (
     binary_accuracy,
     binary_confusion_matrix,
@@ -141,3 +143,31 @@ from torchmetrics_lite.functional.auroc import (  # noqa: E402,F401
     multilabel_sensitivity_at_specificity,
     multilabel_specificity_at_sensitivity,
 )
+
+_compat.advise_exports(globals())  # torchmetrics' arguments get the classes' advice (see _compat.advise)
+
+# torchmetrics' task-level functions whose names are also concept modules of this package: imported after those
+# modules, the functions take the package attributes (`functional.classification.cohen_kappa(..., task=...)`)
+from torchmetrics_lite.functional.tasks import (  # noqa: E402, F401
+    cohen_kappa,
+    exact_match,
+    matthews_corrcoef,
+    specificity,
+)
+
+# torchmetrics' paths: the functions torchmetrics.functional.classification exports that live in other families
+# here (imported on first use; documented with their family), and a clear error for a name this library lacks
+__getattr__, __dir__ = _lazy.attach(__name__, globals(), {
+    "torchmetrics_lite.functional.auroc": [
+        "binary_auroc", "binary_average_precision", "binary_precision_at_fixed_recall",
+        "binary_precision_recall_curve", "binary_recall_at_fixed_precision", "binary_roc",
+        "binary_sensitivity_at_specificity", "binary_specificity_at_sensitivity", "multiclass_auroc",
+        "multiclass_average_precision", "multiclass_precision_at_fixed_recall",
+        "multiclass_precision_recall_curve", "multiclass_recall_at_fixed_precision", "multiclass_roc",
+        "multiclass_sensitivity_at_specificity", "multiclass_specificity_at_sensitivity",
+        "multilabel_auroc", "multilabel_average_precision", "multilabel_precision_recall_curve",
+        "multilabel_roc",
+    ],
+    "torchmetrics_lite.functional.calibration": ["binary_calibration_error", "multiclass_calibration_error"],
+    "torchmetrics_lite.functional.tasks": [_tasks.snake_case(name) for name in _tasks.__all__],
+})

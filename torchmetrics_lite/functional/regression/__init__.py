@@ -36,6 +36,7 @@ References: Chan, Golub & LeVeque, "Algorithms for computing the sample variance
 recommendations", The American Statistician 37(3), 1983; West, "Updating mean and variance estimates: an
 improved method", Communications of the ACM 22(9), 1979.
 """
+from torchmetrics_lite import _compat, _lazy
 from torchmetrics_lite.functional.regression.correlation import (
     concordance_corrcoef,
     fold_comoments,
@@ -66,3 +67,6 @@ __all__ = [
     "kendall_rank_corrcoef",
     "fold_comoments",
 ]
+_compat.advise_exports(globals())  # torchmetrics' arguments get the classes' advice (see _compat.advise)
+
+__getattr__ = _lazy.missing(__name__, globals())  # a name this library lacks: the error names the nearest

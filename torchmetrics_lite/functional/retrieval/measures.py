@@ -9,6 +9,7 @@ from typing import Any, Callable, Optional, TypeVar
 
 from torch import Tensor
 
+from torchmetrics_lite import _compat
 from torchmetrics_lite._checks import check_bool, check_choice, check_retrieval_inputs, check_retrieval_options
 from torchmetrics_lite.functional.retrieval._torch_kernels import (
     AUROC,
@@ -425,3 +426,6 @@ def retrieval_auroc(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = N
     """
     return _evaluate(AUROC, preds, target, indexes, mask, k=k, max_fpr=max_fpr, ties=ties, empty=empty, need=BOTH,
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
+
+
+_compat.advise_exports(globals())  # torchmetrics' arguments get the classes' advice (see _compat.advise)
