@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import copy
-import inspect
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import torch
@@ -10,7 +9,7 @@ from torch import Tensor, nn
 
 from torchmetrics_lite import sync
 from torchmetrics_lite._compat import raise_unknown_argument
-from torchmetrics_lite.metric import Metric
+from torchmetrics_lite.metric import Metric, update_signature
 
 __all__ = ["MetricCollection"]
 
@@ -19,8 +18,8 @@ Members = Union[Metric, "MetricCollection", Sequence[Union[Metric, "MetricCollec
 
 
 def _keywords(metric: Metric) -> Optional[frozenset]:
-    """The keyword arguments ``metric.batch_stats`` accepts, or None when it takes ``**kwargs`` (all of them)."""
-    params = inspect.signature(metric.batch_stats).parameters.values()
+    """The keyword arguments ``metric.update`` accepts, or None when it takes ``**kwargs`` (all of them)."""
+    params = update_signature(metric).parameters.values()
     if any(p.kind == p.VAR_KEYWORD for p in params):
         return None
     return frozenset(p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))

@@ -81,7 +81,7 @@ from torchmetrics_lite._checks import check_choice
 from torchmetrics_lite._compat import init_info, raise_unknown_argument, same_value
 from torchmetrics_lite._dtype import float_dtype
 
-__all__ = ["Fold", "Metric", "float_dtype"]
+__all__ = ["Fold", "Metric", "float_dtype", "update_signature"]
 
 _REDUCTIONS = ("sum", "max", "min", "cat")
 _MIN_CAPACITY = 1024
@@ -217,6 +217,14 @@ class Metric(nn.Module):
     higher_is_better: ClassVar[Optional[bool]] = None
     #: Metric values carry no gradient (``forward`` and ``update`` run without autograd).
     is_differentiable: ClassVar[bool] = False
+    #: The declaration (see the module docstring): ``stats_fn`` is the functional ``_x_stats`` that
+    #: :meth:`batch_stats` calls with the update's arguments and, as keywords, the attributes named by
+    #: ``stats_options``; ``value_fn`` is the functional ``_x_from_stats`` that :meth:`compute_from_stats` calls
+    #: with the state and the attributes named by ``value_options``. Declare them with ``staticmethod``.
+    stats_fn: ClassVar[Optional[Callable[..., Dict[str, Tensor]]]] = None
+    stats_options: ClassVar[Tuple[str, ...]] = ()
+    value_fn: ClassVar[Optional[Callable[..., Any]]] = None
+    value_options: ClassVar[Tuple[str, ...]] = ()
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "Metric":
         self = super().__new__(cls)
@@ -284,14 +292,31 @@ class Metric(nn.Module):
             self._cat_len[name] = 0
         self._state[name] = default.detach().clone()
 
-    # ------------------------------------------------------------------ override points
+    # ------------------------------------------------------------------ the declaration, or the two hooks
     def batch_stats(self, *args: Any, **kwargs: Any) -> Dict[str, Tensor]:
-        """Override: validate one batch and return its statistics (one entry per state); never touch the state."""
-        raise NotImplementedError
+        """Validate one batch and return its statistics (one entry per state); never touch the state.
+
+        A declared metric gets ``stats_fn(*args, **kwargs, **options)`` (``options``: each name of
+        ``stats_options`` with this metric's attribute of that name); a metric without ``stats_fn`` overrides this.
+        """
+        fn = type(self).stats_fn
+        if fn is None:
+            raise NotImplementedError(f"{type(self).__name__} declares no `stats_fn` and overrides no `batch_stats`")
+        for name in type(self).stats_options:
+            kwargs[name] = getattr(self, name)
+        return fn(*args, **kwargs)
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Any:
-        """Override: the metric value from (merged, synced) statistics; pure."""
-        raise NotImplementedError
+        """The metric value from (merged, synced) statistics; pure.
+
+        A declared metric gets ``value_fn(state, **options)`` (``options`` from ``value_options`` as above); a
+        metric without ``value_fn`` overrides this.
+        """
+        fn = type(self).value_fn
+        if fn is None:
+            raise NotImplementedError(f"{type(self).__name__} declares no `value_fn` and overrides no "
+                                      "`compute_from_stats`")
+        return fn(state, **{name: getattr(self, name) for name in type(self).value_options})
 
     # ------------------------------------------------------------------ public API
     def update(self, *args: Any, **kwargs: Any) -> None:
@@ -341,7 +366,7 @@ class Metric(nn.Module):
     def _raise_if_unfit(self, args: Any, kwargs: Any) -> None:
         """After ``batch_stats`` raised a ``TypeError``: if the call does not fit its signature, raise one naming
         this metric and the arguments ``update`` takes (not the private base that defines ``batch_stats``)."""
-        signature = inspect.signature(self.batch_stats)
+        signature = update_signature(self)
         try:
             signature.bind(*args, **kwargs)
         except TypeError as unbound:
@@ -593,3 +618,20 @@ class Metric(nn.Module):
         shown = [f"{k}={v!r}" for k, v in self.__dict__.get("_init_args", {}).items()
                  if defaults.get(k, empty) is empty or not same_value(v, defaults[k])]
         return ", ".join(shown)
+
+
+_SIGNATURES: Dict[type, inspect.Signature] = {}
+
+
+def update_signature(metric: Metric) -> inspect.Signature:
+    """What ``metric.update`` takes: the signature of its ``batch_stats`` or, for a declared metric, of its
+    ``stats_fn`` without the ``stats_options`` (read once per class). Containers route keyword arguments by it."""
+    cls = type(metric)
+    found = _SIGNATURES.get(cls)
+    if found is None:
+        fn = cls.stats_fn
+        if fn is None or cls.batch_stats is not Metric.batch_stats:
+            return inspect.signature(metric.batch_stats)
+        params = [p for p in inspect.signature(fn).parameters.values() if p.name not in cls.stats_options]
+        found = _SIGNATURES[cls] = inspect.Signature(params)
+    return found

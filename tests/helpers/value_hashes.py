@@ -3,7 +3,8 @@
 ``python -m tests.helpers.value_hashes OUT.json`` writes ``{case: sha256}`` for every public function of
 ``torchmetrics_lite.functional`` and every public metric class of ``torchmetrics_lite`` (wrappers, collection and
 aggregation included), each on fixed inputs, once per option value that its signature takes (one option varied at
-a time), on both backends (numpy on CPU and ``_backend.force("torch")``). A module case hashes its ``forward``
+a time; a module gets every option of ``VARIANTS``, so that an argument it stops or starts taking shows), on both
+backends (numpy on CPU and ``_backend.force("torch")``). A module case hashes its ``forward``
 value, its ``compute`` after a second ``update`` and its local state. An error is recorded as its type and
 message. ``python -m tests.helpers.value_hashes OUT.json --compare BASE.json`` prints the cases that differ.
 
@@ -260,7 +261,8 @@ def _module_cases() -> Iterator[Tuple[str, Callable[[], Any]]]:
             yield f"{name}[default]", _module_run(alias, wrappers[name], False, False)
             continue
         params = _params(cls)
-        for label, opts in _option_sets(params):
+        every = {n: inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY) for n in VARIANTS}  # also rejected ones
+        for label, opts in _option_sets({**every, **params}):
             weighted = opts.get("weighted", False) or name in ("MeanMetric",) or (
                 "weighted" not in params and _family(name) in ("binary", "multiclass", "multilabel", "regression"))
             yield f"{name}[{label}]", _module_run(name, lambda cls=cls, opts=opts: cls(**opts), False, False)

@@ -9,6 +9,7 @@ re-exports them all, so callers import from ``torchmetrics_lite._checks``.
 
 from torchmetrics_lite._checks.auroc import (  # noqa: F401
     RANK_AVERAGES,
+    Weighting,
     _rank_labels,
     _rank_scores,
     check_alpha,
@@ -20,6 +21,7 @@ from torchmetrics_lite._checks.auroc import (  # noqa: F401
     check_probability,
     check_rank_average,
     check_rank_weight,
+    check_rank_weighting,
 )
 from torchmetrics_lite._checks.calibration import (  # noqa: F401
     _check_probabilities,

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Optional, Sequence, Tuple
+from typing import Any, NamedTuple, Optional, Sequence, Tuple
 
 import torch
 from torch import Tensor
@@ -142,3 +142,29 @@ def check_rank_weight(weight: Any, shape: Tuple[int, ...], validate_args: bool) 
     if weight is None:
         return None
     return (upcast(weight) if weight.is_floating_point() else weight.to(float_dtype(weight.device))).reshape(-1)
+
+
+class Weighting(NamedTuple):
+    """What a rank module has appended so far (its ``weighting`` option): whether its class takes ``weight=``,
+    the rows of scores and the rows of weights."""
+
+    metric: str
+    weighted: bool
+    rows: int
+    weight_rows: int
+
+
+def check_rank_weighting(weighting: Weighting, weight: Any) -> None:
+    """A rank module's batch is weighted as the earlier ones (metadata only, no host sync): every update or none,
+    and only on a class that takes weights."""
+    if weight is None and not weighting.weighted:
+        return
+    if not weighting.weighted:
+        raise TypeError(f"Expected no `weight` for {weighting.metric} (sample weights are taken by AUROC, "
+                        f"average precision and the ROC / precision-recall curves), got {type(weight).__name__}")
+    seen, weights = weighting.rows, weighting.weight_rows
+    if weight is not None and weights != seen:
+        raise ValueError(f"Expected `weight` in every update or in none, got one after {seen} unweighted samples")
+    if weight is None and weights:
+        raise ValueError(f"Expected `weight` in every update or in none, got none after {weights} weighted "
+                         f"samples")

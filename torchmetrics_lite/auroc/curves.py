@@ -4,18 +4,13 @@ Each keeps the exact state of its task (scores, labels, optional weights) and re
 seen; the multiclass and multilabel forms return one curve per class (lists of tensors, as torchmetrics)."""
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Optional
+from typing import Any, ClassVar, Optional
 
 import torch  # noqa: F401 (the doctests)
 
-from torchmetrics_lite.auroc._base import (
-    _BinaryRank,
-    _declared_value,
-    _multiclass_batch_stats,
-    _multiclass_states,
-    _MultilabelRank,
-)
+from torchmetrics_lite.auroc._base import RANK_STATS, _BinaryRank, _multiclass_states, _MultilabelRank, _weighting
 from torchmetrics_lite.functional.auroc import curves as F
+from torchmetrics_lite.functional.auroc.multiclass import _multiclass_rank_stats
 from torchmetrics_lite.metric import Metric
 
 __all__ = ["BinaryROC", "BinaryPrecisionRecallCurve", "MulticlassROC", "MultilabelROC",
@@ -47,7 +42,7 @@ class BinaryROC(_BinaryRank):
     """
 
     higher_is_better: ClassVar[Optional[bool]] = None
-    formula = staticmethod(F._binary_roc_from_stats)
+    value_fn = staticmethod(F._binary_roc_from_stats)
 
 
 class BinaryPrecisionRecallCurve(_BinaryRank):
@@ -73,25 +68,24 @@ class BinaryPrecisionRecallCurve(_BinaryRank):
     """
 
     higher_is_better: ClassVar[Optional[bool]] = None
-    formula = staticmethod(F._binary_precision_recall_curve_from_stats)
+    value_fn = staticmethod(F._binary_precision_recall_curve_from_stats)
 
 
 class _MulticlassCurve(Metric):
-    """``update(preds (N, C), target (N,), weight=None (N,))``; ``compute`` is the declared ``formula``, one curve
+    """``update(preds (N, C), target (N,), weight=None (N,))``; ``compute`` is the declared ``value_fn``, one curve
     per class (see :mod:`torchmetrics_lite.auroc._base`)."""
 
     higher_is_better: ClassVar[Optional[bool]] = None
-    formula: ClassVar[Callable[..., Any]]
-    options = ("num_classes", "from_logits")
+    stats_fn = staticmethod(_multiclass_rank_stats)
+    stats_options = ("num_classes", "from_logits", *RANK_STATS)
+    value_options = ("num_classes", "from_logits")
     weighted: ClassVar[bool] = True
+    weighting = property(_weighting)
 
     def __init__(self, num_classes: int, *, from_logits: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         _multiclass_states(self, type(self).weighted, num_classes, bool(from_logits))
         self.num_classes, self.from_logits = num_classes, bool(from_logits)
-
-    batch_stats = _multiclass_batch_stats
-    compute_from_stats = _declared_value
 
 
 class MulticlassROC(_MulticlassCurve):
@@ -120,7 +114,7 @@ class MulticlassROC(_MulticlassCurve):
         (3, [0.0, 0.5, 1.0, 1.0, 1.0])
     """
 
-    formula = staticmethod(F._multiclass_roc_from_stats)
+    value_fn = staticmethod(F._multiclass_roc_from_stats)
 
 
 class MulticlassPrecisionRecallCurve(_MulticlassCurve):
@@ -147,7 +141,7 @@ class MulticlassPrecisionRecallCurve(_MulticlassCurve):
         [1.0, 1.0, 1.0, 1.0, 0.0]
     """
 
-    formula = staticmethod(F._multiclass_precision_recall_curve_from_stats)
+    value_fn = staticmethod(F._multiclass_precision_recall_curve_from_stats)
 
 
 class MultilabelROC(_MultilabelRank):
@@ -174,7 +168,7 @@ class MultilabelROC(_MultilabelRank):
     """
 
     higher_is_better: ClassVar[Optional[bool]] = None
-    formula = staticmethod(F._multilabel_roc_from_stats)
+    value_fn = staticmethod(F._multilabel_roc_from_stats)
 
 
 class MultilabelPrecisionRecallCurve(_MultilabelRank):
@@ -201,4 +195,4 @@ class MultilabelPrecisionRecallCurve(_MultilabelRank):
     """
 
     higher_is_better: ClassVar[Optional[bool]] = None
-    formula = staticmethod(F._multilabel_precision_recall_curve_from_stats)
+    value_fn = staticmethod(F._multilabel_precision_recall_curve_from_stats)

@@ -10,14 +10,10 @@ from typing import Any, Callable, ClassVar
 import torch  # noqa: F401 (the doctests)
 
 from torchmetrics_lite._checks import check_probability
-from torchmetrics_lite.auroc._base import (
-    _add_rank_states,
-    _binary_batch_stats,
-    _multiclass_batch_stats,
-    _multiclass_states,
-)
+from torchmetrics_lite.auroc._base import RANK_STATS, _add_rank_states, _multiclass_states, _weighting
 from torchmetrics_lite.functional.auroc import operating_points as F
-from torchmetrics_lite.functional.auroc._common import State
+from torchmetrics_lite.functional.auroc.binary import _binary_rank_stats
+from torchmetrics_lite.functional.auroc.multiclass import _multiclass_rank_stats
 from torchmetrics_lite.metric import Metric
 
 __all__ = ["BinaryRecallAtFixedPrecision", "BinaryPrecisionAtFixedRecall", "BinarySensitivityAtSpecificity",
@@ -69,7 +65,12 @@ class _BinaryPoint(Metric):
     applied to the minimum named ``constraint``; ``update(preds, target)`` as the binary rank modules, unweighted."""
 
     higher_is_better: ClassVar[Any] = None
+    stats_fn = staticmethod(_binary_rank_stats)
+    stats_options = RANK_STATS
+    value_fn = staticmethod(F._binary_point_from_stats)
+    value_options = ("rule", "minimum")
     weighted: ClassVar[bool] = False
+    weighting = property(_weighting)
     rule: ClassVar[Callable[..., Any]]
     constraint: ClassVar[str]
 
@@ -78,10 +79,6 @@ class _BinaryPoint(Metric):
         _add_rank_states(self, type(self).weighted, (), (), torch.uint8, ("binary_rank",))
         self.minimum = check_probability(type(self).constraint, minimum)
 
-    batch_stats = _binary_batch_stats
-
-    def compute_from_stats(self, state: State) -> Any:
-        return F._binary_point_from_stats(type(self).rule, state, self.minimum)
 
 
 class _MulticlassPoint(Metric):
@@ -89,7 +86,12 @@ class _MulticlassPoint(Metric):
     target (N,))``, unweighted."""
 
     higher_is_better: ClassVar[Any] = None
+    stats_fn = staticmethod(_multiclass_rank_stats)
+    stats_options = ("num_classes", "from_logits", *RANK_STATS)
+    value_fn = staticmethod(F._multiclass_point_from_stats)
+    value_options = ("rule", "num_classes", "minimum", "from_logits")
     weighted: ClassVar[bool] = False
+    weighting = property(_weighting)
     rule: ClassVar[Callable[..., Any]]
     constraint: ClassVar[str]
 
@@ -99,11 +101,6 @@ class _MulticlassPoint(Metric):
         self.num_classes, self.from_logits = num_classes, bool(from_logits)
         self.minimum = check_probability(type(self).constraint, minimum)
 
-    batch_stats = _multiclass_batch_stats
-
-    def compute_from_stats(self, state: State) -> Any:
-        return F._multiclass_point_from_stats(type(self).rule, state, self.num_classes, self.minimum,
-                                              self.from_logits)
 
 
 @_documented(_BINARY, "The highest recall whose precision is at least ``min_precision``, and its threshold",

@@ -4,13 +4,12 @@ Its state is per-sample: ``correct`` and ``total`` sample counts (float sums of 
 it cannot share the per-label confusion matrices of the other multilabel metrics (see the functional module)."""
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
 import torch
-from torch import Tensor
 
-from torchmetrics_lite._checks import check_weighted_update, check_zero_division
-from torchmetrics_lite.classification._base import _batch_counts, _counts_dtype
+from torchmetrics_lite._checks import check_zero_division
+from torchmetrics_lite.classification._base import MULTILABEL_STATS, _counts_dtype
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification.exact_match import (
     _multilabel_exact_match_from_stats,
@@ -44,26 +43,21 @@ class MultilabelExactMatch(Metric):
 
     higher_is_better = True
     is_differentiable = False
+    stats_fn = staticmethod(_multilabel_exact_match_stats)
+    stats_options = MULTILABEL_STATS
+    value_fn = staticmethod(_multilabel_exact_match_from_stats)
+    value_options = ("zero_division",)
 
     def __init__(self, num_labels: int, threshold: float = 0.5, *, from_logits: bool = False,
                  ignore_index: Optional[int] = None, zero_division: float = 0.0, weighted: bool = False,
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
+        self.cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
         self.num_labels, self.threshold, self.from_logits = num_labels, threshold, from_logits
         self.ignore_index, self.weighted = ignore_index, weighted
         self.zero_division = check_zero_division(zero_division)
         dtype = _counts_dtype(weighted)
         self.add_state("correct", torch.zeros((), dtype=dtype), reduce="sum")
         self.add_state("total", torch.zeros((), dtype=dtype), reduce="sum")
-        self.stats_key = ("multilabel_exact_match", num_labels, self._cut, from_logits, ignore_index,
+        self.stats_key = ("multilabel_exact_match", num_labels, self.cut, from_logits, ignore_index,
                           self.validate_args, weighted)
-
-    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
-        check_weighted_update(self.weighted, weight)
-        stats = _multilabel_exact_match_stats(preds, target, self.num_labels, self._cut, self.from_logits,
-                                              self.ignore_index, self.validate_args, weight)
-        return {k: _batch_counts(v, self.weighted) for k, v in stats.items()}
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _multilabel_exact_match_from_stats(state, self.zero_division)

@@ -2,10 +2,7 @@
 shared confusion-matrix state."""
 from __future__ import annotations
 
-from typing import Dict
-
 import torch
-from torch import Tensor
 
 from torchmetrics_lite.classification._base import _BinaryScore, _MulticlassScore, _MultilabelScore
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
@@ -33,7 +30,7 @@ class BinaryJaccardIndex(_BinaryScore):
         tensor(0.5000, dtype=torch.float64)
     """
 
-    _terms = staticmethod(_jaccard_terms)
+    terms = staticmethod(_jaccard_terms)
 
 
 @fill_doc
@@ -54,9 +51,8 @@ class MulticlassJaccardIndex(_MulticlassScore):
         0.4444
     """
 
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _multiclass_jaccard_index_from_stats(state["confmat"], self.average, self.zero_division,
-                                                    self.ignore_index)
+    value_fn = staticmethod(_multiclass_jaccard_index_from_stats)
+    value_options = ("average", "zero_division", "ignore_index")
 
 
 @fill_doc
@@ -74,4 +70,4 @@ class MultilabelJaccardIndex(_MultilabelScore):
         tensor(0.5000, dtype=torch.float64)
     """
 
-    _terms = staticmethod(_jaccard_terms)
+    terms = staticmethod(_jaccard_terms)

@@ -6,10 +6,9 @@ label, (L, 2, 2), from ``_base``; each class names its formula. Formulas and opt
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
 import torch
-from torch import Tensor
 
 from torchmetrics_lite._checks import check_average, check_beta, check_choice
 from torchmetrics_lite.classification._base import _MultilabelMetric, _MultilabelScore
@@ -24,7 +23,6 @@ from torchmetrics_lite.functional.classification._stat_scores import (
 )
 from torchmetrics_lite.functional.classification.multilabel import (
     _multilabel_confusion_matrix_from_stats,
-    _multilabel_score_from_stats,
     _multilabel_stat_scores_from_stats,
 )
 
@@ -57,8 +55,8 @@ class MultilabelStatScores(_MultilabelMetric):
         super().__init__(num_labels, threshold, **kwargs)
         self.average = check_average(average)
 
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _multilabel_stat_scores_from_stats(state["confmat"], self.average)
+    value_fn = staticmethod(_multilabel_stat_scores_from_stats)
+    value_options = ("average",)
 
 
 @fill_doc
@@ -85,8 +83,8 @@ class MultilabelConfusionMatrix(_MultilabelMetric):
         check_choice("normalize", normalize, NORMALIZE)
         self.normalize = normalize
 
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _multilabel_confusion_matrix_from_stats(state["confmat"], self.normalize)
+    value_fn = staticmethod(_multilabel_confusion_matrix_from_stats)
+    value_options = ("normalize",)
 
 
 @fill_doc
@@ -104,7 +102,7 @@ class MultilabelAccuracy(_MultilabelScore):
         tensor(0.5000, dtype=torch.float64)
     """
 
-    _terms = staticmethod(_accuracy_terms)
+    terms = staticmethod(_accuracy_terms)
 
 
 @fill_doc
@@ -122,7 +120,7 @@ class MultilabelPrecision(_MultilabelScore):
         tensor([0.5000, 0.0000], dtype=torch.float64)
     """
 
-    _terms = staticmethod(_precision_terms)
+    terms = staticmethod(_precision_terms)
 
 
 @fill_doc
@@ -140,7 +138,7 @@ class MultilabelRecall(_MultilabelScore):
         tensor(1., dtype=torch.float64)
     """
 
-    _terms = staticmethod(_recall_terms)
+    terms = staticmethod(_recall_terms)
 
 
 @fill_doc
@@ -158,7 +156,7 @@ class MultilabelF1Score(_MultilabelScore):
         0.8333
     """
 
-    _terms = staticmethod(_fbeta_terms(1.0))
+    terms = staticmethod(_fbeta_terms(1.0))
 
 
 @fill_doc
@@ -182,10 +180,7 @@ class MultilabelFBetaScore(_MultilabelScore):
         super().__init__(num_labels, threshold, average, **kwargs)
         check_beta(beta)
         self.beta = beta
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _multilabel_score_from_stats(state["confmat"], _fbeta_terms(self.beta), self.average,
-                                            self.zero_division)
+        self.terms = _fbeta_terms(beta)
 
 
 @fill_doc
@@ -205,4 +200,4 @@ class MultilabelHammingDistance(_MultilabelScore):
     """
 
     higher_is_better = False
-    _terms = staticmethod(_hamming_terms)
+    terms = staticmethod(_hamming_terms)

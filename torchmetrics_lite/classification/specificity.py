@@ -29,7 +29,7 @@ class BinarySpecificity(_BinaryScore):
         tensor(0.6667, dtype=torch.float64)
     """
 
-    _terms = staticmethod(_specificity_terms)
+    terms = staticmethod(_specificity_terms)
 
 
 @fill_doc
@@ -47,7 +47,7 @@ class MulticlassSpecificity(_MulticlassScore):
         tensor([1.0000, 0.5000, 0.6667], dtype=torch.float64)
     """
 
-    _terms = staticmethod(_specificity_terms)
+    terms = staticmethod(_specificity_terms)
 
 
 @fill_doc
@@ -65,4 +65,4 @@ class MultilabelSpecificity(_MultilabelScore):
         tensor(0.5000, dtype=torch.float64)
     """
 
-    _terms = staticmethod(_specificity_terms)
+    terms = staticmethod(_specificity_terms)

@@ -7,7 +7,13 @@ from typing import Any, Optional, Tuple
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_binary_rank_inputs, check_max_fpr, check_rank_weight
+from torchmetrics_lite._checks import (
+    Weighting,
+    check_binary_rank_inputs,
+    check_max_fpr,
+    check_rank_weight,
+    check_rank_weighting,
+)
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.auroc import _ranking as rk
 from torchmetrics_lite.functional.auroc import _sweep as sw
@@ -27,17 +33,15 @@ from torchmetrics_lite.functional.auroc._common import (
 __all__ = ["binary_auroc", "binary_average_precision"]
 
 
-def _binary_rank_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> State:
+def _binary_rank_stats(preds: Any, target: Any, weight: Any = None, *, validate_args: bool = True,
+                       weighting: Optional[Weighting] = None) -> State:
     """Rows to append for one checked binary batch: scores (float32 or wider), uint8 labels and, when given,
-    the weights."""
-    return _with_weight({"preds": preds, "target": target}, weight)
-
-
-def _check_binary(preds: Any, target: Any, weight: Any, validate_args: bool) -> State:
-    """Checked inputs of one binary batch as its state rows (``weight`` of ``target``'s shape)."""
+    the weights (of ``target``'s shape). ``weighting``: a module's rows so far (every update weighted or none)."""
+    if weighting is not None:
+        check_rank_weighting(weighting, weight)
     checked = check_binary_rank_inputs(preds, target, validate_args)
     shape = tuple(target.shape) if isinstance(target, Tensor) else ()
-    return _binary_rank_stats(*checked, check_rank_weight(weight, shape, validate_args))
+    return _with_weight({"preds": checked[0], "target": checked[1]}, check_rank_weight(weight, shape, validate_args))
 
 
 def _partial_auroc(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor], max_fpr: float,
@@ -107,7 +111,8 @@ def binary_auroc(preds: Tensor, target: Tensor, *, max_fpr: Optional[float] = No
         0.875
     """
     check_max_fpr(max_fpr)
-    return _binary_auroc_from_stats(_check_binary(preds, target, weight, validate_args), max_fpr, strict)
+    state = _binary_rank_stats(preds, target, weight, validate_args=validate_args)
+    return _binary_auroc_from_stats(state, max_fpr, strict)
 
 
 def _binary_average_precision_from_stats(state: State, strict: bool = False) -> Tensor:
@@ -149,7 +154,8 @@ def binary_average_precision(preds: Tensor, target: Tensor, *, weight: Optional[
         >>> round(binary_average_precision(preds, target).item(), 6)  # (1 + 1 + 3/4 + 4/6) / 4
         0.854167
     """
-    return _binary_average_precision_from_stats(_check_binary(preds, target, weight, validate_args), strict)
+    state = _binary_rank_stats(preds, target, weight, validate_args=validate_args)
+    return _binary_average_precision_from_stats(state, strict)
 
 
 def _binary_auroc_binned_stats(preds: Tensor, target: Tensor, bins: int, lo: float, hi: float) -> State:

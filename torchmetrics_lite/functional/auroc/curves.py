@@ -25,9 +25,9 @@ from torchmetrics_lite.functional.auroc._common import (
     _state_weight,
     shared_docs,
 )
-from torchmetrics_lite.functional.auroc.binary import _check_binary
-from torchmetrics_lite.functional.auroc.multiclass import _check_multiclass
-from torchmetrics_lite.functional.auroc.multilabel import _check_multilabel
+from torchmetrics_lite.functional.auroc.binary import _binary_rank_stats
+from torchmetrics_lite.functional.auroc.multiclass import _multiclass_rank_stats
+from torchmetrics_lite.functional.auroc.multilabel import _multilabel_rank_stats
 
 __all__ = ["binary_roc", "binary_precision_recall_curve", "multiclass_roc", "multilabel_roc",
            "multiclass_precision_recall_curve", "multilabel_precision_recall_curve"]
@@ -92,7 +92,7 @@ def binary_roc(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None
         >>> thr
         tensor([   inf, 0.8000, 0.4000, 0.3500, 0.1000])
     """
-    return _binary_roc_from_stats(_check_binary(preds, target, weight, validate_args))
+    return _binary_roc_from_stats(_binary_rank_stats(preds, target, weight, validate_args=validate_args))
 
 
 def _binary_precision_recall_curve_from_stats(state: State) -> Curve:
@@ -136,7 +136,8 @@ def binary_precision_recall_curve(preds: Tensor, target: Tensor, *, weight: Opti
         >>> [round(v, 4) for v in p.tolist()], r.tolist()
         ([0.5, 0.6667, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0])
     """
-    return _binary_precision_recall_curve_from_stats(_check_binary(preds, target, weight, validate_args))
+    state = _binary_rank_stats(preds, target, weight, validate_args=validate_args)
+    return _binary_precision_recall_curve_from_stats(state)
 
 
 # ------------------------------------------------------------------------------------------------ per class
@@ -219,8 +220,9 @@ def multiclass_roc(preds: Tensor, target: Tensor, num_classes: int, *, from_logi
         >>> tpr[1].tolist(), thr[1].tolist()
         ([0.0, 0.5, 1.0, 1.0, 1.0], [inf, 0.5, 0.4000000059604645, 0.30000001192092896, 0.20000000298023224])
     """
-    return _multiclass_roc_from_stats(_check_multiclass(preds, target, num_classes, weight, from_logits,
-                                                        validate_args), num_classes, from_logits)
+    state = _multiclass_rank_stats(preds, target, weight, num_classes=num_classes, from_logits=from_logits,
+                                   validate_args=validate_args)
+    return _multiclass_roc_from_stats(state, num_classes, from_logits)
 
 
 @shared_docs
@@ -247,7 +249,8 @@ def multilabel_roc(preds: Tensor, target: Tensor, num_labels: int, *, from_logit
         ([0.0, 0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 1.0, 1.0])
     """
     del from_logits  # rank-invariant per label
-    return _multilabel_roc_from_stats(_check_multilabel(preds, target, num_labels, weight, validate_args))
+    return _multilabel_roc_from_stats(_multilabel_rank_stats(preds, target, weight, num_labels=num_labels,
+                                                             validate_args=validate_args))
 
 
 @shared_docs
@@ -279,8 +282,9 @@ def multiclass_precision_recall_curve(preds: Tensor, target: Tensor, num_classes
         >>> precision[0].tolist(), recall[0].tolist()
         ([0.25, 0.3333333333333333, 0.5, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0, 0.0])
     """
-    return _multiclass_precision_recall_curve_from_stats(
-        _check_multiclass(preds, target, num_classes, weight, from_logits, validate_args), num_classes, from_logits)
+    state = _multiclass_rank_stats(preds, target, weight, num_classes=num_classes, from_logits=from_logits,
+                                   validate_args=validate_args)
+    return _multiclass_precision_recall_curve_from_stats(state, num_classes, from_logits)
 
 
 @shared_docs
@@ -313,6 +317,6 @@ def multilabel_precision_recall_curve(preds: Tensor, target: Tensor, num_labels:
         ([1.0, 1.0, 0.5, 0.5, 0.0], [0.10000000149011612, 0.4000000059604645, 0.699999988079071, 0.800000011920929])
     """
     del from_logits
-    return _multilabel_precision_recall_curve_from_stats(_check_multilabel(preds, target, num_labels, weight,
-                                                                           validate_args))
+    state = _multilabel_rank_stats(preds, target, weight, num_labels=num_labels, validate_args=validate_args)
+    return _multilabel_precision_recall_curve_from_stats(state)
 

@@ -11,7 +11,13 @@ from typing import Any, Callable, Optional, Tuple
 import torch  # noqa: F401 (the doctests)
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_multiclass_rank_inputs, check_rank_average, check_rank_weight
+from torchmetrics_lite._checks import (
+    Weighting,
+    check_multiclass_rank_inputs,
+    check_rank_average,
+    check_rank_weight,
+    check_rank_weighting,
+)
 from torchmetrics_lite.functional.auroc._common import (
     State,
     _average,
@@ -31,19 +37,16 @@ __all__ = ["multiclass_auroc", "multiclass_average_precision"]
 RowsFormula = Callable[[Tensor, Tensor, Optional[Tensor]], Tuple[Tensor, Tensor]]
 
 
-def _multiclass_rank_stats(preds: Tensor, target: Tensor, num_classes: int, weight: Optional[Tensor] = None) -> State:
+def _multiclass_rank_stats(preds: Any, target: Any, weight: Any = None, *, num_classes: int, from_logits: bool = False,
+                           validate_args: bool = True, weighting: Optional[Weighting] = None) -> State:
     """Rows for one checked multiclass batch: scores ``(N, C)`` as given (the softmax of ``from_logits`` is
     applied at compute: it is per sample, so streaming is unchanged), the class index in the narrowest dtype and
-    the optional weights."""
-    return _with_weight({"preds": preds, "target": target.to(_class_dtype(num_classes))}, weight)
-
-
-def _check_multiclass(preds: Any, target: Any, num_classes: int, weight: Any, from_logits: bool,
-                      validate_args: bool) -> State:
-    """Checked multiclass inputs as state rows (``weight``: one per sample, ``(N,)``)."""
+    the optional weights ``(N,)``. ``weighting``: a module's rows so far (every update weighted or none)."""
+    if weighting is not None:
+        check_rank_weighting(weighting, weight)
     preds, target = check_multiclass_rank_inputs(preds, target, num_classes, validate_args, from_logits)
     weight = check_rank_weight(weight, tuple(target.shape), validate_args)
-    return _multiclass_rank_stats(preds, target, num_classes, weight)
+    return _with_weight({"preds": preds, "target": target.to(_class_dtype(num_classes))}, weight)
 
 
 def _multiclass_from_stats(formula: RowsFormula, what: str, state: State, num_classes: int, average: str,
@@ -118,7 +121,8 @@ def multiclass_auroc(preds: Tensor, target: Tensor, num_classes: int, *, average
         1.0
     """
     average = check_rank_average(average)
-    state = _check_multiclass(preds, target, num_classes, weight, from_logits, validate_args)
+    state = _multiclass_rank_stats(preds, target, weight, num_classes=num_classes, from_logits=from_logits,
+                                   validate_args=validate_args)
     return _multiclass_auroc_from_stats(state, num_classes, average, from_logits, strict)
 
 
@@ -152,5 +156,6 @@ def multiclass_average_precision(preds: Tensor, target: Tensor, num_classes: int
         [0.8333, 1.0, 1.0]
     """
     average = check_rank_average(average)
-    state = _check_multiclass(preds, target, num_classes, weight, from_logits, validate_args)
+    state = _multiclass_rank_stats(preds, target, weight, num_classes=num_classes, from_logits=from_logits,
+                                   validate_args=validate_args)
     return _multiclass_average_precision_from_stats(state, num_classes, average, from_logits, strict)

@@ -8,7 +8,13 @@ from typing import Any, Optional, Tuple
 import torch  # noqa: F401 (the doctests)
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_multilabel_rank_inputs, check_rank_average, check_rank_weight
+from torchmetrics_lite._checks import (
+    Weighting,
+    check_multilabel_rank_inputs,
+    check_rank_average,
+    check_rank_weight,
+    check_rank_weighting,
+)
 from torchmetrics_lite.functional.auroc._common import (
     State,
     _average,
@@ -28,8 +34,12 @@ __all__ = ["multilabel_auroc", "multilabel_average_precision"]
 AVERAGES = ("micro", "macro", "weighted", "none")
 
 
-def _check_multilabel(preds: Any, target: Any, num_labels: int, weight: Any, validate_args: bool) -> State:
-    """Checked multilabel inputs as state rows: scores and uint8 labels ``(N, L)``, optional weights ``(N,)``."""
+def _multilabel_rank_stats(preds: Any, target: Any, weight: Any = None, *, num_labels: int, validate_args: bool = True,
+                           weighting: Optional[Weighting] = None) -> State:
+    """Checked multilabel inputs as state rows: scores and uint8 labels ``(N, L)``, optional weights ``(N,)``.
+    ``weighting``: a module's rows so far (every update weighted or none)."""
+    if weighting is not None:
+        check_rank_weighting(weighting, weight)
     preds, target = check_multilabel_rank_inputs(preds, target, num_labels, validate_args)
     weight = check_rank_weight(weight, tuple(target.shape[:1]), validate_args)
     return _with_weight({"preds": preds, "target": target}, weight)
@@ -101,8 +111,8 @@ def multilabel_auroc(preds: Tensor, target: Tensor, num_labels: int, *, average:
     """
     del from_logits  # rank-invariant per label
     average = check_rank_average(average, AVERAGES)
-    return _multilabel_auroc_from_stats(_check_multilabel(preds, target, num_labels, weight, validate_args),
-                                        average, strict)
+    state = _multilabel_rank_stats(preds, target, weight, num_labels=num_labels, validate_args=validate_args)
+    return _multilabel_auroc_from_stats(state, average, strict)
 
 
 @shared_docs
@@ -141,5 +151,5 @@ def multilabel_average_precision(preds: Tensor, target: Tensor, num_labels: int,
     """
     del from_logits
     average = check_rank_average(average, AVERAGES)
-    return _multilabel_average_precision_from_stats(_check_multilabel(preds, target, num_labels, weight,
-                                                                      validate_args), average, strict)
+    state = _multilabel_rank_stats(preds, target, weight, num_labels=num_labels, validate_args=validate_args)
+    return _multilabel_average_precision_from_stats(state, average, strict)

@@ -5,7 +5,7 @@
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Dict, Optional
 
 from torch import Tensor
 
@@ -15,6 +15,7 @@ from torchmetrics_lite._checks import (
     check_choice,
     check_ignore_index,
     check_threshold,
+    check_weighted_update,
     check_zero_division,
 )
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
@@ -26,6 +27,7 @@ from torchmetrics_lite.functional.classification._stat_scores import (
     _binary_confmat,
     _counts_2x2,
     _fbeta_terms,
+    _fixed_counts,
     _normalize,
     _precision_terms,
     _recall_terms,
@@ -45,32 +47,36 @@ def _binary_config(threshold: float, from_logits: bool, ignore_index: Optional[i
     return check_threshold(threshold, from_logits)
 
 
-def _binary_stat_scores_stats(preds: Tensor, target: Tensor, cut: float, from_logits: bool,
-                              ignore_index: Optional[int], validate_args: bool,
-                              weight: Optional[Tensor] = None) -> Tensor:
-    """The (2, 2) confusion matrix ``[[tn, fp], [fn, tp]]`` of one batch: the state of every binary metric."""
+def _binary_stat_scores_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None, *, cut: float,
+                              from_logits: bool, ignore_index: Optional[int], validate_args: bool,
+                              weighted: Optional[bool] = None) -> Dict[str, Tensor]:
+    """``{"confmat"}``: the (2, 2) confusion matrix ``[[tn, fp], [fn, tp]]`` of one batch, the state of every
+    binary metric. ``weighted``: a module's fixed choice (``None`` for a function, see ``_fixed_counts``)."""
+    if weighted is not None:
+        check_weighted_update(weighted, weight)
     preds, target, weight = check_binary_inputs(preds, target, from_logits=from_logits, ignore_index=ignore_index,
                                                 validate_args=validate_args, weight=weight)
-    return _binary_confmat(preds, target, cut, ignore_index, weight)
+    return _fixed_counts({"confmat": _binary_confmat(preds, target, cut, ignore_index, weight)}, weighted)
 
 
-def _binary_stat_scores_from_stats(confmat: Tensor) -> Tensor:
-    return _stat_scores(_counts_2x2(confmat), "micro")
+def _binary_stat_scores_from_stats(state: Dict[str, Tensor]) -> Tensor:
+    return _stat_scores(_counts_2x2(state["confmat"]), "micro")
 
 
-def _binary_score_from_stats(confmat: Tensor, terms: Terms, zero_division: float = 0.0) -> Tensor:
+def _binary_score_from_stats(state: Dict[str, Tensor], *, terms: Terms, zero_division: float = 0.0) -> Tensor:
     """Any binary score (accuracy, precision, recall, F-beta, specificity, Jaccard) by its ``terms``."""
-    return _average(_counts_2x2(confmat), terms, "micro", zero_division)
+    return _average(_counts_2x2(state["confmat"]), terms, "micro", zero_division)
 
 
-def _binary_confusion_matrix_from_stats(confmat: Tensor, normalize: Optional[str] = None) -> Tensor:
-    return _normalize(confmat, normalize)
+def _binary_confusion_matrix_from_stats(state: Dict[str, Tensor], *, normalize: Optional[str] = None) -> Tensor:
+    return _normalize(state["confmat"], normalize)
 
 
 def _binary_stats(preds: Tensor, target: Tensor, threshold: float, from_logits: bool, ignore_index: Optional[int],
-                  validate_args: bool, weight: Optional[Tensor]) -> Tensor:
+                  validate_args: bool, weight: Optional[Tensor]) -> Dict[str, Tensor]:
     cut = _binary_config(threshold, from_logits, ignore_index)
-    return _binary_stat_scores_stats(preds, target, cut, from_logits, ignore_index, validate_args, weight)
+    return _binary_stat_scores_stats(preds, target, weight, cut=cut, from_logits=from_logits,
+                                     ignore_index=ignore_index, validate_args=validate_args)
 
 
 def _binary_score(preds: Tensor, target: Tensor, terms: Terms, threshold: float, from_logits: bool,
@@ -78,7 +84,7 @@ def _binary_score(preds: Tensor, target: Tensor, terms: Terms, threshold: float,
                   weight: Optional[Tensor]) -> Tensor:
     zd = check_zero_division(zero_division)
     stats = _binary_stats(preds, target, threshold, from_logits, ignore_index, validate_args, weight)
-    return _binary_score_from_stats(stats, terms, zd)
+    return _binary_score_from_stats(stats, terms=terms, zero_division=zd)
 
 
 # ------------------------------------------------------------------------------------------------ binary
@@ -287,4 +293,4 @@ def binary_confusion_matrix(preds: Tensor, target: Tensor, threshold: float = 0.
     """
     check_choice("normalize", normalize, NORMALIZE)
     stats = _binary_stats(preds, target, threshold, from_logits, ignore_index, validate_args, weight)
-    return _binary_confusion_matrix_from_stats(stats, normalize)
+    return _binary_confusion_matrix_from_stats(stats, normalize=normalize)

@@ -12,19 +12,29 @@ from typing import Dict, Optional
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_multilabel_inputs, check_zero_division
+from torchmetrics_lite._checks import check_multilabel_inputs, check_weighted_update, check_zero_division
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
-from torchmetrics_lite.functional.classification._stat_scores import _positive, _safe_divide
+from torchmetrics_lite.functional.classification._stat_scores import _fixed_counts, _positive, _safe_divide
 from torchmetrics_lite.functional.classification.multilabel import _multilabel_config
 
 __all__ = ["multilabel_exact_match"]
 
 
-def _multilabel_exact_match_stats(preds: Tensor, target: Tensor, num_labels: int, cut: float, from_logits: bool,
-                                  ignore_index: Optional[int], validate_args: bool,
-                                  weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
-    """``{"correct", "total"}`` of one batch: int64 sample counts, or float64 sums of ``weight``."""
+def _multilabel_exact_match_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None, *, num_labels: int,
+                                  cut: float, from_logits: bool, ignore_index: Optional[int], validate_args: bool,
+                                  weighted: Optional[bool] = None) -> Dict[str, Tensor]:
+    """``{"correct", "total"}`` of one batch: int64 sample counts, or float64 sums of ``weight`` (``weighted``: a
+    module's fixed choice, see ``_fixed_counts``)."""
+    if weighted is not None:
+        check_weighted_update(weighted, weight)
+    return _fixed_counts(_exact_match_counts(preds, target, num_labels, cut, from_logits, ignore_index,
+                                             validate_args, weight), weighted)
+
+
+def _exact_match_counts(preds: Tensor, target: Tensor, num_labels: int, cut: float, from_logits: bool,
+                        ignore_index: Optional[int], validate_args: bool,
+                        weight: Optional[Tensor]) -> Dict[str, Tensor]:
     preds, target, weight = check_multilabel_inputs(preds, target, num_labels=num_labels, from_logits=from_logits,
                                                     ignore_index=ignore_index, validate_args=validate_args,
                                                     weight=weight)
@@ -38,7 +48,7 @@ def _multilabel_exact_match_stats(preds: Tensor, target: Tensor, num_labels: int
     return {"correct": (w * correct).sum(), "total": w.sum()}
 
 
-def _multilabel_exact_match_from_stats(state: Dict[str, Tensor], zero_division: float = 0.0) -> Tensor:
+def _multilabel_exact_match_from_stats(state: Dict[str, Tensor], *, zero_division: float = 0.0) -> Tensor:
     return _safe_divide(state["correct"], state["total"], zero_division)
 
 
@@ -75,6 +85,7 @@ def multilabel_exact_match(preds: Tensor, target: Tensor, num_labels: int, thres
     """
     cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
     zd = check_zero_division(zero_division)
-    stats = _multilabel_exact_match_stats(preds, target, num_labels, cut, from_logits, ignore_index, validate_args,
-                                          weight)
-    return _multilabel_exact_match_from_stats(stats, zd)
+    stats = _multilabel_exact_match_stats(preds, target, weight, num_labels=num_labels, cut=cut,
+                                          from_logits=from_logits, ignore_index=ignore_index,
+                                          validate_args=validate_args)
+    return _multilabel_exact_match_from_stats(stats, zero_division=zd)
