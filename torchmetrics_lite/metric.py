@@ -7,10 +7,14 @@ disagree: the functional ``x(...)`` is ``_x_from_stats(_x_stats(...))`` and so i
 
 **Extending: writing a metric.**
 
-A metric author overrides exactly these (the *override points*):
+A metric author writes exactly these:
 
 * ``__init__``: call ``super().__init__(**kwargs)`` (it takes ``validate_args``, ``process_group``,
   ``sync_on_compute`` and ``persistent``), then declare each state with :meth:`Metric.add_state`.
+* the two steps, **declared** (the usual way: the helpers the metric's function calls) as the class attributes
+  ``stats_fn = staticmethod(_x_stats)``, ``stats_options`` (names of attributes passed to it as keywords),
+  ``value_fn = staticmethod(_x_from_stats)`` and ``value_options``, from which :meth:`batch_stats` and
+  :meth:`compute_from_stats` follow; **or overridden** as these two methods:
 * ``batch_stats(*args, **kwargs) -> dict[str, Tensor]``: validate one batch (through ``torchmetrics_lite._checks``)
   and return its statistics, one entry per declared state (same shape as the state for ``sum``/``max``/``min``
   and fold states, rows to append for ``cat`` states). It must not touch the metric's state.
@@ -18,12 +22,30 @@ A metric author overrides exactly these (the *override points*):
 * optionally the class attributes ``higher_is_better`` (``True``/``False``/``None``), ``is_differentiable``
   and ``stats_key`` (metrics with equal non-None keys share their batch statistics in a collection).
 
+A declared metric: the count of values above a threshold, over helpers a function would share:
+
+>>> def _above_stats(values, *, threshold, validate_args):  # _checks would validate here
+...     return {"above": (torch.as_tensor(values) > threshold).sum()}
+>>> def _above_from_stats(state, *, fraction_of=None):
+...     return state["above"] if fraction_of is None else state["above"] / fraction_of
+>>> class Above(Metric):
+...     stats_fn, stats_options = staticmethod(_above_stats), ("threshold", "validate_args")
+...     value_fn, value_options = staticmethod(_above_from_stats), ("fraction_of",)
+...     def __init__(self, threshold=0.5, *, fraction_of=None, **kwargs):
+...         super().__init__(**kwargs)
+...         self.threshold, self.fraction_of = threshold, fraction_of
+...         self.add_state("above", torch.zeros((), dtype=torch.int64), reduce="sum")
+>>> above = Above(0.5)
+>>> above.update(torch.tensor([0.2, 0.7, 0.9]))  # batch_stats: _above_stats(values, threshold=0.5, ...)
+>>> above.compute()
+tensor(2)
+
 Containers (:class:`~torchmetrics_lite.MetricCollection`, wrappers) drive a metric only through the public
 methods and this *container contract*, never through private attributes: :meth:`Metric.update_from_stats`,
 :attr:`Metric.state_reductions`, :meth:`Metric.local_state`, :attr:`Metric.is_computed`,
 :meth:`Metric.compute_from_synced` and :meth:`Metric.synced_state`.
 
-A worked example: a running mean kept as ``[count, mean]`` (merged with a :class:`Fold`, because means do not
+An overriding metric: a running mean kept as ``[count, mean]`` (merged with a :class:`Fold`, because means do not
 add up) beside a running maximum (a plain ``"max"`` state):
 
 >>> import torch
@@ -302,9 +324,7 @@ class Metric(nn.Module):
         fn = type(self).stats_fn
         if fn is None:
             raise NotImplementedError(f"{type(self).__name__} declares no `stats_fn` and overrides no `batch_stats`")
-        for name in type(self).stats_options:
-            kwargs[name] = getattr(self, name)
-        return fn(*args, **kwargs)
+        return fn(*args, **kwargs, **{name: getattr(self, name) for name in type(self).stats_options})
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Any:
         """The metric value from (merged, synced) statistics; pure.

@@ -172,6 +172,7 @@ def _function_cases() -> Iterator[Tuple[str, Callable[[], Any]]]:
                 yield f"{name}[{label}{',w' if weighted else ''}]", _call(fn, params, data, opts, weighted)
             if "indexes" in params:
                 yield f"{name}[{label},flat]", _call(fn, params, data, opts, False, flat=True)
+                yield f"{name}[{label},unmasked]", _call(fn, params, {**data, "mask": None}, opts, False)
 
 
 def _call(fn: Callable, params: Dict[str, inspect.Parameter], data: Dict[str, Any], opts: Dict[str, Any],

@@ -1,7 +1,7 @@
 """The retrieval modules (documented in :mod:`torchmetrics_lite.retrieval`)."""
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
 import torch  # noqa: F401 (the examples use it)
 
@@ -52,16 +52,15 @@ class RetrievalNormalizedDCG(_RetrievalMetric):
         0.3801
     """
 
-    _measure = staticmethod(NDCG)
+    measure = staticmethod(NDCG)
 
     def __init__(self, *, k: Optional[int] = None, gain: str = "linear", ties: str = "average",
                  empty: str = "zero", ignore_index: Optional[int] = None, **kwargs: Any) -> None:
         check_retrieval_options(gain=gain)
         self.gain = gain
-        _RetrievalMetric.__init__(self, k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
+        super().__init__(k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
 
-    def _options(self) -> Dict[str, Any]:
-        return {"k": self.k, "gain": self.gain}
+    measure_args = ("k", "gain")
 
 
 @_module_doc()
@@ -81,7 +80,7 @@ class RetrievalMAP(_RetrievalMetric):
         '0.8333'
     """
 
-    _measure = staticmethod(AVERAGE_PRECISION)
+    measure = staticmethod(AVERAGE_PRECISION)
 
 
 @_module_doc()
@@ -101,7 +100,7 @@ class RetrievalMRR(_RetrievalMetric):
         '0.4167'
     """
 
-    _measure = staticmethod(RECIPROCAL_RANK)
+    measure = staticmethod(RECIPROCAL_RANK)
 
 
 @_module_doc()
@@ -121,7 +120,7 @@ class RetrievalPrecision(_RetrievalMetric):
         0.5
     """
 
-    _measure = staticmethod(PRECISION)
+    measure = staticmethod(PRECISION)
 
 
 @_module_doc()
@@ -141,7 +140,7 @@ class RetrievalRecall(_RetrievalMetric):
         1.0
     """
 
-    _measure = staticmethod(RECALL)
+    measure = staticmethod(RECALL)
 
 
 @_module_doc()
@@ -161,7 +160,7 @@ class RetrievalHitRate(_RetrievalMetric):
         0.5
     """
 
-    _measure = staticmethod(HIT_RATE)
+    measure = staticmethod(HIT_RATE)
 
 
 @_module_doc(k=False)
@@ -181,14 +180,13 @@ class RetrievalRPrecision(_RetrievalMetric):
         0.5
     """
 
-    _measure = staticmethod(R_PRECISION)
+    measure = staticmethod(R_PRECISION)
 
     def __init__(self, *, ties: str = "average", empty: str = "zero", ignore_index: Optional[int] = None,
                  **kwargs: Any) -> None:
-        _RetrievalMetric.__init__(self, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
+        super().__init__(ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
 
-    def _options(self) -> Dict[str, Any]:
-        return {}
+    measure_args = ()
 
 
 @_module_doc()
@@ -208,9 +206,14 @@ class RetrievalDCG(_RetrievalMetric):
         3.5
     """
 
-    _measure = staticmethod(DCG)
-    __init__ = RetrievalNormalizedDCG.__init__  # the same options (gain)
-    _options = RetrievalNormalizedDCG._options
+    measure = staticmethod(DCG)
+    measure_args = ("k", "gain")
+
+    def __init__(self, *, k: Optional[int] = None, gain: str = "linear", ties: str = "average",
+                 empty: str = "zero", ignore_index: Optional[int] = None, **kwargs: Any) -> None:
+        check_retrieval_options(gain=gain)
+        self.gain = gain
+        super().__init__(k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
 
 
 @_module_doc()
@@ -233,8 +236,8 @@ class RetrievalFallOut(_RetrievalMetric):
         0.5
     """
 
-    _measure = staticmethod(FALL_OUT)
-    _need = "a non-relevant item (target == 0)"
+    measure = staticmethod(FALL_OUT)
+    need = "a non-relevant item (target == 0)"
     higher_is_better = False
 
     def __init__(self, *, k: Optional[int] = None, ties: str = "average", empty: str = "one",
@@ -269,14 +272,13 @@ class RetrievalAUROC(_RetrievalMetric):
         0.6667
     """
 
-    _measure = staticmethod(AUROC)
-    _need = "a relevant (target > 0) and a non-relevant item"
+    measure = staticmethod(AUROC)
+    need = "a relevant (target > 0) and a non-relevant item"
 
     def __init__(self, *, k: Optional[int] = None, max_fpr: Optional[float] = None, ties: str = "average",
                  empty: str = "zero", ignore_index: Optional[int] = None, **kwargs: Any) -> None:
         check_retrieval_options(max_fpr=max_fpr)
         self.max_fpr = max_fpr
-        _RetrievalMetric.__init__(self, k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
+        super().__init__(k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
 
-    def _options(self) -> Dict[str, Any]:
-        return {"k": self.k, "max_fpr": self.max_fpr}
+    measure_args = ("k", "max_fpr")

@@ -84,13 +84,19 @@ NUMPY = Ops(
 
 
 def rank(qid: np.ndarray, preds: np.ndarray, target: np.ndarray, n_queries: int, ties: str,
-         cut: Optional[int] = None) -> Ranked:
+         cut: Optional[int] = None, row_length: int = 0) -> Ranked:
     """Rank flat items (int64 query ids in ``[0, n_queries)``, any order) by query, then descending score.
 
     ``cut``: the measure reads only the ranks up to ``cut`` (its ``k``); the tie groups that start below it are
-    dropped after the sort (relevant counts, item counts and the ideal order still cover every item)."""
-    n_items = np.bincount(qid, minlength=n_queries).astype(np.int64, copy=False)
-    packed = segment_sort_payload(qid, preds, target, n_segments=n_queries) if ties == "average" else None
+    dropped after the sort (relevant counts, item counts and the ideal order still cover every item).
+    ``row_length > 0``: the items are the full rows of a dense block (query ``i`` is row ``i``), sorted row by
+    row."""
+    if row_length > 0:
+        n_items = np.full(n_queries, row_length, dtype=np.int64)
+    else:
+        n_items = np.bincount(qid, minlength=n_queries).astype(np.int64, copy=False)
+    packed = segment_sort_payload(qid, preds, target, n_segments=n_queries,
+                                  row_length=row_length) if ties == "average" else None
     new: Optional[np.ndarray] = None
     if packed is not None:
         keys, rel = packed  # payloads are >= 0
