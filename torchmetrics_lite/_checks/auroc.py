@@ -49,8 +49,8 @@ def check_bins(bins: Any, value_range: Any) -> Tuple[float, float]:
     return float(value_range[0]), float(value_range[1])
 
 
-def _rank_scores(preds: Any, validate_args: bool) -> Tensor:
-    preds = check_tensor("preds", preds)
+def _rank_scores(preds: Tensor, validate_args: bool) -> Tensor:
+    """Checked tensor scores: floating (upcast to float32 if narrower), no NaN (with ``validate_args``)."""
     check_floating("preds", preds)
     preds = upcast(preds)
     if validate_args:

@@ -26,7 +26,6 @@ from torchmetrics_lite.functional.auroc._common import (
     _compiling,
     _state_weight,
     _undefined,
-    _with_weight,
     shared_docs,
 )
 
@@ -41,7 +40,9 @@ def _binary_rank_stats(preds: Any, target: Any, weight: Any = None, *, validate_
         check_rank_weighting(weighting, weight)
     checked = check_binary_rank_inputs(preds, target, validate_args)
     shape = tuple(target.shape) if isinstance(target, Tensor) else ()
-    return _with_weight({"preds": checked[0], "target": checked[1]}, check_rank_weight(weight, shape, validate_args))
+    weight = check_rank_weight(weight, shape, validate_args)
+    rows = {"preds": checked[0], "target": checked[1]}
+    return rows if weight is None else {**rows, "weight": weight}
 
 
 def _partial_auroc(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor], max_fpr: float,

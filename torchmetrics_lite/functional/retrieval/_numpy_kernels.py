@@ -9,6 +9,7 @@ first when the three do not fit 63 bits (:func:`~torchmetrics_lite._sort_keys.se
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Optional
 
 import numpy as np
@@ -61,9 +62,9 @@ def ideal_runs(q: np.ndarray, rel: np.ndarray, n_queries: int) -> Runs:
 
 NUMPY = Ops(
     name="numpy",
-    real=lambda x: x.astype(np.float64, copy=False),
+    real=partial(np.asarray, dtype=np.float64),  # numpy callables, not lambdas: no Python frame per call
     cumsum0=_cumsum0,
-    take=lambda x, i: x.take(i),
+    take=np.take,
     segsum=_segsum,
     nonzero=np.flatnonzero,
     arange=lambda n, like: np.arange(n, dtype=np.int64),

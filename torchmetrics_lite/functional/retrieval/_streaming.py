@@ -109,5 +109,7 @@ def _retrieval_value(state: Dict[str, Tensor], *, measure: Measure, measure_opti
     the per-query values and the skip count)."""
     if evaluated is not None and evaluated[0] is state:
         return evaluated[1].value
+    if "preds" not in state and isinstance(aggregation, str) and aggregation == "mean":  # dense sums alone
+        return _retrieval_from_stats(state)
     return _retrieval_summary(state, measure=measure, measure_options=measure_options, ties=ties, empty=empty,
                               keep=keep, need=need, aggregation=aggregation).value
