@@ -49,6 +49,22 @@ def check_bins(bins: Any, value_range: Any) -> Tuple[float, float]:
     return float(value_range[0]), float(value_range[1])
 
 
+def check_binned_auroc(bins: Any, value_range: Any, max_fpr: Any) -> Optional[Tuple[float, float]]:
+    """BinaryAUROC's mode options: ``range`` only with ``bins``, ``max_fpr`` only without; the checked range."""
+    if bins is None and value_range is not None:
+        raise ValueError(f"Expected `range` to be None when `bins` is None, got {value_range!r}")
+    if bins is not None and max_fpr is not None:
+        raise ValueError(f"Expected `max_fpr` to be None when `bins` is set, got {max_fpr!r}")
+    return None if bins is None else check_bins(bins, (0.0, 1.0) if value_range is None else value_range)
+
+
+def check_binned_weight(bins: int, weight: Any) -> None:
+    """The binned mode counts integer histograms: no sample weights."""
+    if weight is not None:
+        raise TypeError(f"Expected no `weight` in the binned mode (bins={bins}: integer histograms), got "
+                        f"{type(weight).__name__}; use the exact mode (bins=None) for weights")
+
+
 def _rank_scores(preds: Tensor, validate_args: bool) -> Tensor:
     """Checked tensor scores: floating (upcast to float32 if narrower), no NaN (with ``validate_args``)."""
     check_floating("preds", preds)

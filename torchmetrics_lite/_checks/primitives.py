@@ -21,6 +21,13 @@ def check_tensor(name: str, value: Any) -> Tensor:
     return value
 
 
+def check_bool(name: str, value: Any) -> bool:
+    """A plain ``bool`` option (not an int, not a tensor)."""
+    if not isinstance(value, bool):
+        raise TypeError(f"Expected `{name}` to be a bool, got {type(value).__name__}")
+    return value
+
+
 def check_positive_int(name: str, value: Any, *, allow_none: bool = False) -> None:
     if value is None and allow_none:
         return

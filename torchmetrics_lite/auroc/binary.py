@@ -7,7 +7,7 @@ from typing import Any, ClassVar, Optional, Tuple
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_binary_rank_inputs, check_bins, check_max_fpr
+from torchmetrics_lite._checks import check_binary_rank_inputs, check_binned_auroc, check_binned_weight, check_max_fpr
 from torchmetrics_lite.auroc._base import RANK_STATS, _add_rank_states, _BinaryRank, _weighting
 from torchmetrics_lite.functional.auroc import binary as F
 from torchmetrics_lite.functional.auroc._common import State
@@ -69,12 +69,8 @@ class BinaryAUROC(Metric):
                  range: Optional[Tuple[float, float]] = None, strict: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         check_max_fpr(max_fpr)
-        if bins is None and range is not None:
-            raise ValueError(f"Expected `range` to be None when `bins` is None, got {range!r}")
-        if bins is not None and max_fpr is not None:
-            raise ValueError(f"Expected `max_fpr` to be None when `bins` is set, got {max_fpr!r}")
+        self.range = check_binned_auroc(bins, range, max_fpr)
         self.max_fpr, self.bins, self.strict = max_fpr, bins, strict
-        self.range = None if bins is None else check_bins(bins, (0.0, 1.0) if range is None else range)
         if bins is None:
             _add_rank_states(self, type(self).weighted, (), (), torch.uint8, ("binary_rank",))
         else:  # two histograms instead of the scores
@@ -85,9 +81,7 @@ class BinaryAUROC(Metric):
         """The declared exact mode, or the binned mode's histograms (a module-only mode: no function has it)."""
         if self.bins is None:
             return super().batch_stats(preds, target, weight)
-        if weight is not None:
-            raise TypeError(f"Expected no `weight` in the binned mode (bins={self.bins}: integer histograms), got "
-                            f"{type(weight).__name__}; use the exact mode (bins=None) for weights")
+        check_binned_weight(self.bins, weight)
         assert self.range is not None
         return F._binary_auroc_binned_stats(*check_binary_rank_inputs(preds, target, self.validate_args), self.bins,
                                             *self.range)

@@ -15,7 +15,7 @@ from typing import Any, Callable, ClassVar, Optional, Tuple
 
 import torch
 
-from torchmetrics_lite._checks import check_average, check_zero_division
+from torchmetrics_lite._checks import check_average, check_bool, check_zero_division
 from torchmetrics_lite._docs import register, register_group
 from torchmetrics_lite.functional.classification._stat_scores import Terms
 from torchmetrics_lite.functional.classification.binary import (
@@ -47,9 +47,7 @@ MULTILABEL_STATS = ("num_labels", "cut", "from_logits", "ignore_index", "validat
 
 
 def _counts_dtype(weighted: bool) -> torch.dtype:
-    if not isinstance(weighted, bool):
-        raise TypeError(f"Expected `weighted` to be a bool, got {type(weighted).__name__}")
-    return torch.float64 if weighted else torch.int64
+    return torch.float64 if check_bool("weighted", weighted) else torch.int64
 
 
 def _declare_binary(metric: Any, threshold: float, from_logits: bool, ignore_index: Optional[int],

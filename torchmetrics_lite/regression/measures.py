@@ -5,7 +5,13 @@ from typing import Any, Optional
 
 import torch
 
-from torchmetrics_lite._checks import check_adjusted, check_multioutput, check_positive_int, error_multioutput
+from torchmetrics_lite._checks import (
+    check_adjusted,
+    check_bool,
+    check_multioutput,
+    check_positive_int,
+    error_multioutput,
+)
 from torchmetrics_lite.functional.regression._docs import ERROR_MODULE, sections
 from torchmetrics_lite.functional.regression._kernels import fold_pair
 from torchmetrics_lite.functional.regression.measures import (
@@ -93,8 +99,7 @@ class MeanSquaredError(_ErrorSumMetric):
     """
 
     def __init__(self, *, squared: bool = True, **kwargs: Any) -> None:
-        if not isinstance(squared, bool):
-            raise TypeError(f"Expected `squared` to be a bool, got {type(squared).__name__}")
+        check_bool("squared", squared)
         super().__init__(**kwargs)
         self.root = not squared
 
