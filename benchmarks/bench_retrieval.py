@@ -11,6 +11,7 @@ Peers, same run: scikit-learn ``ndcg_score`` (averages ties), pytrec_eval (its `
 its dicts is reported apart; trec_eval breaks ties by document id instead of averaging), ranx (numba JIT warmed
 first; ties broken by document id) and torchmetrics (a Python loop over queries; timed on 1,000 queries and
 scaled x10 when 10,000 would take more than ~30 s).
+NDCG@10 also lists one row-wise ``torch.sort`` of the same block (the floor of any exact ranking).
 Run: python -m benchmarks.bench_retrieval [--shape uniform|uneven|both]
 """
 import argparse
@@ -172,6 +173,9 @@ def uniform_tables():
         for metric, (fn, kw) in OURS.items():
             rows = [("torchmetrics_lite dense", median_time(lambda: fn(preds, target, **kw), repeat=5), "ties=average"),
                     ("torchmetrics_lite flat", median_time(lambda: fn(*flat, **kw), repeat=5), "shuffled, indexes")]
+            if metric == "ndcg@10":  # the floor: one row-wise sort of the same block (no ranking arithmetic)
+                rows.append(("torch.sort rows", median_time(lambda: torch.sort(preds, dim=1, descending=True),
+                                                            repeat=5), "one row-wise sort, values + indices"))
             peer_rows(metric, preds, target, dicts, rows)
             tables.append(table(f"{metric}, {Q:,} queries x {N} items, {label}", rows, ours="torchmetrics_lite dense"))
     return tables

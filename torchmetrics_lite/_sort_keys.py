@@ -106,13 +106,14 @@ def segment_order(seg: np.ndarray, values: np.ndarray, *, n_segments: int, desce
 
 
 def segment_sort_payload(seg: np.ndarray, values: np.ndarray, payload: np.ndarray, *, n_segments: int,
-                         descending: bool = True) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+                         descending: bool = True, row_length: int = 0) -> Optional[Tuple[np.ndarray, np.ndarray]]:
     """Items sorted by segment (ascending), then value (``descending`` or not), then payload, in ONE sort of a
     packed int64 ``(segment, value key, payload)``: ``(keys, payload)`` in that order, where the int64 ``keys``
     are equal exactly where segment and value are, and ``keys >> 32`` is the segment. Items with equal segment
     and value come in payload order, NOT input order. None when it does not fit: empty input, values wider than
     32 bits (see :func:`segment_order`), or a payload that is not exactly integral in ``[0, 2**b)`` with ``b``
-    the bits left."""
+    the bits left. ``row_length > 0``: the items are the consecutive rows of a dense block, segment ``i`` the
+    ``i``-th row, so each row is sorted alone (``n log row_length`` instead of ``n log n``; the same result)."""
     if values.shape[0] == 0:
         return None
     key = desc_key32(values) if descending else key32(values)
@@ -127,10 +128,14 @@ def segment_sort_payload(seg: np.ndarray, values: np.ndarray, payload: np.ndarra
     load_bits = hi.bit_length()
     if lo < 0 or _bits(n_segments) + 32 + load_bits > 63:
         return None
-    packed = np.left_shift(seg, 32 + load_bits, dtype=np.int64)
-    packed |= np.left_shift(key, load_bits, dtype=np.int64)
+    packed = np.left_shift(key, load_bits, dtype=np.int64)
     packed |= load
-    packed.sort()
+    if row_length > 0:  # the rows stay in place: the segment bits go in after the row sorts
+        packed.reshape(-1, row_length).sort(axis=1)
+        packed |= np.left_shift(seg, 32 + load_bits, dtype=np.int64)
+    else:
+        packed |= np.left_shift(seg, 32 + load_bits, dtype=np.int64)
+        packed.sort()
     return packed >> load_bits, packed & ((1 << load_bits) - 1)
 
 

@@ -12,22 +12,19 @@ syncing are exact additions:
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any
 
 import torch
-from torch import Tensor
 
 from torchmetrics_lite._checks import check_positive_int
 from torchmetrics_lite.functional.calibration import (
-    _binary_bin_stats,
-    _binary_brier_stats,
-    _binary_checked,
+    _binary_brier_score_stats,
+    _binary_calibration_error_stats,
     _brier_from_stats,
     _calibration_error_from_stats,
     _check_binning,
-    _multiclass_bin_stats,
-    _multiclass_brier_stats,
-    _multiclass_checked,
+    _multiclass_brier_score_stats,
+    _multiclass_calibration_error_stats,
 )
 from torchmetrics_lite.metric import Metric
 
@@ -84,12 +81,9 @@ class BinaryBrierScore(Metric):
         super().__init__(**kwargs)
         _add_brier_states(self)
 
-    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
-        """Checked statistics of one batch; ``weight`` ``(N,)`` optional non-negative sample weights."""
-        return _binary_brier_stats(*_binary_checked(preds, target, weight, self.validate_args))
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _brier_from_stats(state)
+    stats_fn = staticmethod(_binary_brier_score_stats)
+    stats_options = ("validate_args",)
+    value_fn = staticmethod(_brier_from_stats)
 
 
 class MulticlassBrierScore(Metric):
@@ -129,13 +123,9 @@ class MulticlassBrierScore(Metric):
         _add_brier_states(self)
         self.stats_key = ("multiclass_brier", num_classes)
 
-    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
-        """Checked statistics of one batch; ``weight`` ``(N,)`` optional non-negative sample weights."""
-        return _multiclass_brier_stats(*_multiclass_checked(preds, target, weight, self.num_classes,
-                                                            self.validate_args))
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _brier_from_stats(state)
+    stats_fn = staticmethod(_multiclass_brier_score_stats)
+    stats_options = ("num_classes", "validate_args")
+    value_fn = staticmethod(_brier_from_stats)
 
 
 class BinaryCalibrationError(Metric):
@@ -177,13 +167,10 @@ class BinaryCalibrationError(Metric):
         _add_bin_states(self, n_bins)
         self.stats_key = ("binary_calibration_bins", n_bins)
 
-    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
-        """Checked bin statistics of one batch; ``weight`` ``(N,)`` optional non-negative sample weights."""
-        p, t, w = _binary_checked(preds, target, weight, self.validate_args)
-        return _binary_bin_stats(p, t, self.n_bins, w)
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _calibration_error_from_stats(state, self.norm)
+    stats_fn = staticmethod(_binary_calibration_error_stats)
+    stats_options = ("n_bins", "validate_args")
+    value_fn = staticmethod(_calibration_error_from_stats)
+    value_options = ("norm",)
 
 
 class MulticlassCalibrationError(Metric):
@@ -224,11 +211,8 @@ class MulticlassCalibrationError(Metric):
         _add_bin_states(self, n_bins)
         self.stats_key = ("multiclass_calibration_bins", num_classes, n_bins)
 
-    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
-        """Checked bin statistics of one batch; ``weight`` ``(N,)`` optional non-negative sample weights."""
-        p, t, w = _multiclass_checked(preds, target, weight, self.num_classes, self.validate_args)
-        return _multiclass_bin_stats(p, t, self.n_bins, w)
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _calibration_error_from_stats(state, self.norm)
+    stats_fn = staticmethod(_multiclass_calibration_error_stats)
+    stats_options = ("n_bins", "num_classes", "validate_args")
+    value_fn = staticmethod(_calibration_error_from_stats)
+    value_options = ("norm",)
 

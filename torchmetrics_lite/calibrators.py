@@ -35,7 +35,7 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite import _sort
-from torchmetrics_lite._checks import check_calibrator_inputs, check_tensor
+from torchmetrics_lite._checks import check_bool, check_calibrator_inputs, check_tensor
 from torchmetrics_lite._dtype import float_dtype
 
 __all__ = ["PlattScaler", "IsotonicCalibrator"]
@@ -230,8 +230,7 @@ class IsotonicCalibrator:
     max_rounds = 16
 
     def __init__(self, *, increasing: bool = True) -> None:
-        if not isinstance(increasing, bool):
-            raise TypeError(f"Expected `increasing` to be a bool, got {type(increasing).__name__}")
+        check_bool("increasing", increasing, show_value=False)
         self.increasing = increasing
         self.X_thresholds_: Optional[Tensor] = None
         self.y_thresholds_: Optional[Tensor] = None

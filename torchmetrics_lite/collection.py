@@ -11,7 +11,7 @@ from torch import Tensor, nn
 from torchmetrics_lite import sync
 from torchmetrics_lite._checks import check_sync_timeout
 from torchmetrics_lite._compat import raise_unknown_argument
-from torchmetrics_lite.metric import Metric
+from torchmetrics_lite.metric import Metric, update_signature
 
 __all__ = ["MetricCollection"]
 
@@ -20,8 +20,9 @@ Members = Union[Metric, "MetricCollection", Sequence[Union[Metric, "MetricCollec
 
 
 def _keywords(metric: Metric) -> Optional[frozenset]:
-    """The keyword arguments ``metric.batch_stats`` accepts, or None when it takes ``**kwargs`` (all of them)."""
-    params = inspect.signature(metric.update if metric.overrides_update else metric.batch_stats).parameters.values()
+    """The keyword arguments ``metric.update`` accepts, or None when it takes ``**kwargs`` (all of them)."""
+    signature = inspect.signature(metric.update) if metric.overrides_update else update_signature(metric)
+    params = signature.parameters.values()
     if any(p.kind == p.VAR_KEYWORD for p in params):
         return None
     return frozenset(p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))

@@ -7,16 +7,38 @@ disagree: the functional ``x(...)`` is ``_x_from_stats(_x_stats(...))`` and so i
 
 **Extending: writing a metric.**
 
-A metric author overrides exactly these (the *override points*):
+A metric author writes exactly these:
 
 * ``__init__``: call ``super().__init__(**kwargs)`` (it takes ``validate_args``, ``process_group``,
   ``sync_on_compute``, ``sync_timeout`` and ``persistent``), then declare each state with :meth:`Metric.add_state`.
+* the two steps, **declared** (the usual way: the helpers the metric's function calls) as the class attributes
+  ``stats_fn = staticmethod(_x_stats)``, ``stats_options`` (names of attributes passed to it as keywords),
+  ``value_fn = staticmethod(_x_from_stats)`` and ``value_options``, from which :meth:`batch_stats` and
+  :meth:`compute_from_stats` follow; **or overridden** as these two methods:
 * ``batch_stats(*args, **kwargs) -> dict[str, Tensor]``: validate one batch (through ``torchmetrics_lite._checks``)
   and return its statistics, one entry per declared state (same shape as the state for ``sum``/``max``/``min``
   and fold states, rows to append for ``cat`` states). It must not touch the metric's state.
 * ``compute_from_stats(state: dict[str, Tensor]) -> Any``: the value from (merged, synced) statistics; pure.
 * optionally the class attributes ``higher_is_better`` (``True``/``False``/``None``), ``is_differentiable``
   and ``stats_key`` (metrics with equal non-None keys share their batch statistics in a collection).
+
+A declared metric: the count of values above a threshold, over helpers a function would share:
+
+>>> def _above_stats(values, *, threshold, validate_args):  # _checks would validate here
+...     return {"above": (torch.as_tensor(values) > threshold).sum()}
+>>> def _above_from_stats(state, *, fraction_of=None):
+...     return state["above"] if fraction_of is None else state["above"] / fraction_of
+>>> class Above(Metric):
+...     stats_fn, stats_options = staticmethod(_above_stats), ("threshold", "validate_args")
+...     value_fn, value_options = staticmethod(_above_from_stats), ("fraction_of",)
+...     def __init__(self, threshold=0.5, *, fraction_of=None, **kwargs):
+...         super().__init__(**kwargs)
+...         self.threshold, self.fraction_of = threshold, fraction_of
+...         self.add_state("above", torch.zeros((), dtype=torch.int64), reduce="sum")
+>>> above = Above(0.5)
+>>> above.update(torch.tensor([0.2, 0.7, 0.9]))  # batch_stats: _above_stats(values, threshold=0.5, ...)
+>>> above.compute()
+tensor(2)
 
 Containers (:class:`~torchmetrics_lite.MetricCollection`, wrappers) drive a metric only through the public
 methods and this *container contract*, never through private attributes: :meth:`Metric.update_from_stats`,
@@ -25,7 +47,7 @@ methods and this *container contract*, never through private attributes: :meth:`
 the result dtype), :attr:`Metric.overrides_update` (a subclass with its own ``update``/``compute``, which
 containers drive through ``update`` and ``forward``), :attr:`Metric.sync_identity` and :attr:`Metric.sync_options`.
 
-A worked example: a running mean kept as ``[count, mean]`` (merged with a :class:`Fold`, because means do not
+An overriding metric: a running mean kept as ``[count, mean]`` (merged with a :class:`Fold`, because means do not
 add up) beside a running maximum (a plain ``"max"`` state):
 
 >>> import torch
@@ -88,7 +110,7 @@ from torchmetrics_lite._checks import (
 from torchmetrics_lite._compat import init_info, is_noop, raise_unknown_argument, same_value
 from torchmetrics_lite._dtype import float_dtype  # noqa: F401 (re-exported for custom metrics)
 
-__all__ = ["Fold", "Metric"]  # float_dtype stays importable from here; it lives in _dtype
+__all__ = ["Fold", "Metric", "update_signature"]  # float_dtype stays importable from here; it lives in _dtype
 
 _REDUCTIONS = ("sum", "max", "min", "cat")
 _MIN_CAPACITY = 1024
@@ -238,6 +260,14 @@ class Metric(nn.Module):
     higher_is_better: ClassVar[Optional[bool]] = None
     #: Metric values carry no gradient (``forward`` and ``update`` run without autograd).
     is_differentiable: ClassVar[bool] = False
+    #: The declaration (see the module docstring): ``stats_fn`` is the functional ``_x_stats`` that
+    #: :meth:`batch_stats` calls with the update's arguments and, as keywords, the attributes named by
+    #: ``stats_options``; ``value_fn`` is the functional ``_x_from_stats`` that :meth:`compute_from_stats` calls
+    #: with the state and the attributes named by ``value_options``. Declare them with ``staticmethod``.
+    stats_fn: ClassVar[Optional[Callable[..., Dict[str, Tensor]]]] = None
+    stats_options: ClassVar[Tuple[str, ...]] = ()
+    value_fn: ClassVar[Optional[Callable[..., Any]]] = None
+    value_options: ClassVar[Tuple[str, ...]] = ()
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "Metric":
         self = super().__new__(cls)
@@ -319,14 +349,29 @@ class Metric(nn.Module):
             self._cat_len[name] = 0
         self._state[name] = default.detach().clone()
 
-    # ------------------------------------------------------------------ override points
+    # ------------------------------------------------------------------ the declaration, or the two hooks
     def batch_stats(self, *args: Any, **kwargs: Any) -> Dict[str, Tensor]:
-        """Override: validate one batch and return its statistics (one entry per state); never touch the state."""
-        raise NotImplementedError
+        """Validate one batch and return its statistics (one entry per state); never touch the state.
+
+        A declared metric gets ``stats_fn(*args, **kwargs, **options)`` (``options``: each name of
+        ``stats_options`` with this metric's attribute of that name); a metric without ``stats_fn`` overrides this.
+        """
+        fn = type(self).stats_fn
+        if fn is None:
+            raise NotImplementedError(f"{type(self).__name__} declares no `stats_fn` and overrides no `batch_stats`")
+        return fn(*args, **kwargs, **{name: getattr(self, name) for name in type(self).stats_options})
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Any:
-        """Override: the metric value from (merged, synced) statistics; pure."""
-        raise NotImplementedError
+        """The metric value from (merged, synced) statistics; pure.
+
+        A declared metric gets ``value_fn(state, **options)`` (``options`` from ``value_options`` as above); a
+        metric without ``value_fn`` overrides this.
+        """
+        fn = type(self).value_fn
+        if fn is None:
+            raise NotImplementedError(f"{type(self).__name__} declares no `value_fn` and overrides no "
+                                      "`compute_from_stats`")
+        return fn(state, **{name: getattr(self, name) for name in type(self).value_options})
 
     # ------------------------------------------------------------------ public API
     def update(self, *args: Any, **kwargs: Any) -> None:
@@ -418,7 +463,7 @@ class Metric(nn.Module):
     def _raise_if_unfit(self, args: Any, kwargs: Any) -> None:
         """After ``batch_stats`` raised a ``TypeError``: if the call does not fit its signature, raise one naming
         this metric and the arguments ``update`` takes (not the private base that defines ``batch_stats``)."""
-        signature = inspect.signature(self.batch_stats)
+        signature = update_signature(self)
         try:
             signature.bind(*args, **kwargs)
         except TypeError as unbound:
@@ -741,3 +786,18 @@ class Metric(nn.Module):
 # Lightning's self.log(name, metric) tests isinstance(value, torchmetrics.Metric): register ours as its virtual
 # subclass when torchmetrics is imported (never importing it here; see _interop)
 _interop.register_with_torchmetrics(Metric)
+_SIGNATURES: Dict[type, inspect.Signature] = {}
+
+
+def update_signature(metric: Metric) -> inspect.Signature:
+    """What ``metric.update`` takes: the signature of its ``batch_stats`` or, for a declared metric, of its
+    ``stats_fn`` without the ``stats_options`` (read once per class). Containers route keyword arguments by it."""
+    cls = type(metric)
+    found = _SIGNATURES.get(cls)
+    if found is None:
+        fn = cls.stats_fn
+        if fn is None or cls.batch_stats is not Metric.batch_stats:
+            return inspect.signature(metric.batch_stats)
+        params = [p for p in inspect.signature(fn).parameters.values() if p.name not in cls.stats_options]
+        found = _SIGNATURES[cls] = inspect.Signature(params)
+    return found

@@ -1,7 +1,7 @@
 """Multiple-choice accuracy as a streaming module, and the causal-LM scorer that feeds it (:func:`score_choices`)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
 import torch
 from torch import Tensor
@@ -10,9 +10,8 @@ from torchmetrics_lite._checks import (
     check_choice,
     check_zero_division,
 )
-from torchmetrics_lite._checks.multiple_choice import _check_multiple_choice
 from torchmetrics_lite._dtype import float_dtype
-from torchmetrics_lite.functional.multiple_choice import _multiple_choice_from_stats, _multiple_choice_stats
+from torchmetrics_lite.functional.multiple_choice import _multiple_choice_accuracy_stats, _multiple_choice_from_stats
 from torchmetrics_lite.metric import Metric
 
 __all__ = ["MultipleChoiceAccuracy", "score_choices"]
@@ -64,6 +63,11 @@ class MultipleChoiceAccuracy(Metric):
         (0.0, 0.5)
     """
 
+    stats_fn = staticmethod(_multiple_choice_accuracy_stats)
+    stats_options = ("normalize", "validate_args")
+    value_fn = staticmethod(_multiple_choice_from_stats)
+    value_options = ("zero_division",)
+
     def __init__(self, normalize: str = "none", *, zero_division: float = 0.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         check_choice("normalize", normalize, ("none", "length"))
@@ -73,12 +77,6 @@ class MultipleChoiceAccuracy(Metric):
         self.add_state("correct", torch.zeros((), dtype=torch.int64), reduce="sum")
         self.add_state("total", torch.zeros((), dtype=torch.int64), reduce="sum")
 
-    def batch_stats(self, loglik: Tensor, target: Tensor, lengths: Optional[Tensor] = None) -> Dict[str, Tensor]:
-        loglik, target, lengths = _check_multiple_choice(loglik, target, lengths, self.normalize, self.validate_args)
-        return _multiple_choice_stats(loglik, target, lengths, self.normalize)
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _multiple_choice_from_stats(state, self.zero_division)
 
 
 def score_choices(logits_fn: Callable[[Tensor], Tensor], context: Union[Tensor, Sequence[int]],

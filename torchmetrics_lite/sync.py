@@ -84,6 +84,11 @@ def world_size(group: Optional[Any] = None) -> int:
     return dist.get_world_size(group)
 
 
+def rank(group: Optional[Any] = None) -> int:
+    """This process's rank in ``group`` (0 when no process group with more than one rank exists)."""
+    return _dist().get_rank(group) if should_sync(group) else 0
+
+
 def should_sync(group: Optional[Any] = None) -> bool:
     """True when a process group with more than one rank exists."""
     return world_size(group) > 1

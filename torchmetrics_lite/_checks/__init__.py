@@ -16,12 +16,15 @@ from torchmetrics_lite._checks.aggregation import (  # noqa: F401
 )
 from torchmetrics_lite._checks.auroc import (  # noqa: F401
     RANK_AVERAGES,
+    Weighting,
     _rank_labels,
     _rank_scores,
     check_alpha,
     check_binary_rank_inputs,
+    check_binned_auroc,
     check_binned_max_fpr,
     check_binned_scores,
+    check_binned_weight,
     check_bins,
     check_eer_average,
     check_fpr_range,
@@ -32,6 +35,7 @@ from torchmetrics_lite._checks.auroc import (  # noqa: F401
     check_rank_average,
     check_rank_ignore_index,
     check_rank_weight,
+    check_rank_weighting,
     check_thresholds,
     drop_ignored,
 )

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Optional, Sequence, Tuple
+from typing import Any, NamedTuple, Optional, Sequence, Tuple
 
 import torch
 from torch import Tensor
@@ -49,8 +49,24 @@ def check_bins(bins: Any, value_range: Any) -> Tuple[float, float]:
     return float(value_range[0]), float(value_range[1])
 
 
-def _rank_scores(preds: Any, validate_args: bool) -> Tensor:
-    preds = check_tensor("preds", preds)
+def check_binned_auroc(bins: Any, value_range: Any, max_fpr: Any) -> Optional[Tuple[float, float]]:
+    """BinaryAUROC's mode options: ``range`` only with ``bins``, ``max_fpr`` only without; the checked range."""
+    if bins is None and value_range is not None:
+        raise ValueError(f"Expected `range` to be None when `bins` is None, got {value_range!r}")
+    if bins is not None and max_fpr is not None:
+        raise ValueError(f"Expected `max_fpr` to be None when `bins` is set, got {max_fpr!r}")
+    return None if bins is None else check_bins(bins, (0.0, 1.0) if value_range is None else value_range)
+
+
+def check_binned_weight(bins: int, weight: Any) -> None:
+    """The binned mode counts integer histograms: no sample weights."""
+    if weight is not None:
+        raise TypeError(f"Expected no `weight` in the binned mode (bins={bins}: integer histograms), got "
+                        f"{type(weight).__name__}; use the exact mode (bins=None) for weights")
+
+
+def _rank_scores(preds: Tensor, validate_args: bool) -> Tensor:
+    """Checked tensor scores: floating (upcast to float32 if narrower), no NaN (with ``validate_args``)."""
     check_floating("preds", preds)
     preds = upcast(preds)
     if validate_args:
@@ -227,3 +243,27 @@ def check_eer_average(average: Any) -> str:
                          "`average=None` and `.nanmean()` for the mean of the per-class EERs, or 'micro'")
     check_choice("average", average, ("none", "micro"))
     return average
+class Weighting(NamedTuple):
+    """What a rank module has appended so far (its ``weighting`` option): whether its class takes ``weight=``,
+    the rows of scores and the rows of weights."""
+
+    metric: str
+    weighted: bool
+    rows: int
+    weight_rows: int
+
+
+def check_rank_weighting(weighting: Weighting, weight: Any) -> None:
+    """A rank module's batch is weighted as the earlier ones (metadata only, no host sync): every update or none,
+    and only on a class that takes weights."""
+    if weight is None and not weighting.weighted:
+        return
+    if not weighting.weighted:
+        raise TypeError(f"Expected no `weight` for {weighting.metric} (sample weights are taken by AUROC, "
+                        f"average precision and the ROC / precision-recall curves), got {type(weight).__name__}")
+    seen, weights = weighting.rows, weighting.weight_rows
+    if weight is not None and weights != seen:
+        raise ValueError(f"Expected `weight` in every update or in none, got one after {seen} unweighted samples")
+    if weight is None and weights:
+        raise ValueError(f"Expected `weight` in every update or in none, got none after {weights} weighted "
+                         f"samples")

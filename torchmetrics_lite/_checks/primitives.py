@@ -15,9 +15,12 @@ def check_choice(name: str, value: Any, choices: Sequence[Any]) -> None:
         raise ValueError(f"Expected `{name}` to be one of {tuple(choices)}, got {value!r}")
 
 
-def check_bool(name: str, value: Any) -> None:
+def check_bool(name: str, value: Any, *, show_value: bool = True) -> bool:
+    """A plain ``bool`` option (not an int, not a tensor); the message names the type (and the value)."""
     if not isinstance(value, bool):
-        raise TypeError(f"Expected `{name}` to be a bool, got {type(value).__name__} {value!r}")
+        shown = f" {value!r}" if show_value else ""
+        raise TypeError(f"Expected `{name}` to be a bool, got {type(value).__name__}{shown}")
+    return value
 
 
 def check_tensor(name: str, value: Any) -> Tensor:

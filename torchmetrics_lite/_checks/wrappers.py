@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, List, Optional, Sequence, Tuple, Union
+from typing import Any, List, Optional, Sequence, Sized, Tuple, Union, cast
 
 import torch
 from torch import Tensor
@@ -10,22 +10,20 @@ from torch import Tensor
 from torchmetrics_lite._checks.primitives import check_choice, check_positive_int
 
 
-def check_wrapped_metric(name: str, metric: Any) -> None:
-    from torchmetrics_lite.metric import Metric  # the checks package must not import the core at import time
-
-    if not isinstance(metric, Metric):
+def check_wrapped_metric(name: str, metric: Any, metric_class: type) -> None:
+    """A wrapper's metric: an instance of ``metric_class`` (the caller's ``Metric``: the checks import nothing of
+    the core)."""
+    if not isinstance(metric, metric_class):
         raise TypeError(f"Expected `{name}` to be a torchmetrics_lite Metric, got {type(metric).__name__}")
 
 
-def check_tracked(metric: Any) -> Optional[int]:
-    """MetricTracker's argument: a Metric (returns None) or a MetricCollection (returns its number of members)."""
-    from torchmetrics_lite.collection import MetricCollection
-    from torchmetrics_lite.metric import Metric
-
-    if isinstance(metric, Metric):
+def check_tracked(metric: Any, metric_class: type, collection_class: type) -> Optional[int]:
+    """MetricTracker's argument: a Metric (returns None) or a MetricCollection (returns its number of members);
+    the classes come from the caller (the checks import nothing of the core)."""
+    if isinstance(metric, metric_class):
         return None
-    if isinstance(metric, MetricCollection):
-        return len(metric)
+    if isinstance(metric, collection_class):
+        return len(cast(Sized, metric))
     raise TypeError(f"Expected `metric` to be a Metric or a MetricCollection, got {type(metric).__name__}")
 
 

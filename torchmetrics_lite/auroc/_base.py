@@ -1,57 +1,38 @@
-"""The declarative bases of the AUROC family's modules: a class names its formula and the options passed to it.
+"""What the AUROC family's modules share: the rank states, the ``weighting`` option and the two rank bases.
 
 Every exact rank module keeps the same ``cat`` states (the scores, the labels and, when updates are weighted, the
-weights) and differs only in the ``_x_from_stats`` function it calls at compute, so a subclass declares::
+weights) and declares (see :class:`~torchmetrics_lite.metric.Metric`) its task's ``_x_rank_stats`` as ``stats_fn``
+and its ``_x_from_stats`` as ``value_fn``::
 
     class BinaryAveragePrecision(_BinaryRank):
-        formula = staticmethod(F._binary_average_precision_from_stats)
-        options = ("strict",)            # attributes passed to the formula as keywords
-
-and its base's ``compute_from_stats`` (:func:`_declared_value`) calls ``formula(state, strict=self.strict)``.
+        value_fn = staticmethod(F._binary_average_precision_from_stats)
+        value_options = ("strict",)      # attributes passed to the value as keywords
 
 Every base derives from :class:`~torchmetrics_lite.metric.Metric` directly (at most two levels of inheritance): one
 base per task and constructor (:class:`_BinaryRank` and :class:`_MultilabelRank` here; the averaged, curve and
 operating-point bases in the modules that use them). What they share are the functions below: the states
-(:func:`_add_rank_states`), the weighting rule (:func:`_check_weighting`), the declared formula
-(:func:`_declared_value`) and one ``batch_stats`` per task (:func:`_binary_batch_stats`,
-:func:`_multiclass_batch_stats`, :func:`_multilabel_batch_stats`), bound in every base of the task. They check and
-format one batch with the same helpers as the functions, so module and function never disagree.
+(:func:`_add_rank_states`) and the ``weighting`` option (:func:`_weighting`, bound as a property), which the
+stats functions check against ``weight`` before any state changes.
 
 Weights: an update with ``weight=`` appends the weights to a third ``cat`` state. A metric is weighted in every
 update or in none (checked before any state changes: mixing would give some samples an implicit weight).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Dict, Optional, Protocol, Tuple
+from typing import Any, Callable, ClassVar, Optional, Tuple
 
 import torch
-from torch import Tensor
 
-from torchmetrics_lite._checks import check_positive_int, check_rank_ignore_index, check_thresholds
-from torchmetrics_lite.functional.auroc import binned as B
-from torchmetrics_lite.functional.auroc._common import State, _class_dtype
-from torchmetrics_lite.functional.auroc.binary import _check_binary
-from torchmetrics_lite.functional.auroc.multiclass import _check_multiclass
-from torchmetrics_lite.functional.auroc.multilabel import _check_multilabel
+from torchmetrics_lite._checks import Weighting, check_positive_int, check_rank_ignore_index, check_thresholds
+from torchmetrics_lite.functional.auroc._common import _class_dtype
+from torchmetrics_lite.functional.auroc.binary import _binary_rank_stats
+from torchmetrics_lite.functional.auroc.multilabel import _multilabel_rank_stats
 from torchmetrics_lite.metric import Metric
 
-
-class _Weighted(Protocol):
-    """A rank module as its ``batch_stats`` reads it: whether it takes ``weight=``, and two members of Metric."""
-
-    weighted: ClassVar[bool]
-    validate_args: bool
-
-    def local_state(self) -> Dict[str, Tensor]: ...
-
-
-class _MulticlassModule(_Weighted, Protocol):
-    num_classes: int
-    from_logits: bool
-
-
-class _MultilabelModule(_Weighted, Protocol):
-    num_labels: int
+#: the ``stats_options`` of the binary rank modules (multiclass and multilabel add ``num_classes``...); those
+#: with an exact mode only (no ``thresholds=``/``ignore_index=``) pass ``EXACT_STATS``
+EXACT_STATS = ("validate_args", "weighting")
+RANK_STATS = (*EXACT_STATS, "ignore_index", "threshold_values")
 
 
 def _add_rank_states(metric: Metric, weighted: bool, preds_row: Tuple[int, ...], target_row: Tuple[int, ...],
@@ -96,108 +77,44 @@ def _declare_mode(metric: Any, thresholds: Any, ignore_index: Any, columns: int,
         metric.stats_key = ("ignore_index", ignore_index, metric.stats_key)
 
 
-def _binned(metric: Any) -> Optional[Tensor]:
-    return getattr(metric, "threshold_values", None)
-
-
-def _ignored(metric: Any) -> Optional[int]:
-    return getattr(metric, "ignore_index", None)
-
-
-def _check_weighting(metric: _Weighted, weight: Any) -> None:
-    """The same weighting as the earlier updates (metadata only, no host sync)."""
-    weighted = type(metric).weighted
-    if weight is None and not weighted:
-        return
+def _weighting(metric: Metric) -> Weighting:
+    """The ``weighting`` option of a rank module: whether its class takes weights, and the rows appended so far
+    (metadata only, no host sync; none in the binned mode, which checks no weighting)."""
+    weighted: bool = getattr(type(metric), "weighted")
     if not weighted:
-        raise TypeError(f"Expected no `weight` for {type(metric).__name__} (sample weights are taken by AUROC, "
-                        f"average precision and the ROC / precision-recall curves), got {type(weight).__name__}")
+        return Weighting(type(metric).__name__, False, 0, 0)
     state = metric.local_state()
-    seen, weights = state["preds"].shape[0], state["weight"].shape[0]
-    if weight is not None and weights != seen:
-        raise ValueError(f"Expected `weight` in every update or in none, got one after {seen} unweighted samples")
-    if weight is None and weights:
-        raise ValueError(f"Expected `weight` in every update or in none, got none after {weights} weighted "
-                         f"samples")
-
-
-def _declared_value(metric: Metric, state: State) -> Any:
-    """The ``compute_from_stats`` of a declared rank module: ``formula(state, **options)``, or in the binned mode
-    ``binned(state, thresholds, **options)``."""
-    declared: Any = type(metric)  # a rank base, or a module of one: ``formula`` and ``options`` are class attributes
-    options = {name: getattr(metric, name) for name in declared.options}
-    if "confmat" in state:
-        return declared.binned(state, _binned(metric), **options)
-    return declared.formula(state, **options)
-
-
-def _binary_batch_stats(metric: _Weighted, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> State:
-    """The ``batch_stats`` of the binary rank bases: scores and 0/1 labels of any (same) shape, weights of that
-    shape."""
-    thresholds = _binned(metric)
-    if thresholds is not None:
-        return B._binary_binned_stats(preds, target, thresholds, _ignored(metric), metric.validate_args, weight)
-    _check_weighting(metric, weight)
-    return _check_binary(preds, target, weight, metric.validate_args, _ignored(metric))
-
-
-def _multiclass_batch_stats(metric: _MulticlassModule, preds: Tensor, target: Tensor,
-                            weight: Optional[Tensor] = None) -> State:
-    """The ``batch_stats`` of the multiclass rank bases: scores ``(N, C)`` (probabilities, or logits with
-    ``from_logits=True``), class indices ``(N,)``, weights ``(N,)``."""
-    thresholds = _binned(metric)
-    if thresholds is not None:
-        return B._multiclass_binned_stats(preds, target, metric.num_classes, thresholds, _ignored(metric),
-                                          metric.from_logits, metric.validate_args, weight)
-    _check_weighting(metric, weight)
-    return _check_multiclass(preds, target, metric.num_classes, weight, metric.from_logits, metric.validate_args,
-                             _ignored(metric))
-
-
-def _multilabel_batch_stats(metric: _MultilabelModule, preds: Tensor, target: Tensor,
-                            weight: Optional[Tensor] = None) -> State:
-    """The ``batch_stats`` of the multilabel rank bases: scores and 0/1 labels ``(N, L)``, weights ``(N,)``."""
-    thresholds = _binned(metric)
-    if thresholds is not None:
-        return B._multilabel_binned_stats(preds, target, metric.num_labels, thresholds, _ignored(metric),
-                                          metric.validate_args, weight)
-    _check_weighting(metric, weight)
-    return _check_multilabel(preds, target, metric.num_labels, weight, metric.validate_args,
-                             _ignored(metric))
+    if "preds" not in state:
+        return Weighting(type(metric).__name__, weighted, 0, 0)
+    return Weighting(type(metric).__name__, weighted, state["preds"].shape[0],
+                     state["weight"].shape[0] if "weight" in state else 0)
 
 
 class _BinaryRank(Metric):
     """``update(preds, target, weight=None)``: scores and 0/1 labels of any (same) shape, weights of that shape;
-    ``compute`` is the declared ``formula``."""
+    ``compute`` is the declared ``value_fn``."""
 
     higher_is_better: ClassVar[Optional[bool]] = True
-    #: the ``_x_from_stats(state, **options)`` function this metric computes
-    formula: ClassVar[Callable[..., Any]]
-    #: names of the attributes passed to ``formula`` as keyword arguments
-    options: ClassVar[Tuple[str, ...]] = ()
+    stats_fn = staticmethod(_binary_rank_stats)
+    stats_options = RANK_STATS
     #: whether ``update`` takes ``weight=``
     weighted: ClassVar[bool] = True
-
-    #: the ``binned(state, thresholds, **options)`` function of the ``thresholds=`` mode
-    binned: ClassVar[Callable[..., Any]]
+    weighting = property(_weighting)
 
     def __init__(self, *, thresholds: Any = None, ignore_index: Optional[int] = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         _declare_mode(self, thresholds, ignore_index, 1, ("binary",), lambda: _add_rank_states(
             self, type(self).weighted, (), (), torch.uint8, ("binary_rank",)))
 
-    batch_stats = _binary_batch_stats
-    compute_from_stats = _declared_value
-
 
 class _MultilabelRank(Metric):
     """``update(preds, target, weight=None)``: scores and 0/1 labels ``(N, L)``, weights ``(N,)``; ``compute`` is
-    the declared ``formula`` (the per-label curves)."""
+    the declared ``value_fn`` (the per-label curves)."""
 
-    formula: ClassVar[Callable[..., Any]]
-    binned: ClassVar[Callable[..., Any]]
-    options: ClassVar[Tuple[str, ...]] = ()
+    stats_fn = staticmethod(_multilabel_rank_stats)
+    stats_options = ("num_labels", *RANK_STATS)
     weighted: ClassVar[bool] = True
+    weighting = property(_weighting)
 
     def __init__(self, num_labels: int, *, thresholds: Any = None, ignore_index: Optional[int] = None,
                  **kwargs: Any) -> None:
@@ -206,6 +123,3 @@ class _MultilabelRank(Metric):
         _declare_mode(self, thresholds, ignore_index, num_labels, ("multilabel", num_labels),
                       lambda: _multilabel_states(self, type(self).weighted, num_labels))
         self.num_labels = num_labels
-
-    batch_stats = _multilabel_batch_stats
-    compute_from_stats = _declared_value

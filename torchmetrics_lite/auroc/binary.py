@@ -2,21 +2,27 @@
 :mod:`torchmetrics_lite.auroc`)."""
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple
+from typing import Any, ClassVar, Optional, Tuple
 
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_binary_rank_inputs, check_binned_max_fpr, check_bins, check_max_fpr
-from torchmetrics_lite.auroc._base import _add_rank_states, _BinaryRank, _declare_mode
+from torchmetrics_lite._checks import (
+    check_binary_rank_inputs,
+    check_binned_auroc,
+    check_binned_max_fpr,
+    check_binned_weight,
+    check_max_fpr,
+)
+from torchmetrics_lite.auroc._base import RANK_STATS, _add_rank_states, _BinaryRank, _declare_mode, _weighting
 from torchmetrics_lite.functional.auroc import binary as F
-from torchmetrics_lite.functional.auroc import binned as B
 from torchmetrics_lite.functional.auroc._common import State
+from torchmetrics_lite.metric import Metric
 
 __all__ = ["BinaryAUROC", "BinaryAveragePrecision"]
 
 
-class BinaryAUROC(_BinaryRank):
+class BinaryAUROC(Metric):
     """Exact binary AUROC (Mann-Whitney, tied pairs count 1/2), optionally weighted or partial (``max_fpr``), or
     the constant-memory binned approximation (``bins``); :func:`~torchmetrics_lite.functional.binary_auroc` over
     everything seen.
@@ -61,25 +67,24 @@ class BinaryAUROC(_BinaryRank):
         (0.875, 0.0625)
     """
 
-    formula = staticmethod(F._binary_auroc_from_stats)
-    options = ("max_fpr", "strict")
-
-    binned = staticmethod(B.binned_binary_auroc)
+    higher_is_better: ClassVar[Optional[bool]] = True
+    stats_fn = staticmethod(F._binary_rank_stats)  # the exact mode's declaration (the binned mode overrides)
+    stats_options = RANK_STATS
+    value_fn = staticmethod(F._binary_auroc_from_stats)
+    value_options = ("max_fpr", "strict")
+    weighted: ClassVar[bool] = True
+    weighting = property(_weighting)
 
     def __init__(self, max_fpr: Optional[float] = None, *, bins: Optional[int] = None,
                  range: Optional[Tuple[float, float]] = None, thresholds: Any = None,
                  ignore_index: Optional[int] = None, strict: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         check_max_fpr(max_fpr)
         if bins is not None and (thresholds is not None or ignore_index is not None):
             raise ValueError("Expected `thresholds` and `ignore_index` to be None when `bins` is set, got "
                              f"thresholds={thresholds!r}, ignore_index={ignore_index!r}")
-        if bins is None and range is not None:
-            raise ValueError(f"Expected `range` to be None when `bins` is None, got {range!r}")
-        if bins is not None and max_fpr is not None:
-            raise ValueError(f"Expected `max_fpr` to be None when `bins` is set, got {max_fpr!r}")
+        self.range = check_binned_auroc(bins, range, max_fpr)
         self.max_fpr, self.bins, self.strict = max_fpr, bins, strict
-        self.range = None if bins is None else check_bins(bins, (0.0, 1.0) if range is None else range)
-        super(_BinaryRank, self).__init__(**kwargs)  # the states depend on the mode
         if bins is None:
             _declare_mode(self, thresholds, ignore_index, 1, ("binary",), lambda: _add_rank_states(
                 self, type(self).weighted, (), (), torch.uint8, ("binary_rank",)))
@@ -89,11 +94,10 @@ class BinaryAUROC(_BinaryRank):
             self.stats_key = ("binary_auroc_binned", bins, self.range, self.validate_args)
 
     def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> State:
+        """The declared exact mode, or the binned mode's histograms (a module-only mode: no function has it)."""
         if self.bins is None:
             return super().batch_stats(preds, target, weight)
-        if weight is not None:
-            raise TypeError(f"Expected no `weight` in the binned mode (bins={self.bins}: integer histograms), got "
-                            f"{type(weight).__name__}; use the exact mode (bins=None) for weights")
+        check_binned_weight(self.bins, weight)
         assert self.range is not None
         return F._binary_auroc_binned_stats(*check_binary_rank_inputs(preds, target, self.validate_args), self.bins,
                                             *self.range)
@@ -139,9 +143,8 @@ class BinaryAveragePrecision(_BinaryRank):
         0.854167
     """
 
-    formula = staticmethod(F._binary_average_precision_from_stats)
-    binned = staticmethod(B.binned_binary_ap)
-    options = ("strict",)
+    value_fn = staticmethod(F._binary_average_precision_from_stats)
+    value_options = ("strict",)
 
     def __init__(self, *, strict: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -4,21 +4,21 @@ Each keeps the exact state of its task (scores, labels, optional weights) and re
 seen; the multiclass and multilabel forms return one curve per class (lists of tensors, as torchmetrics)."""
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Optional
+from typing import Any, ClassVar, Optional
 
 import torch  # noqa: F401 (the doctests)
 
 from torchmetrics_lite._checks import check_positive_int
 from torchmetrics_lite.auroc._base import (
+    RANK_STATS,
     _BinaryRank,
     _declare_mode,
-    _declared_value,
-    _multiclass_batch_stats,
     _multiclass_states,
     _MultilabelRank,
+    _weighting,
 )
-from torchmetrics_lite.functional.auroc import binned as B
 from torchmetrics_lite.functional.auroc import curves as F
+from torchmetrics_lite.functional.auroc.multiclass import _multiclass_rank_stats
 from torchmetrics_lite.metric import Metric
 
 __all__ = ["BinaryROC", "BinaryPrecisionRecallCurve", "MulticlassROC", "MultilabelROC",
@@ -54,8 +54,8 @@ class BinaryROC(_BinaryRank):
     """
 
     higher_is_better: ClassVar[Optional[bool]] = None
-    formula = staticmethod(F._binary_roc_from_stats)
-    binned = staticmethod(B.binned_binary_roc)
+    value_fn = staticmethod(F._binary_roc_from_stats)
+    value_options = ("threshold_values",)
 
 
 class BinaryPrecisionRecallCurve(_BinaryRank):
@@ -85,20 +85,20 @@ class BinaryPrecisionRecallCurve(_BinaryRank):
     """
 
     higher_is_better: ClassVar[Optional[bool]] = None
-    formula = staticmethod(F._binary_precision_recall_curve_from_stats)
-    binned = staticmethod(B.binned_binary_pr)
+    value_fn = staticmethod(F._binary_precision_recall_curve_from_stats)
+    value_options = ("threshold_values",)
 
 
 class _MulticlassCurve(Metric):
-    """``update(preds (N, C), target (N,), weight=None (N,))``; ``compute`` is the declared ``formula``, one curve
+    """``update(preds (N, C), target (N,), weight=None (N,))``; ``compute`` is the declared ``value_fn``, one curve
     per class (see :mod:`torchmetrics_lite.auroc._base`)."""
 
     higher_is_better: ClassVar[Optional[bool]] = None
-    formula: ClassVar[Callable[..., Any]]
-    options = ("num_classes", "from_logits")
+    stats_fn = staticmethod(_multiclass_rank_stats)
+    stats_options = ("num_classes", "from_logits", *RANK_STATS)
+    value_options = ("num_classes", "from_logits", "threshold_values")
     weighted: ClassVar[bool] = True
-
-    binned: ClassVar[Callable[..., Any]]
+    weighting = property(_weighting)
 
     def __init__(self, num_classes: int, *, from_logits: bool = False, thresholds: Any = None,
                  ignore_index: Optional[int] = None, **kwargs: Any) -> None:
@@ -107,9 +107,6 @@ class _MulticlassCurve(Metric):
         _declare_mode(self, thresholds, ignore_index, num_classes, ("multiclass", num_classes, bool(from_logits)),
                       lambda: _multiclass_states(self, type(self).weighted, num_classes, bool(from_logits)))
         self.num_classes, self.from_logits = num_classes, bool(from_logits)
-
-    batch_stats = _multiclass_batch_stats
-    compute_from_stats = _declared_value
 
 
 class MulticlassROC(_MulticlassCurve):
@@ -142,8 +139,7 @@ class MulticlassROC(_MulticlassCurve):
         (3, [0.0, 0.5, 1.0, 1.0, 1.0])
     """
 
-    formula = staticmethod(F._multiclass_roc_from_stats)
-    binned = staticmethod(B.binned_roc)
+    value_fn = staticmethod(F._multiclass_roc_from_stats)
 
 
 class MulticlassPrecisionRecallCurve(_MulticlassCurve):
@@ -174,8 +170,7 @@ class MulticlassPrecisionRecallCurve(_MulticlassCurve):
         [1.0, 1.0, 1.0, 1.0, 0.0]
     """
 
-    formula = staticmethod(F._multiclass_precision_recall_curve_from_stats)
-    binned = staticmethod(B.binned_pr)
+    value_fn = staticmethod(F._multiclass_precision_recall_curve_from_stats)
 
 
 class MultilabelROC(_MultilabelRank):
@@ -206,8 +201,8 @@ class MultilabelROC(_MultilabelRank):
     """
 
     higher_is_better: ClassVar[Optional[bool]] = None
-    formula = staticmethod(F._multilabel_roc_from_stats)
-    binned = staticmethod(B.binned_roc)
+    value_fn = staticmethod(F._multilabel_roc_from_stats)
+    value_options = ("threshold_values",)
 
 
 class MultilabelPrecisionRecallCurve(_MultilabelRank):
@@ -238,5 +233,5 @@ class MultilabelPrecisionRecallCurve(_MultilabelRank):
     """
 
     higher_is_better: ClassVar[Optional[bool]] = None
-    formula = staticmethod(F._multilabel_precision_recall_curve_from_stats)
-    binned = staticmethod(B.binned_pr)
+    value_fn = staticmethod(F._multilabel_precision_recall_curve_from_stats)
+    value_options = ("threshold_values",)

@@ -5,12 +5,10 @@ from __future__ import annotations
 from typing import Any, ClassVar, Optional
 
 import torch
-from torch import Tensor
 
 from torchmetrics_lite._checks import check_alpha
-from torchmetrics_lite.auroc._base import _add_rank_states, _BinaryRank, _declared_value
+from torchmetrics_lite.auroc._base import _add_rank_states, _BinaryRank
 from torchmetrics_lite.functional.auroc import delong as F
-from torchmetrics_lite.functional.auroc._common import State
 from torchmetrics_lite.metric import Metric
 
 __all__ = ["BinaryAUROCCI", "PairedAUROCTest"]
@@ -44,9 +42,9 @@ class BinaryAUROCCI(_BinaryRank):
 
     higher_is_better: ClassVar[Optional[bool]] = None  # a tuple (auroc, low, high)
     weighted = False
-    formula = staticmethod(F._binary_auroc_ci_from_stats)
+    value_fn = staticmethod(F._binary_auroc_ci_from_stats)
+    value_options = ("alpha", "strict")
     _fixed_init_args = ("thresholds",)  # DeLong's variance needs the exact scores
-    options = ("alpha", "strict")
 
     def __init__(self, alpha: float = 0.05, *, strict: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -83,16 +81,12 @@ class PairedAUROCTest(Metric):
 
     higher_is_better: ClassVar[Optional[bool]] = None
     weighted = False
-    formula = staticmethod(F._paired_auroc_test_from_stats)
-    options = ("strict",)
+    stats_fn = staticmethod(F._paired_rank_stats)
+    stats_options = ("validate_args",)
+    value_fn = staticmethod(F._paired_auroc_test_from_stats)
+    value_options = ("strict",)
 
     def __init__(self, *, strict: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.strict = strict
         _add_rank_states(self, type(self).weighted, (2,), (), torch.uint8, ("paired_rank",))
-
-    def batch_stats(self, preds_a: Tensor, preds_b: Tensor, target: Tensor) -> State:
-        return F._check_paired(preds_a, preds_b, target, self.validate_args)
-
-    def compute_from_stats(self, state: State) -> Any:
-        return _declared_value(self, state)

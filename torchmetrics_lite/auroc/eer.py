@@ -10,15 +10,10 @@ from typing import Any, Callable, ClassVar, Optional, Tuple
 import torch  # noqa: F401 (the doctests)
 
 from torchmetrics_lite._checks import check_eer_average, check_fpr_range, check_rank_average
-from torchmetrics_lite.auroc._base import (
-    _BinaryRank,
-    _declared_value,
-    _multiclass_batch_stats,
-    _multiclass_states,
-    _MultilabelRank,
-)
+from torchmetrics_lite.auroc._base import EXACT_STATS, _BinaryRank, _multiclass_states, _MultilabelRank, _weighting
 from torchmetrics_lite.functional.auroc import eer as E
 from torchmetrics_lite.functional.auroc import logauc as G
+from torchmetrics_lite.functional.auroc.multiclass import _multiclass_rank_stats
 from torchmetrics_lite.metric import Metric
 
 __all__ = ["BinaryEER", "MulticlassEER", "MultilabelEER", "BinaryLogAUC", "MulticlassLogAUC", "MultilabelLogAUC"]
@@ -47,7 +42,8 @@ class BinaryEER(_BinaryRank):
 
     higher_is_better: ClassVar[Optional[bool]] = False
     weighted: ClassVar[bool] = False
-    formula = staticmethod(E._binary_eer_from_stats)
+    _fixed_init_args = ("thresholds",)  # read off the exact ROC curve: no binned mode
+    value_fn = staticmethod(E._binary_eer_from_stats)
 
 
 class _MulticlassRead(Metric):
@@ -55,17 +51,18 @@ class _MulticlassRead(Metric):
     ``num_classes``, ``from_logits`` and the class's ``options``."""
 
     higher_is_better: ClassVar[Optional[bool]] = None
-    formula: ClassVar[Callable[..., Any]]
-    options: ClassVar[Tuple[str, ...]] = ("num_classes", "from_logits")
+    stats_fn = staticmethod(_multiclass_rank_stats)
+    stats_options = ("num_classes", "from_logits", *EXACT_STATS)
+    value_fn: ClassVar[Callable[..., Any]]
+    value_options: ClassVar[Tuple[str, ...]] = ("num_classes", "from_logits")
     weighted: ClassVar[bool] = False
+    weighting = property(_weighting)
 
     def __init__(self, num_classes: int, *, from_logits: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         _multiclass_states(self, type(self).weighted, num_classes, bool(from_logits))
         self.num_classes, self.from_logits = num_classes, bool(from_logits)
 
-    batch_stats = _multiclass_batch_stats
-    compute_from_stats = _declared_value
 
 
 class MulticlassEER(_MulticlassRead):
@@ -93,8 +90,8 @@ class MulticlassEER(_MulticlassRead):
     """
 
     higher_is_better: ClassVar[Optional[bool]] = False
-    formula = staticmethod(E._multiclass_eer_from_stats)
-    options = ("num_classes", "from_logits", "average")
+    value_fn = staticmethod(E._multiclass_eer_from_stats)
+    value_options = ("num_classes", "from_logits", "average")
 
     def __init__(self, num_classes: int, *, average: Optional[str] = None, from_logits: bool = False,
                  **kwargs: Any) -> None:
@@ -126,7 +123,8 @@ class MultilabelEER(_MultilabelRank):
 
     higher_is_better: ClassVar[Optional[bool]] = False
     weighted: ClassVar[bool] = False
-    formula = staticmethod(E._multilabel_eer_from_stats)
+    _fixed_init_args = ("thresholds",)  # read off the exact ROC curve: no binned mode
+    value_fn = staticmethod(E._multilabel_eer_from_stats)
 
 
 class BinaryLogAUC(_BinaryRank):
@@ -153,8 +151,9 @@ class BinaryLogAUC(_BinaryRank):
     """
 
     weighted: ClassVar[bool] = False
-    formula = staticmethod(G._binary_logauc_from_stats)
-    options = ("fpr_range", "strict")
+    _fixed_init_args = ("thresholds",)  # read off the exact ROC curve: no binned mode
+    value_fn = staticmethod(G._binary_logauc_from_stats)
+    value_options = ("fpr_range", "strict")
 
     def __init__(self, fpr_range: Tuple[float, float] = (0.001, 0.1), *, strict: bool = False,
                  **kwargs: Any) -> None:
@@ -189,8 +188,8 @@ class MulticlassLogAUC(_MulticlassRead):
     """
 
     higher_is_better: ClassVar[Optional[bool]] = True
-    formula = staticmethod(G._multiclass_logauc_from_stats)
-    options = ("num_classes", "fpr_range", "average", "from_logits", "strict")
+    value_fn = staticmethod(G._multiclass_logauc_from_stats)
+    value_options = ("num_classes", "fpr_range", "average", "from_logits", "strict")
 
     def __init__(self, num_classes: int, fpr_range: Tuple[float, float] = (0.001, 0.1), *,
                  average: Optional[str] = "macro", from_logits: bool = False, strict: bool = False,
@@ -227,8 +226,9 @@ class MultilabelLogAUC(_MultilabelRank):
 
     higher_is_better: ClassVar[Optional[bool]] = True
     weighted: ClassVar[bool] = False
-    formula = staticmethod(G._multilabel_logauc_from_stats)
-    options = ("fpr_range", "average", "strict")
+    _fixed_init_args = ("thresholds",)  # read off the exact ROC curve: no binned mode
+    value_fn = staticmethod(G._multilabel_logauc_from_stats)
+    value_options = ("fpr_range", "average", "strict")
 
     def __init__(self, num_labels: int, fpr_range: Tuple[float, float] = (0.001, 0.1), *,
                  average: Optional[str] = "macro", strict: bool = False, **kwargs: Any) -> None:

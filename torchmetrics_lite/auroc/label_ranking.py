@@ -5,7 +5,7 @@ Each value is a mean over samples of a per-sample value, so the state is two sum
 ``count``, int64), added per batch and across ranks: constant memory, exact streaming."""
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Dict, Optional
+from typing import Any, Callable, ClassVar, Optional
 
 import torch
 from torch import Tensor
@@ -20,6 +20,9 @@ __all__ = ["MultilabelCoverageError", "MultilabelRankingAveragePrecision", "Mult
 class _MultilabelRanking(Metric):
     """``update(preds (N, L), target (N, L))``: adds the batch's sum of per-sample ``values`` and its size."""
 
+    stats_fn = staticmethod(F._multilabel_ranking_stats)
+    stats_options = ("values", "num_labels", "validate_args")
+    value_fn = staticmethod(F._ranking_from_stats)
     values: ClassVar[Callable[..., Tensor]]
 
     def __init__(self, num_labels: int, **kwargs: Any) -> None:
@@ -28,13 +31,6 @@ class _MultilabelRanking(Metric):
         self.num_labels = num_labels
         self.add_state("total", torch.zeros((), dtype=torch.float64), reduce="sum")
         self.add_state("count", torch.zeros((), dtype=torch.int64), reduce="sum")
-
-    def batch_stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
-        checked = F._check(preds, target, self.num_labels, self.validate_args)
-        return F._ranking_stats(type(self).values, *checked)
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return F._ranking_from_stats(state)
 
 
 class MultilabelCoverageError(_MultilabelRanking):

@@ -1,29 +1,29 @@
 """Multiclass (one-vs-rest) AUROC and average precision modules (see :mod:`torchmetrics_lite.auroc`)."""
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Optional
+from typing import Any, ClassVar, Optional
 
 import torch  # noqa: F401 (the doctests)
 
 from torchmetrics_lite._checks import check_positive_int, check_rank_average
-from torchmetrics_lite.auroc._base import _declare_mode, _declared_value, _multiclass_batch_stats, _multiclass_states
-from torchmetrics_lite.functional.auroc import binned as B
+from torchmetrics_lite.auroc._base import RANK_STATS, _declare_mode, _multiclass_states, _weighting
 from torchmetrics_lite.functional.auroc import multiclass as F
+from torchmetrics_lite.functional.auroc.multiclass import _multiclass_rank_stats
 from torchmetrics_lite.metric import Metric
 
 __all__ = ["MulticlassAUROC", "MulticlassAveragePrecision"]
 
 
 class _MulticlassAveraged(Metric):
-    """``update(preds (N, C), target (N,), weight=None (N,))``; ``compute`` is the declared ``formula``, per class
+    """``update(preds (N, C), target (N,), weight=None (N,))``; ``compute`` is the declared ``value_fn``, per class
     and averaged (see :mod:`torchmetrics_lite.auroc._base`)."""
 
     higher_is_better: ClassVar[Optional[bool]] = True
-    formula: ClassVar[Callable[..., Any]]
-    options = ("num_classes", "average", "from_logits", "strict")
+    stats_fn = staticmethod(_multiclass_rank_stats)
+    stats_options = ("num_classes", "from_logits", *RANK_STATS)
+    value_options = ("num_classes", "average", "from_logits", "strict")
     weighted: ClassVar[bool] = True
-
-    binned: ClassVar[Callable[..., Any]]
+    weighting = property(_weighting)
 
     def __init__(self, num_classes: int, *, average: str = "macro", from_logits: bool = False, thresholds: Any = None,
                  ignore_index: Optional[int] = None, strict: bool = False, **kwargs: Any) -> None:
@@ -33,9 +33,6 @@ class _MulticlassAveraged(Metric):
                       lambda: _multiclass_states(self, type(self).weighted, num_classes, bool(from_logits)))
         self.num_classes, self.from_logits = num_classes, bool(from_logits)
         self.average, self.strict = check_rank_average(average), strict
-
-    batch_stats = _multiclass_batch_stats
-    compute_from_stats = _declared_value
 
 
 class MulticlassAUROC(_MulticlassAveraged):
@@ -70,8 +67,7 @@ class MulticlassAUROC(_MulticlassAveraged):
         [0.8333, 1.0, 1.0]
     """
 
-    formula = staticmethod(F._multiclass_auroc_from_stats)
-    binned = staticmethod(B.binned_auroc)
+    value_fn = staticmethod(F._multiclass_auroc_from_stats)
 
 
 class MulticlassAveragePrecision(_MulticlassAveraged):
@@ -105,5 +101,4 @@ class MulticlassAveragePrecision(_MulticlassAveraged):
         [0.8333, 1.0, 1.0]
     """
 
-    formula = staticmethod(F._multiclass_average_precision_from_stats)
-    binned = staticmethod(B.binned_ap)
+    value_fn = staticmethod(F._multiclass_average_precision_from_stats)

@@ -1,13 +1,12 @@
 """Multilabel AUROC and average precision modules (see :mod:`torchmetrics_lite.auroc`)."""
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Optional
+from typing import Any, ClassVar, Optional
 
 import torch  # noqa: F401 (the doctests)
 
 from torchmetrics_lite._checks import check_positive_int, check_rank_average
-from torchmetrics_lite.auroc._base import _declare_mode, _declared_value, _multilabel_batch_stats, _multilabel_states
-from torchmetrics_lite.functional.auroc import binned as B
+from torchmetrics_lite.auroc._base import RANK_STATS, _declare_mode, _multilabel_states, _weighting
 from torchmetrics_lite.functional.auroc import multilabel as F
 from torchmetrics_lite.metric import Metric
 
@@ -15,15 +14,15 @@ __all__ = ["MultilabelAUROC", "MultilabelAveragePrecision"]
 
 
 class _MultilabelAveraged(Metric):
-    """``update(preds (N, L), target (N, L), weight=None (N,))``; ``compute`` is the declared ``formula``, per label
+    """``update(preds (N, L), target (N, L), weight=None (N,))``; ``compute`` is the declared ``value_fn``, per label
     and averaged (see :mod:`torchmetrics_lite.auroc._base`)."""
 
     higher_is_better: ClassVar[Optional[bool]] = True
-    formula: ClassVar[Callable[..., Any]]
-    options = ("average", "strict")
+    stats_fn = staticmethod(F._multilabel_rank_stats)
+    stats_options = ("num_labels", *RANK_STATS)
+    value_options = ("average", "strict")
     weighted: ClassVar[bool] = True
-
-    binned: ClassVar[Callable[..., Any]]
+    weighting = property(_weighting)
 
     def __init__(self, num_labels: int, *, average: str = "macro", from_logits: bool = False, thresholds: Any = None,
                  ignore_index: Optional[int] = None, strict: bool = False, **kwargs: Any) -> None:
@@ -34,9 +33,6 @@ class _MultilabelAveraged(Metric):
         self.num_labels = num_labels
         self.from_logits = from_logits  # rank-invariant per label: kept for repr only
         self.average, self.strict = check_rank_average(average, F.AVERAGES), strict
-
-    batch_stats = _multilabel_batch_stats
-    compute_from_stats = _declared_value
 
 
 class MultilabelAUROC(_MultilabelAveraged):
@@ -68,8 +64,7 @@ class MultilabelAUROC(_MultilabelAveraged):
         [1.0, 0.75]
     """
 
-    formula = staticmethod(F._multilabel_auroc_from_stats)
-    binned = staticmethod(B.binned_auroc)
+    value_fn = staticmethod(F._multilabel_auroc_from_stats)
 
 
 class MultilabelAveragePrecision(_MultilabelAveraged):
@@ -101,5 +96,4 @@ class MultilabelAveragePrecision(_MultilabelAveraged):
         0.8875
     """
 
-    formula = staticmethod(F._multilabel_average_precision_from_stats)
-    binned = staticmethod(B.binned_ap)
+    value_fn = staticmethod(F._multilabel_average_precision_from_stats)

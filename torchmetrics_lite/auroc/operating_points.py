@@ -12,15 +12,16 @@ import torch  # noqa: F401 (the doctests)
 
 from torchmetrics_lite._checks import check_probability
 from torchmetrics_lite.auroc._base import (
+    EXACT_STATS,
     _add_rank_states,
-    _binary_batch_stats,
-    _multiclass_batch_stats,
     _multiclass_states,
-    _multilabel_batch_stats,
     _multilabel_states,
+    _weighting,
 )
 from torchmetrics_lite.functional.auroc import operating_points as F
-from torchmetrics_lite.functional.auroc._common import State
+from torchmetrics_lite.functional.auroc.binary import _binary_rank_stats
+from torchmetrics_lite.functional.auroc.multiclass import _multiclass_rank_stats
+from torchmetrics_lite.functional.auroc.multilabel import _multilabel_rank_stats
 from torchmetrics_lite.metric import Metric
 
 __all__ = ["BinaryRecallAtFixedPrecision", "BinaryPrecisionAtFixedRecall", "BinarySensitivityAtSpecificity",
@@ -77,7 +78,12 @@ class _BinaryPoint(Metric):
     applied to the minimum named ``constraint``; ``update(preds, target)`` as the binary rank modules, unweighted."""
 
     higher_is_better: ClassVar[Any] = None
+    stats_fn = staticmethod(_binary_rank_stats)
+    stats_options = EXACT_STATS
+    value_fn = staticmethod(F._binary_point_from_stats)
+    value_options = ("rule", "minimum")
     weighted: ClassVar[bool] = False
+    weighting = property(_weighting)
     rule: ClassVar[Callable[..., Any]]
     constraint: ClassVar[str]
 
@@ -86,10 +92,6 @@ class _BinaryPoint(Metric):
         _add_rank_states(self, type(self).weighted, (), (), torch.uint8, ("binary_rank",))
         self.minimum = check_probability(type(self).constraint, minimum)
 
-    batch_stats = _binary_batch_stats
-
-    def compute_from_stats(self, state: State) -> Any:
-        return F._binary_point_from_stats(type(self).rule, state, self.minimum)
 
 
 class _MulticlassPoint(Metric):
@@ -97,7 +99,12 @@ class _MulticlassPoint(Metric):
     target (N,))``, unweighted."""
 
     higher_is_better: ClassVar[Any] = None
+    stats_fn = staticmethod(_multiclass_rank_stats)
+    stats_options = ("num_classes", "from_logits", *EXACT_STATS)
+    value_fn = staticmethod(F._multiclass_point_from_stats)
+    value_options = ("rule", "num_classes", "minimum", "from_logits")
     weighted: ClassVar[bool] = False
+    weighting = property(_weighting)
     rule: ClassVar[Callable[..., Any]]
     constraint: ClassVar[str]
 
@@ -107,11 +114,6 @@ class _MulticlassPoint(Metric):
         self.num_classes, self.from_logits = num_classes, bool(from_logits)
         self.minimum = check_probability(type(self).constraint, minimum)
 
-    batch_stats = _multiclass_batch_stats
-
-    def compute_from_stats(self, state: State) -> Any:
-        return F._multiclass_point_from_stats(type(self).rule, state, self.num_classes, self.minimum,
-                                              self.from_logits)
 
 
 class _MultilabelPoint(Metric):
@@ -119,7 +121,12 @@ class _MultilabelPoint(Metric):
     unweighted."""
 
     higher_is_better: ClassVar[Any] = None
+    stats_fn = staticmethod(_multilabel_rank_stats)
+    stats_options = ("num_labels", *EXACT_STATS)
+    value_fn = staticmethod(F._multilabel_point_from_stats)
+    value_options = ("rule", "minimum")
     weighted: ClassVar[bool] = False
+    weighting = property(_weighting)
     rule: ClassVar[Callable[..., Any]]
     constraint: ClassVar[str]
 
@@ -128,11 +135,6 @@ class _MultilabelPoint(Metric):
         _multilabel_states(self, type(self).weighted, num_labels)
         self.num_labels = num_labels
         self.minimum = check_probability(type(self).constraint, minimum)
-
-    batch_stats = _multilabel_batch_stats
-
-    def compute_from_stats(self, state: State) -> Any:
-        return F._multilabel_point_from_stats(type(self).rule, state, self.minimum)
 
 
 @_documented(_BINARY, "The highest recall whose precision is at least ``min_precision``, and its threshold",

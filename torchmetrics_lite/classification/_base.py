@@ -1,24 +1,22 @@
-"""The state bases of the classification modules: two per task, each declaring the shared confusion-matrix state
-and its ``stats_key``; a concrete metric only names its formula (``_terms`` for the scores, or a
-``compute_from_stats``). Every base derives from :class:`~torchmetrics_lite.metric.Metric` directly (at most two
-levels of inheritance): a task's score base (``_BinaryScore``: ``zero_division`` and the ``_terms`` formula) and its
-count base (``_BinaryMetric``: stat scores, confusion matrix, agreement) declare the same state through one function
-(``_declare_binary``); every base binds the one ``batch_stats`` (:func:`_confmat_batch_stats`), which runs the
-counting pass its task declares (``_count``, ``_count_options``).
+"""The state bases of the classification modules: two per task, each declaring the shared confusion-matrix state,
+its ``stats_key`` and the task's counting pass; a concrete metric declares its value (``value_fn`` and
+``value_options``, see :class:`~torchmetrics_lite.metric.Metric`). Every base derives from
+:class:`~torchmetrics_lite.metric.Metric` directly (at most two levels of inheritance): a task's count base
+(``_BinaryMetric``: stat scores, confusion matrix, agreement) and its score base (``_BinaryScore``:
+``zero_division``, and the value ``_binary_score_from_stats`` of the class's ``terms``) declare the same state through
+one function (``_declare_binary``) and the same ``stats_fn`` (the task's ``_x_stat_scores_stats``).
 
 Weighted counts: ``weighted=True`` at construction makes the state float64 (float32 on a device without float64)
 and lets ``update`` take ``weight=``; the dtype is fixed for the metric's life, so merged, synced and checkpointed
 states always agree (int64 exact counts otherwise, at full speed)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, Protocol, Tuple
+from typing import Any, Callable, ClassVar, Optional, Tuple
 
 import torch
-from torch import Tensor
 
-from torchmetrics_lite._checks import check_average, check_choice, check_weighted_update, check_zero_division
+from torchmetrics_lite._checks import check_average, check_choice, check_zero_division
 from torchmetrics_lite._docs import register, register_group
-from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.classification._stat_scores import MULTIDIM, Terms
 from torchmetrics_lite.functional.classification.binary import (
     _binary_config,
@@ -45,39 +43,17 @@ register(multidim_average_module=("multidim_average: ``\"global\"`` (default) or
          module_kwargs="kwargs: ``validate_args``, ``process_group``, ``sync_on_compute`` (see :class:`Metric`).")
 register_group(module_tail=("weighted", "module_kwargs"))
 
+#: what every binary / multiclass / multilabel module passes to its task's counting pass
+BINARY_STATS = ("cut", "from_logits", "ignore_index", "validate_args", "weighted", "multidim_average")
+MULTICLASS_STATS = ("num_classes", "top_k", "ignore_index", "validate_args", "weighted", "multidim_average")
+MULTILABEL_STATS = ("num_labels", "cut", "from_logits", "ignore_index", "validate_args", "weighted",
+                    "multidim_average")
+
 
 def _counts_dtype(weighted: bool) -> torch.dtype:
     if not isinstance(weighted, bool):
         raise TypeError(f"Expected `weighted` to be a bool, got {type(weighted).__name__}")
     return torch.float64 if weighted else torch.int64
-
-
-def _batch_counts(counts: Tensor, weighted: bool) -> Tensor:
-    """A batch's counts in the state's dtype: int64 as counted, or floating sums of weights (``float_dtype`` of
-    the device: a weighted metric updated without ``weight`` counts each sample as 1.0)."""
-    return counts.to(float_dtype(counts.device)) if weighted else counts
-
-
-class _Counting(Protocol):
-    """A classification base as :func:`_confmat_batch_stats` reads it: its counting pass ``_count`` (the task's
-    ``_x_stat_scores_stats``), the names of the attributes passed to it (``_count_options``), and its options."""
-
-    _count: Callable[..., Tensor]
-    _count_options: Tuple[str, ...]
-    weighted: bool
-    validate_args: bool
-
-
-def _confmat_batch_stats(metric: _Counting, preds: Tensor, target: Tensor,
-                         weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
-    """The ``batch_stats`` of every base: the batch's confusion matrix, ``_count(preds, target, *options,
-    validate_args, weight)``, as int64 counts or floating sums of weights."""
-    check_weighted_update(metric.weighted, weight)
-    options = [getattr(metric, name) for name in metric._count_options]
-    if getattr(metric, "multidim_average", "global") == "samplewise":  # per-sample matrices, rows of a cat state
-        return {"confmat": metric._count(preds, target, *options, metric.validate_args, weight, True)}
-    cm = metric._count(preds, target, *options, metric.validate_args, weight)
-    return {"confmat": _batch_counts(cm, metric.weighted)}
 
 
 def _add_confmat(metric: Any, shape: Tuple[int, ...], weighted: bool, multidim_average: str) -> None:
@@ -95,9 +71,9 @@ def _add_confmat(metric: Any, shape: Tuple[int, ...], weighted: bool, multidim_a
 
 def _declare_binary(metric: Any, threshold: float, from_logits: bool, ignore_index: Optional[int],
                     weighted: bool, multidim_average: str = "global") -> None:
-    """Check a binary metric's options, set them on ``metric`` (with ``_cut``, the threshold on the scale of the
+    """Check a binary metric's options, set them on ``metric`` (with ``cut``, the threshold on the scale of the
     scores), declare its (2, 2) ``confmat`` state and its ``stats_key``."""
-    metric._cut = cut = _binary_config(threshold, from_logits, ignore_index)
+    metric.cut = cut = _binary_config(threshold, from_logits, ignore_index)
     metric.threshold, metric.from_logits, metric.ignore_index, metric.weighted = (threshold, from_logits,
                                                                                   ignore_index, weighted)
     _add_confmat(metric, (2, 2), weighted, multidim_average)
@@ -117,9 +93,9 @@ def _declare_multiclass(metric: Any, num_classes: int, top_k: int, ignore_index:
 
 def _declare_multilabel(metric: Any, num_labels: int, threshold: float, from_logits: bool,
                         ignore_index: Optional[int], weighted: bool, multidim_average: str = "global") -> None:
-    """Check a multilabel metric's options, set them on ``metric`` (with ``_cut``, the threshold on the scale of
+    """Check a multilabel metric's options, set them on ``metric`` (with ``cut``, the threshold on the scale of
     the scores), declare its (L, 2, 2) ``confmat`` state and its ``stats_key``."""
-    metric._cut = cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
+    metric.cut = cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
     metric.num_labels, metric.threshold, metric.from_logits = num_labels, threshold, from_logits
     metric.ignore_index, metric.weighted = ignore_index, weighted
     _add_confmat(metric, (num_labels, 2, 2), weighted, multidim_average)
@@ -129,27 +105,28 @@ def _declare_multilabel(metric: Any, num_labels: int, threshold: float, from_log
 
 class _BinaryMetric(Metric):
     """``update(preds, target, weight=None)`` with binary inputs of any equal shapes; state: the 2x2 confusion
-    matrix ``confmat``."""
+    matrix ``confmat``; a subclass declares ``value_fn`` (and ``value_options``)."""
 
-    _count = staticmethod(_binary_stat_scores_stats)
-    _count_options = ("_cut", "from_logits", "ignore_index")
+    stats_fn = staticmethod(_binary_stat_scores_stats)
+    stats_options = BINARY_STATS
+    multidim_average: str = "global"
 
     def __init__(self, threshold: float = 0.5, *, from_logits: bool = False, ignore_index: Optional[int] = None,
-                 weighted: bool = False, multidim_average: str = "global", **kwargs: Any) -> None:
+                 weighted: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _declare_binary(self, threshold, from_logits, ignore_index, weighted, multidim_average)
-
-    batch_stats = _confmat_batch_stats
+        _declare_binary(self, threshold, from_logits, ignore_index, weighted, self.multidim_average)
 
 
 class _BinaryScore(Metric):
-    """A binary score named by its ``_terms`` (numerator and denominator from tp, fp, tn, fn); the state and
+    """A binary score named by its ``terms`` (numerator and denominator from tp, fp, tn, fn); the state and
     ``update`` of :class:`_BinaryMetric`."""
 
-    _count = staticmethod(_binary_stat_scores_stats)
-    _count_options = ("_cut", "from_logits", "ignore_index")
+    stats_fn = staticmethod(_binary_stat_scores_stats)
+    stats_options = BINARY_STATS
+    value_fn = staticmethod(_binary_score_from_stats)
+    value_options = ("terms", "zero_division")
     higher_is_better = True
-    _terms: Terms
+    terms: Terms
 
     def __init__(self, threshold: float = 0.5, *, zero_division: float = 0.0, from_logits: bool = False,
                  ignore_index: Optional[int] = None, weighted: bool = False, multidim_average: str = "global",
@@ -158,37 +135,36 @@ class _BinaryScore(Metric):
         _declare_binary(self, threshold, from_logits, ignore_index, weighted, multidim_average)
         self.zero_division = check_zero_division(zero_division)
 
-    batch_stats = _confmat_batch_stats
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _binary_score_from_stats(state["confmat"], type(self)._terms, self.zero_division)
-
 
 class _MulticlassMetric(Metric):
     """``update(preds, target, weight=None)``: labels (N, ...) or scores (N, C, ...) and labels (N, ...); state:
-    the (C, C) confusion matrix ``confmat`` of the predicted labels (see ``top_k``)."""
+    the (C, C) confusion matrix ``confmat`` of the predicted labels. ``top_k`` is 1 (torchmetrics has no
+    ``top_k`` on the confusion matrix, MCC and kappa); :class:`MulticlassStatScores` sets it before this base's
+    ``__init__`` reads it."""
 
-    _count = staticmethod(_multiclass_stat_scores_stats)
-    _count_options = ("num_classes", "top_k", "ignore_index")
+    stats_fn = staticmethod(_multiclass_stat_scores_stats)
+    stats_options = MULTICLASS_STATS
+    top_k: int = 1
+    multidim_average: str = "global"
 
-    def __init__(self, num_classes: int, *, top_k: int = 1, ignore_index: Optional[int] = None,
-                 weighted: bool = False, multidim_average: str = "global", **kwargs: Any) -> None:
+    def __init__(self, num_classes: int, *, ignore_index: Optional[int] = None, weighted: bool = False,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _declare_multiclass(self, num_classes, top_k, ignore_index, weighted, multidim_average)
-
-    batch_stats = _confmat_batch_stats
+        _declare_multiclass(self, num_classes, self.top_k, ignore_index, weighted, self.multidim_average)
 
 
 class _MulticlassScore(Metric):
-    """A one-vs-rest multiclass score named by its ``_terms``; ``_by_support``: at ``top_k > 1`` the macro mean
-    runs over the classes present in the targets (torchmetrics' rule for accuracy, precision and recall). The state
-    and ``update`` of :class:`_MulticlassMetric`."""
+    """A one-vs-rest multiclass score named by its ``terms``, with ``by_support`` (an option of the value:
+    torchmetrics' rule for accuracy, precision and recall at ``top_k > 1``, see ``_multiclass_score_from_stats``).
+    The state and ``update`` of :class:`_MulticlassMetric`."""
 
-    _count = staticmethod(_multiclass_stat_scores_stats)
-    _count_options = ("num_classes", "top_k", "ignore_index")
+    stats_fn = staticmethod(_multiclass_stat_scores_stats)
+    stats_options = MULTICLASS_STATS
+    value_fn: ClassVar[Callable[..., Any]] = staticmethod(_multiclass_score_from_stats)
+    value_options: ClassVar[Tuple[str, ...]] = ("terms", "average", "zero_division", "by_support", "top_k")
     higher_is_better = True
-    _terms: Terms
-    _by_support = False
+    terms: Terms
+    by_support = False
 
     def __init__(self, num_classes: int, average: Optional[str] = "macro", *, zero_division: float = 0.0,
                  top_k: int = 1, ignore_index: Optional[int] = None, weighted: bool = False,
@@ -197,37 +173,31 @@ class _MulticlassScore(Metric):
         _declare_multiclass(self, num_classes, top_k, ignore_index, weighted, multidim_average)
         self.average, self.zero_division = check_average(average), check_zero_division(zero_division)
 
-    batch_stats = _confmat_batch_stats
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _multiclass_score_from_stats(state["confmat"], type(self)._terms, self.average, self.zero_division,
-                                            by_support=self._by_support and self.top_k > 1)
-
 
 class _MultilabelMetric(Metric):
     """``update(preds, target, weight=None)`` with (N, L, ...) inputs; state: per-label 2x2 confusion matrices
     ``confmat`` (L, 2, 2)."""
 
-    _count = staticmethod(_multilabel_stat_scores_stats)
-    _count_options = ("num_labels", "_cut", "from_logits", "ignore_index")
+    stats_fn = staticmethod(_multilabel_stat_scores_stats)
+    stats_options = MULTILABEL_STATS
+    multidim_average: str = "global"
 
     def __init__(self, num_labels: int, threshold: float = 0.5, *, from_logits: bool = False,
-                 ignore_index: Optional[int] = None, weighted: bool = False, multidim_average: str = "global",
-                 **kwargs: Any) -> None:
+                 ignore_index: Optional[int] = None, weighted: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _declare_multilabel(self, num_labels, threshold, from_logits, ignore_index, weighted, multidim_average)
-
-    batch_stats = _confmat_batch_stats
+        _declare_multilabel(self, num_labels, threshold, from_logits, ignore_index, weighted, self.multidim_average)
 
 
 class _MultilabelScore(Metric):
-    """A per-label score named by its ``_terms``, averaged over labels; the state and ``update`` of
+    """A per-label score named by its ``terms``, averaged over labels; the state and ``update`` of
     :class:`_MultilabelMetric`."""
 
-    _count = staticmethod(_multilabel_stat_scores_stats)
-    _count_options = ("num_labels", "_cut", "from_logits", "ignore_index")
+    stats_fn = staticmethod(_multilabel_stat_scores_stats)
+    stats_options = MULTILABEL_STATS
+    value_fn = staticmethod(_multilabel_score_from_stats)
+    value_options = ("terms", "average", "zero_division")
     higher_is_better = True
-    _terms: Terms
+    terms: Terms
 
     def __init__(self, num_labels: int, threshold: float = 0.5, average: Optional[str] = "macro", *,
                  zero_division: float = 0.0, from_logits: bool = False, ignore_index: Optional[int] = None,
@@ -235,8 +205,3 @@ class _MultilabelScore(Metric):
         super().__init__(**kwargs)
         _declare_multilabel(self, num_labels, threshold, from_logits, ignore_index, weighted, multidim_average)
         self.average, self.zero_division = check_average(average), check_zero_division(zero_division)
-
-    batch_stats = _confmat_batch_stats
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _multilabel_score_from_stats(state["confmat"], type(self)._terms, self.average, self.zero_division)

@@ -3,10 +3,9 @@
 :mod:`~torchmetrics_lite.functional.classification.cohen_kappa`, on the shared confusion-matrix state."""
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
 import torch
-from torch import Tensor
 
 from torchmetrics_lite.classification._base import _BinaryMetric, _MulticlassMetric, _MultilabelMetric
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
@@ -34,12 +33,9 @@ class BinaryMatthewsCorrCoef(_BinaryMetric):
         0.1667
     """
 
-    _fixed_init_args = ("multidim_average",)  # torchmetrics has no samplewise form of it
-
     higher_is_better = True
 
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _matthews_corrcoef_from_stats(state["confmat"])
+    value_fn = staticmethod(_matthews_corrcoef_from_stats)
 
 
 @fill_doc
@@ -60,13 +56,10 @@ class MulticlassMatthewsCorrCoef(_MulticlassMetric):
 
     higher_is_better = True
 
-    _fixed_init_args = ("top_k", "multidim_average")  # always 1 (torchmetrics has no top_k here)
-
     def __init__(self, num_classes: int, *, ignore_index: Optional[int] = None, **kwargs: Any) -> None:
-        super().__init__(num_classes, top_k=1, ignore_index=ignore_index, **kwargs)
+        super().__init__(num_classes, ignore_index=ignore_index, **kwargs)
 
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _matthews_corrcoef_from_stats(state["confmat"])
+    value_fn = staticmethod(_matthews_corrcoef_from_stats)
 
 
 @fill_doc
@@ -85,12 +78,9 @@ class MultilabelMatthewsCorrCoef(_MultilabelMetric):
         0.5
     """
 
-    _fixed_init_args = ("multidim_average",)  # torchmetrics has no samplewise form of it
-
     higher_is_better = True
 
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _matthews_corrcoef_from_stats(state["confmat"])
+    value_fn = staticmethod(_matthews_corrcoef_from_stats)
 
 
 @fill_doc
@@ -109,16 +99,14 @@ class BinaryCohenKappa(_BinaryMetric):
         0.1667
     """
 
-    _fixed_init_args = ("multidim_average",)  # torchmetrics has no samplewise form of it
-
     higher_is_better = True
 
     def __init__(self, threshold: float = 0.5, *, weights: Optional[str] = None, **kwargs: Any) -> None:
         super().__init__(threshold, **kwargs)
         self.weights = _check_kappa_weights(weights)
 
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _cohen_kappa_from_stats(state["confmat"], self.weights)
+    value_fn = staticmethod(_cohen_kappa_from_stats)
+    value_options = ("weights",)
 
 
 @fill_doc
@@ -140,12 +128,10 @@ class MulticlassCohenKappa(_MulticlassMetric):
 
     higher_is_better = True
 
-    _fixed_init_args = ("top_k", "multidim_average")  # always 1 (torchmetrics has no top_k here)
-
     def __init__(self, num_classes: int, *, weights: Optional[str] = None, ignore_index: Optional[int] = None,
                  **kwargs: Any) -> None:
-        super().__init__(num_classes, top_k=1, ignore_index=ignore_index, **kwargs)
+        super().__init__(num_classes, ignore_index=ignore_index, **kwargs)
         self.weights = _check_kappa_weights(weights)
 
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _cohen_kappa_from_stats(state["confmat"], self.weights)
+    value_fn = staticmethod(_cohen_kappa_from_stats)
+    value_options = ("weights",)

@@ -3,10 +3,9 @@
 confusion matrix) and ``update`` come from ``_base``."""
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
 import torch
-from torch import Tensor
 
 from torchmetrics_lite._checks import check_beta, check_choice
 from torchmetrics_lite.classification._base import _BinaryMetric, _BinaryScore
@@ -20,7 +19,6 @@ from torchmetrics_lite.functional.classification._stat_scores import (
 )
 from torchmetrics_lite.functional.classification.binary import (
     _binary_confusion_matrix_from_stats,
-    _binary_score_from_stats,
     _binary_stat_scores_from_stats,
 )
 
@@ -46,8 +44,11 @@ class BinaryStatScores(_BinaryMetric):
         tensor([1, 1, 0, 1, 2])
     """
 
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _binary_stat_scores_from_stats(state["confmat"])
+    value_fn = staticmethod(_binary_stat_scores_from_stats)
+
+    def __init__(self, threshold: float = 0.5, *, multidim_average: str = "global", **kwargs: Any) -> None:
+        self.multidim_average = multidim_average  # read by the base's declaration (the others keep "global")
+        super().__init__(threshold, **kwargs)
 
 
 @fill_doc
@@ -68,7 +69,7 @@ class BinaryAccuracy(_BinaryScore):
         tensor(0.7000, dtype=torch.float64)
     """
 
-    _terms = staticmethod(_accuracy_terms)
+    terms = staticmethod(_accuracy_terms)
 
 
 @fill_doc
@@ -88,7 +89,7 @@ class BinaryPrecision(_BinaryScore):
         tensor(0.5000, dtype=torch.float64)
     """
 
-    _terms = staticmethod(_precision_terms)
+    terms = staticmethod(_precision_terms)
 
 
 @fill_doc
@@ -108,7 +109,7 @@ class BinaryRecall(_BinaryScore):
         tensor(0.7500, dtype=torch.float64)
     """
 
-    _terms = staticmethod(_recall_terms)
+    terms = staticmethod(_recall_terms)
 
 
 @fill_doc
@@ -133,9 +134,7 @@ class BinaryFBetaScore(_BinaryScore):
         super().__init__(threshold, **kwargs)
         check_beta(beta)
         self.beta = beta
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _binary_score_from_stats(state["confmat"], _fbeta_terms(self.beta), self.zero_division)
+        self.terms = _fbeta_terms(beta)
 
 
 @fill_doc
@@ -155,7 +154,7 @@ class BinaryF1Score(_BinaryScore):
         True
     """
 
-    _terms = staticmethod(_fbeta_terms(1.0))
+    terms = staticmethod(_fbeta_terms(1.0))
 
 
 @fill_doc
@@ -175,12 +174,10 @@ class BinaryConfusionMatrix(_BinaryMetric):
                 [0.5000, 0.5000]], dtype=torch.float64)
     """
 
-    _fixed_init_args = ("multidim_average",)  # torchmetrics has no samplewise form of it
-
     def __init__(self, threshold: float = 0.5, *, normalize: Optional[str] = None, **kwargs: Any) -> None:
         super().__init__(threshold, **kwargs)
         check_choice("normalize", normalize, NORMALIZE)
         self.normalize = normalize
 
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _binary_confusion_matrix_from_stats(state["confmat"], self.normalize)
+    value_fn = staticmethod(_binary_confusion_matrix_from_stats)
+    value_options = ("normalize",)

@@ -5,13 +5,12 @@ Its state is per-sample: ``correct`` and ``total`` sample counts (float sums of 
 it cannot share the per-label confusion matrices of the other multilabel metrics (see the functional module)."""
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
 import torch
-from torch import Tensor
 
-from torchmetrics_lite._checks import check_weighted_update, check_zero_division
-from torchmetrics_lite.classification._base import _batch_counts, _counts_dtype
+from torchmetrics_lite._checks import check_zero_division
+from torchmetrics_lite.classification._base import _counts_dtype
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification.exact_match import (
     _multiclass_exact_match_stats,
@@ -47,27 +46,22 @@ class MultilabelExactMatch(Metric):
 
     higher_is_better = True
     is_differentiable = False
+    stats_fn = staticmethod(_multilabel_exact_match_stats)
+    stats_options = ("num_labels", "cut", "from_logits", "ignore_index", "validate_args", "weighted")
+    value_fn = staticmethod(_multilabel_exact_match_from_stats)
+    value_options = ("zero_division",)
 
     def __init__(self, num_labels: int, threshold: float = 0.5, *, from_logits: bool = False,
                  ignore_index: Optional[int] = None, zero_division: float = 0.0, weighted: bool = False,
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
+        self.cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
         self.num_labels, self.threshold, self.from_logits = num_labels, threshold, from_logits
         self.ignore_index, self.weighted = ignore_index, weighted
         self.zero_division = check_zero_division(zero_division)
         _declare_counts(self, weighted)
-        self.stats_key = ("multilabel_exact_match", num_labels, self._cut, from_logits, ignore_index,
+        self.stats_key = ("multilabel_exact_match", num_labels, self.cut, from_logits, ignore_index,
                           self.validate_args, weighted)
-
-    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
-        check_weighted_update(self.weighted, weight)
-        stats = _multilabel_exact_match_stats(preds, target, self.num_labels, self._cut, self.from_logits,
-                                              self.ignore_index, self.validate_args, weight)
-        return {k: _batch_counts(v, self.weighted) for k, v in stats.items()}
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _multilabel_exact_match_from_stats(state, self.zero_division)
 
 
 def _declare_counts(metric: Metric, weighted: bool) -> None:
@@ -96,6 +90,10 @@ class MulticlassExactMatch(Metric):
 
     higher_is_better = True
     is_differentiable = False
+    stats_fn = staticmethod(_multiclass_exact_match_stats)
+    stats_options = ("num_classes", "ignore_index", "validate_args", "weighted")
+    value_fn = staticmethod(_multilabel_exact_match_from_stats)
+    value_options = ("zero_division",)
 
     def __init__(self, num_classes: int, *, ignore_index: Optional[int] = None, zero_division: float = 0.0,
                  weighted: bool = False, **kwargs: Any) -> None:
@@ -105,12 +103,3 @@ class MulticlassExactMatch(Metric):
         self.zero_division = check_zero_division(zero_division)
         _declare_counts(self, weighted)
         self.stats_key = ("multiclass_exact_match", num_classes, ignore_index, self.validate_args, weighted)
-
-    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
-        check_weighted_update(self.weighted, weight)
-        stats = _multiclass_exact_match_stats(preds, target, self.num_classes, self.ignore_index, self.validate_args,
-                                              weight)
-        return {k: _batch_counts(v, self.weighted) for k, v in stats.items()}
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _multilabel_exact_match_from_stats(state, self.zero_division)

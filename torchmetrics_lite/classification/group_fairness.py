@@ -5,25 +5,18 @@ with ``weighted=True``), summed across batches and synced like any count; ``upda
 weight=None)`` counts a batch in one pass."""
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
 import torch
-from torch import Tensor
 
-from torchmetrics_lite._checks import (
-    FAIRNESS_TASKS,
-    check_choice,
-    check_positive_int,
-    check_weighted_update,
-    check_zero_division,
-)
-from torchmetrics_lite.classification._base import _batch_counts, _counts_dtype
+from torchmetrics_lite._checks import FAIRNESS_TASKS, check_choice, check_positive_int, check_zero_division
+from torchmetrics_lite.classification._base import _counts_dtype
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification.binary import _binary_config
 from torchmetrics_lite.functional.classification.group_fairness import (
     _binary_fairness_from_stats,
     _binary_groups_stat_rates_from_stats,
-    _groups_confmat,
+    _binary_groups_stats,
 )
 from torchmetrics_lite.metric import Metric
 
@@ -34,20 +27,16 @@ def _declare_groups(metric: Any, num_groups: int, threshold: float, from_logits:
                     weighted: bool, reads_target: bool) -> None:
     """Check and set the options of a group metric, declare its (G, 2, 2) ``confmat`` state and ``stats_key``."""
     check_positive_int("num_groups", num_groups)
-    metric._cut = cut = _binary_config(threshold, from_logits, ignore_index)
+    metric.cut = cut = _binary_config(threshold, from_logits, ignore_index)
     metric.num_groups, metric.threshold, metric.from_logits = num_groups, threshold, from_logits
-    metric.ignore_index, metric.weighted, metric._reads_target = ignore_index, weighted, reads_target
+    metric.ignore_index, metric.weighted, metric.reads_target = ignore_index, weighted, reads_target
     metric.add_state("confmat", torch.zeros(num_groups, 2, 2, dtype=_counts_dtype(weighted)), reduce="sum")
     metric.stats_key = ("binary_groups", num_groups, cut, from_logits, ignore_index, metric.validate_args, weighted,
                         reads_target)
 
 
-def _groups_batch_stats(metric: Any, preds: Tensor, target: Optional[Tensor], groups: Tensor,
-                        weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
-    check_weighted_update(metric.weighted, weight)
-    cm = _groups_confmat(preds, target if metric._reads_target else None, groups, metric.num_groups, metric._cut,
-                         metric.from_logits, metric.ignore_index, metric.validate_args, weight)
-    return {"confmat": _batch_counts(cm, metric.weighted)}
+#: what both group modules pass to ``_binary_groups_stats``
+GROUPS_STATS = ("num_groups", "cut", "from_logits", "ignore_index", "validate_args", "reads_target", "weighted")
 
 
 @fill_doc
@@ -74,10 +63,9 @@ class BinaryGroupStatRates(Metric):
         super().__init__(**kwargs)
         _declare_groups(self, num_groups, threshold, from_logits, ignore_index, weighted, True)
 
-    batch_stats = _groups_batch_stats
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Dict[str, Tensor]:
-        return _binary_groups_stat_rates_from_stats(state["confmat"])
+    stats_fn = staticmethod(_binary_groups_stats)
+    stats_options = GROUPS_STATS
+    value_fn = staticmethod(_binary_groups_stat_rates_from_stats)
 
 
 @fill_doc
@@ -112,7 +100,7 @@ class BinaryFairness(Metric):
         _declare_groups(self, num_groups, threshold, from_logits, ignore_index, weighted,
                         task != "demographic_parity")
 
-    batch_stats = _groups_batch_stats
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Dict[str, Tensor]:
-        return _binary_fairness_from_stats(state["confmat"], self.task, self.zero_division)
+    stats_fn = staticmethod(_binary_groups_stats)
+    stats_options = GROUPS_STATS
+    value_fn = staticmethod(_binary_fairness_from_stats)
+    value_options = ("task", "zero_division")

@@ -34,7 +34,7 @@ class BinaryHammingDistance(_BinaryScore):
     """
 
     higher_is_better = False
-    _terms = staticmethod(_hamming_terms)
+    terms = staticmethod(_hamming_terms)
 
     def __init__(self, threshold: float = 0.5, *, zero_division: float = 1.0, from_logits: bool = False,
                  ignore_index: Optional[int] = None, weighted: bool = False, **kwargs: Any) -> None:
@@ -64,7 +64,7 @@ class MulticlassHammingDistance(_MulticlassScore):
     """
 
     higher_is_better = False
-    _terms = staticmethod(_miss_terms)
+    terms = staticmethod(_miss_terms)
 
     def __init__(self, num_classes: int, average: Optional[str] = "macro", *, zero_division: float = 1.0,
                  top_k: int = 1, ignore_index: Optional[int] = None, weighted: bool = False, **kwargs: Any) -> None:

@@ -4,10 +4,9 @@ and ``total`` (the number, or weight, of samples); ``update(preds, target, weigh
 directly (an unweighted sample weighs 1)."""
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
 import torch
-from torch import Tensor
 
 from torchmetrics_lite._checks import (
     HINGE_MODES,
@@ -61,12 +60,9 @@ class BinaryHingeLoss(Metric):
         self.squared, self.ignore_index, self.from_logits, self.margins = squared, ignore_index, from_logits, margins
         _declare_sums(self, ())
 
-    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
-        return _binary_hinge_loss_stats(preds, target, self.squared, self.from_logits, self.margins,
-                                        self.ignore_index, self.validate_args, weight)
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _hinge_loss_from_stats(state)
+    stats_fn = staticmethod(_binary_hinge_loss_stats)
+    stats_options = ("squared", "from_logits", "margins", "ignore_index", "validate_args")
+    value_fn = staticmethod(_hinge_loss_from_stats)
 
 
 @fill_doc
@@ -104,10 +100,7 @@ class MulticlassHingeLoss(Metric):
         self.ignore_index, self.from_logits, self.margins = ignore_index, from_logits, margins
         _declare_sums(self, (num_classes,) if multiclass_mode == "one-vs-all" else ())
 
-    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
-        return _multiclass_hinge_loss_stats(preds, target, self.num_classes, self.squared, self.multiclass_mode,
-                                            self.from_logits, self.margins, self.ignore_index, self.validate_args,
-                                            weight)
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _hinge_loss_from_stats(state)
+    stats_fn = staticmethod(_multiclass_hinge_loss_stats)
+    stats_options = ("num_classes", "squared", "multiclass_mode", "from_logits", "margins", "ignore_index",
+                     "validate_args")
+    value_fn = staticmethod(_hinge_loss_from_stats)

@@ -2,10 +2,7 @@
 shared confusion-matrix state."""
 from __future__ import annotations
 
-from typing import Dict
-
 import torch
-from torch import Tensor
 
 from torchmetrics_lite.classification._base import _BinaryScore, _MulticlassScore, _MultilabelScore
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
@@ -35,7 +32,7 @@ class BinaryJaccardIndex(_BinaryScore):
 
     _fixed_init_args = ("multidim_average",)  # torchmetrics has no samplewise form of it
 
-    _terms = staticmethod(_jaccard_terms)
+    terms = staticmethod(_jaccard_terms)
 
 
 @fill_doc
@@ -58,9 +55,8 @@ class MulticlassJaccardIndex(_MulticlassScore):
 
     _fixed_init_args = ("multidim_average",)  # torchmetrics has no samplewise form of it
 
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _multiclass_jaccard_index_from_stats(state["confmat"], self.average, self.zero_division,
-                                                    self.ignore_index)
+    value_fn = staticmethod(_multiclass_jaccard_index_from_stats)
+    value_options = ("average", "zero_division", "ignore_index")
 
 
 @fill_doc
@@ -80,4 +76,4 @@ class MultilabelJaccardIndex(_MultilabelScore):
 
     _fixed_init_args = ("multidim_average",)  # torchmetrics has no samplewise form of it
 
-    _terms = staticmethod(_jaccard_terms)
+    terms = staticmethod(_jaccard_terms)

@@ -4,10 +4,9 @@
 and ``update`` come from ``_base``."""
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
 import torch
-from torch import Tensor
 
 from torchmetrics_lite._checks import check_average, check_beta, check_choice
 from torchmetrics_lite.classification._base import _MulticlassMetric, _MulticlassScore
@@ -20,7 +19,6 @@ from torchmetrics_lite.functional.classification._stat_scores import (
 )
 from torchmetrics_lite.functional.classification.multiclass import (
     _multiclass_confusion_matrix_from_stats,
-    _multiclass_score_from_stats,
     _multiclass_stat_scores_from_stats,
 )
 
@@ -49,12 +47,15 @@ class MulticlassStatScores(_MulticlassMetric):
         tensor([2, 2, 6, 2, 4])
     """
 
-    def __init__(self, num_classes: int, average: Optional[str] = "macro", **kwargs: Any) -> None:
+    value_fn = staticmethod(_multiclass_stat_scores_from_stats)
+    value_options = ("average",)
+
+    def __init__(self, num_classes: int, average: Optional[str] = "macro", *, top_k: int = 1,
+                 multidim_average: str = "global", **kwargs: Any) -> None:
+        # read by the base's declaration (the other count metrics keep its 1 and "global")
+        self.top_k, self.multidim_average = top_k, multidim_average
         super().__init__(num_classes, **kwargs)
         self.average = check_average(average)
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _multiclass_stat_scores_from_stats(state["confmat"], self.average)
 
 
 @fill_doc
@@ -74,8 +75,8 @@ class MulticlassAccuracy(_MulticlassScore):
         tensor(0.5000, dtype=torch.float64)
     """
 
-    _terms = staticmethod(_recall_terms)
-    _by_support = True
+    terms = staticmethod(_recall_terms)
+    by_support = True
 
 
 @fill_doc
@@ -95,8 +96,8 @@ class MulticlassPrecision(_MulticlassScore):
         0.6556
     """
 
-    _terms = staticmethod(_precision_terms)
-    _by_support = True
+    terms = staticmethod(_precision_terms)
+    by_support = True
 
 
 @fill_doc
@@ -115,8 +116,8 @@ class MulticlassRecall(_MulticlassScore):
         tensor(0.5000, dtype=torch.float64)
     """
 
-    _terms = staticmethod(_recall_terms)
-    _by_support = True
+    terms = staticmethod(_recall_terms)
+    by_support = True
 
 
 @fill_doc
@@ -140,10 +141,7 @@ class MulticlassFBetaScore(_MulticlassScore):
         super().__init__(num_classes, average, **kwargs)
         check_beta(beta)
         self.beta = beta
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _multiclass_score_from_stats(state["confmat"], _fbeta_terms(self.beta), self.average,
-                                            self.zero_division)
+        self.terms = _fbeta_terms(beta)
 
 
 @fill_doc
@@ -162,7 +160,7 @@ class MulticlassF1Score(_MulticlassScore):
         0.5556
     """
 
-    _terms = staticmethod(_fbeta_terms(1.0))
+    terms = staticmethod(_fbeta_terms(1.0))
 
 
 @fill_doc
@@ -184,13 +182,11 @@ class MulticlassConfusionMatrix(_MulticlassMetric):
                 [0, 1, 0]])
     """
 
-    _fixed_init_args = ("top_k", "multidim_average")  # always 1 (torchmetrics has no top_k here)
-
     def __init__(self, num_classes: int, normalize: Optional[str] = None, *, ignore_index: Optional[int] = None,
                  **kwargs: Any) -> None:
-        super().__init__(num_classes, top_k=1, ignore_index=ignore_index, **kwargs)
+        super().__init__(num_classes, ignore_index=ignore_index, **kwargs)
         check_choice("normalize", normalize, NORMALIZE)
         self.normalize = normalize
 
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _multiclass_confusion_matrix_from_stats(state["confmat"], self.normalize)
+    value_fn = staticmethod(_multiclass_confusion_matrix_from_stats)
+    value_options = ("normalize",)

@@ -6,10 +6,9 @@ label, (L, 2, 2), from ``_base``; each class names its formula. Formulas and opt
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
 import torch
-from torch import Tensor
 
 from torchmetrics_lite._checks import check_average, check_beta, check_choice
 from torchmetrics_lite.classification._base import _MultilabelMetric, _MultilabelScore
@@ -24,7 +23,6 @@ from torchmetrics_lite.functional.classification._stat_scores import (
 )
 from torchmetrics_lite.functional.classification.multilabel import (
     _multilabel_confusion_matrix_from_stats,
-    _multilabel_score_from_stats,
     _multilabel_stat_scores_from_stats,
 )
 
@@ -53,13 +51,14 @@ class MultilabelStatScores(_MultilabelMetric):
                 [0, 1, 1, 0, 0]])
     """
 
-    def __init__(self, num_labels: int, threshold: float = 0.5, average: Optional[str] = "macro",
-                 **kwargs: Any) -> None:
+    def __init__(self, num_labels: int, threshold: float = 0.5, average: Optional[str] = "macro", *,
+                 multidim_average: str = "global", **kwargs: Any) -> None:
+        self.multidim_average = multidim_average  # read by the base's declaration (the others keep "global")
         super().__init__(num_labels, threshold, **kwargs)
         self.average = check_average(average)
 
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _multilabel_stat_scores_from_stats(state["confmat"], self.average)
+    value_fn = staticmethod(_multilabel_stat_scores_from_stats)
+    value_options = ("average",)
 
 
 @fill_doc
@@ -80,16 +79,14 @@ class MultilabelConfusionMatrix(_MultilabelMetric):
                 [0, 0]])
     """
 
-    _fixed_init_args = ("multidim_average",)  # torchmetrics has no samplewise form of it
-
     def __init__(self, num_labels: int, threshold: float = 0.5, normalize: Optional[str] = None,
                  **kwargs: Any) -> None:
         super().__init__(num_labels, threshold, **kwargs)
         check_choice("normalize", normalize, NORMALIZE)
         self.normalize = normalize
 
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _multilabel_confusion_matrix_from_stats(state["confmat"], self.normalize)
+    value_fn = staticmethod(_multilabel_confusion_matrix_from_stats)
+    value_options = ("normalize",)
 
 
 @fill_doc
@@ -108,7 +105,7 @@ class MultilabelAccuracy(_MultilabelScore):
         tensor(0.5000, dtype=torch.float64)
     """
 
-    _terms = staticmethod(_accuracy_terms)
+    terms = staticmethod(_accuracy_terms)
 
 
 @fill_doc
@@ -127,7 +124,7 @@ class MultilabelPrecision(_MultilabelScore):
         tensor([0.5000, 0.0000], dtype=torch.float64)
     """
 
-    _terms = staticmethod(_precision_terms)
+    terms = staticmethod(_precision_terms)
 
 
 @fill_doc
@@ -146,7 +143,7 @@ class MultilabelRecall(_MultilabelScore):
         tensor(1., dtype=torch.float64)
     """
 
-    _terms = staticmethod(_recall_terms)
+    terms = staticmethod(_recall_terms)
 
 
 @fill_doc
@@ -165,7 +162,7 @@ class MultilabelF1Score(_MultilabelScore):
         0.8333
     """
 
-    _terms = staticmethod(_fbeta_terms(1.0))
+    terms = staticmethod(_fbeta_terms(1.0))
 
 
 @fill_doc
@@ -190,10 +187,7 @@ class MultilabelFBetaScore(_MultilabelScore):
         super().__init__(num_labels, threshold, average, **kwargs)
         check_beta(beta)
         self.beta = beta
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _multilabel_score_from_stats(state["confmat"], _fbeta_terms(self.beta), self.average,
-                                            self.zero_division)
+        self.terms = _fbeta_terms(beta)
 
 
 @fill_doc
@@ -219,7 +213,7 @@ class MultilabelHammingDistance(_MultilabelScore):
     """
 
     higher_is_better = False
-    _terms = staticmethod(_hamming_terms)
+    terms = staticmethod(_hamming_terms)
 
     def __init__(self, num_labels: int, threshold: float = 0.5, average: Optional[str] = "macro", *,
                  zero_division: float = 1.0, from_logits: bool = False, ignore_index: Optional[int] = None,

@@ -30,7 +30,7 @@ class BinaryNegativePredictiveValue(_BinaryScore):
         tensor(0.6667, dtype=torch.float64)
     """
 
-    _terms = staticmethod(_npv_terms)
+    terms = staticmethod(_npv_terms)
 
 
 @fill_doc
@@ -48,8 +48,8 @@ class MulticlassNegativePredictiveValue(_MulticlassScore):
         tensor([1.0000, 0.5000, 0.6667], dtype=torch.float64)
     """
 
-    _terms = staticmethod(_npv_terms)
-    _by_support = True
+    terms = staticmethod(_npv_terms)
+    by_support = True
 
 
 @fill_doc
@@ -67,4 +67,4 @@ class MultilabelNegativePredictiveValue(_MultilabelScore):
         tensor([0., 1.], dtype=torch.float64)
     """
 
-    _terms = staticmethod(_npv_terms)
+    terms = staticmethod(_npv_terms)

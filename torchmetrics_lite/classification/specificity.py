@@ -30,7 +30,7 @@ class BinarySpecificity(_BinaryScore):
         tensor(0.6667, dtype=torch.float64)
     """
 
-    _terms = staticmethod(_specificity_terms)
+    terms = staticmethod(_specificity_terms)
 
 
 @fill_doc
@@ -49,7 +49,7 @@ class MulticlassSpecificity(_MulticlassScore):
         tensor([1.0000, 0.5000, 0.6667], dtype=torch.float64)
     """
 
-    _terms = staticmethod(_specificity_terms)
+    terms = staticmethod(_specificity_terms)
 
 
 @fill_doc
@@ -68,4 +68,4 @@ class MultilabelSpecificity(_MultilabelScore):
         tensor(0.5000, dtype=torch.float64)
     """
 
-    _terms = staticmethod(_specificity_terms)
+    terms = staticmethod(_specificity_terms)

@@ -109,6 +109,33 @@ def _multiclass_checked(preds: Tensor, target: Tensor, weight: Optional[Tensor],
                             device=p.device)
 
 
+def _binary_brier_score_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None, *,
+                              validate_args: bool = True) -> State:
+    """Checked statistics of one binary batch (the function's and the module's first step)."""
+    return _binary_brier_stats(*_binary_checked(preds, target, weight, validate_args))
+
+
+def _multiclass_brier_score_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None, *,
+                                  num_classes: Optional[int] = None, validate_args: bool = True) -> State:
+    """Checked statistics of one multiclass batch (the function's and the module's first step)."""
+    return _multiclass_brier_stats(*_multiclass_checked(preds, target, weight, num_classes, validate_args))
+
+
+def _binary_calibration_error_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None, *, n_bins: int,
+                                    validate_args: bool = True) -> State:
+    """Checked bin statistics of one binary batch (the function's and the module's first step)."""
+    p, t, w = _binary_checked(preds, target, weight, validate_args)
+    return _binary_bin_stats(p, t, n_bins, w)
+
+
+def _multiclass_calibration_error_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None, *,
+                                        n_bins: int, num_classes: Optional[int] = None,
+                                        validate_args: bool = True) -> State:
+    """Checked bin statistics of one multiclass batch (the function's and the module's first step)."""
+    p, t, w = _multiclass_checked(preds, target, weight, num_classes, validate_args)
+    return _multiclass_bin_stats(p, t, n_bins, w)
+
+
 def binary_brier_score(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None,
                        validate_args: bool = True) -> Tensor:
     """Binary Brier score, float64; in [0, 1], lower is better.
@@ -139,7 +166,7 @@ def binary_brier_score(preds: Tensor, target: Tensor, *, weight: Optional[Tensor
         >>> round(binary_brier_score(preds, torch.tensor([0, 1, 1, 0])).item(), 6)
         0.0375
     """
-    return _brier_from_stats(_binary_brier_stats(*_binary_checked(preds, target, weight, validate_args)))
+    return _brier_from_stats(_binary_brier_score_stats(preds, target, weight, validate_args=validate_args))
 
 
 def multiclass_brier_score(preds: Tensor, target: Tensor, *, num_classes: Optional[int] = None,
@@ -175,8 +202,8 @@ def multiclass_brier_score(preds: Tensor, target: Tensor, *, num_classes: Option
     """
     if num_classes is not None:
         check_positive_int("num_classes", num_classes)
-    checked = _multiclass_checked(preds, target, weight, num_classes, validate_args)
-    return _brier_from_stats(_multiclass_brier_stats(*checked))
+    stats = _multiclass_brier_score_stats(preds, target, weight, num_classes=num_classes, validate_args=validate_args)
+    return _brier_from_stats(stats)
 
 
 # ------------------------------------------------------------------------------------- calibration error
@@ -328,8 +355,8 @@ def binary_calibration_error(preds: Tensor, target: Tensor, *, n_bins: int = 15,
         0.25
     """
     _check_binning(n_bins, norm)
-    p, t, w = _binary_checked(preds, target, weight, validate_args)
-    return _calibration_error_from_stats(_binary_bin_stats(p, t, n_bins, w), norm)
+    stats = _binary_calibration_error_stats(preds, target, weight, n_bins=n_bins, validate_args=validate_args)
+    return _calibration_error_from_stats(stats, norm)
 
 
 def multiclass_calibration_error(preds: Tensor, target: Tensor, *, num_classes: Optional[int] = None, n_bins: int = 15,
@@ -365,8 +392,9 @@ def multiclass_calibration_error(preds: Tensor, target: Tensor, *, num_classes: 
     _check_binning(n_bins, norm)
     if num_classes is not None:
         check_positive_int("num_classes", num_classes)
-    p, t, w = _multiclass_checked(preds, target, weight, num_classes, validate_args)
-    return _calibration_error_from_stats(_multiclass_bin_stats(p, t, n_bins, w), norm)
+    stats = _multiclass_calibration_error_stats(preds, target, weight, n_bins=n_bins, num_classes=num_classes,
+                                                validate_args=validate_args)
+    return _calibration_error_from_stats(stats, norm)
 
 
 _compat.advise_exports(globals())  # torchmetrics' arguments get the classes' advice (see _compat.advise)

@@ -30,7 +30,14 @@ def _multiple_choice_stats(loglik: Tensor, target: Tensor, lengths: Optional[Ten
     return {"correct": correct.to(torch.int64), "total": torch.tensor(n, dtype=torch.int64, device=scores.device)}
 
 
-def _multiple_choice_from_stats(state: Dict[str, Tensor], zero_division: float) -> Tensor:
+def _multiple_choice_accuracy_stats(loglik: Tensor, target: Tensor, lengths: Optional[Tensor] = None, *,
+                                    normalize: str = "none", validate_args: bool = True) -> Dict[str, Tensor]:
+    """Checked ``{"correct", "total"}`` of one batch (the function's and the module's first step)."""
+    loglik, target, lengths = _check_multiple_choice(loglik, target, lengths, normalize, validate_args)
+    return _multiple_choice_stats(loglik, target, lengths, normalize)
+
+
+def _multiple_choice_from_stats(state: Dict[str, Tensor], *, zero_division: float = 0.0) -> Tensor:
     total = state["total"]
     dtype = float_dtype(total.device)
     value = state["correct"].to(dtype) / total.clamp(min=1).to(dtype)
@@ -79,8 +86,8 @@ def multiple_choice_accuracy(loglik: Tensor, target: Tensor, lengths: Optional[T
     """
     check_choice("normalize", normalize, ("none", "length"))
     zero_division = check_zero_division(zero_division)
-    loglik, target, lengths = _check_multiple_choice(loglik, target, lengths, normalize, validate_args)
-    return _multiple_choice_from_stats(_multiple_choice_stats(loglik, target, lengths, normalize), zero_division)
+    stats = _multiple_choice_accuracy_stats(loglik, target, lengths, normalize=normalize, validate_args=validate_args)
+    return _multiple_choice_from_stats(stats, zero_division=zero_division)
 
 
 _compat.advise_exports(globals())  # torchmetrics' arguments get the classes' advice (see _compat.advise)

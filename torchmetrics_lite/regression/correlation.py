@@ -2,10 +2,9 @@
 values (documented in :mod:`torchmetrics_lite.regression`)."""
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Tuple, Union
+from typing import Any, ClassVar, Optional, Tuple
 
 import torch
-from torch import Tensor
 
 from torchmetrics_lite._checks import check_positive_int
 from torchmetrics_lite._checks.correlation import check_kendall_options
@@ -26,7 +25,12 @@ __all__ = ["PearsonCorrCoef", "ConcordanceCorrCoef", "SpearmanCorrCoef", "Kendal
 
 
 class _ComomentMetric(Metric):
-    """One fold state ``comoments`` ``(6, num_outputs)`` merged with :func:`fold_comoments`."""
+    """One fold state ``comoments`` ``(6, num_outputs)`` merged with :func:`fold_comoments`; ``update(preds,
+    target)``: ``(N,)`` or ``(N, num_outputs)`` (the checked co-moments of each batch)."""
+
+    stats_fn = staticmethod(_comoment_stats)
+    stats_options = ("num_outputs", "validate_args")
+    value_options: ClassVar[Tuple[str, ...]] = ("scalar",)
 
     is_differentiable = False
     higher_is_better = True
@@ -34,13 +38,10 @@ class _ComomentMetric(Metric):
     def __init__(self, num_outputs: int = 1, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         check_positive_int("num_outputs", num_outputs)
-        self.num_outputs = num_outputs
+        self.num_outputs, self.scalar = num_outputs, num_outputs == 1
         self.add_state("comoments", torch.zeros(6, num_outputs, dtype=torch.float64), reduce=Fold(fold_comoments))
         self.stats_key = ("correlation_comoments", num_outputs)
 
-    def batch_stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
-        """Checked co-moments of one batch: ``preds``, ``target`` ``(N,)`` or ``(N, num_outputs)``."""
-        return _comoment_stats(preds, target, self.num_outputs, self.validate_args)
 
 
 class PearsonCorrCoef(_ComomentMetric):
@@ -76,8 +77,7 @@ class PearsonCorrCoef(_ComomentMetric):
         0.9849
     """
 
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _pearson_from_stats(state, scalar=self.num_outputs == 1)
+    value_fn = staticmethod(_pearson_from_stats)
 
 
 class ConcordanceCorrCoef(_ComomentMetric):
@@ -106,12 +106,16 @@ class ConcordanceCorrCoef(_ComomentMetric):
         0.9777
     """
 
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _concordance_from_stats(state, scalar=self.num_outputs == 1)
+    value_fn = staticmethod(_concordance_from_stats)
 
 
 class _RankMetric(Metric):
-    """The kept values: ``preds`` and ``target`` rows ``(N, num_outputs)`` (``cat`` states)."""
+    """The kept values: ``preds`` and ``target`` rows ``(N, num_outputs)`` (``cat`` states); ``update(preds,
+    target)``: ``(N,)`` or ``(N, num_outputs)``."""
+
+    stats_fn = staticmethod(_rank_stats)
+    stats_options = ("num_outputs", "validate_args")
+    value_options: ClassVar[Tuple[str, ...]] = ("scalar",)
 
     is_differentiable = False
     higher_is_better = True
@@ -119,14 +123,11 @@ class _RankMetric(Metric):
     def __init__(self, num_outputs: int = 1, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         check_positive_int("num_outputs", num_outputs)
-        self.num_outputs = num_outputs
+        self.num_outputs, self.scalar = num_outputs, num_outputs == 1
         self.add_state("preds", torch.zeros(0, num_outputs, dtype=torch.float32), reduce="cat")
         self.add_state("target", torch.zeros(0, num_outputs, dtype=torch.float32), reduce="cat")
         self.stats_key = ("correlation_values", num_outputs, self.validate_args)
 
-    def batch_stats(self, preds: Tensor, target: Tensor) -> Dict[str, Tensor]:
-        """Checked values of one batch: ``preds``, ``target`` ``(N,)`` or ``(N, num_outputs)``."""
-        return _rank_stats(preds, target, self.num_outputs, self.validate_args)
 
 
 class SpearmanCorrCoef(_RankMetric):
@@ -158,8 +159,7 @@ class SpearmanCorrCoef(_RankMetric):
         0.9487
     """
 
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _spearman_from_stats(state, scalar=self.num_outputs == 1)
+    value_fn = staticmethod(_spearman_from_stats)
 
 
 class KendallRankCorrCoef(_RankMetric):
@@ -192,12 +192,11 @@ class KendallRankCorrCoef(_RankMetric):
         (0.8, 0.126)
     """
 
+    value_fn = staticmethod(_kendall_from_stats)
+    value_options = ("variant", "t_test", "alternative", "scalar")
+
     def __init__(self, variant: str = "b", t_test: bool = False, alternative: Optional[str] = "two-sided",
                  num_outputs: int = 1, **kwargs: Any) -> None:
         check_kendall_options(variant, t_test, alternative)
         super().__init__(num_outputs=num_outputs, **kwargs)
         self.variant, self.t_test, self.alternative = variant, t_test, alternative
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Union[Tensor, Tuple[Tensor, Tensor]]:
-        return _kendall_from_stats(state, self.variant, self.t_test, self.alternative,
-                                   scalar=self.num_outputs == 1)

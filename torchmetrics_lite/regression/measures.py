@@ -1,12 +1,17 @@
 """The regression modules (documented in :mod:`torchmetrics_lite.regression`)."""
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
 import torch
-from torch import Tensor
 
-from torchmetrics_lite._checks import check_adjusted, check_multioutput, check_positive_int, error_multioutput
+from torchmetrics_lite._checks import (
+    check_adjusted,
+    check_bool,
+    check_multioutput,
+    check_positive_int,
+    error_multioutput,
+)
 from torchmetrics_lite.functional.regression._docs import ERROR_MODULE, sections
 from torchmetrics_lite.functional.regression._kernels import fold_pair
 from torchmetrics_lite.functional.regression.measures import (
@@ -34,10 +39,14 @@ def _init_outputs(metric: Any, num_outputs: int, multioutput: str, *, weighted: 
 
 class _ErrorSumMetric(Metric):
     """Per-output float64 error sum plus an int64 count (and a float64 weight sum for weighted batches);
-    ``_kind`` picks the error term, ``_root`` the RMSE."""
+    ``kind`` (an option of the statistics) picks the error term, ``root`` (one of the value) the RMSE."""
 
-    _kind = "squared"
-    _root = False
+    stats_fn = staticmethod(_error_stats)
+    stats_options = ("kind", "num_outputs", "validate_args")
+    value_fn = staticmethod(_mean_error_from_stats)
+    value_options = ("multioutput", "root")
+    kind = "squared"
+    root = False
     higher_is_better = False
     is_differentiable = False
 
@@ -49,14 +58,7 @@ class _ErrorSumMetric(Metric):
         self.add_state("sum_error", torch.zeros(num_outputs, dtype=torch.float64), reduce="sum")
         self.add_state("total", torch.zeros((), dtype=torch.int64), reduce="sum")
         self.add_state("sum_weight", torch.zeros((), dtype=torch.float64), reduce="sum")
-        self.stats_key = (f"regression_{self._kind}_error", num_outputs)
-
-    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
-        """Checked error sums of one batch; ``weight`` ``(N,)`` optional non-negative sample weights."""
-        return _error_stats(preds, target, self._kind, self.num_outputs, self.validate_args, weight)
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _mean_error_from_stats(state, self.multioutput, root=self._root)
+        self.stats_key = (f"regression_{self.kind}_error", num_outputs)
 
 
 class MeanSquaredError(_ErrorSumMetric):
@@ -97,10 +99,9 @@ class MeanSquaredError(_ErrorSumMetric):
     """
 
     def __init__(self, *, squared: bool = True, **kwargs: Any) -> None:
-        if not isinstance(squared, bool):
-            raise TypeError(f"Expected `squared` to be a bool, got {type(squared).__name__}")
+        check_bool("squared", squared, show_value=False)
         super().__init__(**kwargs)
-        self._root = not squared
+        self.root = not squared
 
 
 @sections(ERROR_MODULE)
@@ -119,7 +120,7 @@ class RootMeanSquaredError(_ErrorSumMetric):
         3.5355
     """
 
-    _root = True
+    root = True
 
 
 @sections(ERROR_MODULE)
@@ -137,7 +138,7 @@ class MeanAbsoluteError(_ErrorSumMetric):
         0.5
     """
 
-    _kind = "absolute"
+    kind = "absolute"
 
 
 @sections(ERROR_MODULE)
@@ -156,7 +157,7 @@ class MeanAbsolutePercentageError(_ErrorSumMetric):
         0.5
     """
 
-    _kind = "percentage"
+    kind = "percentage"
 
 
 class _MomentMetric(Metric):
@@ -165,6 +166,8 @@ class _MomentMetric(Metric):
 
     higher_is_better = True
     is_differentiable = False
+    stats_fn = staticmethod(_moment_stats)
+    stats_options = ("num_outputs", "validate_args")
 
     def __init__(self, *, num_outputs: int = 1, multioutput: str = "uniform_average", **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -172,10 +175,6 @@ class _MomentMetric(Metric):
         self.add_state("moments", torch.zeros(4, 2 * num_outputs, dtype=torch.float64),
                        reduce=Fold(fold_moments, fold_pair))
         self.stats_key = ("regression_moments", num_outputs)
-
-    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
-        """Checked moments of one batch; ``weight`` ``(N,)`` optional non-negative sample weights."""
-        return _moment_stats(preds, target, self.num_outputs, self.validate_args, weight)
 
 
 class R2Score(_MomentMetric):
@@ -217,8 +216,8 @@ class R2Score(_MomentMetric):
         super().__init__(**kwargs)
         self.adjusted = adjusted
 
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _r2_score_from_stats(state, self.multioutput, self.adjusted, self.validate_args)
+    value_fn = staticmethod(_r2_score_from_stats)
+    value_options = ("multioutput", "adjusted", "validate_args")
 
 
 class ExplainedVariance(_MomentMetric):
@@ -247,5 +246,5 @@ class ExplainedVariance(_MomentMetric):
         0.9572
     """
 
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        return _explained_variance_from_stats(state, self.multioutput)
+    value_fn = staticmethod(_explained_variance_from_stats)
+    value_options = ("multioutput",)

@@ -2,34 +2,25 @@
 the modules share (see :mod:`torchmetrics_lite.retrieval`)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple, Union
+from typing import Any, Dict, Optional, Tuple
 
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import (
-    check_retrieval_aggregated,
-    check_retrieval_aggregation,
-    check_retrieval_inputs,
-    check_retrieval_options,
-    check_retrieval_values,
-)
+from torchmetrics_lite._checks import check_retrieval_aggregation, check_retrieval_options
 from torchmetrics_lite._dtype import float_dtype
-from torchmetrics_lite.functional.retrieval._torch_kernels import (
-    RELEVANT,
-    Measure,
-    PerQuery,
-    _measure_values,
-    _per_query,
-    _retrieval_from_stats,
-    _retrieval_stats,
+from torchmetrics_lite.functional.retrieval._streaming import (
+    Aggregation,
+    Summary,
+    _retrieval_batch_stats,
+    _retrieval_summary,
+    _retrieval_value,
 )
+from torchmetrics_lite.functional.retrieval._torch_kernels import RELEVANT, Measure
 from torchmetrics_lite.metric import Metric
 
 __all__: list = []  # private: the shared base of the modules in this package
 
-_SUMS = ("value_sum", "n_queries", "n_skipped")
-Aggregation = Union[str, Callable[..., Tensor]]
 
 
 _MODULE_ARGS = """k: The cut-off: only the top ``k`` ranks count; ``None`` (default): the whole list.
@@ -89,21 +80,19 @@ def _module_doc(k: bool = True, max_fpr: bool = False) -> Any:
     return wrap
 
 
-class _Summary(NamedTuple):
-    """Everything :meth:`_RetrievalMetric.compute_from_stats` evaluates from one state."""
-
-    value: Tensor  # the aggregated value
-    values: Optional[Tensor]  # per-query values (when the metric keeps them), else None
-    skipped: Tensor  # int64: queries left out by empty="skip"
-
-
 class _RetrievalMetric(Metric):
-    """Shared states and update logic; a subclass names its per-query function and its options."""
+    """Shared states and options; a subclass declares its per-query ``measure`` and the names of its options
+    (``measure_args``), and ``need`` (what a query must hold not to be empty, named by ``empty="error"``)."""
 
-    _measure: Measure
-    _need = RELEVANT  # what a query must hold not to be empty (named by empty="error")
     higher_is_better = True
     is_differentiable = False
+    stats_fn = staticmethod(_retrieval_batch_stats)
+    stats_options = ("measure", "measure_options", "ties", "empty", "ignore_index", "validate_args", "keep", "need")
+    value_fn = staticmethod(_retrieval_value)
+    value_options = ("measure", "measure_options", "ties", "empty", "keep", "need", "aggregation", "evaluated")
+    measure: Measure
+    measure_args: Tuple[str, ...] = ("k",)
+    need = RELEVANT
 
     def __init__(self, *, k: Optional[int] = None, ties: str = "average", empty: str = "zero",
                  ignore_index: Optional[int] = None, aggregation: Aggregation = "mean",
@@ -113,7 +102,7 @@ class _RetrievalMetric(Metric):
         check_retrieval_aggregation(aggregation)
         self.k, self.ties, self.empty, self.ignore_index = k, ties, empty, ignore_index
         self.aggregation, self.keep_per_query = aggregation, bool(keep_per_query)
-        self._keep = self.keep_per_query or callable(aggregation) or aggregation != "mean"  # dense updates too
+        self.keep = self.keep_per_query or callable(aggregation) or aggregation != "mean"  # dense updates too
         self.add_state("value_sum", torch.zeros((), dtype=torch.float64), reduce="sum")
         self.add_state("n_queries", torch.zeros((), dtype=torch.int64), reduce="sum")
         self.add_state("n_skipped", torch.zeros((), dtype=torch.int64), reduce="sum")
@@ -121,93 +110,31 @@ class _RetrievalMetric(Metric):
         self.add_state("target", torch.zeros(0, dtype=torch.float64), reduce="cat")  # nan: a dropped row
         self.add_state("indexes", torch.zeros(0, dtype=torch.int64), reduce="cat")
         self.add_state("query_values", torch.zeros(0, dtype=torch.float64), reduce="cat")  # when kept
-        self._summary: Optional[_Summary] = None  # of the state behind the cached compute() value
-        self._pending: Optional[Tuple[Dict[str, Tensor], _Summary]] = None
+        self.evaluated: Optional[Tuple[Dict[str, Tensor], Summary]] = None  # inside compute_from_synced
+        self._summary: Optional[Summary] = None  # of the state behind the cached compute() value
 
-    def _options(self) -> Dict[str, Any]:
-        return {"k": self.k}
-
-    def batch_stats(self, preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None,
-                    mask: Optional[Tensor] = None) -> Dict[str, Tensor]:
-        preds, target, indexes, mask = check_retrieval_inputs(preds, target, indexes, mask, self.validate_args)
-        if indexes is None:
-            pq, _ = _measure_values(self._measure, preds, target, None, mask, ties=self.ties,
-                                    ignore_index=self.ignore_index, validate_args=self.validate_args,
-                                    options=self._options())
-            stats = _retrieval_stats(pq, self.empty, self._need)
-            if self._keep:
-                stats["query_values"] = _per_query(pq, self.empty, True, self._need)
-            return stats
-        keep = mask
-        if self.ignore_index is not None:
-            keep = (target != self.ignore_index) if keep is None else keep & (target != self.ignore_index)
-        if self.validate_args:
-            check_retrieval_values(preds, target, keep)
-        target = target.to(float_dtype(target.device))
-        if keep is not None:  # rows dropped by mask / ignore_index stay in place, marked: no host sync here
-            target = torch.where(keep, target, float("nan"))
-        return {"preds": preds, "target": target, "indexes": indexes.to(torch.int64)}
-
-    def _flat_values(self, state: Dict[str, Tensor]) -> PerQuery:
-        """Per-query values of the flat rows of ``state`` (rows marked as dropped removed first)."""
-        preds, target, indexes = state["preds"], state["target"], state["indexes"]
-        dropped = torch.isnan(target)
-        kept = None if not bool(dropped.any()) else ~dropped
-        pq, _ = _measure_values(self._measure, preds, target, indexes, kept, ties=self.ties, ignore_index=None,
-                                validate_args=False, options=self._options())
-        return pq
-
-    def _summarise(self, state: Dict[str, Tensor]) -> _Summary:
-        """The value, the per-query values and the skip count of ``state`` (pure: reads options only)."""
-        device = next(iter(state.values())).device
-        dtype = float_dtype(device)
-        zero = torch.zeros((), dtype=torch.int64, device=device)
-        totals = {"value_sum": state.get("value_sum", torch.zeros((), dtype=dtype, device=device)),
-                  "n_queries": state.get("n_queries", zero), "n_skipped": state.get("n_skipped", zero)}
-        values = [state["query_values"]] if "query_values" in state else []
-        # flat rows keep their per-query values (the README's promise); dense ones only with keep_per_query
-        keep = self._keep or not bool(totals["n_queries"])
-        if "preds" in state and state["preds"].numel():
-            pq = self._flat_values(state)
-            part = _retrieval_stats(pq, self.empty, self._need)
-            totals = {name: totals[name] + part[name] for name in _SUMS}
-            if keep:
-                values.append(_per_query(pq, self.empty, False, self._need))
-        every = torch.cat(values) if keep and values else None
-        if isinstance(self.aggregation, str) and self.aggregation == "mean":
-            value = _retrieval_from_stats(totals)
-        elif every is None or bool(torch.isnan(every).all()):
-            value = torch.tensor(float("nan"), dtype=dtype, device=device)
-        elif callable(self.aggregation):
-            value = check_retrieval_aggregated(self.aggregation, self.aggregation(every[~torch.isnan(every)],
-                                                                                  dim=None))
-        else:  # median: the lower one, as torchmetrics
-            value = getattr(torch, self.aggregation)(every[~torch.isnan(every)])
-        return _Summary(value, every, totals["n_skipped"])
-
-    def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
-        """The aggregated value of ``state``; pure (it changes nothing on the metric)."""
-        pending = self._pending
-        if pending is not None and pending[0] is state:  # inside compute_from_synced: evaluated once already
-            return pending[1].value
-        return self._summarise(state).value
+    @property
+    def measure_options(self) -> Dict[str, Any]:
+        """The keyword arguments of ``measure``: the attributes named by ``measure_args``."""
+        return {name: getattr(self, name) for name in type(self).measure_args}
 
     def compute_from_synced(self, state: Dict[str, Tensor]) -> Tensor:
         """As :meth:`Metric.compute_from_synced`, and keep the per-query values and the skip count of ``state``
-        for :meth:`per_query` and :meth:`skipped` (one evaluation serves all three)."""
-        summary = self._summarise(state)
-        self._pending = (state, summary)
+        for :meth:`per_query` and :meth:`skipped` (one evaluation serves all three: the option ``evaluated``)."""
+        options = {name: getattr(self, name) for name in type(self).value_options if name != "evaluated"}
+        summary = _retrieval_summary(state, **options)
+        self.evaluated = (state, summary)
         try:
             value = super().compute_from_synced(state)
         finally:
-            self._pending = None
+            self.evaluated = None
         values = summary.values
         if values is not None and self._float32:  # the float32 policy, as the value's (any aggregation's)
             values = values.to(torch.float32)
         self._summary = summary._replace(values=values)
         return value
 
-    def _computed_summary(self) -> _Summary:
+    def _computed_summary(self) -> Summary:
         self.compute()  # cached until the state changes; a new evaluation refreshes the summary
         assert self._summary is not None
         return self._summary
@@ -224,7 +151,7 @@ class _RetrievalMetric(Metric):
             ValueError: The metric does not keep per-query values (dense updates without ``keep_per_query``).
         """
         values = self._computed_summary().values
-        if not self._keep and (values is None or not self.update_called):
+        if not self.keep and (values is None or not self.update_called):
             raise ValueError(f"{type(self).__name__}.per_query() needs per-query values: flat updates (indexes=) "
                              "keep them; for dense (queries, items) updates construct it with keep_per_query=True "
                              "(or an aggregation other than 'mean')")

@@ -1,7 +1,7 @@
 """The retrieval modules (documented in :mod:`torchmetrics_lite.retrieval`)."""
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
 import torch  # noqa: F401 (the examples use it)
 
@@ -52,16 +52,15 @@ class RetrievalNormalizedDCG(_RetrievalMetric):
         0.3801
     """
 
-    _measure = staticmethod(NDCG)
+    measure = staticmethod(NDCG)
 
     def __init__(self, *, k: Optional[int] = None, gain: str = "linear", ties: str = "average",
                  empty: str = "zero", ignore_index: Optional[int] = None, **kwargs: Any) -> None:
         check_retrieval_options(gain=gain)
         self.gain = gain
-        _RetrievalMetric.__init__(self, k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
+        super().__init__(k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
 
-    def _options(self) -> Dict[str, Any]:
-        return {"k": self.k, "gain": self.gain}
+    measure_args = ("k", "gain")
 
 
 @_module_doc()
@@ -89,7 +88,8 @@ class RetrievalMAP(_RetrievalMetric):
         0.5
     """
 
-    _measure = staticmethod(AVERAGE_PRECISION)
+    measure = staticmethod(AVERAGE_PRECISION)
+    measure_args = ("k", "normalize")
     _torchmetrics_hints = {"top_k": "torchmetrics' AP@k divides by the relevant items in the top k, trec_eval's "
                            "(our default) by all the query's relevant items: for torchmetrics' number write "
                            "`RetrievalMAP(k={value!r}, normalize=\"retrieved\")`"}
@@ -99,9 +99,6 @@ class RetrievalMAP(_RetrievalMetric):
         check_choice("normalize", normalize, ("relevant", "retrieved"))
         self.normalize = normalize
         _RetrievalMetric.__init__(self, k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
-
-    def _options(self) -> Dict[str, Any]:
-        return {"k": self.k, "normalize": self.normalize}
 
 
 @_module_doc()
@@ -121,7 +118,7 @@ class RetrievalMRR(_RetrievalMetric):
         '0.4167'
     """
 
-    _measure = staticmethod(RECIPROCAL_RANK)
+    measure = staticmethod(RECIPROCAL_RANK)
 
 
 @_module_doc()
@@ -145,16 +142,14 @@ class RetrievalPrecision(_RetrievalMetric):
         0.5
     """
 
-    _measure = staticmethod(PRECISION)
+    measure = staticmethod(PRECISION)
+    measure_args = ("k", "adaptive_k")
 
     def __init__(self, *, k: Optional[int] = None, adaptive_k: bool = False, ties: str = "average",
                  empty: str = "zero", ignore_index: Optional[int] = None, **kwargs: Any) -> None:
         check_bool("adaptive_k", adaptive_k)
         self.adaptive_k = adaptive_k
         _RetrievalMetric.__init__(self, k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
-
-    def _options(self) -> Dict[str, Any]:
-        return {"k": self.k, "adaptive_k": self.adaptive_k}
 
 
 @_module_doc()
@@ -174,7 +169,7 @@ class RetrievalRecall(_RetrievalMetric):
         1.0
     """
 
-    _measure = staticmethod(RECALL)
+    measure = staticmethod(RECALL)
 
 
 @_module_doc()
@@ -194,7 +189,7 @@ class RetrievalHitRate(_RetrievalMetric):
         0.5
     """
 
-    _measure = staticmethod(HIT_RATE)
+    measure = staticmethod(HIT_RATE)
 
 
 @_module_doc(k=False)
@@ -214,14 +209,13 @@ class RetrievalRPrecision(_RetrievalMetric):
         0.5
     """
 
-    _measure = staticmethod(R_PRECISION)
+    measure = staticmethod(R_PRECISION)
 
     def __init__(self, *, ties: str = "average", empty: str = "zero", ignore_index: Optional[int] = None,
                  **kwargs: Any) -> None:
-        _RetrievalMetric.__init__(self, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
+        super().__init__(ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
 
-    def _options(self) -> Dict[str, Any]:
-        return {}
+    measure_args = ()
 
 
 @_module_doc()
@@ -241,9 +235,14 @@ class RetrievalDCG(_RetrievalMetric):
         3.5
     """
 
-    _measure = staticmethod(DCG)
-    __init__ = RetrievalNormalizedDCG.__init__  # the same options (gain)
-    _options = RetrievalNormalizedDCG._options
+    measure = staticmethod(DCG)
+    measure_args = ("k", "gain")
+
+    def __init__(self, *, k: Optional[int] = None, gain: str = "linear", ties: str = "average",
+                 empty: str = "zero", ignore_index: Optional[int] = None, **kwargs: Any) -> None:
+        check_retrieval_options(gain=gain)
+        self.gain = gain
+        super().__init__(k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
 
 
 @_module_doc()
@@ -266,8 +265,8 @@ class RetrievalFallOut(_RetrievalMetric):
         0.5
     """
 
-    _measure = staticmethod(FALL_OUT)
-    _need = "a non-relevant item (target == 0)"
+    measure = staticmethod(FALL_OUT)
+    need = "a non-relevant item (target == 0)"
     higher_is_better = False
 
     def __init__(self, *, k: Optional[int] = None, ties: str = "average", empty: str = "one",
@@ -302,14 +301,13 @@ class RetrievalAUROC(_RetrievalMetric):
         0.6667
     """
 
-    _measure = staticmethod(AUROC)
-    _need = "a relevant (target > 0) and a non-relevant item"
+    measure = staticmethod(AUROC)
+    need = "a relevant (target > 0) and a non-relevant item"
 
     def __init__(self, *, k: Optional[int] = None, max_fpr: Optional[float] = None, ties: str = "average",
                  empty: str = "zero", ignore_index: Optional[int] = None, **kwargs: Any) -> None:
         check_retrieval_options(max_fpr=max_fpr)
         self.max_fpr = max_fpr
-        _RetrievalMetric.__init__(self, k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
+        super().__init__(k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
 
-    def _options(self) -> Dict[str, Any]:
-        return {"k": self.k, "max_fpr": self.max_fpr}
+    measure_args = ("k", "max_fpr")

@@ -88,7 +88,7 @@ class BootStrapper(Metric):
     def __init__(self, metric: Metric, num_bootstraps: int = 10, *, mean: bool = True, std: bool = True,
                  quantile: Optional[Any] = None, raw: bool = False, sampling_strategy: str = "poisson",
                  seed: Optional[int] = None, **kwargs: Any) -> None:
-        check_wrapped_metric("metric", metric)
+        check_wrapped_metric("metric", metric, Metric)
         self._quantile = check_bootstrap_options(num_bootstraps, sampling_strategy, seed, quantile)
         kwargs.setdefault("validate_args", metric.validate_args)
         super().__init__(**kwargs)
@@ -111,7 +111,7 @@ class BootStrapper(Metric):
         if self.seed is None:
             return None
         if device not in self._generators:
-            rank = torch.distributed.get_rank(self.process_group) if sync.should_sync(self.process_group) else 0
+            rank = sync.rank(self.process_group)
             self._generators[device] = torch.Generator(device=device).manual_seed(self.seed + rank)
         return self._generators[device]
 

@@ -65,7 +65,7 @@ class ClasswiseWrapper(Metric):
 
     def __init__(self, metric: Metric, labels: Optional[List[str]] = None, prefix: Optional[str] = None,
                  postfix: Optional[str] = None, sync_timeout: Optional[float] = None) -> None:
-        check_wrapped_metric("metric", metric)
+        check_wrapped_metric("metric", metric, Metric)
         self.labels = check_labels_list(labels)
         check_optional_str("prefix", prefix)
         check_optional_str("postfix", postfix)

@@ -61,7 +61,7 @@ class Running(Metric):
     """
 
     def __init__(self, metric: Metric, window: int = 5, **kwargs: Any) -> None:
-        check_wrapped_metric("metric", metric)
+        check_wrapped_metric("metric", metric, Metric)
         check_window(window)
         kwargs.setdefault("validate_args", metric.validate_args)
         super().__init__(**kwargs)

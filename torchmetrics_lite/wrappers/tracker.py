@@ -64,7 +64,7 @@ class MetricTracker(nn.ModuleList):
 
     def __init__(self, metric: Tracked, maximize: Union[bool, List[bool], None] = None) -> None:
         super().__init__()
-        members = check_tracked(metric)
+        members = check_tracked(metric, Metric, MetricCollection)
         self.maximize = _infer_maximize(metric) if maximize is None else check_maximize(maximize, members)
         self._base_metric = copy.deepcopy(metric)
         self._base_metric.reset()

@@ -345,7 +345,7 @@ def test_callable_aggregation_errors_name_it():
 
 
 def test_compute_from_stats_is_pure_and_evaluates_once_per_compute(monkeypatch):
-    import torchmetrics_lite.retrieval._base as module_retrieval
+    import torchmetrics_lite.functional.retrieval._streaming as module_retrieval
 
     m = feed(RetrievalMAP(empty="skip", keep_per_query=True), DENSE + FLAT)
     want_value, want_values, want_skipped = m.compute(), m.per_query(), m.skipped()

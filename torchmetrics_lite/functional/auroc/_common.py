@@ -12,7 +12,7 @@ from typing import Dict, Optional, Tuple, TypeVar
 import torch
 from torch import Tensor
 
-from torchmetrics_lite import _sort
+from torchmetrics_lite import _backend, _sort
 from torchmetrics_lite._docs import fill_doc, register
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.auroc import _ranking as rk
@@ -107,8 +107,11 @@ def _binary_swept(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor]) -> s
 
 
 def _binary_auroc_value(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor]) -> Tensor:
+    """The kernel choice of binary AUROC: unweighted and eager, the rank counts (numpy on a CPU tensor, torch
+    elsewhere: :func:`torchmetrics_lite._backend.use_numpy`, read once); else the sweep."""
     if weight is None and not _compiling():
-        return rk.auroc_from_ranked(rk.rank_binary(scores, is_pos))
+        rank = rk.rank_binary_numpy if _backend.use_numpy(scores) else rk.rank_binary_torch
+        return rk.auroc_from_ranked(rank(scores, is_pos))
     return sw.auroc_from_swept(_binary_swept(scores, is_pos, weight))[0]
 
 

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 from typing import NamedTuple, Tuple
 
+import numpy as np
 import torch
 from torch import Tensor
 
-from torchmetrics_lite import _sort
+from torchmetrics_lite import _backend, _sort
 from torchmetrics_lite._dtype import float_dtype
 
 __all__ = ["Ranked", "rank_binary", "rank_rows", "two_u", "auroc_from_ranked", "precision_sum",
@@ -43,16 +44,56 @@ class Ranked(NamedTuple):
 
 
 def rank_binary(scores: Tensor, is_pos: Tensor) -> Ranked:
-    """Counts for 1-D ``scores`` and boolean ``is_pos`` (one sort of everything, one of the positives)."""
-    all_sorted = _sort.sort(scores)
-    pos = _sort.select_sorted(scores, is_pos)
-    starts = _sort.group_starts(pos).to(scores.device)
+    """Counts for 1-D ``scores`` and boolean ``is_pos`` (one sort of everything, one of the positives), in numpy
+    on a CPU tensor (chosen once, :func:`torchmetrics_lite._backend.use_numpy`), else in torch."""
+    if _backend.use_numpy(scores):
+        return rank_binary_numpy(scores, is_pos)
+    return rank_binary_torch(scores, is_pos)
+
+
+def rank_binary_torch(scores: Tensor, is_pos: Tensor) -> Ranked:
+    """:func:`rank_binary` in torch (any device, eager)."""
+    all_sorted = torch.sort(scores).values
+    pos = torch.sort(scores[is_pos]).values
+    starts = _starts_torch(pos)
     values = pos[starts]
     weight = torch.diff(starts, append=torch.tensor([pos.numel()], device=starts.device))
-    below = _sort.searchsorted(all_sorted, values)
-    at_or_below = _sort.searchsorted(all_sorted, values, right=True)
+    below = torch.searchsorted(all_sorted, values)
+    at_or_below = torch.searchsorted(all_sorted, values, right=True)
     n_pos = torch.tensor(pos.numel(), dtype=torch.int64, device=scores.device)
-    return Ranked(weight, below.to(scores.device), at_or_below.to(scores.device), starts, n_pos, scores.numel())
+    return Ranked(weight, below, at_or_below, starts, n_pos, scores.numel())
+
+
+def rank_binary_numpy(scores: Tensor, is_pos: Tensor) -> Ranked:
+    """:func:`rank_binary` on the zero-copy numpy views of CPU tensors (the scores are float32 or float64, the
+    labels bool)."""
+    a, m = _backend.host(scores), is_pos.numpy(force=True)
+    m = m if m.dtype == np.bool_ else m != 0
+    all_sorted = np.sort(a)
+    pos = np.compress(m, a)
+    pos.sort()
+    starts = _starts_numpy(pos)
+    values = pos.take(starts)
+    weight = np.diff(starts, append=pos.shape[0])
+    below = np.searchsorted(all_sorted, values, side="left").astype(np.int64)
+    at_or_below = np.searchsorted(all_sorted, values, side="right").astype(np.int64)
+    n_pos = torch.tensor(pos.shape[0], dtype=torch.int64)
+    return Ranked(torch.from_numpy(weight), torch.from_numpy(below), torch.from_numpy(at_or_below),
+                  torch.from_numpy(starts), n_pos, scores.numel())
+
+
+def _starts_torch(sorted_seq: Tensor) -> Tensor:
+    """Indices (int64) where a new value starts in a sorted 1-D tensor."""
+    new = torch.ones_like(sorted_seq, dtype=torch.bool)
+    if sorted_seq.numel() > 1:
+        torch.ne(sorted_seq[1:], sorted_seq[:-1], out=new[1:])
+    return torch.nonzero(new).view(-1)
+
+
+def _starts_numpy(a: np.ndarray) -> np.ndarray:
+    flags = np.ones(a.shape[0], dtype=np.bool_)
+    np.not_equal(a[1:], a[:-1], out=flags[1:])
+    return np.flatnonzero(flags)
 
 
 def rank_rows(scores: Tensor, is_pos: Tensor) -> Ranked:
@@ -96,14 +137,30 @@ def precision_sum(r: Ranked) -> Tensor:
 def curve_counts(scores: Tensor, is_pos: Tensor) -> Tuple[Tensor, Tensor, Tensor]:
     """Every distinct score as a threshold, ascending, with the true and false positives at ``score >= t``.
 
-    Returns ``(thresholds, tps, fps)`` (int64 counts); thresholds keep the scores' dtype."""
-    all_sorted = _sort.sort(scores)
-    pos = _sort.select_sorted(scores, is_pos)
-    starts = _sort.group_starts(all_sorted).to(scores.device)
+    Returns ``(thresholds, tps, fps)`` (int64 counts); thresholds keep the scores' dtype. numpy on a CPU tensor
+    (chosen once), else torch."""
+    if _backend.use_numpy(scores):
+        return _curve_counts_numpy(scores, is_pos)
+    all_sorted = torch.sort(scores).values
+    pos = torch.sort(scores[is_pos]).values
+    starts = _starts_torch(all_sorted)
     thresholds = all_sorted[starts]
-    tps = pos.numel() - _sort.searchsorted(pos, thresholds).to(scores.device)
+    tps = pos.numel() - torch.searchsorted(pos, thresholds)
     fps = (scores.numel() - starts) - tps
     return thresholds, tps, fps
+
+
+def _curve_counts_numpy(scores: Tensor, is_pos: Tensor) -> Tuple[Tensor, Tensor, Tensor]:
+    a = _backend.host(scores)
+    all_sorted = np.sort(a)
+    m = is_pos.numpy(force=True)
+    pos = np.compress(m if m.dtype == np.bool_ else m != 0, a)
+    pos.sort()
+    starts = _starts_numpy(all_sorted)
+    thresholds = all_sorted.take(starts)
+    tps = pos.shape[0] - np.searchsorted(pos, thresholds, side="left").astype(np.int64)
+    fps = (a.shape[0] - starts) - tps
+    return torch.from_numpy(thresholds), torch.from_numpy(tps), torch.from_numpy(fps)
 
 
 def partial_auroc(tps: Tensor, fps: Tensor, max_fpr: float) -> Tensor:

@@ -8,11 +8,13 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import (
+    Weighting,
     check_binary_rank_inputs,
     check_binned_max_fpr,
     check_max_fpr,
     check_rank_ignore_index,
     check_rank_weight,
+    check_rank_weighting,
     check_thresholds,
     drop_ignored,
 )
@@ -28,7 +30,6 @@ from torchmetrics_lite.functional.auroc._common import (
     _compiling,
     _state_weight,
     _undefined,
-    _with_weight,
     shared_docs,
 )
 from torchmetrics_lite.functional.auroc.binned import _binary_binned_stats, _binned_binary_ap, _binned_binary_auroc
@@ -38,20 +39,29 @@ __all__ = ["binary_auroc", "binary_average_precision"]
 Thresholds = Optional[Union[int, List[float], Tensor]]
 
 
-def _binary_rank_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> State:
+def _binary_rank_stats(preds: Any, target: Any, weight: Any = None, *, validate_args: bool = True,
+                       weighting: Optional[Weighting] = None, ignore_index: Optional[int] = None,
+                       threshold_values: Optional[Tensor] = None) -> State:
     """Rows to append for one checked binary batch: scores (float32 or wider), uint8 labels and, when given,
-    the weights."""
-    return _with_weight({"preds": preds, "target": target}, weight)
+    the weights (of ``target``'s shape). ``weighting``: a module's rows so far (every update weighted or none);
+    ``ignore_index``: the elements whose target equals it are dropped first; ``threshold_values``: torchmetrics'
+    binned mode (the ``confmat`` counts of ``torchmetrics_lite.functional.auroc.binned`` instead of rows)."""
+    if threshold_values is not None:
+        return _binary_binned_stats(preds, target, threshold_values, ignore_index, validate_args, weight)
+    if weighting is not None:
+        check_rank_weighting(weighting, weight)
+    preds, target, weight = drop_ignored(preds, target, weight, ignore_index, rows=False)
+    checked = check_binary_rank_inputs(preds, target, validate_args)
+    shape = tuple(target.shape) if isinstance(target, Tensor) else ()
+    weight = check_rank_weight(weight, shape, validate_args)
+    rows = {"preds": checked[0], "target": checked[1]}
+    return rows if weight is None else {**rows, "weight": weight}
 
 
 def _check_binary(preds: Any, target: Any, weight: Any, validate_args: bool,
                   ignore_index: Optional[int] = None) -> State:
-    """Checked inputs of one binary batch as its state rows (``weight`` of ``target``'s shape; the elements whose
-    target is ``ignore_index`` dropped first)."""
-    preds, target, weight = drop_ignored(preds, target, weight, ignore_index, rows=False)
-    checked = check_binary_rank_inputs(preds, target, validate_args)
-    shape = tuple(target.shape) if isinstance(target, Tensor) else ()
-    return _binary_rank_stats(*checked, check_rank_weight(weight, shape, validate_args))
+    """Checked inputs of one binary batch as its state rows (the exact mode of :func:`_binary_rank_stats`)."""
+    return _binary_rank_stats(preds, target, weight, validate_args=validate_args, ignore_index=ignore_index)
 
 
 def _partial_auroc(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor], max_fpr: float,
@@ -70,6 +80,8 @@ def _partial_auroc(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor], max
 
 
 def _binary_auroc_from_stats(state: State, max_fpr: Optional[float] = None, strict: bool = False) -> Tensor:
+    if "confmat" in state:  # the binned mode (thresholds=)
+        return _binned_binary_auroc(state, max_fpr, strict)
     scores, is_pos, weight = state["preds"], _as_bool(state["target"]), _state_weight(state)
     if max_fpr is not None and max_fpr < 1:
         return _partial_auroc(scores, is_pos, weight, max_fpr, strict)
@@ -126,13 +138,14 @@ def binary_auroc(preds: Tensor, target: Tensor, *, max_fpr: Optional[float] = No
     check_max_fpr(max_fpr)
     thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
     check_binned_max_fpr(thr, max_fpr)
-    if thr is not None:
-        return _binned_binary_auroc(_binary_binned_stats(preds, target, thr, ignore_index, validate_args, weight),
-                                    max_fpr, strict)
-    return _binary_auroc_from_stats(_check_binary(preds, target, weight, validate_args, ignore_index), max_fpr, strict)
+    state = _binary_rank_stats(preds, target, weight, validate_args=validate_args, ignore_index=ignore_index,
+                               threshold_values=thr)
+    return _binary_auroc_from_stats(state, max_fpr, strict)
 
 
 def _binary_average_precision_from_stats(state: State, strict: bool = False) -> Tensor:
+    if "confmat" in state:  # the binned mode (thresholds=)
+        return _binned_binary_ap(state, strict)
     value = _binary_ap_value(state["preds"], _as_bool(state["target"]), _state_weight(state))
     _check_defined(value, "average precision", strict, "without positives")
     return value
@@ -175,10 +188,9 @@ def binary_average_precision(preds: Tensor, target: Tensor, *, weight: Optional[
         0.854167
     """
     thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
-    if thr is not None:
-        return _binned_binary_ap(_binary_binned_stats(preds, target, thr, ignore_index, validate_args, weight), strict)
-    return _binary_average_precision_from_stats(_check_binary(preds, target, weight, validate_args, ignore_index),
-                                                strict)
+    state = _binary_rank_stats(preds, target, weight, validate_args=validate_args, ignore_index=ignore_index,
+                               threshold_values=thr)
+    return _binary_average_precision_from_stats(state, strict)
 
 
 def _binary_auroc_binned_stats(preds: Tensor, target: Tensor, bins: int, lo: float, hi: float) -> State:

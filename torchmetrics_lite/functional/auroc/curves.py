@@ -26,16 +26,10 @@ from torchmetrics_lite.functional.auroc._common import (
     _state_weight,
     shared_docs,
 )
-from torchmetrics_lite.functional.auroc.binary import Thresholds, _check_binary
-from torchmetrics_lite.functional.auroc.binned import (
-    _binary_binned_stats,
-    _binned_pr,
-    _binned_roc,
-    _multiclass_binned_stats,
-    _multilabel_binned_stats,
-)
-from torchmetrics_lite.functional.auroc.multiclass import _check_multiclass
-from torchmetrics_lite.functional.auroc.multilabel import _check_multilabel, _label_columns
+from torchmetrics_lite.functional.auroc.binary import Thresholds, _binary_rank_stats
+from torchmetrics_lite.functional.auroc.binned import _binned_pr, _binned_roc
+from torchmetrics_lite.functional.auroc.multiclass import _multiclass_rank_stats
+from torchmetrics_lite.functional.auroc.multilabel import _label_columns, _multilabel_rank_stats
 
 __all__ = ["binary_roc", "binary_precision_recall_curve", "multiclass_roc", "multilabel_roc",
            "multiclass_precision_recall_curve", "multilabel_precision_recall_curve"]
@@ -59,7 +53,9 @@ def _warn_one_class(swept: sw.Swept, what: str) -> None:
                       stacklevel=4)
 
 
-def _binary_roc_from_stats(state: State) -> Curve:
+def _binary_roc_from_stats(state: State, threshold_values: Optional[Tensor] = None) -> Curve:
+    if "confmat" in state:  # the binned mode (thresholds=)
+        return _binned_roc(state, threshold_values, True)  # type: ignore[arg-type]
     swept = _binary_swept_state(state)
     _warn_one_class(swept, "ROC curve")
     fpr, tpr, thresholds = sw.roc_points(swept)
@@ -103,12 +99,14 @@ def binary_roc(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None
         tensor([   inf, 0.8000, 0.4000, 0.3500, 0.1000])
     """
     thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
-    if thr is not None:
-        return _binned_roc(_binary_binned_stats(preds, target, thr, ignore_index, validate_args, weight), thr, True)
-    return _binary_roc_from_stats(_check_binary(preds, target, weight, validate_args, ignore_index))
+    state = _binary_rank_stats(preds, target, weight, validate_args=validate_args, ignore_index=ignore_index,
+                               threshold_values=thr)
+    return _binary_roc_from_stats(state, threshold_values=thr)
 
 
-def _binary_precision_recall_curve_from_stats(state: State) -> Curve:
+def _binary_precision_recall_curve_from_stats(state: State, threshold_values: Optional[Tensor] = None) -> Curve:
+    if "confmat" in state:  # the binned mode (thresholds=)
+        return _binned_pr(state, threshold_values, True)  # type: ignore[arg-type]
     swept = _binary_swept_state(state)
     if not _compiling() and bool(swept.n_pos[0] == 0):
         warnings.warn("precision-recall curve: no positive in `target`; recall is set to 1", UserWarning,
@@ -153,10 +151,9 @@ def binary_precision_recall_curve(preds: Tensor, target: Tensor, *, weight: Opti
         ([0.5, 0.6667, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0])
     """
     thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
-    if thr is not None:
-        return _binned_pr(_binary_binned_stats(preds, target, thr, ignore_index, validate_args, weight), thr, True)
-    return _binary_precision_recall_curve_from_stats(_check_binary(preds, target, weight, validate_args,
-                                                                   ignore_index))
+    state = _binary_rank_stats(preds, target, weight, validate_args=validate_args, ignore_index=ignore_index,
+                               threshold_values=thr)
+    return _binary_precision_recall_curve_from_stats(state, threshold_values=thr)
 
 
 # ------------------------------------------------------------------------------------------------ per class
@@ -169,24 +166,33 @@ def _multilabel_swept(state: State) -> sw.Swept:
     return _rows_swept(*_label_columns(state))
 
 
-def _multiclass_roc_from_stats(state: State, num_classes: int, from_logits: bool = False) -> Curves:
+def _multiclass_roc_from_stats(state: State, num_classes: int, from_logits: bool = False,
+                               threshold_values: Optional[Tensor] = None) -> Curves:
+    if "confmat" in state:  # the binned mode (thresholds=)
+        return _binned_roc(state, threshold_values, False)  # type: ignore[arg-type]
     swept = _multiclass_swept(state, num_classes, from_logits)
     _warn_one_class(swept, "ROC curve")
     return sw.roc_points(swept)
 
 
-def _multiclass_precision_recall_curve_from_stats(state: State, num_classes: int,
-                                                  from_logits: bool = False) -> Curves:
+def _multiclass_precision_recall_curve_from_stats(state: State, num_classes: int, from_logits: bool = False,
+                                                  threshold_values: Optional[Tensor] = None) -> Curves:
+    if "confmat" in state:  # the binned mode (thresholds=)
+        return _binned_pr(state, threshold_values, False)  # type: ignore[arg-type]
     return sw.pr_points(_multiclass_swept(state, num_classes, from_logits))
 
 
-def _multilabel_roc_from_stats(state: State) -> Curves:
+def _multilabel_roc_from_stats(state: State, threshold_values: Optional[Tensor] = None) -> Curves:
+    if "confmat" in state:  # the binned mode (thresholds=)
+        return _binned_roc(state, threshold_values, False)  # type: ignore[arg-type]
     swept = _multilabel_swept(state)
     _warn_one_class(swept, "ROC curve")
     return sw.roc_points(swept)
 
 
-def _multilabel_precision_recall_curve_from_stats(state: State) -> Curves:
+def _multilabel_precision_recall_curve_from_stats(state: State, threshold_values: Optional[Tensor] = None) -> Curves:
+    if "confmat" in state:  # the binned mode (thresholds=)
+        return _binned_pr(state, threshold_values, False)  # type: ignore[arg-type]
     return sw.pr_points(_multilabel_swept(state))
 
 
@@ -243,11 +249,9 @@ def multiclass_roc(preds: Tensor, target: Tensor, num_classes: int, *, from_logi
         ([0.0, 0.5, 1.0, 1.0, 1.0], [inf, 0.5, 0.4000000059604645, 0.30000001192092896, 0.20000000298023224])
     """
     thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
-    if thr is not None:
-        return _binned_roc(_multiclass_binned_stats(preds, target, num_classes, thr, ignore_index, from_logits,
-                                                    validate_args, weight), thr, False)
-    return _multiclass_roc_from_stats(_check_multiclass(preds, target, num_classes, weight, from_logits,
-                                                        validate_args, ignore_index), num_classes, from_logits)
+    state = _multiclass_rank_stats(preds, target, weight, num_classes=num_classes, from_logits=from_logits,
+                                   validate_args=validate_args, ignore_index=ignore_index, threshold_values=thr)
+    return _multiclass_roc_from_stats(state, num_classes, from_logits, threshold_values=thr)
 
 
 @shared_docs
@@ -278,11 +282,9 @@ def multilabel_roc(preds: Tensor, target: Tensor, num_labels: int, *, from_logit
     """
     del from_logits  # rank-invariant per label
     thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
-    if thr is not None:
-        return _binned_roc(_multilabel_binned_stats(preds, target, num_labels, thr, ignore_index, validate_args,
-                                                    weight), thr, False)
-    return _multilabel_roc_from_stats(_check_multilabel(preds, target, num_labels, weight, validate_args,
-                                                        ignore_index))
+    state = _multilabel_rank_stats(preds, target, weight, num_labels=num_labels, validate_args=validate_args,
+                                   ignore_index=ignore_index, threshold_values=thr)
+    return _multilabel_roc_from_stats(state, threshold_values=thr)
 
 
 @shared_docs
@@ -318,12 +320,9 @@ def multiclass_precision_recall_curve(preds: Tensor, target: Tensor, num_classes
         ([0.25, 0.3333333333333333, 0.5, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0, 0.0])
     """
     thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
-    if thr is not None:
-        return _binned_pr(_multiclass_binned_stats(preds, target, num_classes, thr, ignore_index, from_logits,
-                                                   validate_args, weight), thr, False)
-    return _multiclass_precision_recall_curve_from_stats(
-        _check_multiclass(preds, target, num_classes, weight, from_logits, validate_args, ignore_index), num_classes,
-        from_logits)
+    state = _multiclass_rank_stats(preds, target, weight, num_classes=num_classes, from_logits=from_logits,
+                                   validate_args=validate_args, ignore_index=ignore_index, threshold_values=thr)
+    return _multiclass_precision_recall_curve_from_stats(state, num_classes, from_logits, threshold_values=thr)
 
 
 @shared_docs
@@ -360,9 +359,7 @@ def multilabel_precision_recall_curve(preds: Tensor, target: Tensor, num_labels:
     """
     del from_logits
     thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
-    if thr is not None:
-        return _binned_pr(_multilabel_binned_stats(preds, target, num_labels, thr, ignore_index, validate_args,
-                                                   weight), thr, False)
-    return _multilabel_precision_recall_curve_from_stats(_check_multilabel(preds, target, num_labels, weight,
-                                                                           validate_args, ignore_index))
+    state = _multilabel_rank_stats(preds, target, weight, num_labels=num_labels, validate_args=validate_args,
+                                   ignore_index=ignore_index, threshold_values=thr)
+    return _multilabel_precision_recall_curve_from_stats(state, threshold_values=thr)
 

@@ -24,7 +24,7 @@ from torchmetrics_lite._checks import check_alpha, check_binary_rank_inputs, che
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.auroc import _sweep as sw
 from torchmetrics_lite.functional.auroc._common import State, _as_bool, _check_defined, shared_docs
-from torchmetrics_lite.functional.auroc.binary import _check_binary
+from torchmetrics_lite.functional.auroc.binary import _binary_rank_stats
 
 __all__ = ["binary_auroc_ci", "paired_auroc_test"]
 
@@ -106,10 +106,11 @@ def binary_auroc_ci(preds: Tensor, target: Tensor, alpha: float = 0.05, *, stric
         [0.8125, 0.4808, 1.0]
     """
     alpha = check_alpha(alpha)
-    return _binary_auroc_ci_from_stats(_check_binary(preds, target, None, validate_args), alpha, strict)
+    state = _binary_rank_stats(preds, target, None, validate_args=validate_args)
+    return _binary_auroc_ci_from_stats(state, alpha, strict)
 
 
-def _check_paired(preds_a: Any, preds_b: Any, target: Any, validate_args: bool) -> State:
+def _paired_rank_stats(preds_a: Any, preds_b: Any, target: Any, *, validate_args: bool = True) -> State:
     """Two score tensors of ``target``'s shape: the state rows ``preds`` ``(N, 2)`` and ``target`` ``(N,)``."""
     preds_a, preds_b = check_tensor("preds_a", preds_a), check_tensor("preds_b", preds_b)
     check_same_shape("preds_a", preds_a, "preds_b", preds_b)
@@ -163,4 +164,5 @@ def paired_auroc_test(preds_a: Tensor, preds_b: Tensor, target: Tensor, *, stric
         >>> {k: round(v.item(), 4) for k, v in paired_auroc_test(a, b, target).items()}
         {'auroc_a': 0.8125, 'auroc_b': 0.5, 'difference': 0.3125, 'z': 1.5811, 'p_value': 0.1138}
     """
-    return _paired_auroc_test_from_stats(_check_paired(preds_a, preds_b, target, validate_args), strict)
+    return _paired_auroc_test_from_stats(_paired_rank_stats(preds_a, preds_b, target, validate_args=validate_args),
+                                         strict)

@@ -71,8 +71,10 @@ def _ranking_from_stats(state: State) -> Tensor:
     return state["total"] / state["count"].to(state["total"].dtype)
 
 
-def _check(preds: Any, target: Any, num_labels: int, validate_args: bool) -> Any:
-    return check_multilabel_rank_inputs(preds, target, num_labels, validate_args)
+def _multilabel_ranking_stats(preds: Any, target: Any, *, values: Callable[[Tensor, Tensor], Tensor], num_labels: int,
+                              validate_args: bool) -> State:
+    """One checked batch's sum of the per-sample ``values`` and its size (see :func:`_ranking_stats`)."""
+    return _ranking_stats(values, *check_multilabel_rank_inputs(preds, target, num_labels, validate_args))
 
 
 _DOC = """
@@ -113,7 +115,9 @@ def multilabel_coverage_error(preds: Tensor, target: Tensor, num_labels: int, *,
         >>> multilabel_coverage_error(preds, torch.tensor([[1, 0, 1], [0, 1, 0]]), 3)  # (3 + 2) / 2
         tensor(2.5000, dtype=torch.float64)
     """
-    return _ranking_from_stats(_ranking_stats(_coverage_values, *_check(preds, target, num_labels, validate_args)))
+    stats = _multilabel_ranking_stats(preds, target, values=_coverage_values, num_labels=num_labels,
+                                      validate_args=validate_args)
+    return _ranking_from_stats(stats)
 
 
 @_doc
@@ -133,7 +137,9 @@ def multilabel_ranking_average_precision(preds: Tensor, target: Tensor, num_labe
         >>> round(multilabel_ranking_average_precision(preds, target, 3).item(), 6)  # ((1 + 2/3) / 2 + 1/2) / 2
         0.666667
     """
-    return _ranking_from_stats(_ranking_stats(_lrap_values, *_check(preds, target, num_labels, validate_args)))
+    stats = _multilabel_ranking_stats(preds, target, values=_lrap_values, num_labels=num_labels,
+                                      validate_args=validate_args)
+    return _ranking_from_stats(stats)
 
 
 @_doc
@@ -152,5 +158,6 @@ def multilabel_ranking_loss(preds: Tensor, target: Tensor, num_labels: int, *, v
         >>> multilabel_ranking_loss(preds, torch.tensor([[1, 0, 1], [0, 1, 0]]), 3)  # (1/2 + 1/2) / 2
         tensor(0.5000, dtype=torch.float64)
     """
-    return _ranking_from_stats(_ranking_stats(_ranking_loss_values, *_check(preds, target, num_labels,
-                                                                            validate_args)))
+    stats = _multilabel_ranking_stats(preds, target, values=_ranking_loss_values, num_labels=num_labels,
+                                      validate_args=validate_args)
+    return _ranking_from_stats(stats)

@@ -12,10 +12,12 @@ import torch  # noqa: F401 (the doctests)
 from torch import Tensor
 
 from torchmetrics_lite._checks import (
+    Weighting,
     check_multiclass_rank_inputs,
     check_rank_average,
     check_rank_ignore_index,
     check_rank_weight,
+    check_rank_weighting,
     check_thresholds,
     drop_ignored,
 )
@@ -40,21 +42,30 @@ __all__ = ["multiclass_auroc", "multiclass_average_precision"]
 RowsFormula = Callable[[Tensor, Tensor, Optional[Tensor]], Tuple[Tensor, Tensor]]
 
 
-def _multiclass_rank_stats(preds: Tensor, target: Tensor, num_classes: int, weight: Optional[Tensor] = None) -> State:
+def _multiclass_rank_stats(preds: Any, target: Any, weight: Any = None, *, num_classes: int, from_logits: bool = False,
+                           validate_args: bool = True, weighting: Optional[Weighting] = None,
+                           ignore_index: Optional[int] = None, threshold_values: Optional[Tensor] = None) -> State:
     """Rows for one checked multiclass batch: scores ``(N, C)`` as given (the softmax of ``from_logits`` is
     applied at compute: it is per sample, so streaming is unchanged), the class index in the narrowest dtype and
-    the optional weights."""
+    the optional weights ``(N,)``. ``weighting``: a module's rows so far (every update weighted or none);
+    ``ignore_index``: the rows whose target equals it are dropped first; ``threshold_values``: torchmetrics'
+    binned mode (the ``confmat`` counts of ``torchmetrics_lite.functional.auroc.binned`` instead of rows)."""
+    if threshold_values is not None:
+        return _multiclass_binned_stats(preds, target, num_classes, threshold_values, ignore_index, from_logits,
+                                        validate_args, weight)
+    if weighting is not None:
+        check_rank_weighting(weighting, weight)
+    preds, target, weight = drop_ignored(preds, target, weight, ignore_index, rows=True)
+    preds, target = check_multiclass_rank_inputs(preds, target, num_classes, validate_args, from_logits)
+    weight = check_rank_weight(weight, tuple(target.shape), validate_args)
     return _with_weight({"preds": preds, "target": target.to(_class_dtype(num_classes))}, weight)
 
 
 def _check_multiclass(preds: Any, target: Any, num_classes: int, weight: Any, from_logits: bool,
                       validate_args: bool, ignore_index: Optional[int] = None) -> State:
-    """Checked multiclass inputs as state rows (``weight``: one per sample, ``(N,)``; the rows whose target is
-    ``ignore_index`` dropped first)."""
-    preds, target, weight = drop_ignored(preds, target, weight, ignore_index, rows=True)
-    preds, target = check_multiclass_rank_inputs(preds, target, num_classes, validate_args, from_logits)
-    weight = check_rank_weight(weight, tuple(target.shape), validate_args)
-    return _multiclass_rank_stats(preds, target, num_classes, weight)
+    """Checked multiclass inputs as state rows (the exact mode of :func:`_multiclass_rank_stats`)."""
+    return _multiclass_rank_stats(preds, target, weight, num_classes=num_classes, from_logits=from_logits,
+                                  validate_args=validate_args, ignore_index=ignore_index)
 
 
 def _multiclass_from_stats(formula: RowsFormula, what: str, state: State, num_classes: int, average: str,
@@ -67,11 +78,15 @@ def _multiclass_from_stats(formula: RowsFormula, what: str, state: State, num_cl
 
 def _multiclass_auroc_from_stats(state: State, num_classes: int, average: str = "macro", from_logits: bool = False,
                                  strict: bool = False) -> Tensor:
+    if "confmat" in state:  # the binned mode (thresholds=)
+        return _binned_averaged(state, "AUROC", average, strict)
     return _multiclass_from_stats(_rows_auroc, "AUROC", state, num_classes, average, from_logits, strict)
 
 
 def _multiclass_average_precision_from_stats(state: State, num_classes: int, average: str = "macro",
                                              from_logits: bool = False, strict: bool = False) -> Tensor:
+    if "confmat" in state:  # the binned mode (thresholds=)
+        return _binned_averaged(state, "average precision", average, strict)
     return _multiclass_from_stats(_rows_ap, "average precision", state, num_classes, average, from_logits, strict)
 
 
@@ -132,10 +147,8 @@ def multiclass_auroc(preds: Tensor, target: Tensor, num_classes: int, *, average
     """
     average = check_rank_average(average)
     thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
-    if thr is not None:
-        return _binned_averaged(_multiclass_binned_stats(preds, target, num_classes, thr, ignore_index, from_logits,
-                                                         validate_args, weight), "AUROC", average, strict)
-    state = _check_multiclass(preds, target, num_classes, weight, from_logits, validate_args, ignore_index)
+    state = _multiclass_rank_stats(preds, target, weight, num_classes=num_classes, from_logits=from_logits,
+                                   validate_args=validate_args, ignore_index=ignore_index, threshold_values=thr)
     return _multiclass_auroc_from_stats(state, num_classes, average, from_logits, strict)
 
 
@@ -171,8 +184,6 @@ def multiclass_average_precision(preds: Tensor, target: Tensor, num_classes: int
     """
     average = check_rank_average(average)
     thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
-    if thr is not None:
-        return _binned_averaged(_multiclass_binned_stats(preds, target, num_classes, thr, ignore_index, from_logits,
-                                                         validate_args, weight), "average precision", average, strict)
-    state = _check_multiclass(preds, target, num_classes, weight, from_logits, validate_args, ignore_index)
+    state = _multiclass_rank_stats(preds, target, weight, num_classes=num_classes, from_logits=from_logits,
+                                   validate_args=validate_args, ignore_index=ignore_index, threshold_values=thr)
     return _multiclass_average_precision_from_stats(state, num_classes, average, from_logits, strict)

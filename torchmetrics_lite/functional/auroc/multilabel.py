@@ -9,10 +9,12 @@ import torch  # noqa: F401 (the doctests)
 from torch import Tensor
 
 from torchmetrics_lite._checks import (
+    Weighting,
     check_multilabel_rank_inputs,
     check_rank_average,
     check_rank_ignore_index,
     check_rank_weight,
+    check_rank_weighting,
     check_thresholds,
 )
 from torchmetrics_lite._dtype import float_dtype
@@ -41,10 +43,18 @@ AVERAGES = ("micro", "macro", "weighted", "none")
 IGNORED = 2  # the uint8 label code of an element whose target was `ignore_index` (it counts nowhere)
 
 
-def _check_multilabel(preds: Any, target: Any, num_labels: int, weight: Any, validate_args: bool,
-                      ignore_index: Optional[int] = None) -> State:
+def _multilabel_rank_stats(preds: Any, target: Any, weight: Any = None, *, num_labels: int, validate_args: bool = True,
+                           weighting: Optional[Weighting] = None, ignore_index: Optional[int] = None,
+                           threshold_values: Optional[Tensor] = None) -> State:
     """Checked multilabel inputs as state rows: scores and uint8 labels ``(N, L)``, optional weights ``(N,)``.
-    An element whose target is ``ignore_index`` is kept in place with the label code ``IGNORED``."""
+    An element whose target is ``ignore_index`` is kept in place with the label code ``IGNORED``. ``weighting``:
+    a module's rows so far (every update weighted or none); ``threshold_values``: torchmetrics' binned mode (the
+    ``confmat`` counts of ``torchmetrics_lite.functional.auroc.binned`` instead of rows)."""
+    if threshold_values is not None:
+        return _multilabel_binned_stats(preds, target, num_labels, threshold_values, ignore_index, validate_args,
+                                        weight)
+    if weighting is not None:
+        check_rank_weighting(weighting, weight)
     ignored = None
     if ignore_index is not None and isinstance(target, Tensor):
         ignored = target == ignore_index
@@ -54,6 +64,13 @@ def _check_multilabel(preds: Any, target: Any, num_labels: int, weight: Any, val
         target = torch.where(ignored, IGNORED, target).to(torch.uint8)
     weight = check_rank_weight(weight, tuple(target.shape[:1]), validate_args)
     return _with_weight({"preds": preds, "target": target}, weight)
+
+
+def _check_multilabel(preds: Any, target: Any, num_labels: int, weight: Any, validate_args: bool,
+                      ignore_index: Optional[int] = None) -> State:
+    """Checked multilabel inputs as state rows (the exact mode of :func:`_multilabel_rank_stats`)."""
+    return _multilabel_rank_stats(preds, target, weight, num_labels=num_labels, validate_args=validate_args,
+                                  ignore_index=ignore_index)
 
 
 def _label_columns(state: State) -> Tuple[Tensor, Tensor, Optional[Tensor]]:
@@ -83,6 +100,8 @@ def _micro(state: State) -> Tuple[Tensor, Tensor, Optional[Tensor]]:
 
 
 def _multilabel_auroc_from_stats(state: State, average: str = "macro", strict: bool = False) -> Tensor:
+    if "confmat" in state:  # the binned mode (thresholds=)
+        return _binned_averaged(state, "AUROC", average, strict)
     if average == "micro":
         value = _binary_auroc_value(*_micro(state))
         _check_defined(value, "AUROC", strict)
@@ -92,6 +111,8 @@ def _multilabel_auroc_from_stats(state: State, average: str = "macro", strict: b
 
 
 def _multilabel_average_precision_from_stats(state: State, average: str = "macro", strict: bool = False) -> Tensor:
+    if "confmat" in state:  # the binned mode (thresholds=)
+        return _binned_averaged(state, "average precision", average, strict)
     if average == "micro":
         value = _binary_ap_value(*_micro(state))
         _check_defined(value, "average precision", strict, "without positives")
@@ -143,11 +164,9 @@ def multilabel_auroc(preds: Tensor, target: Tensor, num_labels: int, *, average:
     del from_logits  # rank-invariant per label
     average = check_rank_average(average, AVERAGES)
     thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
-    if thr is not None:
-        return _binned_averaged(_multilabel_binned_stats(preds, target, num_labels, thr, ignore_index, validate_args,
-                                                         weight), "AUROC", average, strict)
-    return _multilabel_auroc_from_stats(_check_multilabel(preds, target, num_labels, weight, validate_args,
-                                                          ignore_index), average, strict)
+    state = _multilabel_rank_stats(preds, target, weight, num_labels=num_labels, validate_args=validate_args,
+                                   ignore_index=ignore_index, threshold_values=thr)
+    return _multilabel_auroc_from_stats(state, average, strict)
 
 
 @shared_docs
@@ -190,8 +209,6 @@ def multilabel_average_precision(preds: Tensor, target: Tensor, num_labels: int,
     del from_logits
     average = check_rank_average(average, AVERAGES)
     thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
-    if thr is not None:
-        return _binned_averaged(_multilabel_binned_stats(preds, target, num_labels, thr, ignore_index, validate_args,
-                                                         weight), "average precision", average, strict)
-    return _multilabel_average_precision_from_stats(_check_multilabel(preds, target, num_labels, weight,
-                                                                      validate_args, ignore_index), average, strict)
+    state = _multilabel_rank_stats(preds, target, weight, num_labels=num_labels, validate_args=validate_args,
+                                   ignore_index=ignore_index, threshold_values=thr)
+    return _multilabel_average_precision_from_stats(state, average, strict)

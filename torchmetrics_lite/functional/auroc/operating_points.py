@@ -39,9 +39,9 @@ from torchmetrics_lite.functional.auroc._common import (
     _multiclass_scores,
     shared_docs,
 )
-from torchmetrics_lite.functional.auroc.binary import _check_binary
-from torchmetrics_lite.functional.auroc.multiclass import _check_multiclass
-from torchmetrics_lite.functional.auroc.multilabel import _check_multilabel
+from torchmetrics_lite.functional.auroc.binary import _binary_rank_stats
+from torchmetrics_lite.functional.auroc.multiclass import _multiclass_rank_stats
+from torchmetrics_lite.functional.auroc.multilabel import _multilabel_rank_stats
 
 __all__ = ["binary_recall_at_fixed_precision", "binary_precision_at_fixed_recall",
            "binary_sensitivity_at_specificity", "binary_specificity_at_sensitivity",
@@ -103,19 +103,21 @@ def _specificity_at_sensitivity(s: sw.Swept, min_sensitivity: float) -> Point:
                  1e6, False)
 
 
-def _binary_point_from_stats(chooser: Chooser, state: State, minimum: float) -> Point:
+def _binary_point_from_stats(state: State, *, rule: Chooser, minimum: float) -> Point:
+    chooser = rule
     value, threshold = chooser(_binary_swept(state["preds"], _as_bool(state["target"]), None), minimum)
     return value[0], threshold[0]
 
 
-def _multiclass_point_from_stats(chooser: Chooser, state: State, num_classes: int, minimum: float,
+def _multiclass_point_from_stats(state: State, *, rule: Chooser, num_classes: int, minimum: float,
                                  from_logits: bool = False) -> Point:
+    chooser = rule
     scores = _multiclass_scores(state["preds"], from_logits)
     return chooser(sw.sweep(*_columns(scores, _multiclass_positive(state["target"], num_classes))), minimum)
 
 
-def _multilabel_point_from_stats(chooser: Chooser, state: State, minimum: float) -> Point:
-    return chooser(rr.curve_sweep(*_columns(state["preds"], state["target"].bool())), minimum)
+def _multilabel_point_from_stats(state: State, *, rule: Chooser, minimum: float) -> Point:
+    return rule(rr.curve_sweep(*_columns(state["preds"], state["target"].bool())), minimum)
 
 
 _BINARY_DOC = """
@@ -181,7 +183,8 @@ def binary_recall_at_fixed_precision(preds: Tensor, target: Tensor, min_precisio
         [1.0, 0.5]
     """
     minimum = check_probability("min_precision", min_precision)
-    return _binary_point_from_stats(_recall_at_precision, _check_binary(preds, target, None, validate_args), minimum)
+    state = _binary_rank_stats(preds, target, validate_args=validate_args)
+    return _binary_point_from_stats(state, rule=_recall_at_precision, minimum=minimum)
 
 
 @_doc(_BINARY_DOC, "min_recall", "precision 0, threshold nan", "binary_precision_at_fixed_recall")
@@ -197,7 +200,8 @@ def binary_precision_at_fixed_recall(preds: Tensor, target: Tensor, min_recall: 
         [0.6667, 0.5]
     """
     minimum = check_probability("min_recall", min_recall)
-    return _binary_point_from_stats(_precision_at_recall, _check_binary(preds, target, None, validate_args), minimum)
+    state = _binary_rank_stats(preds, target, validate_args=validate_args)
+    return _binary_point_from_stats(state, rule=_precision_at_recall, minimum=minimum)
 
 
 @_doc(_BINARY_DOC, "min_specificity", "sensitivity 0, threshold 1e6", "binary_sensitivity_at_specificity")
@@ -214,8 +218,8 @@ def binary_sensitivity_at_specificity(preds: Tensor, target: Tensor, min_specifi
         [1.0, 0.5]
     """
     minimum = check_probability("min_specificity", min_specificity)
-    return _binary_point_from_stats(_sensitivity_at_specificity, _check_binary(preds, target, None, validate_args),
-                                    minimum)
+    state = _binary_rank_stats(preds, target, validate_args=validate_args)
+    return _binary_point_from_stats(state, rule=_sensitivity_at_specificity, minimum=minimum)
 
 
 @_doc(_BINARY_DOC, "min_sensitivity", "specificity 0, threshold 1e6", "binary_specificity_at_sensitivity")
@@ -232,15 +236,17 @@ def binary_specificity_at_sensitivity(preds: Tensor, target: Tensor, min_sensiti
         [0.5, 0.699999988079071]
     """
     minimum = check_probability("min_sensitivity", min_sensitivity)
-    return _binary_point_from_stats(_specificity_at_sensitivity, _check_binary(preds, target, None, validate_args),
-                                    minimum)
+    state = _binary_rank_stats(preds, target, validate_args=validate_args)
+    return _binary_point_from_stats(state, rule=_specificity_at_sensitivity, minimum=minimum)
 
 
 def _multiclass(chooser: Chooser, name: str, preds: Tensor, target: Tensor, num_classes: int, minimum: float,
                 from_logits: bool, validate_args: bool) -> Point:
     minimum = check_probability(name, minimum)
-    state = _check_multiclass(preds, target, num_classes, None, from_logits, validate_args)
-    return _multiclass_point_from_stats(chooser, state, num_classes, minimum, from_logits)
+    state = _multiclass_rank_stats(preds, target, num_classes=num_classes, from_logits=from_logits,
+                                   validate_args=validate_args)
+    return _multiclass_point_from_stats(state, rule=chooser, num_classes=num_classes, minimum=minimum,
+                                        from_logits=from_logits)
 
 
 @_doc(_MULTICLASS_DOC, "min_precision", "recall 0, threshold nan", "multiclass_recall_at_fixed_precision")
@@ -332,8 +338,8 @@ _MULTILABEL_DOC = """
 def _multilabel(chooser: Chooser, name: str, preds: Tensor, target: Tensor, num_labels: int, minimum: float,
                 validate_args: bool) -> Point:
     minimum = check_probability(name, minimum)
-    state = _check_multilabel(preds, target, num_labels, None, validate_args)
-    return _multilabel_point_from_stats(chooser, state, minimum)
+    state = _multilabel_rank_stats(preds, target, num_labels=num_labels, validate_args=validate_args)
+    return _multilabel_point_from_stats(state, rule=chooser, minimum=minimum)
 
 
 @_doc(_MULTILABEL_DOC, "min_precision", "recall 0, threshold nan", "multilabel_recall_at_fixed_precision")

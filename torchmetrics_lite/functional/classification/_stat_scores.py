@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Callable, Optional, Tuple
+from typing import Callable, Dict, Optional, Tuple
 
 import torch
 from torch import Tensor
@@ -313,3 +313,10 @@ def _samplewise_multiclass(preds: Tensor, target: Tensor, n: int, num_classes: i
     if ignore_index is not None:
         index = index.masked_fill(target == ignore_index, c * c * n)
     return _count(index.clamp(max=c * c * n), c * c * n + 1)[:-1].view(n, c, c)
+def _fixed_counts(stats: Dict[str, Tensor], weighted: Optional[bool]) -> Dict[str, Tensor]:
+    """Counts in the dtype a module fixed at construction: ``weighted=None`` (a function) keeps them as counted
+    (int64, or float sums of ``weight``); ``True`` makes them floating sums (``float_dtype`` of the device: a
+    sample without a weight counts 1.0); ``False`` keeps int64 counts."""
+    if not weighted:
+        return stats
+    return {name: v.to(float_dtype(v.device)) for name, v in stats.items()}

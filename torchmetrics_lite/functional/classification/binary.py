@@ -5,7 +5,7 @@
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Dict, Optional
 
 from torch import Tensor
 
@@ -16,6 +16,7 @@ from torchmetrics_lite._checks import (
     check_ignore_index,
     check_samplewise,
     check_threshold,
+    check_weighted_update,
     check_zero_division,
 )
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
@@ -27,6 +28,7 @@ from torchmetrics_lite.functional.classification._stat_scores import (
     _binary_confmat,
     _counts_2x2,
     _fbeta_terms,
+    _fixed_counts,
     _normalize,
     _precision_terms,
     _recall_terms,
@@ -47,20 +49,22 @@ def _binary_config(threshold: float, from_logits: bool, ignore_index: Optional[i
     return check_threshold(threshold, from_logits)
 
 
-def _binary_stat_scores_stats(preds: Tensor, target: Tensor, cut: float, from_logits: bool,
-                              ignore_index: Optional[int], validate_args: bool,
-                              weight: Optional[Tensor] = None, samplewise: bool = False) -> Tensor:
-    """The (2, 2) confusion matrix ``[[tn, fp], [fn, tp]]`` of one batch: the state of every binary metric
-    (``samplewise``: one per sample, (N, 2, 2))."""
-    if samplewise:
-        check_samplewise("samplewise", "preds", preds, 2, weight)
+def _binary_stat_scores_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None, *, cut: float,
+                              from_logits: bool, ignore_index: Optional[int], validate_args: bool,
+                              weighted: Optional[bool] = None, multidim_average: str = "global") -> Dict[str, Tensor]:
+    """``{"confmat"}``: the (2, 2) confusion matrix ``[[tn, fp], [fn, tp]]`` of one batch, the state of every
+    binary metric (``multidim_average="samplewise"``: one per sample, (N, 2, 2)). ``weighted``: a module's fixed
+    choice (``None`` for a function, see ``_fixed_counts``)."""
+    if weighted is not None:
+        check_weighted_update(weighted, weight)
+    if check_samplewise(multidim_average, "preds", preds, 2, weight):
         n = preds.shape[0]
         preds, target, _ = check_binary_inputs(preds, target, from_logits=from_logits, ignore_index=ignore_index,
                                                validate_args=validate_args, weight=None)
-        return _samplewise_binary(preds, target, n, cut, ignore_index)
+        return {"confmat": _samplewise_binary(preds, target, n, cut, ignore_index)}
     preds, target, weight = check_binary_inputs(preds, target, from_logits=from_logits, ignore_index=ignore_index,
                                                 validate_args=validate_args, weight=weight)
-    return _binary_confmat(preds, target, cut, ignore_index, weight)
+    return _fixed_counts({"confmat": _binary_confmat(preds, target, cut, ignore_index, weight)}, weighted)
 
 
 def _per_sample(confmat: Tensor) -> Tensor:
@@ -68,25 +72,26 @@ def _per_sample(confmat: Tensor) -> Tensor:
     return confmat if confmat.dim() == 2 else confmat.unsqueeze(-3)
 
 
-def _binary_stat_scores_from_stats(confmat: Tensor) -> Tensor:
-    return _stat_scores(_counts_2x2(_per_sample(confmat)), "micro")
+def _binary_stat_scores_from_stats(state: Dict[str, Tensor]) -> Tensor:
+    return _stat_scores(_counts_2x2(_per_sample(state["confmat"])), "micro")
 
 
-def _binary_score_from_stats(confmat: Tensor, terms: Terms, zero_division: float = 0.0) -> Tensor:
+def _binary_score_from_stats(state: Dict[str, Tensor], *, terms: Terms, zero_division: float = 0.0) -> Tensor:
     """Any binary score (accuracy, precision, recall, F-beta, specificity, Jaccard) by its ``terms`` (one per
     sample for a samplewise (N, 2, 2) state)."""
-    return _average(_counts_2x2(_per_sample(confmat)), terms, "micro", zero_division)
+    return _average(_counts_2x2(_per_sample(state["confmat"])), terms, "micro", zero_division)
 
 
-def _binary_confusion_matrix_from_stats(confmat: Tensor, normalize: Optional[str] = None) -> Tensor:
-    return _normalize(confmat, normalize)
+def _binary_confusion_matrix_from_stats(state: Dict[str, Tensor], *, normalize: Optional[str] = None) -> Tensor:
+    return _normalize(state["confmat"], normalize)
 
 
 def _binary_stats(preds: Tensor, target: Tensor, threshold: float, from_logits: bool, ignore_index: Optional[int],
-                  validate_args: bool, weight: Optional[Tensor], multidim_average: str = "global") -> Tensor:
+                  validate_args: bool, weight: Optional[Tensor], multidim_average: str = "global") -> Dict[str, Tensor]:
     cut = _binary_config(threshold, from_logits, ignore_index)
-    samplewise = check_samplewise(multidim_average, "preds", preds, 2, weight)
-    return _binary_stat_scores_stats(preds, target, cut, from_logits, ignore_index, validate_args, weight, samplewise)
+    return _binary_stat_scores_stats(preds, target, weight, cut=cut, from_logits=from_logits,
+                                     ignore_index=ignore_index, validate_args=validate_args,
+                                     multidim_average=multidim_average)
 
 
 def _binary_score(preds: Tensor, target: Tensor, terms: Terms, threshold: float, from_logits: bool,
@@ -94,7 +99,7 @@ def _binary_score(preds: Tensor, target: Tensor, terms: Terms, threshold: float,
                   weight: Optional[Tensor], multidim_average: str = "global") -> Tensor:
     zd = check_zero_division(zero_division)
     stats = _binary_stats(preds, target, threshold, from_logits, ignore_index, validate_args, weight, multidim_average)
-    return _binary_score_from_stats(stats, terms, zd)
+    return _binary_score_from_stats(stats, terms=terms, zero_division=zd)
 
 
 # ------------------------------------------------------------------------------------------------ binary
@@ -316,4 +321,4 @@ def binary_confusion_matrix(preds: Tensor, target: Tensor, threshold: float = 0.
     """
     check_choice("normalize", normalize, NORMALIZE)
     stats = _binary_stats(preds, target, threshold, from_logits, ignore_index, validate_args, weight)
-    return _binary_confusion_matrix_from_stats(stats, normalize)
+    return _binary_confusion_matrix_from_stats(stats, normalize=normalize)

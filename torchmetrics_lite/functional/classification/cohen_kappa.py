@@ -8,7 +8,7 @@ class only, or no sample) gives NaN, as scikit-learn and torchmetrics.
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Dict, Optional
 
 import torch
 from torch import Tensor
@@ -32,7 +32,8 @@ def _check_kappa_weights(weights: Any) -> Optional[str]:
     return None if weights == "none" else weights
 
 
-def _cohen_kappa_from_stats(confmat: Tensor, weights: Optional[str] = None) -> Tensor:
+def _cohen_kappa_from_stats(state: Dict[str, Tensor], *, weights: Optional[str] = None) -> Tensor:
+    confmat = state["confmat"]
     cm = confmat.to(float_dtype(confmat.device))
     c = cm.shape[0]
     expected = torch.outer(cm.sum(dim=1), cm.sum(dim=0)) / cm.sum()
@@ -70,7 +71,7 @@ def binary_cohen_kappa(preds: Tensor, target: Tensor, threshold: float = 0.5, *,
     """
     w = _check_kappa_weights(weights)
     stats = _binary_stats(preds, target, threshold, from_logits, ignore_index, validate_args, weight)
-    return _cohen_kappa_from_stats(stats, w)
+    return _cohen_kappa_from_stats(stats, weights=w)
 
 
 @fill_doc
@@ -103,4 +104,4 @@ def multiclass_cohen_kappa(preds: Tensor, target: Tensor, num_classes: int, *, w
     """
     w = _check_kappa_weights(weights)
     stats = _multiclass_stats(preds, target, num_classes, 1, ignore_index, validate_args, weight)
-    return _cohen_kappa_from_stats(stats, w)
+    return _cohen_kappa_from_stats(stats, weights=w)

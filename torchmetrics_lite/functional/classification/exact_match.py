@@ -20,12 +20,13 @@ from torchmetrics_lite._checks import (
     check_multilabel_inputs,
     check_no_nan,
     check_sample_weight,
+    check_weighted_update,
     check_zero_division,
     fused_multiclass_checks,
 )
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
-from torchmetrics_lite.functional.classification._stat_scores import _positive, _safe_divide
+from torchmetrics_lite.functional.classification._stat_scores import _fixed_counts, _positive, _safe_divide
 from torchmetrics_lite.functional.classification.multiclass import _multiclass_config
 from torchmetrics_lite.functional.classification.multilabel import _multilabel_config
 
@@ -42,10 +43,20 @@ def _exact_match_counts(right: Tensor, weight: Optional[Tensor]) -> Dict[str, Te
     return {"correct": (w * correct).sum(), "total": w.sum()}
 
 
-def _multilabel_exact_match_stats(preds: Tensor, target: Tensor, num_labels: int, cut: float, from_logits: bool,
-                                  ignore_index: Optional[int], validate_args: bool,
-                                  weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
-    """``{"correct", "total"}`` of one batch: int64 sample counts, or float64 sums of ``weight``."""
+def _multilabel_exact_match_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None, *, num_labels: int,
+                                  cut: float, from_logits: bool, ignore_index: Optional[int], validate_args: bool,
+                                  weighted: Optional[bool] = None) -> Dict[str, Tensor]:
+    """``{"correct", "total"}`` of one batch: int64 sample counts, or float64 sums of ``weight`` (``weighted``: a
+    module's fixed choice, see ``_fixed_counts``)."""
+    if weighted is not None:
+        check_weighted_update(weighted, weight)
+    return _fixed_counts(_multilabel_exact_match_counts(preds, target, num_labels, cut, from_logits, ignore_index,
+                                                        validate_args, weight), weighted)
+
+
+def _multilabel_exact_match_counts(preds: Tensor, target: Tensor, num_labels: int, cut: float, from_logits: bool,
+                                   ignore_index: Optional[int], validate_args: bool,
+                                   weight: Optional[Tensor]) -> Dict[str, Tensor]:
     preds, target, weight = check_multilabel_inputs(preds, target, num_labels=num_labels, from_logits=from_logits,
                                                     ignore_index=ignore_index, validate_args=validate_args,
                                                     weight=weight)
@@ -55,7 +66,7 @@ def _multilabel_exact_match_stats(preds: Tensor, target: Tensor, num_labels: int
     return _exact_match_counts(right, weight)
 
 
-def _multilabel_exact_match_from_stats(state: Dict[str, Tensor], zero_division: float = 0.0) -> Tensor:
+def _multilabel_exact_match_from_stats(state: Dict[str, Tensor], *, zero_division: float = 0.0) -> Tensor:
     return _safe_divide(state["correct"], state["total"], zero_division)
 
 
@@ -92,15 +103,26 @@ def multilabel_exact_match(preds: Tensor, target: Tensor, num_labels: int, thres
     """
     cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
     zd = check_zero_division(zero_division)
-    stats = _multilabel_exact_match_stats(preds, target, num_labels, cut, from_logits, ignore_index, validate_args,
-                                          weight)
-    return _multilabel_exact_match_from_stats(stats, zd)
+    stats = _multilabel_exact_match_stats(preds, target, weight, num_labels=num_labels, cut=cut,
+                                          from_logits=from_logits, ignore_index=ignore_index,
+                                          validate_args=validate_args)
+    return _multilabel_exact_match_from_stats(stats, zero_division=zd)
 
 
-def _multiclass_exact_match_stats(preds: Tensor, target: Tensor, num_classes: int, ignore_index: Optional[int],
-                                  validate_args: bool, weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
+def _multiclass_exact_match_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None, *, num_classes: int,
+                                  ignore_index: Optional[int], validate_args: bool,
+                                  weighted: Optional[bool] = None) -> Dict[str, Tensor]:
     """``{"correct", "total"}`` of one batch of (N, ...) labels or (N, C, ...) scores: a sample is right when the
-    predicted label (``argmax``) of every position of it is its target or ``ignore_index``."""
+    predicted label (``argmax``) of every position of it is its target or ``ignore_index`` (``weighted``: a
+    module's fixed choice, see ``_fixed_counts``)."""
+    if weighted is not None:
+        check_weighted_update(weighted, weight)
+    return _fixed_counts(_multiclass_exact_match_counts(preds, target, num_classes, ignore_index, validate_args,
+                                                        weight), weighted)
+
+
+def _multiclass_exact_match_counts(preds: Tensor, target: Tensor, num_classes: int, ignore_index: Optional[int],
+                                   validate_args: bool, weight: Optional[Tensor]) -> Dict[str, Tensor]:
     checked, flat, _ = check_multiclass_inputs(preds, target, num_classes=num_classes, top_k=1,
                                                ignore_index=ignore_index, validate_args=validate_args)
     n = target.shape[0] if target.dim() else 1
@@ -153,5 +175,6 @@ def multiclass_exact_match(preds: Tensor, target: Tensor, num_classes: int, *, i
     """
     _multiclass_config(num_classes, 1, ignore_index)
     zd = check_zero_division(zero_division)
-    return _multilabel_exact_match_from_stats(
-        _multiclass_exact_match_stats(preds, target, num_classes, ignore_index, validate_args, weight), zd)
+    stats = _multiclass_exact_match_stats(preds, target, weight, num_classes=num_classes, ignore_index=ignore_index,
+                                          validate_args=validate_args)
+    return _multilabel_exact_match_from_stats(stats, zero_division=zd)

@@ -28,12 +28,19 @@ from torchmetrics_lite._checks import (
     check_groups,
     check_positive_int,
     check_tensor,
+    check_weighted_update,
     check_zero_division,
 )
 from torchmetrics_lite._docs import register
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
-from torchmetrics_lite.functional.classification._stat_scores import _count, _counts_2x2, _positive, _safe_divide
+from torchmetrics_lite.functional.classification._stat_scores import (
+    _count,
+    _counts_2x2,
+    _fixed_counts,
+    _positive,
+    _safe_divide,
+)
 from torchmetrics_lite.functional.classification.binary import _binary_config
 
 __all__ = ["binary_groups_stat_rates", "binary_fairness"]
@@ -72,8 +79,22 @@ def _groups_confmat(preds: Tensor, target: Optional[Tensor], groups: Tensor, num
     return _count(index, size + 1, w)[:-1].view(num_groups, 2, 2)
 
 
-def _binary_groups_stat_rates_from_stats(confmat: Tensor) -> Dict[str, Tensor]:
+def _binary_groups_stats(preds: Tensor, target: Optional[Tensor], groups: Tensor, weight: Optional[Tensor] = None, *,
+                         num_groups: Optional[int], cut: float, from_logits: bool, ignore_index: Optional[int],
+                         validate_args: bool, reads_target: bool = True,
+                         weighted: Optional[bool] = None) -> Dict[str, Tensor]:
+    """``{"confmat"}``: one batch's (G, 2, 2) per-group counts (``target`` read only with ``reads_target``;
+    ``weighted``: a module's fixed choice, see ``_fixed_counts``)."""
+    if weighted is not None:
+        check_weighted_update(weighted, weight)
+    confmat = _groups_confmat(preds, target if reads_target else None, groups, num_groups, cut, from_logits,
+                              ignore_index, validate_args, weight)
+    return _fixed_counts({"confmat": confmat}, weighted)
+
+
+def _binary_groups_stat_rates_from_stats(state: Dict[str, Tensor]) -> Dict[str, Tensor]:
     """``{"group_i": [tp, fp, tn, fn] / n_i}`` for every group (``nan`` for a group with no sample)."""
+    confmat = state["confmat"]
     counts = torch.stack(_counts_2x2(confmat), dim=-1).to(float_dtype(confmat.device))
     rates = counts / counts.sum(dim=-1, keepdim=True)
     return {f"group_{i}": rates[i] for i in range(rates.shape[0])}
@@ -90,10 +111,10 @@ def _ratio(name: str, num: Tensor, den: Tensor, eligible: Tensor, zero_division:
     return {f"{name}_{low}_{high}": _safe_divide(rate[low], rate[high], zero_division)}
 
 
-def _binary_fairness_from_stats(confmat: Tensor, task: str, zero_division: float = 0.0,
+def _binary_fairness_from_stats(state: Dict[str, Tensor], *, task: str, zero_division: float = 0.0,
                                 present_only: bool = False) -> Dict[str, Tensor]:
     """The ratios of ``task`` from (G, 2, 2) counts; ``present_only`` leaves groups with no sample out."""
-    tp, fp, tn, fn = _counts_2x2(confmat)
+    tp, fp, tn, fn = _counts_2x2(state["confmat"])
     n = tp + fp + tn + fn
     eligible = n > 0 if present_only else torch.ones_like(n, dtype=torch.bool)
     out: Dict[str, Tensor] = {}
@@ -141,9 +162,9 @@ def binary_groups_stat_rates(preds: Tensor, target: Tensor, groups: Tensor, num_
     """
     check_positive_int("num_groups", num_groups)
     cut = _binary_config(threshold, from_logits, ignore_index)
-    confmat = _groups_confmat(preds, target, groups, num_groups, cut, from_logits, ignore_index, validate_args,
-                              weight)
-    return _binary_groups_stat_rates_from_stats(confmat)
+    stats = _binary_groups_stats(preds, target, groups, weight, num_groups=num_groups, cut=cut,
+                                 from_logits=from_logits, ignore_index=ignore_index, validate_args=validate_args)
+    return _binary_groups_stat_rates_from_stats(stats)
 
 
 @fill_doc
@@ -192,6 +213,7 @@ def binary_fairness(preds: Tensor, target: Optional[Tensor], groups: Tensor, tas
     check_positive_int("num_groups", num_groups, allow_none=True)
     zd = check_zero_division(zero_division)
     cut = _binary_config(threshold, from_logits, ignore_index)
-    confmat = _groups_confmat(preds, None if task == "demographic_parity" else target, groups, num_groups, cut,
-                              from_logits, ignore_index, validate_args, weight)
-    return _binary_fairness_from_stats(confmat, task, zd, present_only=num_groups is None)
+    stats = _binary_groups_stats(preds, target, groups, weight, num_groups=num_groups, cut=cut,
+                                 from_logits=from_logits, ignore_index=ignore_index, validate_args=validate_args,
+                                 reads_target=task != "demographic_parity")
+    return _binary_fairness_from_stats(stats, task=task, zero_division=zd, present_only=num_groups is None)

@@ -65,9 +65,9 @@ def _hinge(margin: Tensor, squared: bool) -> Tensor:
     return loss.square() if squared else loss
 
 
-def _binary_hinge_loss_stats(preds: Tensor, target: Tensor, squared: bool, from_logits: bool, margins: bool,
-                             ignore_index: Optional[int], validate_args: bool,
-                             weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
+def _binary_hinge_loss_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None, *, squared: bool,
+                             from_logits: bool, margins: bool, ignore_index: Optional[int],
+                             validate_args: bool) -> Dict[str, Tensor]:
     """One batch's sums: margin ``y p`` with ``y = ±1`` from the 0/1 target."""
     preds, target, weight = check_binary_hinge_inputs(preds, target, raw=from_logits or margins,
                                                       ignore_index=ignore_index, validate_args=validate_args,
@@ -81,10 +81,9 @@ def _binary_hinge_loss_stats(preds: Tensor, target: Tensor, squared: bool, from_
     return _sums(loss, keep, weight)
 
 
-def _multiclass_hinge_loss_stats(preds: Tensor, target: Tensor, num_classes: int, squared: bool,
-                                 multiclass_mode: str, from_logits: bool, margins: bool,
-                                 ignore_index: Optional[int], validate_args: bool,
-                                 weight: Optional[Tensor] = None) -> Dict[str, Tensor]:
+def _multiclass_hinge_loss_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None, *, num_classes: int,
+                                 squared: bool, multiclass_mode: str, from_logits: bool, margins: bool,
+                                 ignore_index: Optional[int], validate_args: bool) -> Dict[str, Tensor]:
     """One batch's sums: Crammer-Singer margin ``p_y - max_{j != y} p_j`` per sample, or one-vs-all margins
     ``±p_c`` per sample and class (a (C,) sum)."""
     preds, target, weight = check_multiclass_hinge_inputs(preds, target, num_classes=num_classes,
@@ -147,8 +146,8 @@ def binary_hinge_loss(preds: Tensor, target: Tensor, squared: bool = False, igno
     """
     check_hinge_options(squared, from_logits, margins)
     check_ignore_index(ignore_index)
-    stats = _binary_hinge_loss_stats(preds, target, squared, from_logits, margins, ignore_index, validate_args,
-                                     weight)
+    stats = _binary_hinge_loss_stats(preds, target, weight, squared=squared, from_logits=from_logits, margins=margins,
+                                     ignore_index=ignore_index, validate_args=validate_args)
     return _hinge_loss_from_stats(stats)
 
 
@@ -196,6 +195,7 @@ def multiclass_hinge_loss(preds: Tensor, target: Tensor, num_classes: int, squar
     check_hinge_options(squared, from_logits, margins)
     check_choice("multiclass_mode", multiclass_mode, HINGE_MODES)
     check_ignore_index(ignore_index)
-    stats = _multiclass_hinge_loss_stats(preds, target, num_classes, squared, multiclass_mode, from_logits, margins,
-                                         ignore_index, validate_args, weight)
+    stats = _multiclass_hinge_loss_stats(preds, target, weight, num_classes=num_classes, squared=squared,
+                                         multiclass_mode=multiclass_mode, from_logits=from_logits, margins=margins,
+                                         ignore_index=ignore_index, validate_args=validate_args)
     return _hinge_loss_from_stats(stats)

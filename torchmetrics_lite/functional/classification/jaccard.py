@@ -7,7 +7,7 @@ averages (its predictions, all false positives, leave the micro denominator and 
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Dict, Optional
 
 from torch import Tensor
 
@@ -26,8 +26,9 @@ from torchmetrics_lite.functional.classification.multilabel import _score as _mu
 __all__ = ["binary_jaccard_index", "multiclass_jaccard_index", "multilabel_jaccard_index"]
 
 
-def _multiclass_jaccard_index_from_stats(confmat: Tensor, average: str, zero_division: float = 0.0,
+def _multiclass_jaccard_index_from_stats(state: Dict[str, Tensor], *, average: str, zero_division: float = 0.0,
                                          ignore_index: Optional[int] = None) -> Tensor:
+    confmat = state["confmat"]
     counts = _multiclass_counts(confmat)
     tp, fp, _, fn = counts
     dropped = ignore_index if ignore_index is not None and 0 <= ignore_index < confmat.shape[0] else None
@@ -96,7 +97,7 @@ def multiclass_jaccard_index(preds: Tensor, target: Tensor, num_classes: int, av
     """
     avg, zd = check_average(average), check_zero_division(zero_division)
     stats = _multiclass_stats(preds, target, num_classes, 1, ignore_index, validate_args, weight)
-    return _multiclass_jaccard_index_from_stats(stats, avg, zd, ignore_index)
+    return _multiclass_jaccard_index_from_stats(stats, average=avg, zero_division=zd, ignore_index=ignore_index)
 
 
 @fill_doc

@@ -9,7 +9,7 @@ matrices summed (torchmetrics' definition).
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Dict, Optional
 
 import torch
 from torch import Tensor
@@ -23,8 +23,9 @@ from torchmetrics_lite.functional.classification.multilabel import _multilabel_s
 __all__ = ["binary_matthews_corrcoef", "multiclass_matthews_corrcoef", "multilabel_matthews_corrcoef"]
 
 
-def _matthews_corrcoef_from_stats(confmat: Tensor) -> Tensor:
+def _matthews_corrcoef_from_stats(state: Dict[str, Tensor]) -> Tensor:
     """MCC of a (C, C) confusion matrix, or of the sum of (L, 2, 2) per-label matrices."""
+    confmat = state["confmat"]
     cm = (confmat.sum(dim=0) if confmat.dim() == 3 else confmat).to(float_dtype(confmat.device))
     t, p, s = cm.sum(dim=1), cm.sum(dim=0), cm.sum()
     cov_tp = cm.trace() * s - (t * p).sum()

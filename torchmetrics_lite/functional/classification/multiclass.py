@@ -12,7 +12,7 @@ fp = (1, 0, 0), fn = (0, 1, 0): micro precision = micro recall = accuracy = 2/3,
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Dict, Optional
 
 from torch import Tensor
 
@@ -27,6 +27,7 @@ from torchmetrics_lite._checks import (
     check_positive_int,
     check_samplewise,
     check_top_k,
+    check_weighted_update,
     check_zero_division,
 )
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
@@ -35,6 +36,7 @@ from torchmetrics_lite.functional.classification._stat_scores import (
     Terms,
     _average,
     _fbeta_terms,
+    _fixed_counts,
     _multiclass_confmat,
     _multiclass_counts,
     _normalize,
@@ -54,19 +56,28 @@ def _multiclass_config(num_classes: int, top_k: int, ignore_index: Optional[int]
     check_ignore_index(ignore_index)
 
 
-def _multiclass_stat_scores_stats(preds: Tensor, target: Tensor, num_classes: int, top_k: int,
-                                  ignore_index: Optional[int], validate_args: bool,
-                                  weight: Optional[Tensor] = None, samplewise: bool = False) -> Tensor:
-    """One batch's state: the (C, C) confusion matrix of the predicted labels (see the module docstring);
-    ``samplewise``: one per sample, (N, C, C)."""
-    if samplewise:
-        check_samplewise("samplewise", "target", target, 2, weight)
+def _multiclass_stat_scores_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None, *,
+                                  num_classes: int, top_k: int, ignore_index: Optional[int], validate_args: bool,
+                                  weighted: Optional[bool] = None,
+                                  multidim_average: str = "global") -> Dict[str, Tensor]:
+    """One batch's state ``{"confmat"}``: the (C, C) confusion matrix of the predicted labels (see the module
+    docstring; ``multidim_average="samplewise"``: one per sample, (N, C, C)). ``weighted``: a module's fixed
+    choice (``None`` for a function, see ``_fixed_counts``)."""
+    if weighted is not None:
+        check_weighted_update(weighted, weight)
+    if check_samplewise(multidim_average, "target", target, 2, weight):
         n = target.shape[0]
         preds, target, _ = check_multiclass_inputs(preds, target, num_classes=num_classes, top_k=top_k,
                                                    ignore_index=ignore_index, validate_args=validate_args, weight=None)
         if validate_args:
             check_labels("target", target, num_classes, ignore_index)
-        return _samplewise_multiclass(preds, target, n, num_classes, top_k, ignore_index)
+        return {"confmat": _samplewise_multiclass(preds, target, n, num_classes, top_k, ignore_index)}
+    return _fixed_counts({"confmat": _multiclass_count(preds, target, num_classes, top_k, ignore_index, validate_args,
+                                                       weight)}, weighted)
+
+
+def _multiclass_count(preds: Tensor, target: Tensor, num_classes: int, top_k: int, ignore_index: Optional[int],
+                      validate_args: bool, weight: Optional[Tensor]) -> Tensor:
     preds, target, weight = check_multiclass_inputs(preds, target, num_classes=num_classes, top_k=top_k,
                                                     ignore_index=ignore_index, validate_args=validate_args,
                                                     weight=weight)
@@ -79,31 +90,32 @@ def _multiclass_stat_scores_stats(preds: Tensor, target: Tensor, num_classes: in
         return _multiclass_confmat(preds, target, num_classes, top_k, ignore_index, False, weight)
 
 
-def _multiclass_stat_scores_from_stats(confmat: Tensor, average: str) -> Tensor:
-    return _stat_scores(_multiclass_counts(confmat), average)
+def _multiclass_stat_scores_from_stats(state: Dict[str, Tensor], *, average: str) -> Tensor:
+    return _stat_scores(_multiclass_counts(state["confmat"]), average)
 
 
-def _multiclass_score_from_stats(confmat: Tensor, terms: Terms, average: str, zero_division: float = 0.0, *,
-                                 by_support: bool = False) -> Tensor:
+def _multiclass_score_from_stats(state: Dict[str, Tensor], *, terms: Terms, average: str, zero_division: float = 0.0,
+                                 by_support: bool = False, top_k: int = 1) -> Tensor:
     """Any one-vs-rest multiclass score by its ``terms``. The macro mean runs over the classes present in the
-    targets or predictions (``tp + fp + fn > 0``), or with ``by_support`` over those present in the targets
-    (``tp + fn > 0``): torchmetrics' rule for accuracy, precision and recall at ``top_k > 1``."""
-    counts = _multiclass_counts(confmat)
+    targets or predictions (``tp + fp + fn > 0``), or, with ``by_support`` and ``top_k > 1``, over those present
+    in the targets (``tp + fn > 0``): torchmetrics' rule for accuracy, precision and recall."""
+    counts = _multiclass_counts(state["confmat"])
     tp, fp, _, fn = counts
-    present = tp + fn > 0 if by_support else tp + fp + fn > 0
+    present = tp + fn > 0 if by_support and top_k > 1 else tp + fp + fn > 0
     return _average(counts, terms, average, zero_division, present)
 
 
-def _multiclass_confusion_matrix_from_stats(confmat: Tensor, normalize: Optional[str] = None) -> Tensor:
-    return _normalize(confmat, normalize)
+def _multiclass_confusion_matrix_from_stats(state: Dict[str, Tensor], *, normalize: Optional[str] = None) -> Tensor:
+    return _normalize(state["confmat"], normalize)
 
 
 def _multiclass_stats(preds: Tensor, target: Tensor, num_classes: int, top_k: int, ignore_index: Optional[int],
-                      validate_args: bool, weight: Optional[Tensor], multidim_average: str = "global") -> Tensor:
+                      validate_args: bool, weight: Optional[Tensor],
+                      multidim_average: str = "global") -> Dict[str, Tensor]:
     _multiclass_config(num_classes, top_k, ignore_index)
-    samplewise = check_samplewise(multidim_average, "target", target, 2, weight)
-    return _multiclass_stat_scores_stats(preds, target, num_classes, top_k, ignore_index, validate_args, weight,
-                                         samplewise)
+    return _multiclass_stat_scores_stats(preds, target, weight, num_classes=num_classes, top_k=top_k,
+                                         ignore_index=ignore_index, validate_args=validate_args,
+                                         multidim_average=multidim_average)
 
 
 def _multiclass_score(preds: Tensor, target: Tensor, terms: Terms, num_classes: int, average: Optional[str],
@@ -112,7 +124,8 @@ def _multiclass_score(preds: Tensor, target: Tensor, terms: Terms, num_classes: 
     avg, zd = check_average(average), check_zero_division(zero_division)
     stats = _multiclass_stats(preds, target, num_classes, top_k, ignore_index, validate_args, weight,
                               multidim_average)
-    return _multiclass_score_from_stats(stats, terms, avg, zd, by_support=by_support and top_k > 1)
+    return _multiclass_score_from_stats(stats, terms=terms, average=avg, zero_division=zd, by_support=by_support,
+                                        top_k=top_k)
 
 
 @fill_doc
@@ -151,7 +164,7 @@ def multiclass_stat_scores(preds: Tensor, target: Tensor, num_classes: int, aver
     average = check_average(average)
     stats = _multiclass_stats(preds, target, num_classes, top_k, ignore_index, validate_args, weight,
                               multidim_average=multidim_average)
-    return _multiclass_stat_scores_from_stats(stats, average)
+    return _multiclass_stat_scores_from_stats(stats, average=average)
 
 
 @fill_doc
@@ -359,4 +372,4 @@ def multiclass_confusion_matrix(preds: Tensor, target: Tensor, num_classes: int,
     """
     check_choice("normalize", normalize, NORMALIZE)
     stats = _multiclass_stats(preds, target, num_classes, 1, ignore_index, validate_args, weight)
-    return _multiclass_confusion_matrix_from_stats(stats, normalize)
+    return _multiclass_confusion_matrix_from_stats(stats, normalize=normalize)

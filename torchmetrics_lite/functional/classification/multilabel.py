@@ -7,7 +7,7 @@ state of a batch is one 2x2 confusion matrix per label, shape (L, 2, 2). Accurac
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Dict, Optional
 
 from torch import Tensor
 
@@ -20,6 +20,7 @@ from torchmetrics_lite._checks import (
     check_positive_int,
     check_samplewise,
     check_threshold,
+    check_weighted_update,
     check_zero_division,
 )
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
@@ -30,6 +31,7 @@ from torchmetrics_lite.functional.classification._stat_scores import (
     _average,
     _counts_2x2,
     _fbeta_terms,
+    _fixed_counts,
     _hamming_terms,
     _multilabel_confmat,
     _normalize,
@@ -50,43 +52,47 @@ def _multilabel_config(num_labels: int, threshold: float, from_logits: bool, ign
     return check_threshold(threshold, from_logits)
 
 
-def _multilabel_stat_scores_stats(preds: Tensor, target: Tensor, num_labels: int, cut: float, from_logits: bool,
-                                  ignore_index: Optional[int], validate_args: bool,
-                                  weight: Optional[Tensor] = None, samplewise: bool = False) -> Tensor:
-    """One batch's state: (L, 2, 2) per-label confusion matrices ``[[tn, fp], [fn, tp]]`` (``samplewise``: one
-    set per sample, (N, L, 2, 2))."""
-    if samplewise:
-        check_samplewise("samplewise", "preds", preds, 3, weight)
+def _multilabel_stat_scores_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None, *, num_labels: int,
+                                  cut: float, from_logits: bool, ignore_index: Optional[int], validate_args: bool,
+                                  weighted: Optional[bool] = None,
+                                  multidim_average: str = "global") -> Dict[str, Tensor]:
+    """One batch's state ``{"confmat"}``: (L, 2, 2) per-label confusion matrices ``[[tn, fp], [fn, tp]]``
+    (``multidim_average="samplewise"``: one set per sample, (N, L, 2, 2)). ``weighted``: a module's fixed choice
+    (``None`` for a function, see ``_fixed_counts``)."""
+    if weighted is not None:
+        check_weighted_update(weighted, weight)
+    if check_samplewise(multidim_average, "preds", preds, 3, weight):
         n = preds.shape[0]
         preds, target, _ = check_multilabel_inputs(preds, target, num_labels=num_labels, from_logits=from_logits,
                                                    ignore_index=ignore_index, validate_args=validate_args, weight=None)
-        return _samplewise_multilabel(preds, target, n, cut, ignore_index)
+        return {"confmat": _samplewise_multilabel(preds, target, n, cut, ignore_index)}
     preds, target, weight = check_multilabel_inputs(preds, target, num_labels=num_labels, from_logits=from_logits,
                                                     ignore_index=ignore_index, validate_args=validate_args,
                                                     weight=weight)
-    return _multilabel_confmat(preds, target, cut, ignore_index, weight)
+    return _fixed_counts({"confmat": _multilabel_confmat(preds, target, cut, ignore_index, weight)}, weighted)
 
 
-def _multilabel_stat_scores_from_stats(confmat: Tensor, average: str) -> Tensor:
-    return _stat_scores(_counts_2x2(confmat), average)
+def _multilabel_stat_scores_from_stats(state: Dict[str, Tensor], *, average: str) -> Tensor:
+    return _stat_scores(_counts_2x2(state["confmat"]), average)
 
 
-def _multilabel_score_from_stats(confmat: Tensor, terms: Terms, average: str, zero_division: float = 0.0) -> Tensor:
+def _multilabel_score_from_stats(state: Dict[str, Tensor], *, terms: Terms, average: str,
+                                 zero_division: float = 0.0) -> Tensor:
     """Any multilabel score: accuracy, precision, recall, F-beta or Hamming distance, by its ``terms``."""
-    return _average(_counts_2x2(confmat), terms, average, zero_division)
+    return _average(_counts_2x2(state["confmat"]), terms, average, zero_division)
 
 
-def _multilabel_confusion_matrix_from_stats(confmat: Tensor, normalize: Optional[str] = None) -> Tensor:
-    return _normalize(confmat, normalize)
+def _multilabel_confusion_matrix_from_stats(state: Dict[str, Tensor], *, normalize: Optional[str] = None) -> Tensor:
+    return _normalize(state["confmat"], normalize)
 
 
 def _multilabel_stats(preds: Tensor, target: Tensor, num_labels: int, threshold: float, from_logits: bool,
                       ignore_index: Optional[int], validate_args: bool, weight: Optional[Tensor],
-                      multidim_average: str = "global") -> Tensor:
+                      multidim_average: str = "global") -> Dict[str, Tensor]:
     cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
-    samplewise = check_samplewise(multidim_average, "preds", preds, 3, weight)
-    return _multilabel_stat_scores_stats(preds, target, num_labels, cut, from_logits, ignore_index, validate_args,
-                                         weight, samplewise)
+    return _multilabel_stat_scores_stats(preds, target, weight, num_labels=num_labels, cut=cut,
+                                         from_logits=from_logits, ignore_index=ignore_index,
+                                         validate_args=validate_args, multidim_average=multidim_average)
 
 
 def _score(preds: Tensor, target: Tensor, terms: Terms, num_labels: int, threshold: float, average: Optional[str],
@@ -95,7 +101,7 @@ def _score(preds: Tensor, target: Tensor, terms: Terms, num_labels: int, thresho
     average, zd = check_average(average), check_zero_division(zero_division)
     state = _multilabel_stats(preds, target, num_labels, threshold, from_logits, ignore_index, validate_args, weight,
                               multidim_average)
-    return _multilabel_score_from_stats(state, terms, average, zd)
+    return _multilabel_score_from_stats(state, terms=terms, average=average, zero_division=zd)
 
 
 @fill_doc
@@ -135,7 +141,7 @@ def multilabel_stat_scores(preds: Tensor, target: Tensor, num_labels: int, thres
     average = check_average(average)
     state = _multilabel_stats(preds, target, num_labels, threshold, from_logits, ignore_index, validate_args, weight,
                               multidim_average=multidim_average)
-    return _multilabel_stat_scores_from_stats(state, average)
+    return _multilabel_stat_scores_from_stats(state, average=average)
 
 
 @fill_doc
@@ -375,4 +381,4 @@ def multilabel_confusion_matrix(preds: Tensor, target: Tensor, num_labels: int, 
     """
     check_choice("normalize", normalize, NORMALIZE)
     state = _multilabel_stats(preds, target, num_labels, threshold, from_logits, ignore_index, validate_args, weight)
-    return _multilabel_confusion_matrix_from_stats(state, normalize)
+    return _multilabel_confusion_matrix_from_stats(state, normalize=normalize)

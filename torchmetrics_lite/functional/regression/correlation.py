@@ -48,7 +48,7 @@ def _comoments(preds: Tensor, target: Tensor) -> Tensor:
     return xp.result(out)
 
 
-def _comoment_stats(preds: Tensor, target: Tensor, num_outputs: int | None, validate_args: bool) -> State:
+def _comoment_stats(preds: Tensor, target: Tensor, *, num_outputs: int | None, validate_args: bool) -> State:
     """Checked co-moments of one batch (the modules' ``batch_stats``). The NaN check reads the means."""
     p, t = check_regression_inputs(preds, target, num_outputs=num_outputs)
     stats = {"comoments": _comoments(p, t)}
@@ -96,7 +96,7 @@ def _squeezed(value: Tensor, scalar: bool) -> Tensor:
     return value[0] if scalar else value
 
 
-def _pearson_from_stats(state: State, scalar: bool) -> Tensor:
+def _pearson_from_stats(state: State, *, scalar: bool) -> Tensor:
     """``C / sqrt(M2_p M2_t)``, clamped to [-1, 1]; ``nan`` with fewer than two samples or a constant input."""
     s = state["comoments"]
     defined = (s[M2_P] > 0) & (s[M2_T] > 0)
@@ -104,7 +104,7 @@ def _pearson_from_stats(state: State, scalar: bool) -> Tensor:
     return _squeezed(torch.where(defined, r.clamp(-1, 1), float("nan")), scalar)
 
 
-def _concordance_from_stats(state: State, scalar: bool) -> Tensor:
+def _concordance_from_stats(state: State, *, scalar: bool) -> Tensor:
     """``2 cov / (var_p + var_t + (mean_p - mean_t)²)`` with unbiased (``n - 1``) variances and covariance
     (torchmetrics' value); ``nan`` with fewer than two samples or a zero denominator."""
     s = state["comoments"]
@@ -143,7 +143,8 @@ def pearson_corrcoef(preds: Tensor, target: Tensor, *, validate_args: bool = Tru
         >>> round(pearson_corrcoef(torch.tensor([2.5, 0.0, 2.0, 8.0]), torch.tensor([3.0, -0.5, 2.0, 7.0])).item(), 4)
         0.9849
     """
-    return _pearson_from_stats(_comoment_stats(preds, target, None, validate_args), scalar=preds.ndim == 1)
+    stats = _comoment_stats(preds, target, num_outputs=None, validate_args=validate_args)
+    return _pearson_from_stats(stats, scalar=preds.ndim == 1)
 
 
 def concordance_corrcoef(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> Tensor:
@@ -175,4 +176,5 @@ def concordance_corrcoef(preds: Tensor, target: Tensor, *, validate_args: bool =
         >>> round(concordance_corrcoef(p, t).item(), 4)
         0.9777
     """
-    return _concordance_from_stats(_comoment_stats(preds, target, None, validate_args), scalar=preds.ndim == 1)
+    stats = _comoment_stats(preds, target, num_outputs=None, validate_args=validate_args)
+    return _concordance_from_stats(stats, scalar=preds.ndim == 1)

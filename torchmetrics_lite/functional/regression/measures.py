@@ -28,8 +28,8 @@ State = Dict[str, Tensor]
 
 
 # ------------------------------------------------------------------------------------------- error sums
-def _error_stats(preds: Tensor, target: Tensor, kind: str, num_outputs: Optional[int], validate_args: bool,
-                 weight: Optional[Tensor] = None) -> State:
+def _error_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None, *, kind: str,
+                 num_outputs: Optional[int] = None, validate_args: bool = True) -> State:
     """Checked error sums of one batch (the module's ``batch_stats``): ``sum_error`` ``(d,)`` float64 and the
     int64 sample count ``total``, or, for a weighted batch, the float64 weight sum ``sum_weight`` instead. The
     NaN check reads the sums (NaN in, NaN out)."""
@@ -46,7 +46,7 @@ def _average_outputs(per_output: Tensor, multioutput: str) -> Tensor:
     return per_output if multioutput == "raw_values" else per_output.mean()
 
 
-def _mean_error_from_stats(state: State, multioutput: str, root: bool = False) -> Tensor:
+def _mean_error_from_stats(state: State, *, multioutput: str, root: bool = False) -> Tensor:
     """``sum_error / (total + sum_weight)`` per output (``nan`` with no sample or no weight), square-rooted
     for RMSE, then averaged. A state holds either denominator or both (unweighted samples weigh 1)."""
     per_output = state["sum_error"] / _impl.present_sum(state, "total", "sum_weight")
@@ -94,8 +94,8 @@ def mean_squared_error(preds: Tensor, target: Tensor, *, weight: Optional[Tensor
     if multioutput is None:
         multioutput = rmse_multioutput(preds, squared)
     check_multioutput(multioutput, weighted=False)
-    stats = _error_stats(preds, target, "squared", None, validate_args, weight)
-    return _mean_error_from_stats(stats, multioutput, root=not squared)
+    stats = _error_stats(preds, target, weight, kind="squared", validate_args=validate_args)
+    return _mean_error_from_stats(stats, multioutput=multioutput, root=not squared)
 
 
 @sections(ERROR_FUNCTION)
@@ -133,8 +133,8 @@ def mean_absolute_error(preds: Tensor, target: Tensor, *, weight: Optional[Tenso
         0.5
     """
     check_multioutput(multioutput, weighted=False)
-    stats = _error_stats(preds, target, "absolute", None, validate_args, weight)
-    return _mean_error_from_stats(stats, multioutput)
+    stats = _error_stats(preds, target, weight, kind="absolute", validate_args=validate_args)
+    return _mean_error_from_stats(stats, multioutput=multioutput)
 
 
 @sections(ERROR_FUNCTION)
@@ -154,8 +154,8 @@ def mean_absolute_percentage_error(preds: Tensor, target: Tensor, *, weight: Opt
         0.15
     """
     check_multioutput(multioutput, weighted=False)
-    stats = _error_stats(preds, target, "percentage", None, validate_args, weight)
-    return _mean_error_from_stats(stats, multioutput)
+    stats = _error_stats(preds, target, weight, kind="percentage", validate_args=validate_args)
+    return _mean_error_from_stats(stats, multioutput=multioutput)
 
 
 # ---------------------------------------------------------------------------------------------- moments
@@ -192,8 +192,8 @@ def fold_moments(stack: Tensor) -> Tensor:
 
 
 
-def _moment_stats(preds: Tensor, target: Tensor, num_outputs: Optional[int], validate_args: bool,
-                  weight: Optional[Tensor] = None) -> State:
+def _moment_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None, *, num_outputs: Optional[int] = None,
+                  validate_args: bool = True) -> State:
     """Checked moments of one batch (the module's ``batch_stats``): ``moments`` ``(4, 2d)``, rows ``[count, W,
     mean, M2]`` of the target columns, then of the residual columns. The NaN check reads the means."""
     p, t = check_regression_inputs(preds, target, num_outputs=num_outputs)
@@ -216,7 +216,7 @@ def _explained_fraction(num: Tensor, den: Tensor, multioutput: str) -> Tensor:
     return scores.mean()
 
 
-def _r2_score_from_stats(state: State, multioutput: str, adjusted: int = 0, validate_args: bool = True) -> Tensor:
+def _r2_score_from_stats(state: State, *, multioutput: str, adjusted: int = 0, validate_args: bool = True) -> Tensor:
     mom = state["moments"]
     d = mom.shape[1] // 2
     n = mom[COUNT, 0]
@@ -277,11 +277,11 @@ def r2_score(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None, 
     """
     check_multioutput(multioutput, weighted=True)
     check_adjusted(adjusted)
-    stats = _moment_stats(preds, target, None, validate_args, weight)
-    return _r2_score_from_stats(stats, multioutput, adjusted, validate_args)
+    stats = _moment_stats(preds, target, weight, validate_args=validate_args)
+    return _r2_score_from_stats(stats, multioutput=multioutput, adjusted=adjusted, validate_args=validate_args)
 
 
-def _explained_variance_from_stats(state: State, multioutput: str) -> Tensor:
+def _explained_variance_from_stats(state: State, *, multioutput: str) -> Tensor:
     mom = state["moments"]
     d = mom.shape[1] // 2
     score = _explained_fraction(mom[M2, d:], mom[M2, :d], multioutput)
@@ -315,4 +315,5 @@ def explained_variance(preds: Tensor, target: Tensor, *, weight: Optional[Tensor
         0.9571734475374732
     """
     check_multioutput(multioutput, weighted=True)
-    return _explained_variance_from_stats(_moment_stats(preds, target, None, validate_args, weight), multioutput)
+    stats = _moment_stats(preds, target, weight, validate_args=validate_args)
+    return _explained_variance_from_stats(stats, multioutput=multioutput)

@@ -35,15 +35,15 @@ def _values(x: Tensor) -> Tensor:
     return x if x.is_floating_point() else x.to(float_dtype(x.device))
 
 
-def _rank_stats(preds: Tensor, target: Tensor, num_outputs: Optional[int], validate_args: bool) -> State:
+def _rank_stats(preds: Tensor, target: Tensor, *, num_outputs: Optional[int], validate_args: bool) -> State:
     """Checked values of one batch (the modules' ``batch_stats``): ``preds`` and ``target`` rows ``(N, d)``."""
     p, t = check_correlation_inputs(preds, target, num_outputs=num_outputs, validate_args=validate_args)
     return {"preds": _values(p), "target": _values(t)}
 
 
-def _spearman_from_stats(state: State, scalar: bool) -> Tensor:
+def _spearman_from_stats(state: State, *, scalar: bool) -> Tensor:
     ranks_p, ranks_t = average_ranks(state["preds"]), average_ranks(state["target"])  # (d, N) float64
-    return _pearson_from_stats({"comoments": _comoments(ranks_p.T, ranks_t.T)}, scalar)
+    return _pearson_from_stats({"comoments": _comoments(ranks_p.T, ranks_t.T)}, scalar=scalar)
 
 
 def spearman_corrcoef(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> Tensor:
@@ -74,7 +74,8 @@ def spearman_corrcoef(preds: Tensor, target: Tensor, *, validate_args: bool = Tr
         >>> spearman_corrcoef(torch.tensor([1.0, 2.0, 2.0, 4.0]), torch.tensor([1.0, 3.0, 2.0, 5.0])).item()
         0.9486832980505138
     """
-    return _spearman_from_stats(_rank_stats(preds, target, None, validate_args), scalar=preds.ndim == 1)
+    stats = _rank_stats(preds, target, num_outputs=None, validate_args=validate_args)
+    return _spearman_from_stats(stats, scalar=preds.ndim == 1)
 
 
 def _kendall_tau(c: np.ndarray, variant: str) -> np.ndarray:
@@ -121,7 +122,7 @@ def _as_values(x: np.ndarray, device: torch.device) -> Tensor:
     return torch.from_numpy(x.astype(np.float32) if float_dtype(device) == torch.float32 else x).to(device)
 
 
-def _kendall_from_stats(state: State, variant: str, t_test: bool, alternative: Optional[str],
+def _kendall_from_stats(state: State, *, variant: str, t_test: bool, alternative: Optional[str],
                         scalar: bool) -> Union[Tensor, Tuple[Tensor, Tensor]]:
     counts = kendall_counts(state["preds"], state["target"])
     device = state["preds"].device
@@ -184,7 +185,8 @@ def kendall_rank_corrcoef(preds: Tensor, target: Tensor, variant: str = "b", t_t
         (0.8, 0.126)
     """
     check_kendall_options(variant, t_test, alternative)
-    stats = _rank_stats(preds, target, None, validate_args)
-    return _kendall_from_stats(stats, variant, t_test, alternative, scalar=preds.ndim == 1)
+    stats = _rank_stats(preds, target, num_outputs=None, validate_args=validate_args)
+    return _kendall_from_stats(stats, variant=variant, t_test=t_test, alternative=alternative,
+                               scalar=preds.ndim == 1)
 
 

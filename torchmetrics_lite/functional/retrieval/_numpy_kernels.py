@@ -9,6 +9,7 @@ first when the three do not fit 63 bits (:func:`~torchmetrics_lite._sort_keys.se
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Optional
 
 import numpy as np
@@ -61,9 +62,9 @@ def ideal_runs(q: np.ndarray, rel: np.ndarray, n_queries: int) -> Runs:
 
 NUMPY = Ops(
     name="numpy",
-    real=lambda x: x.astype(np.float64, copy=False),
+    real=partial(np.asarray, dtype=np.float64),  # numpy callables, not lambdas: no Python frame per call
     cumsum0=_cumsum0,
-    take=lambda x, i: x.take(i),
+    take=np.take,
     segsum=_segsum,
     nonzero=np.flatnonzero,
     arange=lambda n, like: np.arange(n, dtype=np.int64),
@@ -84,13 +85,19 @@ NUMPY = Ops(
 
 
 def rank(qid: np.ndarray, preds: np.ndarray, target: np.ndarray, n_queries: int, ties: str,
-         cut: Optional[int] = None) -> Ranked:
+         cut: Optional[int] = None, row_length: int = 0) -> Ranked:
     """Rank flat items (int64 query ids in ``[0, n_queries)``, any order) by query, then descending score.
 
     ``cut``: the measure reads only the ranks up to ``cut`` (its ``k``); the tie groups that start below it are
-    dropped after the sort (relevant counts, item counts and the ideal order still cover every item)."""
-    n_items = np.bincount(qid, minlength=n_queries).astype(np.int64, copy=False)
-    packed = segment_sort_payload(qid, preds, target, n_segments=n_queries) if ties == "average" else None
+    dropped after the sort (relevant counts, item counts and the ideal order still cover every item).
+    ``row_length > 0``: the items are the full rows of a dense block (query ``i`` is row ``i``), sorted row by
+    row."""
+    if row_length > 0:
+        n_items = np.full(n_queries, row_length, dtype=np.int64)
+    else:
+        n_items = np.bincount(qid, minlength=n_queries).astype(np.int64, copy=False)
+    packed = segment_sort_payload(qid, preds, target, n_segments=n_queries,
+                                  row_length=row_length) if ties == "average" else None
     new: Optional[np.ndarray] = None
     if packed is not None:
         keys, rel = packed  # payloads are >= 0

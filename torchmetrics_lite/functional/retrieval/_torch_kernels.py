@@ -40,6 +40,7 @@ class Flat(NamedTuple):
     n_queries: int
     dense: bool  # the queries are the rows of a dense block: reduction="none" returns one value per row
     valid: Optional[Tensor] = None  # (n,) bool: False at masked items kept in place (static shapes)
+    row_length: int = 0  # > 0: the items are the full rows of a dense block, this long (nothing dropped)
 
 
 # ------------------------------------------------------------------------------------ flatten and rank
@@ -84,7 +85,8 @@ def _flatten(preds: Tensor, target: Tensor, indexes: Optional[Tensor], mask: Opt
         keep = None
     if not dense:
         qid, n_queries = _compact_ids(qid)
-    return Flat(preds, target, qid, n_queries, dense, keep)
+    full_rows = n_cols if dense and keep is None and mask is None and ignore_index is None else 0
+    return Flat(preds, target, qid, n_queries, dense, keep, full_rows)
 
 
 # ------------------------------------------------------------------------------------------ torch ops
@@ -244,5 +246,5 @@ def _measure_values(measure: Measure, preds: Tensor, target: Tensor, indexes: Op
     if target.dtype in (torch.bfloat16, torch.float16):
         target = target.float()  # exact
     ranked = _numpy_kernels.rank(flat.qid.numpy(), _backend.host(flat.preds), target.numpy(), flat.n_queries, ties,
-                                 cut=options.get("k"))
+                                 cut=options.get("k"), row_length=flat.row_length)
     return PerQuery(*(torch.from_numpy(x) for x in measure(ranked, **options))), flat.dense

@@ -11,6 +11,7 @@ from torch import Tensor
 
 from torchmetrics_lite import _compat
 from torchmetrics_lite._checks import check_bool, check_choice, check_retrieval_inputs, check_retrieval_options
+from torchmetrics_lite.functional.retrieval._streaming import _retrieval_batch_stats, _retrieval_value
 from torchmetrics_lite.functional.retrieval._torch_kernels import (
     AUROC,
     AVERAGE_PRECISION,
@@ -121,6 +122,11 @@ def _evaluate(measure: Measure, preds: Any, target: Any, indexes: Any, mask: Any
               need: str = RELEVANT, **options: Any) -> Tensor:
     check_retrieval_options(k=options.get("k"), ties=ties, empty=empty, ignore_index=ignore_index,
                             reduction=reduction, gain=options.get("gain", "linear"), max_fpr=options.get("max_fpr"))
+    if indexes is None and reduction == "mean":  # the module's two steps (flat input: its rows, grouped here)
+        stats = _retrieval_batch_stats(preds, target, None, mask, measure=measure, measure_options=options, ties=ties,
+                                       empty=empty, ignore_index=ignore_index, validate_args=validate_args,
+                                       need=need)
+        return _retrieval_value(stats, measure=measure, measure_options=options, ties=ties, empty=empty, need=need)
     pq, dense = _measure_values(measure, *check_retrieval_inputs(preds, target, indexes, mask, validate_args),
                                 ties=ties, ignore_index=ignore_index, validate_args=validate_args, options=options)
     if reduction == "none":

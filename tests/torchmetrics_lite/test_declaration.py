@@ -1,0 +1,157 @@
+"""The declaration form, checked for every public metric class: a module declares the functional helpers its function
+calls (``stats_fn`` for one batch's statistics, ``value_fn`` for the value) and the options passed to both, and
+``Metric`` supplies ``batch_stats`` and ``compute_from_stats`` from them. So "the module and its function call the
+same two steps" is checked here by calling each function with both declared helpers patched to record the call."""
+from __future__ import annotations
+
+import re
+import sys
+from typing import Any, Callable, List
+
+import pytest
+import torch
+
+import torchmetrics_lite as tml
+import torchmetrics_lite.functional as F
+from tests.helpers import value_hashes as vh
+from torchmetrics_lite.metric import Metric, update_signature
+
+#: written to the extension contract (``batch_stats``/``compute_from_stats``) by design: no function family
+#: (aggregation) or a metric that holds metrics (wrappers)
+CONTRACT = {"SumMetric", "MeanMetric", "MaxMetric", "MinMetric", "BootStrapper", "ClasswiseWrapper", "Running",
+            # aggregation too (no function family)
+            "CatMetric", "RunningMean", "RunningSum",
+            # the function evaluates one batch; the module keeps flat rows (``indexes`` required) and groups them by
+            # query at compute: no statistics step the two share
+            "RetrievalPrecisionRecallCurve", "RetrievalRecallAtFixedPrecision"}
+#: declared, plus a module-only mode routed by an override (BinaryAUROC(bins=...): histograms, no function has it)
+OVERRIDES = {"BinaryAUROC"}
+FUNCTION = {"RetrievalMAP": "retrieval_average_precision", "RetrievalMRR": "retrieval_reciprocal_rank",
+            "BinaryAUROCCI": "binary_auroc_ci", "BinaryLogAUC": "binary_logauc",
+            "MulticlassLogAUC": "multiclass_logauc", "MultilabelLogAUC": "multilabel_logauc",
+            "BinaryGroupStatRates": "binary_groups_stat_rates"}
+#: the group metrics take ``groups`` beside the binary inputs (and ``num_groups``)
+GROUPS = {"BinaryFairness", "BinaryGroupStatRates"}
+NUM_GROUPS = 3
+
+
+def _classes() -> List[str]:
+    return sorted(n for n in tml.__all__ if isinstance(getattr(tml, n), type)
+                  and issubclass(getattr(tml, n), Metric) and getattr(tml, n) is not Metric)
+
+
+def _function_name(cls_name: str) -> str:
+    if cls_name in FUNCTION:
+        return FUNCTION[cls_name]
+    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", cls_name).lower()
+    return snake.replace("f_beta", "fbeta").replace("corr_coef", "corrcoef")
+
+
+DECLARED = [n for n in _classes() if n not in CONTRACT]
+
+
+def test_every_public_metric_is_declared_or_listed():
+    for name in _classes():
+        cls = getattr(tml, name)
+        if name in CONTRACT:
+            assert cls.stats_fn is None and cls.value_fn is None, name
+            continue
+        assert cls.stats_fn is not None and cls.value_fn is not None, f"{name} declares no stats_fn/value_fn"
+        overrides = {h for h in ("batch_stats", "compute_from_stats") if getattr(cls, h) is not getattr(Metric, h)}
+        assert not overrides or name in OVERRIDES, f"{name} overrides {overrides} instead of declaring"
+    assert set(CONTRACT) | set(DECLARED) == set(_classes())
+
+
+def _instance(cls: type) -> Metric:
+    params = vh._params(cls)
+    extra = {"num_groups": NUM_GROUPS} if cls.__name__ in GROUPS else {}
+    return cls(**{n: vh.REQUIRED[n] for n, p in params.items() if n in vh.REQUIRED and p.default is p.empty}, **extra)
+
+
+def _function_call(name: str, fn: Callable, data: dict) -> Callable[[], Any]:
+    """The function on the fixed inputs of ``name``'s family (and ``groups`` for a group metric)."""
+    params = vh._params(fn)
+    if name in GROUPS:
+        groups = torch.arange(vh.N) % NUM_GROUPS
+        return lambda: fn(data["preds"], data["target"], groups, num_groups=NUM_GROUPS)
+    required = {n: vh.REQUIRED[n] for n, p in params.items() if n in vh.REQUIRED and p.default is p.empty}
+    return vh._call(fn, params, data, required, weighted=False)
+
+
+@pytest.mark.parametrize("name", DECLARED)
+def test_the_declared_options_are_attributes_and_update_takes_the_rest(name):
+    cls = getattr(tml, name)
+    metric = _instance(cls)
+    for option in (*cls.stats_options, *cls.value_options):
+        getattr(metric, option)  # an AttributeError names what the declaration lacks
+    taken = set(update_signature(metric).parameters)
+    assert not taken & set(cls.stats_options)
+    assert taken >= {"preds", "target"} or taken >= {"loglik", "target"} or taken >= {"preds_a", "target"}
+
+
+def _record(fn: Callable, calls: List[Callable], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Patch every reference to ``fn`` in the package's modules with a wrapper that records the call."""
+    def recorder(*args: Any, **kwargs: Any) -> Any:
+        calls.append(fn)
+        return fn(*args, **kwargs)
+    for module_name, module in list(sys.modules.items()):
+        if module_name.startswith("torchmetrics_lite") and module is not None:
+            for attr, value in list(vars(module).items()):
+                if value is fn:
+                    monkeypatch.setattr(module, attr, recorder)
+
+
+@pytest.mark.parametrize("name", DECLARED)
+def test_the_module_and_its_function_call_the_same_two_steps(name, monkeypatch):
+    cls = getattr(tml, name)
+    fn = getattr(F, _function_name(name))
+    data = vh._inputs(vh._family(name), 0)
+    expected = _function_call(name, fn, data)()  # before patching
+    module = _instance(cls)
+    args, kwargs = vh._update_args(name, data, slice(0, None), weighted=False, flat=False)
+    if name in GROUPS:
+        args = (*args, torch.arange(vh.N) % NUM_GROUPS)
+    module.update(*args, **kwargs)
+    torch.testing.assert_close(module.compute(), expected, rtol=0, atol=0, equal_nan=True)
+
+    calls: List[Callable] = []
+    for helper in {cls.stats_fn, cls.value_fn}:
+        _record(helper, calls, monkeypatch)
+    _function_call(name, fn, data)()
+    assert cls.stats_fn in calls, f"{fn.__name__} does not call {name}.stats_fn ({cls.stats_fn.__name__})"
+    assert cls.value_fn in calls, f"{fn.__name__} does not call {name}.value_fn ({cls.value_fn.__name__})"
+
+
+class _Declared(Metric):
+    """A metric written in the declaration form over an existing pair of helpers."""
+
+    stats_fn = staticmethod(lambda preds, target, weight=None, *, cut, validate_args: {"n": preds.new_zeros(())})
+    stats_options = ("cut", "validate_args")
+    value_fn = staticmethod(lambda state, *, scale: state["n"] * scale)
+    value_options = ("scale",)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.cut, self.scale = 0.5, 2.0
+        self.add_state("n", torch.zeros(()), reduce="sum")
+
+
+def test_update_errors_name_the_declared_arguments_without_the_options():
+    m = _Declared()
+    with pytest.raises(TypeError, match=r"_Declared.update\(preds, target, weight=None\) got an unexpected keyword "
+                                        r"argument 'cut'"):
+        m.update(torch.ones(2), torch.ones(2), cut=0.3)
+    with pytest.raises(TypeError, match=r"_Declared.update\(preds, target, weight=None\) missing"):
+        m.update(torch.ones(2))
+    assert m.update_count == 0
+
+
+def test_an_undeclared_metric_says_what_it_lacks():
+    class Bare(Metric):
+        pass
+
+    with pytest.raises(NotImplementedError, match="Bare declares no `stats_fn` and overrides no `batch_stats`"):
+        Bare().batch_stats(torch.ones(1))
+    with pytest.raises(NotImplementedError, match="Bare declares no `value_fn`"):
+        Bare().compute_from_stats({})
+
