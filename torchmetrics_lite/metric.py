@@ -110,7 +110,7 @@ from torchmetrics_lite._checks import (
 from torchmetrics_lite._compat import init_info, is_noop, raise_unknown_argument, same_value
 from torchmetrics_lite._dtype import float_dtype  # noqa: F401 (re-exported for custom metrics)
 
-__all__ = ["Fold", "Metric", "update_signature"]  # float_dtype stays importable from here; it lives in _dtype
+__all__ = ["Fold", "Metric"]  # float_dtype and update_signature stay importable from here
 
 _REDUCTIONS = ("sum", "max", "min", "cat")
 _MIN_CAPACITY = 1024
