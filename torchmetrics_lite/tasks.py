@@ -201,7 +201,8 @@ def snake_case(name: str) -> str:
         >>> snake_case("BinaryLogAUC"), snake_case("MulticlassEER")
         ('binary_logauc', 'multiclass_eer')
     """
-    special = {"LogAUC": "Logauc", "EER": "Eer", "AUROC": "Auroc", "ROC": "Roc", "FBeta": "Fbeta", "F1": "F1", "CorrCoef": "Corrcoef"}
+    special = {"LogAUC": "Logauc", "EER": "Eer", "AUROC": "Auroc", "ROC": "Roc", "FBeta": "Fbeta", "F1": "F1",
+               "CorrCoef": "Corrcoef"}
     for word, replacement in special.items():
         name = name.replace(word, replacement)
     return "".join(f"_{c.lower()}" if c.isupper() else c for c in name).lstrip("_")
