@@ -348,12 +348,12 @@ def test_retrieval_command_line_never_imports_torch(tmp_path):
 def test_files_read_in_chunks_give_the_same_values(tmp_path, monkeypatch):
     """Large files are tokenized a chunk of bytes at a time: chunk boundaries must lose no line (and error lines
     count across chunks)."""
-    from torchmetrics_lite import _trec_files
+    from torchmetrics_lite.cli import files
 
     qrels, run = _generate(7)
     qp, rp = _write(tmp_path, qrels, run)
     want = _cli("retrieval", qp, rp, "-m", "map", "recall@20", "ndcg", "-q", "--digits", 12)
-    monkeypatch.setattr(_trec_files, "_CHUNK", 97)  # a few lines per chunk, boundaries anywhere
+    monkeypatch.setattr(files, "_CHUNK", 97)  # a few lines per chunk, boundaries anywhere
     assert _cli("retrieval", qp, rp, "-m", "map", "recall@20", "ndcg", "-q", "--digits", 12) == want
     lines = open(rp).read().splitlines()
     lines[40] = " ".join(lines[40].split()[:4])

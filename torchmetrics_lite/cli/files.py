@@ -2,7 +2,7 @@
 
 A file is read whole (``-`` is standard input, a name ending in ``.gz`` is gunzipped) into one buffer, then
 split into fields and converted a chunk of lines at a time with array operations on its bytes
-(:mod:`~torchmetrics_lite._trec_parse`): ids become keys that compare as their bytes, numbers are read exactly
+(:mod:`~torchmetrics_lite.cli.parse`): ids become keys that compare as their bytes, numbers are read exactly
 (the plain decimals from the bytes, the rest by NumPy). Every malformed line is reported as ``file:line``;
 errors are :class:`CliError` with exit code 1.
 """
@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import TYPE_CHECKING, List, NamedTuple, Sequence, Tuple
+from typing import List, NamedTuple, Sequence, Tuple
 
 import numpy as np
 
-from torchmetrics_lite._trec_parse import (
+from torchmetrics_lite.cli.errors import CliError
+from torchmetrics_lite.cli.ids import Vocab
+from torchmetrics_lite.cli.parse import (
     Text,
     decimals,
     fields,
@@ -27,19 +29,6 @@ from torchmetrics_lite._trec_parse import (
     tobytes,
     u64_to_bytes,
 )
-
-if TYPE_CHECKING:
-    from torchmetrics_lite._trec_ids import Vocab
-
-EXIT_DATA, EXIT_USAGE = 1, 2
-
-
-class CliError(Exception):
-    """An error reported to the user as ``tml-eval: error: <message>`` with exit code ``code``."""
-
-    def __init__(self, message: str, code: int = EXIT_DATA) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 def read_text(path: str) -> Text:
