@@ -190,10 +190,10 @@ FILE_ERRORS = [
     ("1 0 a 1\n1 0 b\n", RUN_OK, r"qrels.txt:2: expected 4 fields 'qid iter docid rel', got 3"),
     ("1 0 a x\n", RUN_OK, r"qrels.txt:1: relevance 'x' is not an integer"),
     ("1 0 a 1\n\n1 0 a 0\n", RUN_OK, r"qrels.txt:3: document 'a' is judged twice for query '1'"),
-    (QRELS_OK, "1 Q0 a 1\n", r"run.txt:1: expected 6 or 5 fields 'qid Q0 docid rank score [tag]', got 4"),
+    (QRELS_OK, "1 Q0 a 1\n", r"run.txt:1: expected 6 or more (or 5, without the tag) fields 'qid Q0 docid rank score tag', got 4"),
     (QRELS_OK, "1 Q0 a 1 2.0 t\n\n1 Q0 b 2 1.0\n",
-     r"run.txt:3: expected 6 or 5 fields 'qid Q0 docid rank score [tag]', got 5 (line 1 has 6)"),
-    (QRELS_OK, "\n  \n", r"run.txt: the file is empty (expected lines 'qid Q0 docid rank score [tag]')"),
+     r"run.txt:3: expected 6 or more (or 5, without the tag) fields 'qid Q0 docid rank score tag', got 5 (line 1 has 6)"),
+    (QRELS_OK, "\n  \n", r"run.txt: the file is empty (expected lines 'qid Q0 docid rank score tag')"),
     ("", RUN_OK, r"qrels.txt: the file is empty (expected lines 'qid iter docid rel')"),
     (QRELS_OK, "1 Q0 a 1 2.0 t\n1 Q0 b 2 high t\n", r"run.txt:2: score 'high' is not a number"),
     (QRELS_OK, "1 Q0 a 1 nan t\n", r"run.txt:1: score 'nan' is not a number"),
@@ -360,4 +360,4 @@ def test_files_read_in_chunks_give_the_same_values(tmp_path, monkeypatch):
     bad = tmp_path / "bad.txt"
     bad.write_text("\n".join(lines) + "\n")
     code, _, err = _cli("retrieval", qp, bad, "-m", "map")
-    assert code == 1 and "bad.txt:41: expected 6 or 5 fields" in err
+    assert code == 1 and "bad.txt:41: expected 6 or more (or 5, without the tag) fields" in err

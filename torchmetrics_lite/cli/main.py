@@ -52,6 +52,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tml-eval", description="Exact evaluation metrics from files.",
                                      epilog="Exit codes: 0 ok, 1 unreadable, empty or malformed input, 2 usage error.")
     sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("trec_eval", add_help=False, help="trec_eval 10.0's own arguments and output, byte for byte "
+                   "(python -m torchmetrics_lite trec_eval -h)")
     r = sub.add_parser("retrieval", help="TREC qrels + run -> trec_eval-style measures",
                        description="TREC qrels + run -> trec_eval-style measures. The default --ties average "
                        "differs from trec_eval's tie order; --ties docid reproduces trec_eval exactly.")
@@ -82,7 +84,19 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[Sequence[str]] = None, *, stdout: Optional[TextIO] = None) -> int:
-    """Run the command line; returns the exit code (0 ok, 1 bad input, 2 usage error)."""
+    """Run the command line; returns the exit code (0 ok, 1 bad input, 2 usage error; ``trec_eval``: its
+    own codes)."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] == ["trec_eval"]:
+        from torchmetrics_lite.cli.trec_eval import run_trec_eval
+
+        try:
+            return run_trec_eval([str(a) for a in args_list[1:]], stdout if stdout is not None else sys.stdout)
+        except CliError as e:
+            message = str(e)
+            print(message if message.startswith(("trec_eval", "Usage")) else f"trec_eval: {message}",
+                  file=sys.stderr)
+            return e.code
     parser = _parser()
     try:
         args = parser.parse_args(argv)

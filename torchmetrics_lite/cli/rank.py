@@ -102,6 +102,8 @@ def ranking(joined: Joined, ties: str) -> Any:
                                  n_items)
     else:
         ranked = _relevant_groups(NK.rank(joined.q, joined.score, rel, nq, "average"))
-    ideal = NK.ideal_runs(joined.judged_q, joined.judged_rel, nq)
-    n_rel = np.bincount(joined.judged_q, minlength=nq).astype(np.int64)
+    positive = np.flatnonzero(joined.judged_rel > 0)
+    judged_q, judged_rel = joined.judged_q.take(positive), joined.judged_rel.take(positive)
+    ideal = NK.ideal_runs(judged_q, judged_rel, nq)
+    n_rel = np.bincount(judged_q, minlength=nq).astype(np.int64)
     return ranked._replace(ops=NK.NUMPY._replace(ideal_runs=lambda _: ideal), n_rel=n_rel)
