@@ -122,7 +122,7 @@ def run_trec_eval(argv: Sequence[str], out: TextIO) -> int:
         return 0
     selected = select(options.measures)
     if options.rel_format != "qrels":
-        from torchmetrics_lite.cli.trec_prefs import run_rel_format
+        from torchmetrics_lite.cli.trec_formats import run_rel_format
 
         return run_rel_format(options, selected, out)
     queries, docs = Vocab(), Vocab()
