@@ -190,9 +190,11 @@ FILE_ERRORS = [
     ("1 0 a 1\n1 0 b\n", RUN_OK, r"qrels.txt:2: expected 4 fields 'qid iter docid rel', got 3"),
     ("1 0 a x\n", RUN_OK, r"qrels.txt:1: relevance 'x' is not an integer"),
     ("1 0 a 1\n\n1 0 a 0\n", RUN_OK, r"qrels.txt:3: document 'a' is judged twice for query '1'"),
-    (QRELS_OK, "1 Q0 a 1\n", r"run.txt:1: expected 6 or more (or 5, without the tag) fields 'qid Q0 docid rank score tag', got 4"),
+    (QRELS_OK, "1 Q0 a 1\n",
+     "run.txt:1: expected 6 or more (or 5, without the tag) fields 'qid Q0 docid rank score tag', got 4"),
     (QRELS_OK, "1 Q0 a 1 2.0 t\n\n1 Q0 b 2 1.0\n",
-     r"run.txt:3: expected 6 or more (or 5, without the tag) fields 'qid Q0 docid rank score tag', got 5 (line 1 has 6)"),
+     "run.txt:3: expected 6 or more (or 5, without the tag) fields 'qid Q0 docid rank score tag', got 5 (line 1 "
+     "has 6)"),
     (QRELS_OK, "\n  \n", r"run.txt: the file is empty (expected lines 'qid Q0 docid rank score tag')"),
     ("", RUN_OK, r"qrels.txt: the file is empty (expected lines 'qid iter docid rel')"),
     (QRELS_OK, "1 Q0 a 1 2.0 t\n1 Q0 b 2 high t\n", r"run.txt:2: score 'high' is not a number"),

@@ -7,7 +7,7 @@ from typing import Any, Callable, Dict, List, Sequence, TextIO, Tuple
 
 from torchmetrics_lite.cli.errors import EXIT_USAGE, CliError
 from torchmetrics_lite.cli.files import decode, read_bytes
-from torchmetrics_lite.cli.measures import Measure, dedupe, parse_measure, split_measures
+from torchmetrics_lite.cli.measures import Measure, parse_measures
 
 
 def read_csv_columns(path: str, preds: str, target: str) -> Tuple[Any, Any, List[int]]:
@@ -81,7 +81,7 @@ def classify_values(preds: Any, target: Any, measures: Sequence[Measure], *, thr
 
 
 def run_classify(args: argparse.Namespace, out: TextIO) -> int:
-    measures = dedupe([parse_measure(t, "classify") for t in split_measures(args.measures)])
+    measures = parse_measures(args.measures, "classify")
     if len(args.files) != 1:
         raise CliError(f"classify takes one CSV file, got {len(args.files)}: {' '.join(args.files) or '(none)'}",
                        EXIT_USAGE)

@@ -11,12 +11,12 @@ from torchmetrics_lite.cli.classify import run_classify
 from torchmetrics_lite.cli.errors import EXIT_USAGE, CliError
 from torchmetrics_lite.cli.files import read_qrels, read_run
 from torchmetrics_lite.cli.ids import Vocab
-from torchmetrics_lite.cli.measures import dedupe, parse_measure, retrieval_values, split_measures
+from torchmetrics_lite.cli.measures import parse_measure, parse_measures, retrieval_values, split_measures
 from torchmetrics_lite.cli.output import write_retrieval
 
 
 def _run_retrieval(args: argparse.Namespace, out: TextIO) -> int:
-    measures = dedupe([parse_measure(t, "retrieval") for t in split_measures(args.measures)])
+    measures = parse_measures(args.measures, "retrieval")
     qrels_path, run_path = args.files
     if qrels_path == run_path == "-":
         raise CliError("only one of the two files can be standard input ('-')", EXIT_USAGE)

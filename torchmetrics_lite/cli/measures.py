@@ -13,6 +13,11 @@ from torchmetrics_lite.cli.files import Qrels, Run, read_qrels, read_run  # noqa
 from torchmetrics_lite.cli.ids import Vocab
 from torchmetrics_lite.cli.join import join
 from torchmetrics_lite.cli.rank import ranking
+from torchmetrics_lite.cli.trec_names import TABLE as TREC_TABLE
+
+# trec_eval's default cut-offs of a measure named without one (``-m ndcg_cut``: ndcg_cut_5 ... ndcg_cut_1000)
+_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+_DEFAULT_CUTS = {"ndcg_cut": _CUTS, "map_cut": _CUTS, "p": _CUTS, "recall": _CUTS, "success": (1, 5, 10)}
 
 
 class Measure(NamedTuple):
@@ -62,7 +67,10 @@ def parse_measure(token: str, kind: str) -> Measure:
     name = match.group("name").lower() if match else ""
     name = aliases.get(name, name)
     if name not in table:
-        raise CliError(f"unknown {kind} measure {token!r} (known: {known})", EXIT_USAGE)
+        hint = ""
+        if kind == "retrieval" and match and match.group("name") in TREC_TABLE:
+            hint = f"; {match.group('name')} is trec_eval's: `tml-eval trec_eval -m {token} QRELS RUN` evaluates it"
+        raise CliError(f"unknown {kind} measure {token!r} (known: {known}){hint}", EXIT_USAGE)
     function, cut = table[name]
     k = int(match.group("k")) if match and match.group("k") is not None else None
     if k is not None and cut == "none":
@@ -72,6 +80,21 @@ def parse_measure(token: str, kind: str) -> Measure:
     if k is not None and k < 1:
         raise CliError(f"measure {token!r}: the cut-off must be a positive integer", EXIT_USAGE)
     return Measure(token, function, k)
+
+
+def parse_measures(tokens: Sequence[str], kind: str) -> List[Measure]:
+    """The measures of ``-m`` values (:func:`split_measures`, then :func:`parse_measure`); a ``retrieval``
+    measure that trec_eval evaluates at default cut-offs when named without one (``ndcg_cut``, ``map_cut``,
+    ``P``, ``recall``, ``success``) gets those cut-offs, named as trec_eval names them.
+
+    >>> [m.label for m in parse_measures(["success", "ndcg_cut.10,23.4"], "retrieval")]
+    ['success_1', 'success_5', 'success_10', 'ndcg_cut.10', 'ndcg_cut.23']
+    """
+    out: List[Measure] = []
+    for token in split_measures(tokens):
+        cuts = _DEFAULT_CUTS.get(token.lower()) if kind == "retrieval" else None
+        out += [parse_measure(name, kind) for name in ([f"{token}_{k}" for k in cuts] if cuts else [token])]
+    return dedupe(out)
 
 
 def split_measures(tokens: Sequence[str]) -> List[str]:
@@ -85,8 +108,8 @@ def split_measures(tokens: Sequence[str]) -> List[str]:
     for token in tokens:
         stem = None
         for piece in filter(None, token.split(",")):
-            if piece.isdecimal() and stem is not None:
-                out.append(stem + piece)
+            if stem is not None and re.fullmatch(r"\d+(\.\d*)?", piece):  # trec_eval reads 23.4 as 23 (atol)
+                out.append(stem + piece.split(".")[0])
                 continue
             out.append(piece)
             match = re.fullmatch(r"(.*?[@_.])\d+", piece)
