@@ -228,7 +228,8 @@ def test_unreadable_files(tmp_path):
     (["retrieval", "Q", "R", "-m", "ndgc@10"], "unknown retrieval measure 'ndgc@10' (known: ndcg[@k], map[@k]"),
     (["retrieval", "Q", "R", "-m", "auroc"], "unknown retrieval measure 'auroc'"),
     (["retrieval", "Q", "R", "-m", "precision"], "measure 'precision' needs a cut-off, e.g. precision@10"),
-    (["retrieval", "Q", "R", "-m", "bpref"], "bpref is trec_eval's: `tml-eval trec_eval -m bpref QRELS RUN`"),
+    (["retrieval", "Q", "R", "-m", "bpref"], "unknown retrieval measure 'bpref' (known: ndcg[@k], map[@k], mrr[@k], "
+     "P@k, recall@k, success@k, Rprec); bpref is trec_eval's: `tml-eval trec_eval -m bpref QRELS RUN` evaluates it"),
     (["retrieval", "Q", "R", "-m", "Rprec@5"], "measure 'Rprec@5' takes no cut-off"),
     (["retrieval", "Q", "R", "-m", "ndcg@0"], "measure 'ndcg@0': the cut-off must be a positive integer"),
     (["classify", "F", "--preds", "p", "--target", "t", "-m", "ndcg"], "unknown classify measure 'ndcg'"),
