@@ -47,6 +47,12 @@ def level_gains(x: Lists, s: Selected) -> Tuple[np.ndarray, np.ndarray]:
 
 def doc_gains(x: Lists, s: Selected) -> np.ndarray:
     """The gain of each retrieved document (0 for a level without a gain: not judged)."""
+    return x.cached(("gains", s.params), lambda: _doc_gains(x, s))
+
+
+def _doc_gains(x: Lists, s: Selected) -> np.ndarray:
+    if not s.params:  # the level itself
+        return np.maximum(x.rel, 0).astype(np.float64)
     levels, gains = level_gains(x, s)
     out = np.zeros(x.rel.size, dtype=np.float64)
     if x.rel.size and levels.size:
@@ -65,6 +71,10 @@ def _level_counts(x: Lists, levels: np.ndarray) -> np.ndarray:
 
 
 def ideal(x: Lists, s: Selected) -> Ideal:
+    return x.cached(("ideal", s.params), lambda: _ideal(x, s))
+
+
+def _ideal(x: Lists, s: Selected) -> Ideal:
     levels, gains = level_gains(x, s)
     order = np.argsort(-gains, kind="stable")
     order = order[gains.take(order) > 0]
@@ -89,6 +99,15 @@ def _prefix(cum: np.ndarray, start: np.ndarray, size: np.ndarray, m: np.ndarray)
 
 
 def _dcg_parts(x: Lists, s: Selected) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return x.cached(("dcg", s.params), lambda: _dcg_parts_of(x, s))
+
+
+def _dcg_cum(x: Lists, s: Selected) -> np.ndarray:
+    """Each query's DCG after each rank (added in rank order)."""
+    return x.cached(("dcg_cum", s.params), lambda: seg_cumsum_float(_dcg_parts(x, s)[1], x))
+
+
+def _dcg_parts_of(x: Lists, s: Selected) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     gain = doc_gains(x, s)
     disc = gain / np.log2(x.pos + 2.0)
     return gain, disc, np.bincount(x.q, weights=disc, minlength=x.nq)
@@ -108,11 +127,11 @@ def _ideal_dcg(x: Lists, s: Selected, n: int) -> Values:
 
 def _ndcg_cut(x: Lists, s: Selected, n: int) -> Values:
     plain = s._replace(params=())
-    gain, disc, _ = _dcg_parts(x, plain)
+    cum = _dcg_cum(x, plain)
     best = ideal(x, plain)
     out = []
     for k in s.params:
-        dcg = x.sum(disc, x.pos < k)
+        dcg = x.at_cut(cum, k)
         out.append(divide(dcg, _prefix(best.cum, best.start, best.size, np.full(x.nq, k))))
     return out
 
@@ -120,7 +139,7 @@ def _ndcg_cut(x: Lists, s: Selected, n: int) -> Values:
 def _ndcg_rel(x: Lists, s: Selected, n: int) -> Values:
     gain, disc, dcg = _dcg_parts(x, s)
     best = ideal(x, s)
-    cum = seg_cumsum_float(disc, x)
+    cum = _dcg_cum(x, s)
     at_rank = _prefix(best.cum, best.start.take(x.q), best.size.take(x.q), x.pos + 1)
     positive = gain > 0
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -132,7 +151,7 @@ def _ndcg_rel(x: Lists, s: Selected, n: int) -> Values:
 def _rndcg(x: Lists, s: Selected, n: int) -> Values:
     gain, disc, dcg = _dcg_parts(x, s)
     best = ideal(x, s)
-    cum = seg_cumsum_float(disc, x)
+    cum = _dcg_cum(x, s)
     total, count = np.zeros(x.nq), np.zeros(x.nq)
     for g in np.unique(best.gain)[::-1]:  # each block of one positive gain ends where the ideal gain changes
         here = np.bincount(best.q, weights=best.gain == g, minlength=x.nq) > 0

@@ -7,7 +7,7 @@ the counts of its judgements at each level ``0 .. levels-1``. Per-query sums run
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Callable, Dict, Optional
 
 import numpy as np
 
@@ -50,14 +50,20 @@ class Lists:
         self.num_rel = counts[:, low:].sum(axis=1).astype(np.float64)
         self.num_nonrel = counts[:, :low].sum(axis=1).astype(np.float64)
         self._ranks: Optional[np.ndarray] = None
+        self.cache: Dict[object, Any] = {}
+
+    def cached(self, key: object, make: Callable[[], Any]) -> Any:
+        """``make()``, computed once per key (measures share their parts: gains, ideal rankings...)."""
+        if key not in self.cache:
+            self.cache[key] = make()
+        return self.cache[key]
 
     def sum(self, weights: np.ndarray, where: Optional[np.ndarray] = None) -> np.ndarray:
-        """Per-query sums of ``weights`` (at the positions ``where``), added in rank order."""
-        if where is None:
-            return np.bincount(self.q, weights=weights, minlength=self.nq)
-        at = np.flatnonzero(where)
-        return np.bincount(self.q.take(at), weights=np.broadcast_to(weights, self.q.shape).take(at),
-                           minlength=self.nq)
+        """Per-query sums of ``weights`` (at the positions ``where``: the others add 0.0, which changes no sum),
+        added in rank order."""
+        if where is not None:
+            weights = np.where(where, weights, 0.0)
+        return np.bincount(self.q, weights=weights, minlength=self.nq)
 
     @property
     def ranks(self) -> np.ndarray:

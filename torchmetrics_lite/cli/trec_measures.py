@@ -18,6 +18,7 @@ from torchmetrics_lite.cli.trec_lists import (
     lround,
     p_powers,
     seg_cumsum,
+    seg_cumsum_float,
     seg_suffix_max,
 )
 from torchmetrics_lite.cli.trec_names import Selected
@@ -28,8 +29,9 @@ Values = List[np.ndarray]
 
 
 def _precision_sum(x: Lists, k: "int | None" = None) -> np.ndarray:
-    where = x.isrel if k is None else x.isrel & (x.pos < k)
-    return x.sum(x.cumrel / x.ranks, where)
+    """The precisions at the relevant documents, added in rank order (within the first ``k``)."""
+    cum = x.cached("precision_cum", lambda: seg_cumsum_float(np.where(x.isrel, x.cumrel / x.ranks, 0.0), x))
+    return x.at_cut(cum, x.n_ret if k is None else np.full(x.nq, k))
 
 
 def _map(x: Lists, s: Selected, n: int) -> Values:
@@ -46,6 +48,10 @@ def _rprec(x: Lists, s: Selected, n: int) -> Values:
 
 
 def _bpref_terms(x: Lists) -> np.ndarray:
+    return x.cached("bpref", lambda: _bpref_sum(x))
+
+
+def _bpref_sum(x: Lists) -> np.ndarray:
     judged_nonrel = (x.rel >= 0) & (x.rel < x.level)
     before = seg_cumsum(judged_nonrel.astype(np.int64), x.q, x.start) - judged_nonrel
     r = x.num_rel.take(x.q)
@@ -142,8 +148,7 @@ def _map_cut(x: Lists, s: Selected, n: int) -> Values:
 
 
 def _relative_p(x: Lists, s: Selected, n: int) -> Values:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return [x.at_cut(x.cumrel, k) / np.minimum(k, x.num_rel) for k in s.params]
+    return [divide(x.at_cut(x.cumrel, k), np.minimum(k, x.num_rel)) for k in s.params]
 
 
 def _success(x: Lists, s: Selected, n: int) -> Values:
