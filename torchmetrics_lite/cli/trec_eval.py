@@ -43,7 +43,7 @@ torchmetrics_lite's trec_eval: trec_eval 10.0's options, measures and output.
    -J                  evaluate only the judged documents
    -R format           qrels (default), prefs, qrels_prefs, qrels_jg
    -Z file             print z-scores from the means and deviations in file (qid measure mean stddev)
-   -D level[.qid]      evaluate only query qid
+   -D level[.qid]      accepted for compatibility; prints no debugging output
    --full-precision    print values with every digit (repr) instead of %6.4f
    --float32-scores    read scores as float32 (trec_eval 9.x, pytrec_eval) instead of double (trec_eval 10.0)
 """
@@ -137,7 +137,9 @@ def run_trec_eval(argv: Sequence[str], out: TextIO) -> int:
         if "no query" in str(e):
             raise CliError("trec_eval: No queries with both results and relevance info", 7) from None
         raise
-    lists, bogus = ranked_lists(joined, options)
+    dense = options.level <= NONPOOL or any(c_atol(name) == NONPOOL for s in selected if s.kind == "p_pair"
+                                             for name, _ in s.params)
+    lists, bogus = ranked_lists(joined, options, dense)
     values = evaluate(lists, selected, options.docs_in_coll, bogus)
     strings = {s.labels[0]: relstring(lists, s.params[0]) for s in selected if s.kind == "relstring"}
     for label in strings:
@@ -149,11 +151,11 @@ def run_trec_eval(argv: Sequence[str], out: TextIO) -> int:
     return 0
 
 
-def ranked_lists(joined: Joined, options: Options) -> Tuple[Lists, np.ndarray]:
-    """The retrieved documents in trec_eval's rank order (``-M``, ``-J`` applied), and which queries have no
-    document in the run (``-c``: trec_eval ranks one unjudged placeholder document for them)."""
+def ranked_lists(joined: Joined, options: Options, dense: bool = False) -> Tuple[Lists, np.ndarray]:
+    """The retrieved documents in trec_eval's rank order (``-M``, ``-J`` applied), kept sparse (the documents in
+    the qrels; all with ``dense``), and which queries have no document in the run (``-c``: trec_eval ranks one
+    placeholder document, not in the qrels, for them)."""
     nq = len(joined.qids)
-    keep = None if options.debug_query is None else [i for i, q in enumerate(joined.qids) if q == options.debug_query]
     order = _docid_order(joined)
     q = joined.q if order is None else joined.q.take(order)
     rel = np.where(joined.judged, np.where(joined.rel >= 0, joined.rel, UNJUDGED), NONPOOL)
@@ -165,27 +167,24 @@ def ranked_lists(joined: Joined, options: Options) -> Tuple[Lists, np.ndarray]:
         rel = np.concatenate([rel, np.full(int(bogus.sum()), NONPOOL)])
         by_q = np.argsort(q, kind="stable")
         q, rel = q.take(by_q), rel.take(by_q)
-    start = np.cumsum(np.bincount(q, minlength=nq))
-    pos = np.arange(q.size) - (start - np.bincount(q, minlength=nq)).take(q)
-    cut = pos < options.max_docs
-    if options.judged_only:
-        cut &= rel >= 0
-    if not cut.all():
-        q, rel = q[cut], rel[cut]
+        n_ret = np.bincount(q, minlength=nq)
+    pos = np.arange(q.size) - np.repeat(np.cumsum(n_ret) - n_ret, n_ret)
+    keep = pos < options.max_docs
+    if options.judged_only:  # the judged documents, ranked again among themselves
+        keep &= rel >= 0
+        q, rel = q[keep], rel[keep]
+        n_ret = np.bincount(q, minlength=nq)
+        pos = np.arange(q.size) - np.repeat(np.cumsum(n_ret) - n_ret, n_ret)
+        keep = np.ones(q.size, dtype=np.bool_)
+    n_ret = np.bincount(q[keep], minlength=nq)
+    if not dense:
+        keep &= rel != NONPOOL
+    q, pos, rel = q[keep], pos[keep], rel[keep]
     judged = np.flatnonzero(joined.judged_rel >= 0)
-    levels = int(joined.judged_rel.max(initial=0)) + 1
-    counts = np.zeros((nq, max(levels, 1)), dtype=np.int64)
-    np.add.at(counts, (joined.judged_q.take(judged), joined.judged_rel.take(judged)), 1)
-    lists = Lists(q, rel.astype(np.int64), np.bincount(q, minlength=nq), counts, options.level)
-    if keep is not None:
-        lists = _only(lists, keep)
-    return lists, bogus
-
-
-def _only(lists: Lists, keep: List[int]) -> Lists:
-    mask = np.isin(lists.q, keep)
-    return Lists(lists.q[mask], lists.rel[mask], np.where(np.isin(np.arange(lists.nq), keep), lists.n_ret, 0),
-                 lists.counts, lists.level)
+    levels = max(int(joined.judged_rel.max(initial=0)) + 1, 1)
+    counts = np.bincount(joined.judged_q.take(judged) * levels + joined.judged_rel.take(judged),
+                         minlength=nq * levels).reshape(nq, levels)
+    return Lists(q, pos, rel.astype(np.int64), n_ret, counts, options.level), bogus
 
 
 def evaluate(lists: Lists, selected: List[Selected], docs_in_coll: int, bogus: np.ndarray) -> Dict[str, np.ndarray]:

@@ -157,7 +157,7 @@ def _rndcg(x: Lists, s: Selected, n: int) -> Values:
         here = np.bincount(best.q, weights=best.gain == g, minlength=x.nq) > 0
         t = np.bincount(best.q, weights=best.gain >= g, minlength=x.nq).astype(np.int64)
         with np.errstate(divide="ignore", invalid="ignore"):
-            term = _prefix(cum, x.start, x.n_ret, t) / _prefix(best.cum, best.start, best.size, t)
+            term = x.at_cut(cum, t) / _prefix(best.cum, best.start, best.size, t)
         total = np.where(here, total + term, total)
         count = count + here
     tail = x.n_ret >= best.size + 2
@@ -169,14 +169,14 @@ def _rndcg(x: Lists, s: Selected, n: int) -> Values:
 
 
 def _g(x: Lists, s: Selected, n: int) -> Values:
+    """trec_eval's G: each document with a gain adds ``gain / log2(2 + cost - results)``, where ``results`` is
+    the gain retrieved so far and ``cost`` the ideal gain so far, each ideal document counting at least 1
+    (every rank past the ideal ranking counts 1: added in closed form, exact while the sums are integers)."""
     gain = doc_gains(x, s)
     best = ideal(x, s)
-    inside = x.pos < best.size.take(x.q)
-    ideal_here = np.ones(x.q.size)
-    index = np.clip(best.start.take(x.q) + x.pos, 0, max(best.gain.size - 1, 0))
-    if best.gain.size:
-        ideal_here[inside] = np.maximum(best.gain.take(index[inside]), 1.0)
-    sum_cost = seg_cumsum_float(ideal_here, x)
+    cost = seg_cumsum_exact(np.maximum(best.gain, 1.0), best.q, best.pos, best.start, best.size)
+    inside = np.minimum(x.pos + 1, best.size.take(x.q))
+    sum_cost = _prefix(cost, best.start.take(x.q), best.size.take(x.q), inside) + (x.pos + 1 - inside)
     sum_results = seg_cumsum_float(gain, x)
     with np.errstate(divide="ignore"):
         term = gain / np.log2(2 + sum_cost - sum_results)
@@ -198,7 +198,7 @@ def _rbp(x: Lists, s: Selected, n: int) -> Values:
     gain = doc_gains(x, s)
     lo, hi = low.take(x.q), high.take(x.q)
     gain = np.where(scale.take(x.q), (gain - lo) / np.where(hi > lo, hi - lo, 1.0), gain)
-    weight = p_powers(p, int(x.n_ret.max(initial=0)) + 1).take(x.pos)
+    weight = p_powers(p, x.width + 1).take(x.pos)
     return [(1.0 - p) * x.sum(gain * weight, gain != 0)]
 
 

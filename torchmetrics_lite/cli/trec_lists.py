@@ -35,21 +35,26 @@ def seg_suffix_max(values: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 
 class Lists:
-    """Ranked lists of ``nq`` queries: ``q``, ``rel`` per retrieved document (sorted by query, then rank),
-    ``n_ret`` per query, ``counts[q, level]`` judgements per level, and the relevance ``level``."""
+    """Ranked lists of ``nq`` queries, kept sparse: only the retrieved documents a measure can see (those in the
+    qrels: ``rel != -1``; every document when ``dense``), as ``q``, ``pos`` (0-based rank) and ``rel`` per entry,
+    sorted by query then rank; ``n_ret`` retrieved documents per query, ``counts[q, level]`` judgements per
+    level, and the relevance ``level``. A document missing from the entries is not in the qrels (``-1``)."""
 
-    def __init__(self, q: np.ndarray, rel: np.ndarray, n_ret: np.ndarray, counts: np.ndarray, level: int) -> None:
+    def __init__(self, q: np.ndarray, pos: np.ndarray, rel: np.ndarray, n_ret: np.ndarray, counts: np.ndarray,
+                 level: int) -> None:
         self.nq = n_ret.size
-        self.q, self.rel, self.n_ret, self.counts, self.level = q, rel, n_ret, counts, level
-        self.start = np.cumsum(n_ret) - n_ret
-        self.pos = np.arange(q.size) - self.start.take(q) if q.size else np.zeros(0, dtype=np.int64)
+        self.q, self.pos, self.rel, self.n_ret, self.counts, self.level = q, pos, rel, n_ret, counts, level
+        self.size = np.bincount(q, minlength=self.nq)  # entries per query
+        self.start = np.cumsum(self.size) - self.size  # first entry of each query
+        self.width = int(n_ret.max(initial=0)) + 1
+        self.keys = q * self.width + pos  # increasing: the entries' order
         self.isrel = rel >= level
         self.cumrel = seg_cumsum(self.isrel.astype(np.int64), q, self.start)
         self.num_rel_ret = self.sum(self.isrel)
         low = max(level, 0)
         self.num_rel = counts[:, low:].sum(axis=1).astype(np.float64)
         self.num_nonrel = counts[:, :low].sum(axis=1).astype(np.float64)
-        self._ranks: Optional[np.ndarray] = None
+        self.ranks = (pos + 1).astype(np.float64)
         self.cache: Dict[object, Any] = {}
 
     def cached(self, key: object, make: Callable[[], Any]) -> Any:
@@ -59,27 +64,20 @@ class Lists:
         return self.cache[key]
 
     def sum(self, weights: np.ndarray, where: Optional[np.ndarray] = None) -> np.ndarray:
-        """Per-query sums of ``weights`` (at the positions ``where``: the others add 0.0, which changes no sum),
-        added in rank order."""
+        """Per-query sums of ``weights`` over the entries (those ``where``: the others add 0.0, which changes no
+        sum), added in rank order."""
         if where is not None:
             weights = np.where(where, weights, 0.0)
         return np.bincount(self.q, weights=weights, minlength=self.nq)
 
-    @property
-    def ranks(self) -> np.ndarray:
-        """``pos + 1`` as float64."""
-        if self._ranks is None:
-            self._ranks = (self.pos + 1).astype(np.float64)
-        return self._ranks
-
     def at_cut(self, cum: np.ndarray, k: np.ndarray) -> np.ndarray:
-        """``cum`` (inclusive per-query sums) after the first ``k`` documents of each query (all of them when it
-        has fewer; 0 for ``k <= 0``)."""
-        m = np.minimum(np.broadcast_to(k, (self.nq,)), self.n_ret)
+        """``cum`` (inclusive per-query sums over the entries) after the first ``k`` ranks of each query (0 for
+        none): its value at the last entry ranked above ``k``."""
         if not cum.size:
             return np.zeros(self.nq, dtype=np.float64)
-        index = np.clip(self.start + m - 1, 0, cum.size - 1)
-        return np.where(m > 0, cum.take(index), 0).astype(np.float64)
+        k = np.broadcast_to(np.asarray(k, dtype=np.int64), (self.nq,))
+        last = np.searchsorted(self.keys, np.arange(self.nq) * self.width + np.minimum(k, self.width)) - 1
+        return np.where(last >= self.start, cum.take(np.clip(last, 0, cum.size - 1)), 0).astype(np.float64)
 
     def first_rel_rank(self) -> np.ndarray:
         """The rank of each query's first relevant document (0: none)."""
@@ -112,9 +110,9 @@ def p_powers(p: float, n: int) -> np.ndarray:
 
 
 def seg_cumsum_float(values: np.ndarray, x: "Lists") -> np.ndarray:
-    """Inclusive sums of float ``values`` (one per retrieved document) within each query, added one at a time
-    in rank order (as trec_eval's loops), through a zero-padded (queries, longest list) grid when it is small."""
-    return seg_cumsum_exact(values, x.q, x.pos, x.start, x.n_ret)
+    """Inclusive sums of float ``values`` (one per entry) within each query, added one at a time in rank order
+    (as trec_eval's loops), through a zero-padded (queries, most entries) grid when it is small."""
+    return seg_cumsum_exact(values, x.q, np.arange(x.q.size) - x.start.take(x.q), x.start, x.size)
 
 
 def seg_cumsum_exact(values: np.ndarray, q: np.ndarray, pos: np.ndarray, start: np.ndarray,

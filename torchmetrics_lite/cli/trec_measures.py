@@ -184,17 +184,23 @@ def _nonrel_judged(x: Lists, s: Selected, n: int) -> Values:
 
 
 def _unj(x: Lists, s: Selected, n: int) -> Values:
-    unjudged = seg_cumsum(((x.rel == NONPOOL) | (x.rel == UNJUDGED)).astype(np.int64), x.q, x.start)
-    return [x.at_cut(unjudged, k) / k for k in s.params]
+    judged = seg_cumsum((x.rel >= 0).astype(np.int64), x.q, x.start)  # the others are unjudged
+    return [(np.minimum(k, x.n_ret) - x.at_cut(judged, k)) / k for k in s.params]
 
 
 def _rbp_resid(x: Lists, s: Selected, n: int) -> Values:
+    """``p ** n_ret + (1 - p) * sum(p ** i)`` over the unjudged ranks ``i`` (added one at a time, over every
+    rank: the only measure that reads the documents missing from the qrels)."""
     p = 0.9
-    powers = p_powers(p, int(x.n_ret.max(initial=0)) + 1)
-    unjudged = x.rel < 0
-    total = x.sum(powers.take(x.pos), unjudged)
-    tail = powers.take(x.n_ret)
-    return [np.where(x.sum(np.ones(x.q.size), unjudged) > 0, tail + (1 - p) * total, 0.0)]
+    powers = p_powers(p, x.width + 1)
+    q = np.repeat(np.arange(x.nq), x.n_ret)
+    pos = np.arange(q.size) - np.repeat(np.cumsum(x.n_ret) - x.n_ret, x.n_ret)
+    unjudged = np.ones(q.size, dtype=np.bool_)
+    judged = x.rel >= 0
+    unjudged[(np.cumsum(x.n_ret) - x.n_ret).take(x.q[judged]) + x.pos[judged]] = False
+    total = np.bincount(q, weights=np.where(unjudged, powers.take(pos), 0.0), minlength=x.nq)
+    some = np.bincount(q, weights=unjudged, minlength=x.nq) > 0
+    return [np.where(some, powers.take(x.n_ret) + (1 - p) * total, 0.0)]
 
 
 def raise_calc(name: str, why: str) -> None:
@@ -223,7 +229,10 @@ MEASURES: Dict[str, Callable[[Lists, Selected, int], Values]] = {
 def relstring(x: Lists, length: float) -> List[str]:
     """The first ``length`` relevance values of each query as text: 0-9, ``>`` above 9, ``-`` not in the qrels,
     ``.`` in the pool but unjudged, ``<`` other negative values."""
-    chars = np.where(x.rel > 9, ord(">"), np.where(x.rel >= 0, 48 + np.clip(x.rel, 0, 9), np.where(
-        x.rel == NONPOOL, ord("-"), np.where(x.rel == UNJUDGED, ord("."), ord("<"))))).astype(np.uint8)
     n = max(int(length), 0)
-    return [chars[a:a + min(n, int(r))].tobytes().decode("ascii") for a, r in zip(x.start.tolist(), x.n_ret.tolist())]
+    grid = np.full((x.nq, n), ord("-"), dtype=np.uint8)
+    first = x.pos < n
+    rel = x.rel[first]
+    grid[x.q[first], x.pos[first]] = np.where(rel > 9, ord(">"), np.where(rel >= 0, 48 + np.clip(rel, 0, 9), np.where(
+        rel == NONPOOL, ord("-"), np.where(rel == UNJUDGED, ord("."), ord("<")))))
+    return [row[:min(n, int(r))].tobytes().decode("ascii") for row, r in zip(grid, x.n_ret.tolist())]
