@@ -200,3 +200,19 @@ def test_bad_runs_stop_with_a_clear_error(tmp_path, run, message):
 def test_missing_file(tmp_path):
     code, _, err = trec_eval(tmp_path / "nope", tmp_path / "nope2")
     assert code == 1 and "cannot read" in err and "nope" in err
+
+
+def test_trec_eval_command_never_imports_torch(tmp_path):
+    """``python -m torchmetrics_lite trec_eval`` (the process a script starts) runs on numpy alone and prints
+    trec_eval's lines."""
+    import subprocess
+
+    qp, rp = _files(tmp_path)
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "torchmetrics_lite", "trec_eval", "-m", "all_trec",
+                           str(qp), str(rp)], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    assert done.returncode == 0, done.stderr
+    modules = [line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")]
+    assert "torchmetrics_lite.cli.trec_eval" in modules and "numpy" in modules
+    assert not [m for m in modules if m == "torch" or m.startswith("torch.")]
+    assert done.stdout.splitlines()[:2] == ["runid                 \tall\thand", "num_q                 \tall\t1"]
