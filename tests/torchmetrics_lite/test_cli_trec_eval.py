@@ -216,3 +216,17 @@ def test_trec_eval_command_never_imports_torch(tmp_path):
     assert "torchmetrics_lite.cli.trec_eval" in modules and "numpy" in modules
     assert not [m for m in modules if m == "torch" or m.startswith("torch.")]
     assert done.stdout.splitlines()[:2] == ["runid                 \tall\thand", "num_q                 \tall\t1"]
+
+
+def test_a_query_judged_only_negative(tmp_path):
+    """A query whose judgements are all negative (in the pool, unjudged) has no relevant document: every measure of
+    relevance is 0 (pytrec_eval's ndcg_cut never returns on it); utility counts the retrieved document as
+    non-relevant, unj and rbp_resid as unjudged."""
+    code, out, err = trec_eval("-m", "all_trec", *_files(tmp_path, "q1 0 a -1\nq1 0 b -1\n", "q1 Q0 a 1 1.0 t\n"))
+    assert code == 0, err
+    values = _values(out)
+    assert values["utility", "all"] == "-1.0000" and values["unj_5", "all"] == "0.2000"
+    assert values["rbp_resid", "all"] == f"{0.9 + 0.1:6.4f}"
+    rest = {name: v for (name, q), v in values.items()
+            if name not in ("runid", "num_q", "num_ret", "utility", "rbp_resid") and not name.startswith("unj")}
+    assert set(rest.values()) == {"0", "0.0000"}, rest

@@ -4,7 +4,8 @@ extra queries, unjudged documents, odd whitespace; every per-query value of ever
 Scores are multiples of 1/8 (exact in float32 and float64, so pytrec_eval's float32 reading ranks as trec_eval
 10.0's double reading). Left out: ``iprec_at_recall`` and ``11pt_avg``, whose recall points trec_eval 10.0
 rounds (``lround``) where pytrec_eval's trec_eval 9 adds 0.9 and truncates, and the summary-only ``gm_*``,
-``num_q``, ``runid``, ``relstring``."""
+``num_q``, ``runid``, ``relstring``. Every judged query has a judgement >= 0: pytrec_eval's ``ndcg_cut`` never
+returns on a query whose only judgements are negative."""
 import io
 import sys
 
@@ -30,6 +31,7 @@ def cases(draw):
         if draw(st.integers(0, 5)) > 0:  # a query in the run only, sometimes
             judged = draw(st.lists(st.sampled_from(docs), unique=True, min_size=1))
             qrels[qid] = {d: draw(st.integers(-1, 3)) for d in judged}
+            qrels[qid][judged[0]] = max(qrels[qid][judged[0]], 0)  # pytrec_eval hangs on a query judged only -1
         if draw(st.integers(0, 5)) > 0:  # a query in the qrels only, sometimes
             picked = draw(st.lists(st.sampled_from(docs), unique=True, min_size=1))
             run[qid] = {d: draw(st.integers(-16, 16)) / 8 for d in picked}

@@ -156,27 +156,29 @@ def ranked_lists(joined: Joined, options: Options, dense: bool = False) -> Tuple
     the qrels; all with ``dense``), and which queries have no document in the run (``-c``: trec_eval ranks one
     placeholder document, not in the qrels, for them)."""
     nq = len(joined.qids)
-    order = _docid_order(joined)
-    q = joined.q if order is None else joined.q.take(order)
-    rel = np.where(joined.judged, np.where(joined.rel >= 0, joined.rel, UNJUDGED), NONPOOL)
-    rel = rel if order is None else rel.take(order)
-    n_ret = np.bincount(q, minlength=nq)
-    bogus = n_ret == 0
-    if bogus.any():  # -c: trec_eval's placeholder document for each query missing from the run
-        q = np.concatenate([q, np.flatnonzero(bogus)])
-        rel = np.concatenate([rel, np.full(int(bogus.sum()), NONPOOL)])
-        by_q = np.argsort(q, kind="stable")
-        q, rel = q.take(by_q), rel.take(by_q)
-        n_ret = np.bincount(q, minlength=nq)
-    pos = np.arange(q.size) - np.repeat(np.cumsum(n_ret) - n_ret, n_ret)
+    rel_all = np.where(joined.judged, np.where(joined.rel >= 0, joined.rel, UNJUDGED), NONPOOL)
+    n_ret = np.bincount(joined.q, minlength=nq)
+    bogus = n_ret == 0  # -c: trec_eval ranks a placeholder document, not in the qrels, for these queries
+    n_ret = np.maximum(n_ret, bogus)
+    if options.judged_only or dense:  # every document's rank is needed: the full ranking
+        q, pos, rel = _full_ranking(joined, rel_all, bogus)
+        if options.judged_only:  # the judged documents, ranked again among themselves
+            q, rel = q[rel >= 0], rel[rel >= 0]
+            n_ret = np.bincount(q, minlength=nq)
+            pos = np.arange(q.size) - np.repeat(np.cumsum(n_ret) - n_ret, n_ret)
+    else:  # the documents in the qrels, with their rank in the full ranking
+        order = _docid_order(joined)
+        seen = np.flatnonzero(joined.judged)
+        if order is None:
+            rank = seen - (np.cumsum(n_ret - bogus) - (n_ret - bogus)).take(joined.q.take(seen))
+        else:
+            inverse = np.empty(order.size, dtype=np.int64)
+            inverse[order] = np.arange(order.size)
+            rank = inverse.take(seen) - (np.cumsum(n_ret - bogus) - (n_ret - bogus)).take(joined.q.take(seen))
+        by_rank = np.argsort(joined.q.take(seen) * (int(n_ret.max(initial=0)) + 1) + rank, kind="stable")
+        q, pos, rel = joined.q.take(seen).take(by_rank), rank.take(by_rank), rel_all.take(seen).take(by_rank)
     keep = pos < options.max_docs
-    if options.judged_only:  # the judged documents, ranked again among themselves
-        keep &= rel >= 0
-        q, rel = q[keep], rel[keep]
-        n_ret = np.bincount(q, minlength=nq)
-        pos = np.arange(q.size) - np.repeat(np.cumsum(n_ret) - n_ret, n_ret)
-        keep = np.ones(q.size, dtype=np.bool_)
-    n_ret = np.bincount(q[keep], minlength=nq)
+    n_ret = np.minimum(n_ret, options.max_docs)
     if not dense:
         keep &= rel != NONPOOL
     q, pos, rel = q[keep], pos[keep], rel[keep]
@@ -185,6 +187,21 @@ def ranked_lists(joined: Joined, options: Options, dense: bool = False) -> Tuple
     counts = np.bincount(joined.judged_q.take(judged) * levels + joined.judged_rel.take(judged),
                          minlength=nq * levels).reshape(nq, levels)
     return Lists(q, pos, rel.astype(np.int64), n_ret, counts, options.level), bogus
+
+
+def _full_ranking(joined: Joined, rel_all: np.ndarray, bogus: np.ndarray) -> Tuple[np.ndarray, ...]:
+    """``(q, pos, rel)`` of every retrieved document in rank order, with ``-c``'s placeholder documents."""
+    nq = len(joined.qids)
+    order = _docid_order(joined)
+    q = joined.q if order is None else joined.q.take(order)
+    rel = rel_all if order is None else rel_all.take(order)
+    if bogus.any():
+        q = np.concatenate([q, np.flatnonzero(bogus)])
+        rel = np.concatenate([rel, np.full(int(bogus.sum()), NONPOOL)])
+        by_q = np.argsort(q, kind="stable")
+        q, rel = q.take(by_q), rel.take(by_q)
+    n_ret = np.bincount(q, minlength=nq)
+    return q, np.arange(q.size) - np.repeat(np.cumsum(n_ret) - n_ret, n_ret), rel
 
 
 def evaluate(lists: Lists, selected: List[Selected], docs_in_coll: int, bogus: np.ndarray) -> Dict[str, np.ndarray]:
