@@ -33,11 +33,10 @@ CASES = [
 
 
 def _folder() -> Path:
-    if TESTS.is_dir():
-        return TESTS
-    if os.environ.get("CI"):  # CI has shared/ beside the clone: its absence is a failure, not a skip
-        pytest.fail(f"trec_eval's test files are missing: {TESTS}")
-    pytest.skip(f"trec_eval's test files are not beside this clone ({TESTS}); CI has them")
+    """The test files beside the clone (CI has them there): missing files fail, they never skip."""
+    if not TESTS.is_dir():
+        pytest.fail(f"trec_eval's test files are missing: expected {TESTS} (shared/ beside the clone, as in CI)")
+    return TESTS
 
 
 def trec_eval(*argv, folder=None):
