@@ -229,3 +229,13 @@ def test_a_query_judged_only_negative(tmp_path):
     rest = {name: v for (name, q), v in values.items()
             if name not in ("runid", "num_q", "num_ret", "utility", "rbp_resid") and not name.startswith("unj")}
     assert set(rest.values()) == {"0", "0.0000"}, rest
+
+
+def test_scores_as_double_or_float32(tmp_path):
+    """Scores that differ only beyond float32: trec_eval 10.0 (and the default) ranks them by score as doubles;
+    ``--float32-scores`` makes them tie, as trec_eval 9.x and pytrec_eval read them, and the docid breaks the tie
+    (descending: z before a)."""
+    qrels, run = "q 0 a 1\nq 0 z 0\n", "q Q0 a 1 0.1000000001 t\nq Q0 z 2 0.1 t\n"
+    assert _values(trec_eval("-m", "P.1", *_files(tmp_path, qrels, run))[1])["P_1", "all"] == "1.0000"
+    assert _values(trec_eval("--float32-scores", "-m", "P.1", *_files(tmp_path, qrels, run))[1])["P_1", "all"] == \
+        "0.0000"
