@@ -181,6 +181,10 @@ def test_version_and_help(capsys):
     ("-T other", 2, "Illegal retrieval results format 'other'"),
     ("-R other", 2, "Illegal rel_format 'other'"),
     ("-x", 1, "Usage: trec_eval"),
+    ("-m all_prefs", 4, "measure 'prefs_num_prefs_poss' needs -R prefs or -R qrels_prefs (not implemented)"),
+    ("-m map_avgjg", 4, "measure 'map_avgjg' needs -R qrels_jg"),
+    ("-R prefs", 2, "-R prefs (preference judgements, the all_prefs measures) is not implemented"),
+    ("-R qrels_jg -m map", 4, "measure 'map' needs -R qrels"),
 ])
 def test_usage_errors(tmp_path, arguments, code, message):
     got, _, err = trec_eval(*arguments.split(), *_files(tmp_path))

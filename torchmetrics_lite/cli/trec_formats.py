@@ -23,9 +23,8 @@ def run_rel_format(options: Any, selected: List[Selected], out: TextIO) -> int:
     if options.rel_format == "qrels_jg":
         return _run_qrels_jg(options, selected, out)
     if options.rel_format in ("prefs", "qrels_prefs"):
-        from torchmetrics_lite.cli.trec_prefs import run_prefs
-
-        return run_prefs(options, selected, out)
+        raise CliError(f"trec_eval: -R {options.rel_format} (preference judgements, the all_prefs measures) is not "
+                       "implemented in torchmetrics_lite's trec_eval; use trec_eval itself for it", 2)
     raise CliError(f"trec_eval: Illegal rel_format '{options.rel_format}'", 2)
 
 
@@ -50,6 +49,10 @@ def _run_qrels_jg(options: Any, selected: List[Selected], out: TextIO) -> int:
     qrels_path, run_path = options.files
     groups = _groups(qrels_path, queries, docs)
     run = read_run(run_path, queries, docs, TREC_EVAL_RUN_SHAPE)
+    other = [s.name for s in selected if s.name not in _PER_GROUP and s.kind not in ("runid", "num_q")]
+    if other:
+        raise CliError(f"trec_eval: measure '{other[0]}' needs -R qrels (with -R qrels_jg: map_avgjg, P_avgjg, "
+                       "Rprec_mult_avgjg)\ntrec_eval: Can't calculate measure '" + other[0] + "'", 4)
     per_group = [Selected(_PER_GROUP[s.name], s.kind, s.params, s.labels) for s in selected if s.name in _PER_GROUP]
     results = []
     for qrels in groups:
