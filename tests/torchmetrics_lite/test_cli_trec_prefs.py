@@ -113,3 +113,13 @@ def test_qrels_prefs_reads_qrels_as_one_sub_group(tmp_path):
 def test_bad_preferences_stop_with_a_clear_error(tmp_path, prefs, run, message):
     code, _, err = trec_eval(tmp_path, "-m", "all_prefs", "-R", "prefs", prefs=prefs, run=run)
     assert code == 1 and message in err, err
+
+
+def test_zscores_and_complete(tmp_path):
+    (tmp_path / "z").write_text("q2 prefs_avgjg_Rnonrel 0.5 0.125\n")
+    code, out, err = trec_eval(tmp_path, "-q", "-m", "prefs_avgjg_Rnonrel", "-R", "prefs", "-Z", str(tmp_path / "z"))
+    assert code == 0, err
+    assert _values(out)["Zprefs_avgjg_Rnonrel", "q2"] == "-2.0000"  # (1/4 - 0.5) / 0.125
+    assert _values(out)["Zprefs_avgjg_Rnonrel", "q1"] == "-1000000.0000"  # no line for q1: trec_eval's rule
+    code, _, err = trec_eval(tmp_path, "-c", "-m", "all_prefs", "-R", "prefs")
+    assert code == 2 and "-c is not supported with -R prefs" in err, err

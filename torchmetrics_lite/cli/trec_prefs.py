@@ -77,6 +77,9 @@ def run_prefs(options: Any, selected: List[Selected], out: TextIO) -> int:
     if other:
         raise CliError(f"trec_eval: measure '{other[0]}' needs -R qrels (with -R {options.rel_format}: the "
                        f"all_prefs measures)\ntrec_eval: Can't calculate measure '{other[0]}'", 4)
+    if options.complete:
+        raise CliError(f"trec_eval: -c is not supported with -R {options.rel_format} (the preference measures of "
+                       "queries without results are not defined here); leave out -c", 2)
     queries, docs = Vocab(), Vocab()
     prefs_path, run_path = options.files
     qp, dp, jg, jsg, level = read_judgements(prefs_path, options.rel_format, queries, docs)
@@ -100,6 +103,10 @@ def run_prefs(options: Any, selected: List[Selected], out: TextIO) -> int:
                          judged.level.take(mine))
         rows.append(query_values(sub, rd.take(by_r[c:d]), score.take(by_r[c:d]), options.max_docs, qid, docs))
     values = {name: np.array([row[name] for row in rows], dtype=np.float64) for name in MEASURES}
+    if options.zscores is not None:
+        from torchmetrics_lite.cli.trec_eval import zscores
+
+        values = zscores(values, qids, options.zscores)
     write_trec_eval(out, selected, qids, values, {}, run.tag, options)
     return 0
 
