@@ -141,7 +141,7 @@ def query_values(judged: Judgements, run_doc: np.ndarray, run_score: np.ndarray,
     rank, njr, nj = docid_ranks(judged, run_doc, run_score, max_docs, qid, docs)
     order = np.lexsort((rank, -judged.level, judged.jsg, judged.jg))  # jg, jsg, level descending, rank
     jg, jsg, level, rank = judged.jg.take(order), judged.jsg.take(order), judged.level.take(order), rank.take(order)
-    counts = np.zeros((nj, nj), dtype=np.int64)  # summed over groups: counts[i, j] prefs of doc i over doc j
+    counts = np.zeros((nj, nj), dtype=np.uint16)  # over groups: prefs of doc i over doc j (C unsigned short)
     bounds = np.flatnonzero(np.concatenate([[True], jg[1:] != jg[:-1], [True]]))
     groups = []
     for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist()):  # one iteration per judgement group
@@ -175,7 +175,7 @@ def _pair(counts: np.ndarray, njr: int) -> Tuple[float, float, float]:
     groups) that its higher-ranked document fulfils, averaged over the pairs with a preference (pairs of two
     unretrieved documents count as 0 in prefs_pair, are left out of the others)."""
     i, j = np.triu_indices(counts.shape[0], 1)  # row by row, as trec_eval's loops
-    fwd, back = counts[i, j], counts[j, i]
+    fwd, back = counts[i, j].astype(np.int64), counts[j, i].astype(np.int64)
     has = (fwd + back) > 0
     share = fwd / np.maximum(fwd + back, 1)
     both, one = has & (j < njr), has & (i < njr) & (j >= njr)
