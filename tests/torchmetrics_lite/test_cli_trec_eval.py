@@ -29,6 +29,9 @@ CASES = [
     ("out.test.aqZ", "-q -m all_trec -Z zscores_file qrels.test results.test"),
     ("out.test.qrels_jg", "-m qrels_jg -q -R qrels_jg qrels.123 results.test"),
     ("out.test.qrels_jg", "-m qrels_jg -q -R qrels_jg qrels.comments.123 results.test"),
+    ("out.test.prefs", "-m all_prefs -q -R prefs prefs.test prefs.results.test"),
+    ("out.test.prefs", "-m all_prefs -q -R prefs prefs.comment.test prefs.results.test"),
+    ("out.test.qrels_prefs", "-m all_prefs -q -R qrels_prefs qrels.test results.test"),
 ]
 
 
@@ -181,9 +184,10 @@ def test_version_and_help(capsys):
     ("-T other", 2, "Illegal retrieval results format 'other'"),
     ("-R other", 2, "Illegal rel_format 'other'"),
     ("-x", 1, "Usage: trec_eval"),
-    ("-m all_prefs", 4, "measure 'prefs_num_prefs_poss' needs -R prefs or -R qrels_prefs (not implemented)"),
+    ("-m all_prefs", 4, "measure 'prefs_num_prefs_poss' needs -R prefs or -R qrels_prefs"),
     ("-m map_avgjg", 4, "measure 'map_avgjg' needs -R qrels_jg"),
-    ("-R prefs", 2, "-R prefs (preference judgements, the all_prefs measures) is not implemented"),
+    ("-R qrels_prefs -m map", 4, "measure 'map' needs -R qrels (with -R qrels_prefs: the all_prefs measures)"),
+    ("-R prefs -m all_prefs", 1, "qrels:1: expected 5 fields 'qid jg jsg docno rel_level', got 4"),
     ("-R qrels_jg -m map", 4, "measure 'map' needs -R qrels"),
 ])
 def test_usage_errors(tmp_path, arguments, code, message):

@@ -211,7 +211,7 @@ def evaluate(lists: Lists, selected: List[Selected], docs_in_coll: int, bogus: n
     for s in selected:
         function = MEASURES.get(s.name)
         if function is None and s.kind not in ("runid", "num_q", "relstring"):
-            needs = "-R qrels_jg" if s.name.endswith("avgjg") else "-R prefs or -R qrels_prefs (not implemented)"
+            needs = "-R qrels_jg" if s.name.endswith("avgjg") else "-R prefs or -R qrels_prefs"
             raise CliError(f"trec_eval: measure '{s.name}' needs {needs}\n"
                            f"trec_eval: Can't calculate measure '{s.name}'", 4)
         if function is None:

@@ -23,8 +23,9 @@ def run_rel_format(options: Any, selected: List[Selected], out: TextIO) -> int:
     if options.rel_format == "qrels_jg":
         return _run_qrels_jg(options, selected, out)
     if options.rel_format in ("prefs", "qrels_prefs"):
-        raise CliError(f"trec_eval: -R {options.rel_format} (preference judgements, the all_prefs measures) is not "
-                       "implemented in torchmetrics_lite's trec_eval; use trec_eval itself for it", 2)
+        from torchmetrics_lite.cli.trec_prefs import run_prefs
+
+        return run_prefs(options, selected, out)
     raise CliError(f"trec_eval: Illegal rel_format '{options.rel_format}'", 2)
 
 
