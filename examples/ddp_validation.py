@@ -103,6 +103,13 @@ def evaluate(lo: int, hi: int, batch_size: int, sync: bool = True) -> Dict[str, 
     return out
 
 
+def say(line: str) -> None:
+    """One line in one write: ranks share the output pipe, and print() may write the text and its newline apart
+    (unbuffered output), so another rank's line could land in between."""
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
 def main() -> int:
     world = int(os.environ.get("WORLD_SIZE", "1"))
     if world > 1:
@@ -110,14 +117,13 @@ def main() -> int:
     rank = dist.get_rank() if world > 1 else 0
     lo, hi = shard_bounds(rank, world)
     synced = evaluate(lo, hi, batch_size=700 + 300 * rank)  # different batch counts per rank
-    print(f"[rank {rank}/{world}] rows {lo}:{hi} -> " + ", ".join(f"{k} {v:.6f}" for k, v in synced.items()),
-          flush=True)
+    say(f"[rank {rank}/{world}] rows {lo}:{hi} -> " + ", ".join(f"{k} {v:.6f}" for k, v in synced.items()))
     ok = True
     if rank == 0:
         single = evaluate(0, N, batch_size=N, sync=False)
         ok = all(abs(synced[k] - single[k]) <= 1e-9 + 1e-7 * abs(single[k]) for k in single)
-        print(f"[rank 0] synced values {'match' if ok else 'DO NOT match'} the single-process values on all "
-              f"{N} rows: " + ", ".join(f"{k} {v:.6f}" for k, v in single.items()), flush=True)
+        say(f"[rank 0] synced values {'match' if ok else 'DO NOT match'} the single-process values on all "
+            f"{N} rows: " + ", ".join(f"{k} {v:.6f}" for k, v in single.items()))
     if world > 1:
         flag = torch.tensor([int(ok)])
         dist.broadcast(flag, src=0)

@@ -65,10 +65,11 @@ _EXPORTS = {  # module: the public names it provides (imported on first use, PEP
         "RetrievalPrecisionRecallCurve", "RetrievalRecallAtFixedPrecision",
     ],
     "torchmetrics_lite.tasks": [  # torchmetrics' task-string factories: Accuracy(task="multiclass", ...)
-        "AUROC", "Accuracy", "AveragePrecision", "CalibrationError", "CohenKappa", "ConfusionMatrix", "ExactMatch",
-        "F1Score", "FBetaScore", "HammingDistance", "JaccardIndex", "MatthewsCorrCoef", "Precision",
-        "PrecisionAtFixedRecall", "PrecisionRecallCurve", "ROC", "Recall", "RecallAtFixedPrecision",
-        "SensitivityAtSpecificity", "Specificity", "SpecificityAtSensitivity", "StatScores",
+        "AUROC", "Accuracy", "AveragePrecision", "CalibrationError", "CohenKappa", "ConfusionMatrix", "EER",
+        "ExactMatch", "F1Score", "FBetaScore", "HammingDistance", "HingeLoss", "JaccardIndex", "LogAUC",
+        "MatthewsCorrCoef", "NegativePredictiveValue", "Precision", "PrecisionAtFixedRecall", "PrecisionRecallCurve",
+        "ROC", "Recall", "RecallAtFixedPrecision", "SensitivityAtSpecificity", "Specificity",
+        "SpecificityAtSensitivity", "StatScores",
     ],
     "torchmetrics_lite.wrappers": [
         "BootStrapper", "ClasswiseWrapper", "MetricTracker", "Running",

@@ -24,10 +24,10 @@ import inspect
 from typing import Any, Callable, Dict, NamedTuple, Tuple
 
 __all__ = [
-    "AUROC", "Accuracy", "AveragePrecision", "CalibrationError", "CohenKappa", "ConfusionMatrix", "ExactMatch",
-    "F1Score", "FBetaScore", "HammingDistance", "JaccardIndex", "MatthewsCorrCoef", "Precision",
-    "PrecisionAtFixedRecall", "PrecisionRecallCurve", "ROC", "Recall", "RecallAtFixedPrecision",
-    "SensitivityAtSpecificity", "Specificity", "SpecificityAtSensitivity", "StatScores",
+    "AUROC", "Accuracy", "AveragePrecision", "CalibrationError", "CohenKappa", "ConfusionMatrix", "EER", "ExactMatch",
+    "F1Score", "FBetaScore", "HammingDistance", "HingeLoss", "JaccardIndex", "LogAUC", "MatthewsCorrCoef",
+    "NegativePredictiveValue", "Precision", "PrecisionAtFixedRecall", "PrecisionRecallCurve", "ROC", "Recall",
+    "RecallAtFixedPrecision", "SensitivityAtSpecificity", "Specificity", "SpecificityAtSensitivity", "StatScores",
 ]
 
 REQUIRED = inspect.Parameter.empty
@@ -160,10 +160,29 @@ TASKS: Dict[str, Spec] = {
     "PrecisionAtFixedRecall": _named(_operating_point("min_recall"), "PrecisionAtFixedRecall"),
     "SensitivityAtSpecificity": _named(_operating_point("min_specificity"), "SensitivityAtSpecificity"),
     "SpecificityAtSensitivity": _named(_operating_point("min_sensitivity"), "SpecificityAtSensitivity"),
-    # ---- EXTEND HERE at merge time: factories whose task classes other branches add (same Spec forms), e.g.
-    # "NegativePredictiveValue": _named(_stat_scores(_ZERO_DIVISION), "NegativePredictiveValue"),
-    # "HingeLoss", "EER", "LogAUC": a Spec(...) with torchmetrics' arguments; then add the name to __all__
-    # (and functional/tasks.py's __all__), to the two _EXPORTS rows, and to the signature test's list.
+    "NegativePredictiveValue": _named(_function_zero_division(_stat_scores(), 0), "NegativePredictiveValue"),
+    "HingeLoss": Spec(
+        (("num_classes", None), ("squared", False), ("multiclass_mode", "crammer-singer"), ("ignore_index", None),
+         ("validate_args", True)),
+        {"binary": Task("BinaryHingeLoss", ("squared", "ignore_index", "validate_args")),
+         "multiclass": Task("MulticlassHingeLoss", ("num_classes", "squared", "multiclass_mode", "ignore_index",
+                                                    "validate_args"))}),
+    "EER": Spec(
+        (("thresholds", None), ("num_classes", None), ("num_labels", None), ("average", None), ("ignore_index", None),
+         ("validate_args", True)),
+        {"binary": Task("BinaryEER", ("thresholds", "ignore_index", "validate_args")),
+         "multiclass": Task("MulticlassEER", ("num_classes", "average", "thresholds", "ignore_index", "validate_args")),
+         "multilabel": Task("MultilabelEER", ("num_labels", "thresholds", "ignore_index", "validate_args"))}),
+    "LogAUC": Spec(
+        (("thresholds", None), ("fpr_range", (0.001, 0.1)), ("num_classes", None), ("num_labels", None),
+         ("ignore_index", None), ("validate_args", True)),
+        {"binary": Task("BinaryLogAUC", ("thresholds", "fpr_range", "ignore_index", "validate_args")),
+         "multiclass": Task("MulticlassLogAUC", ("num_classes", "thresholds", "fpr_range", "average",
+                                                 "ignore_index", "validate_args")),  # average: the function's only
+         "multilabel": Task("MultilabelLogAUC", ("num_labels", "thresholds", "fpr_range", "average", "ignore_index",
+                                                 "validate_args"))},
+        (("thresholds", None), ("num_classes", None), ("num_labels", None), ("fpr_range", (0.001, 0.1)),
+         ("average", None), ("ignore_index", None), ("validate_args", True))),
 }
 
 
@@ -179,8 +198,11 @@ def snake_case(name: str) -> str:
     Examples:
         >>> snake_case("MultilabelFBetaScore"), snake_case("BinaryROC"), snake_case("MulticlassAUROC")
         ('multilabel_fbeta_score', 'binary_roc', 'multiclass_auroc')
+        >>> snake_case("BinaryLogAUC"), snake_case("MulticlassEER")
+        ('binary_logauc', 'multiclass_eer')
     """
-    special = {"AUROC": "Auroc", "ROC": "Roc", "FBeta": "Fbeta", "F1": "F1", "CorrCoef": "Corrcoef"}
+    special = {"LogAUC": "Logauc", "EER": "Eer", "AUROC": "Auroc", "ROC": "Roc", "FBeta": "Fbeta", "F1": "F1",
+               "CorrCoef": "Corrcoef"}
     for word, replacement in special.items():
         name = name.replace(word, replacement)
     return "".join(f"_{c.lower()}" if c.isupper() else c for c in name).lstrip("_")
@@ -318,12 +340,16 @@ AveragePrecision = _factory("AveragePrecision")
 CalibrationError = _factory("CalibrationError")
 CohenKappa = _factory("CohenKappa")
 ConfusionMatrix = _factory("ConfusionMatrix")
+EER = _factory("EER")
 ExactMatch = _factory("ExactMatch")
 F1Score = _factory("F1Score")
 FBetaScore = _factory("FBetaScore")
 HammingDistance = _factory("HammingDistance")
+HingeLoss = _factory("HingeLoss")
 JaccardIndex = _factory("JaccardIndex")
+LogAUC = _factory("LogAUC")
 MatthewsCorrCoef = _factory("MatthewsCorrCoef")
+NegativePredictiveValue = _factory("NegativePredictiveValue")
 Precision = _factory("Precision")
 PrecisionAtFixedRecall = _factory("PrecisionAtFixedRecall")
 PrecisionRecallCurve = _factory("PrecisionRecallCurve")

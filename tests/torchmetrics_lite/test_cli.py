@@ -190,10 +190,12 @@ FILE_ERRORS = [
     ("1 0 a 1\n1 0 b\n", RUN_OK, r"qrels.txt:2: expected 4 fields 'qid iter docid rel', got 3"),
     ("1 0 a x\n", RUN_OK, r"qrels.txt:1: relevance 'x' is not an integer"),
     ("1 0 a 1\n\n1 0 a 0\n", RUN_OK, r"qrels.txt:3: document 'a' is judged twice for query '1'"),
-    (QRELS_OK, "1 Q0 a 1\n", r"run.txt:1: expected 6 or 5 fields 'qid Q0 docid rank score [tag]', got 4"),
+    (QRELS_OK, "1 Q0 a 1\n",
+     "run.txt:1: expected 6 or more (or 5, without the tag) fields 'qid Q0 docid rank score tag', got 4"),
     (QRELS_OK, "1 Q0 a 1 2.0 t\n\n1 Q0 b 2 1.0\n",
-     r"run.txt:3: expected 6 or 5 fields 'qid Q0 docid rank score [tag]', got 5 (line 1 has 6)"),
-    (QRELS_OK, "\n  \n", r"run.txt: the file is empty (expected lines 'qid Q0 docid rank score [tag]')"),
+     "run.txt:3: expected 6 or more (or 5, without the tag) fields 'qid Q0 docid rank score tag', got 5 (line 1 "
+     "has 6)"),
+    (QRELS_OK, "\n  \n", r"run.txt: the file is empty (expected lines 'qid Q0 docid rank score tag')"),
     ("", RUN_OK, r"qrels.txt: the file is empty (expected lines 'qid iter docid rel')"),
     (QRELS_OK, "1 Q0 a 1 2.0 t\n1 Q0 b 2 high t\n", r"run.txt:2: score 'high' is not a number"),
     (QRELS_OK, "1 Q0 a 1 nan t\n", r"run.txt:1: score 'nan' is not a number"),
@@ -225,7 +227,9 @@ def test_unreadable_files(tmp_path):
 @pytest.mark.parametrize("argv,message", [
     (["retrieval", "Q", "R", "-m", "ndgc@10"], "unknown retrieval measure 'ndgc@10' (known: ndcg[@k], map[@k]"),
     (["retrieval", "Q", "R", "-m", "auroc"], "unknown retrieval measure 'auroc'"),
-    (["retrieval", "Q", "R", "-m", "P"], "measure 'P' needs a cut-off, e.g. P@10"),
+    (["retrieval", "Q", "R", "-m", "precision"], "measure 'precision' needs a cut-off, e.g. precision@10"),
+    (["retrieval", "Q", "R", "-m", "bpref"], "unknown retrieval measure 'bpref' (known: ndcg[@k], map[@k], mrr[@k], "
+     "P@k, recall@k, success@k, Rprec); bpref is trec_eval's: `tml-eval trec_eval -m bpref QRELS RUN` evaluates it"),
     (["retrieval", "Q", "R", "-m", "Rprec@5"], "measure 'Rprec@5' takes no cut-off"),
     (["retrieval", "Q", "R", "-m", "ndcg@0"], "measure 'ndcg@0': the cut-off must be a positive integer"),
     (["classify", "F", "--preds", "p", "--target", "t", "-m", "ndcg"], "unknown classify measure 'ndcg'"),
@@ -348,16 +352,16 @@ def test_retrieval_command_line_never_imports_torch(tmp_path):
 def test_files_read_in_chunks_give_the_same_values(tmp_path, monkeypatch):
     """Large files are tokenized a chunk of bytes at a time: chunk boundaries must lose no line (and error lines
     count across chunks)."""
-    from torchmetrics_lite import _trec_files
+    from torchmetrics_lite.cli import files
 
     qrels, run = _generate(7)
     qp, rp = _write(tmp_path, qrels, run)
     want = _cli("retrieval", qp, rp, "-m", "map", "recall@20", "ndcg", "-q", "--digits", 12)
-    monkeypatch.setattr(_trec_files, "_CHUNK", 97)  # a few lines per chunk, boundaries anywhere
+    monkeypatch.setattr(files, "_CHUNK", 97)  # a few lines per chunk, boundaries anywhere
     assert _cli("retrieval", qp, rp, "-m", "map", "recall@20", "ndcg", "-q", "--digits", 12) == want
     lines = open(rp).read().splitlines()
     lines[40] = " ".join(lines[40].split()[:4])
     bad = tmp_path / "bad.txt"
     bad.write_text("\n".join(lines) + "\n")
     code, _, err = _cli("retrieval", qp, bad, "-m", "map")
-    assert code == 1 and "bad.txt:41: expected 6 or 5 fields" in err
+    assert code == 1 and "bad.txt:41: expected 6 or more (or 5, without the tag) fields" in err

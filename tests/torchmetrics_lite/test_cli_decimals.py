@@ -4,7 +4,7 @@
 import numpy as np
 import pytest
 
-from torchmetrics_lite._trec_parse import decimals, fields, padded  # the lead moves this to torchmetrics_lite.cli
+from torchmetrics_lite.cli.parse import decimals, fields, padded
 
 DIGITS = "7182818284590452"  # no two neighbours equal: a point read one byte off changes the value
 

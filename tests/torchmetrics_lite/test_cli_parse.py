@@ -12,8 +12,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.torchmetrics_lite.test_cli import PAIRS, TREC_MEASURES, _cli, _parse
-from torchmetrics_lite import _trec_files, _trec_parse
-from torchmetrics_lite._trec_ids import Vocab
+from torchmetrics_lite.cli import files as cli_files
+from torchmetrics_lite.cli import parse as cli_parse
+from torchmetrics_lite.cli.ids import Vocab
 
 # document ids: <= 8 bytes, 9 .. 16, over 16, prefixes of each other, unicode (UTF-8: 2 and 3 bytes a character)
 DOCS = ["d1", "d10", "d100", "d1000000", "d10000000", "doc-0001", "doc-00010", "clueweb09-en0000-00-00001",
@@ -95,7 +96,7 @@ FORMATS = {
 @pytest.mark.parametrize("name", list(FORMATS))
 def test_file_formats_match_pytrec_eval(tmp_path, monkeypatch, name, chunk):
     np.random.seed(1)
-    monkeypatch.setattr(_trec_files, "_CHUNK", chunk)
+    monkeypatch.setattr(cli_files, "_CHUNK", chunk)
     qrels, run = _data(0)
     qp, rp, spelled = _write(tmp_path, qrels, run, **FORMATS[name])
     _check(qp, rp, qrels, spelled)
@@ -127,7 +128,7 @@ def test_listed_run_with_queries_out_of_order(tmp_path):
 
 
 def test_listed_order_of_runs_written_ranked():
-    from torchmetrics_lite._trec_rank import _LISTED, _listed_order
+    from torchmetrics_lite.cli.rank import _LISTED, _listed_order
 
     q, score = np.array([0, 0, 0, 1, 1, 2]), np.array([3.0, 2.0, 2.0, 5.0, 1.0, 0.0])
     assert _listed_order(q, score) is _LISTED
@@ -170,8 +171,8 @@ def test_repeated_long_and_unicode_documents_are_reported(tmp_path, judged):
 
 # ---------------------------------------------------------------------------------------------- byte level
 def _fields(tokens):
-    text = _trec_parse.padded(b" ".join(tokens))
-    f = _trec_parse.fields(text, text.lo, text.hi)
+    text = cli_parse.padded(b" ".join(tokens))
+    f = cli_parse.fields(text, text.lo, text.hi)
     return text, f.start, f.end
 
 
@@ -188,7 +189,7 @@ NUMBER_TEXT = st.one_of(
 def test_decimals_equal_python_float_and_int(tokens):
     text, start, end = _fields([t.encode() for t in tokens])
     for integral, parse in ((False, float), (True, int)):
-        values, ok = _trec_parse.decimals(text, start, end, integral)
+        values, ok = cli_parse.decimals(text, start, end, integral)
         for token, value, fast in zip(tokens, values.tolist(), ok.tolist()):
             plain = token.lstrip("+-")
             digits = plain.replace(".", "", 1)
@@ -209,7 +210,7 @@ def test_decimals_equal_python_float_and_int(tokens):
 def test_id_keys_compare_as_the_bytes(ids):
     raw = [i.encode() for i in ids if not any(c.isspace() for c in i)] or [b"x"]
     text, start, end = _fields(raw)
-    keys = _trec_parse.id_keys(text, start, end)
+    keys = cli_parse.id_keys(text, start, end)
     assert keys.dtype == (np.uint64 if max(map(len, raw)) <= 8 else np.dtype(f"S{-(-max(map(len, raw)) // 8) * 8}"))
     for i in range(len(raw)):
         for j in range(len(raw)):

@@ -183,6 +183,12 @@ def test_functional_auroc_is_the_family_package_and_torchmetrics_function():
 
 
 # ---------------------------------------------------------------------------------------------- 10: task factories
+def _tm(name):
+    """torchmetrics' task-level class or function: at its top level, or only in its classification package (EER)."""
+    package = tm.functional if name[:1].islower() else tm
+    return getattr(package, name, None) or getattr(package.classification, name)
+
+
 def _task_data():
     g = torch.Generator().manual_seed(10)
     return {"binary": (torch.rand(40, generator=g), torch.randint(0, 2, (40,), generator=g)),
@@ -222,15 +228,19 @@ def test_task_factories_build_the_task_class_and_give_torchmetrics_number(name, 
     m = getattr(ours, name)(task=task, **kwargs)
     assert isinstance(m, getattr(ours, cls_name)) and type(m) is getattr(ours, cls_name)
     preds, target = _task_data()[task]
-    t = getattr(tm, name)(task=task, **kwargs)
+    t = _tm(name)(task=task, **kwargs)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         m.update(preds, target)
         t.update(preds, target)
         expected = t.compute()
         functional = getattr(ours.functional, snake_case(name))(preds, target, task=task, **kwargs)
-        expected_functional = getattr(tm.functional, snake_case(name))(preds, target, task=task, **kwargs)
+        expected_functional = _tm(snake_case(name))(preds, target, task=task, **kwargs)
     curve = name in ("ROC", "PrecisionRecallCurve")
+    if name == "EER" and task != "binary":  # README row: torchmetrics takes the nearest curve point, ours the
+        for a, b in ((m.compute(), expected), (functional, expected_functional)):  # crossing: close, not equal
+            assert a.shape == b.shape and (a.double() - b.double()).abs().max() < 0.05
+        return
     _same(m.compute(), expected, curve)
     _same(functional, expected_functional, curve)
 
@@ -244,9 +254,9 @@ def test_task_factory_signatures_are_torchmetrics(name):
     def params(fn, skip):
         return [(p.name, p.default) for p in list(inspect.signature(fn).parameters.values())[skip:]]
 
-    assert params(getattr(ours, name), 0) == params(getattr(tm, name).__new__, 1)
+    assert params(getattr(ours, name), 0) == params(_tm(name).__new__, 1)
     fn = snake_case(name)
-    assert params(getattr(ours.functional.tasks, fn), 0) == params(getattr(tm.functional, fn), 0)
+    assert params(getattr(ours.functional.tasks, fn), 0) == params(_tm(fn), 0)
 
 
 def test_task_factory_defaults_follow_torchmetrics_task_level_not_the_class():
@@ -367,10 +377,7 @@ def _advice(call):
 
 @pytest.mark.parametrize("cls, fn, args, kwargs", [
     ("RetrievalPrecision", "retrieval_precision", (PREDS[:6], TARGET[:6]), {"top_k": 2}),
-    ("MulticlassROC", "multiclass_roc", (MC_PROBS, MC_TARGET), {"num_classes": 4, "thresholds": 10}),
     ("BinaryCalibrationError", "binary_calibration_error", (PREDS, TARGET), {"ignore_index": -1}),
-    ("MulticlassAUROC", "multiclass_auroc", (MC_PROBS, MC_TARGET), {"num_classes": 4, "ignore_index": -1}),
-    ("BinaryAccuracy", "binary_accuracy", (PREDS, TARGET), {"multidim_average": "samplewise"}),
     ("MeanSquaredError", "mean_squared_error", (PREDS, PREDS.flip(0)), {"compute_on_cpu": True}),
     ("BinaryAccuracy", "binary_accuracy", (PREDS, TARGET), {"thresold": 0.5}),
 ])

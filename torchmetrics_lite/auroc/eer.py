@@ -168,7 +168,8 @@ class MulticlassLogAUC(_MulticlassRead):
     Args:
         num_classes: the number of classes.
         fpr_range: ``(lo, hi)`` with ``0 < lo < hi <= 1``.
-        average: ``"macro"`` or ``"none"``/``None``.
+        average: ``None``/``"none"`` (default: one value per class, as torchmetrics' class; its function
+            defaults to ``"macro"``, and so does ours) or ``"macro"``.
         from_logits: ``preds`` are logits (a float64 softmax is applied at compute).
         strict: raise instead of warning when a class is undefined.
         kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
@@ -192,7 +193,7 @@ class MulticlassLogAUC(_MulticlassRead):
     value_options = ("num_classes", "fpr_range", "average", "from_logits", "strict")
 
     def __init__(self, num_classes: int, fpr_range: Tuple[float, float] = (0.001, 0.1), *,
-                 average: Optional[str] = "macro", from_logits: bool = False, strict: bool = False,
+                 average: Optional[str] = None, from_logits: bool = False, strict: bool = False,
                  **kwargs: Any) -> None:
         super().__init__(num_classes, from_logits=from_logits, **kwargs)
         self.fpr_range, self.strict = check_fpr_range(fpr_range), strict
@@ -206,7 +207,8 @@ class MultilabelLogAUC(_MultilabelRank):
     Args:
         num_labels: the number of labels.
         fpr_range: ``(lo, hi)`` with ``0 < lo < hi <= 1``.
-        average: ``"macro"`` or ``"none"``/``None``.
+        average: ``None``/``"none"`` (default: one value per label, as torchmetrics' class; its function
+            defaults to ``"macro"``, and so does ours) or ``"macro"``.
         strict: raise instead of warning when a label is undefined.
         kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
 
@@ -231,7 +233,7 @@ class MultilabelLogAUC(_MultilabelRank):
     value_options = ("fpr_range", "average", "strict")
 
     def __init__(self, num_labels: int, fpr_range: Tuple[float, float] = (0.001, 0.1), *,
-                 average: Optional[str] = "macro", strict: bool = False, **kwargs: Any) -> None:
+                 average: Optional[str] = None, strict: bool = False, **kwargs: Any) -> None:
         super().__init__(num_labels, **kwargs)
         self.fpr_range, self.strict = check_fpr_range(fpr_range), strict
         self.average = check_rank_average(average, G.AVERAGES)

@@ -49,10 +49,11 @@ _EXPORTS = {  # module: the public names it provides (imported on first use, PEP
     ],
     # torchmetrics' task-string functions: accuracy(..., task="binary"); `auroc` is the callable auroc subpackage
     "torchmetrics_lite.functional.tasks": [
-        "accuracy", "average_precision", "calibration_error", "cohen_kappa", "confusion_matrix",
-        "exact_match", "f1_score", "fbeta_score", "hamming_distance", "jaccard_index", "matthews_corrcoef",
-        "precision", "precision_at_fixed_recall", "precision_recall_curve", "recall", "recall_at_fixed_precision",
-        "roc", "sensitivity_at_specificity", "specificity", "specificity_at_sensitivity", "stat_scores",
+        "accuracy", "average_precision", "calibration_error", "cohen_kappa", "confusion_matrix", "eer",
+        "exact_match", "f1_score", "fbeta_score", "hamming_distance", "hinge_loss", "jaccard_index", "logauc",
+        "matthews_corrcoef", "negative_predictive_value", "precision", "precision_at_fixed_recall",
+        "precision_recall_curve", "recall", "recall_at_fixed_precision", "roc", "sensitivity_at_specificity",
+        "specificity", "specificity_at_sensitivity", "stat_scores",
     ],
 }
 __getattr__, __dir__ = _lazy.attach(__name__, globals(), _EXPORTS)

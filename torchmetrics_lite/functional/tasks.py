@@ -17,10 +17,11 @@ from typing import Any, Callable
 from torchmetrics_lite import tasks as _tasks
 
 __all__ = [
-    "accuracy", "average_precision", "calibration_error", "cohen_kappa", "confusion_matrix", "exact_match",
-    "f1_score", "fbeta_score", "hamming_distance", "jaccard_index", "matthews_corrcoef", "precision",
-    "precision_at_fixed_recall", "precision_recall_curve", "recall", "recall_at_fixed_precision", "roc",
-    "sensitivity_at_specificity", "specificity", "specificity_at_sensitivity", "stat_scores",
+    "accuracy", "average_precision", "calibration_error", "cohen_kappa", "confusion_matrix", "eer", "exact_match",
+    "f1_score", "fbeta_score", "hamming_distance", "hinge_loss", "jaccard_index", "logauc", "matthews_corrcoef",
+    "negative_predictive_value", "precision", "precision_at_fixed_recall", "precision_recall_curve", "recall",
+    "recall_at_fixed_precision", "roc", "sensitivity_at_specificity", "specificity", "specificity_at_sensitivity",
+    "stat_scores",
 ]
 
 
@@ -48,12 +49,16 @@ average_precision = _function("AveragePrecision")
 calibration_error = _function("CalibrationError")
 cohen_kappa = _function("CohenKappa")
 confusion_matrix = _function("ConfusionMatrix")
+eer = _function("EER")
 exact_match = _function("ExactMatch")
 f1_score = _function("F1Score")
 fbeta_score = _function("FBetaScore")
 hamming_distance = _function("HammingDistance")
+hinge_loss = _function("HingeLoss")
 jaccard_index = _function("JaccardIndex")
+logauc = _function("LogAUC")
 matthews_corrcoef = _function("MatthewsCorrCoef")
+negative_predictive_value = _function("NegativePredictiveValue")
 precision = _function("Precision")
 precision_at_fixed_recall = _function("PrecisionAtFixedRecall")
 precision_recall_curve = _function("PrecisionRecallCurve")

@@ -251,7 +251,7 @@ HARNESS = {
     "bin_logauc": (partial(T.BinaryLogAUC, (0.01, 0.5)), _f("binary_logauc", fpr_range=(0.01, 0.5)), BIN),
     "mc_logauc": (partial(T.MulticlassLogAUC, C, average=None, from_logits=True),
                   _f("multiclass_logauc", num_classes=C, average=None, from_logits=True), MC),
-    "ml_logauc": (partial(T.MultilabelLogAUC, L, (0.05, 1.0)), _f("multilabel_logauc", num_labels=L,
+    "ml_logauc": (partial(T.MultilabelLogAUC, L, (0.05, 1.0), average="macro"), _f("multilabel_logauc", num_labels=L,
                                                                   fpr_range=(0.05, 1.0)), ML),
     "coverage": (partial(T.MultilabelCoverageError, L), _f("multilabel_coverage_error", num_labels=L), ML),
     "lrap": (partial(T.MultilabelRankingAveragePrecision, L), _f("multilabel_ranking_average_precision",

@@ -152,6 +152,7 @@ from torchmetrics_lite.functional.tasks import (  # noqa: E402, F401
     cohen_kappa,
     exact_match,
     matthews_corrcoef,
+    negative_predictive_value,
     specificity,
 )
 

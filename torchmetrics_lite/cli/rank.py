@@ -1,64 +1,16 @@
-"""The run joined with its qrels and ranked trec_eval's way, for the command line (numpy alone, no torch).
+"""Stage 4 of the command line: the joined run ranked trec_eval's way (numpy alone, no torch).
 
-:func:`join` keeps the run's documents of the queries in both files, each with its judged relevance (one sort
-of the packed (query, document) keys of both files); :func:`ranking` orders them by query, then descending
+:func:`ranking` orders the documents of :func:`~torchmetrics_lite.cli.join.join` by query, then descending
 score (ties: the expectation over their orders, or trec_eval's descending docid), and keeps the tie groups that
-hold a relevant document: the command line's measures add nothing for the others.
+hold a relevant document: the ``retrieval`` measures add nothing for the others.
 """
 from __future__ import annotations
 
-from typing import Any, List, NamedTuple, Optional, Tuple
+from typing import Any, Optional
 
 import numpy as np
 
-from torchmetrics_lite._trec_files import CliError, Qrels, Run
-from torchmetrics_lite._trec_ids import Vocab, check_unique, lookup
-
-
-def _natural_key(qid: str) -> Tuple[int, int, str]:
-    # isdecimal, not isdigit: int() rejects digits such as '²'; the id itself breaks ties such as '7' / '07'
-    return (0, int(qid), qid) if qid.isdecimal() else (1, 0, qid)
-
-
-class Joined(NamedTuple):
-    qids: List[str]  # evaluated queries, in output order
-    q: np.ndarray  # (n,) query of each retrieved document (index into qids)
-    score: np.ndarray  # (n,) float64
-    rel: np.ndarray  # (n,) int64 judged relevance (0 when unjudged)
-    doc: np.ndarray  # (n,) document key: in byte order of the document ids
-    judged_q: np.ndarray  # query of each judgement with relevance > 0
-    judged_rel: np.ndarray  # its relevance
-
-
-def join(qrels: Qrels, run: Run, queries: Vocab, docs: Vocab) -> Joined:
-    """The run's documents of the queries present in both files, with their judged relevance (one sort of the
-    packed (query, document) keys of both files)."""
-    q_codes = queries.codes()
-    n_codes = queries.unique.size
-    q_bits = max(n_codes - 1, 1).bit_length()
-    doc_keys, doc_bits = docs.keys(62 - q_bits)  # (query, document) packed in 62 bits, tagged in 63
-    qrels_q, run_q, qrels_doc, run_doc = q_codes[qrels.q], q_codes[run.q], doc_keys[qrels.doc], doc_keys[run.doc]
-    judged_key, run_key = (qrels_q << doc_bits) | qrels_doc, (run_q << doc_bits) | run_doc
-    rel = lookup(judged_key, qrels.rel, run_key, q_bits + doc_bits)
-    if rel is None:  # a pair repeats: report its line
-        check_unique(qrels.path, qrels.lines, judged_key, "judged", qrels_q, qrels_doc, queries, docs)
-        check_unique(run.path, run.lines, run_key, "retrieved", run_q, run_doc, queries, docs)
-        raise AssertionError("a repeated (query, document) pair was not found")  # pragma: no cover
-    both = np.flatnonzero((np.bincount(run_q, minlength=n_codes) > 0) & (np.bincount(qrels_q, minlength=n_codes) > 0))
-    if not both.size:
-        raise CliError("no query of the run has judgements in the qrels")
-    named = sorted(zip(queries.names(both), both.tolist()), key=lambda x: _natural_key(x[0]))
-    index = np.full(n_codes, -1, dtype=np.int64)
-    index[[code for _, code in named]] = np.arange(len(named))
-    q = index.take(run_q)
-    keep = np.flatnonzero(q >= 0)
-    if keep.size < q.size:
-        q, score, rel, doc = q.take(keep), run.score.take(keep), rel.take(keep), run_doc.take(keep)
-    else:
-        score, doc = run.score, run_doc
-    jq = index.take(qrels_q)
-    positive = np.flatnonzero((jq >= 0) & (qrels.rel > 0))
-    return Joined([name for name, _ in named], q, score, rel, doc, jq.take(positive), qrels.rel.take(positive))
+from torchmetrics_lite.cli.join import Joined
 
 
 def _docid_order(joined: Joined) -> Optional[np.ndarray]:
@@ -150,6 +102,8 @@ def ranking(joined: Joined, ties: str) -> Any:
                                  n_items)
     else:
         ranked = _relevant_groups(NK.rank(joined.q, joined.score, rel, nq, "average"))
-    ideal = NK.ideal_runs(joined.judged_q, joined.judged_rel, nq)
-    n_rel = np.bincount(joined.judged_q, minlength=nq).astype(np.int64)
+    positive = np.flatnonzero(joined.judged_rel > 0)
+    judged_q, judged_rel = joined.judged_q.take(positive), joined.judged_rel.take(positive)
+    ideal = NK.ideal_runs(judged_q, judged_rel, nq)
+    n_rel = np.bincount(judged_q, minlength=nq).astype(np.int64)
     return ranked._replace(ops=NK.NUMPY._replace(ideal_runs=lambda _: ideal), n_rel=n_rel)

@@ -2,7 +2,7 @@
 
 A file is read whole (``-`` is standard input, a name ending in ``.gz`` is gunzipped) into one buffer, then
 split into fields and converted a chunk of lines at a time with array operations on its bytes
-(:mod:`~torchmetrics_lite._trec_parse`): ids become keys that compare as their bytes, numbers are read exactly
+(:mod:`~torchmetrics_lite.cli.parse`): ids become keys that compare as their bytes, numbers are read exactly
 (the plain decimals from the bytes, the rest by NumPy). Every malformed line is reported as ``file:line``;
 errors are :class:`CliError` with exit code 1.
 """
@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import TYPE_CHECKING, List, NamedTuple, Sequence, Tuple
+from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
-from torchmetrics_lite._trec_parse import (
+from torchmetrics_lite.cli.errors import CliError
+from torchmetrics_lite.cli.ids import Vocab
+from torchmetrics_lite.cli.parse import (
+    Fields,
     Text,
     decimals,
     fields,
@@ -27,19 +30,6 @@ from torchmetrics_lite._trec_parse import (
     tobytes,
     u64_to_bytes,
 )
-
-if TYPE_CHECKING:
-    from torchmetrics_lite._trec_ids import Vocab
-
-EXIT_DATA, EXIT_USAGE = 1, 2
-
-
-class CliError(Exception):
-    """An error reported to the user as ``tml-eval: error: <message>`` with exit code ``code``."""
-
-    def __init__(self, message: str, code: int = EXIT_DATA) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 def read_text(path: str) -> Text:
@@ -93,9 +83,19 @@ class Table(NamedTuple):
     path: str
     columns: List[np.ndarray]  # the wanted columns: id keys (uint64 or S{w}), int64 or float64 values
     lines: np.ndarray  # (rows,) 1-based line number of each row
+    last_tag: str  # field 5 (the run tag) of the last row, "" when it has none
+
+
+class Shape(NamedTuple):
+    """The fields a file's lines may hold: ``ranges`` of counts (``(low, high)``, ``high`` None: no limit); the
+    first data line picks the range every line must fall in; ``expected`` says it in messages."""
+
+    ranges: Tuple[Tuple[int, Optional[int]], ...]
+    expected: str
 
 
 _CHUNK = 1 << 20  # bytes split at once: its arrays stay in cache (a whole file's fields: several times its size)
+_HASH = 35  # '#': a line whose first field starts with it is a comment (trec_eval 10.0)
 
 
 def _chunks(text: Text) -> List[Tuple[int, int]]:
@@ -108,37 +108,59 @@ def _chunks(text: Text) -> List[Tuple[int, int]]:
     return out
 
 
-def read_table(path: str, expected: Sequence[int], layout: str, wanted: Sequence[Column]) -> Table:
-    """Columns ``wanted`` of ``path``: every non-blank line must have the same count of fields, one of
-    ``expected``. The file is split into fields, and the wanted ones converted, a chunk at a time."""
+def _within(counts: np.ndarray, bounds: Tuple[int, Optional[int]]) -> np.ndarray:
+    low, high = bounds
+    return (counts >= low) & (counts <= (high if high is not None else np.iinfo(np.int64).max))
+
+
+def _data_rows(text: Text, f: Fields) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(rows, counts, first)``: the lines (0-based within the block) that hold data (not blank, not a
+    comment), their field counts and the index of their first field."""
+    counts = per_line(f)
+    first = np.cumsum(counts) - counts
+    rows = np.flatnonzero(counts)
+    rows = rows[text.arr[f.start.take(first.take(rows))] != _HASH]
+    return rows, counts.take(rows), first.take(rows)
+
+
+def read_table(path: str, shape: Shape, layout: str, wanted: Sequence[Column], tag_field: int = -1) -> Table:
+    """Columns ``wanted`` of ``path``: blank lines and ``#`` comment lines are skipped, the other lines hold as
+    many fields as ``shape`` allows (fields past the wanted ones are ignored). The file is split into fields,
+    and the wanted ones converted, a chunk at a time."""
     text = read_text(path)
     parts: List[List[np.ndarray]] = [[] for _ in wanted]
     lines: List[np.ndarray] = []
-    width, first_line, line0 = 0, 0, 0
+    width, first_line, line0, last_tag = 0, 0, 0, ""
+    bounds: Tuple[int, Optional[int]] = (0, None)
     for lo, hi in _chunks(text):
         f = fields(text, lo, hi)
-        if width and regular(f, width):  # the common case: no blank line, no line to report
-            rows = np.arange(line0 + 1, line0 + 1 + f.line_end.size)
+        if width and regular(f, width) and not (text.arr[f.start[::width]] == _HASH).any():
+            rows, first = np.arange(line0 + 1, line0 + 1 + f.line_end.size), np.arange(0, f.start.size, width)
+            last_count = width
         else:
-            counts = per_line(f)
-            rows = np.flatnonzero(counts)
+            rows, counts, first = _data_rows(text, f)
             if rows.size and not width:
-                width, first_line = int(counts[rows[0]]), line0 + int(rows[0]) + 1
-                if width not in expected:
-                    raise CliError(f"{path}:{first_line}: expected {' or '.join(map(str, expected))} fields "
-                                   f"'{layout}', got {width}")
-            bad = rows[counts.take(rows) != width]
+                width, first_line = int(counts[0]), line0 + int(rows[0]) + 1
+                bounds = next((r for r in shape.ranges if _within(counts[:1], r)[0]), (0, None))
+                if bounds == (0, None):
+                    raise CliError(f"{path}:{first_line}: expected {shape.expected} fields '{layout}', got {width}")
+            bad = np.flatnonzero(~_within(counts, bounds))
             if bad.size:
-                raise CliError(f"{path}:{line0 + bad[0] + 1}: expected {' or '.join(map(str, expected))} fields "
-                               f"'{layout}', got {int(counts[bad[0]])} (line {first_line} has {width})")
-            rows += line0 + 1
+                raise CliError(f"{path}:{line0 + rows[bad[0]] + 1}: expected {shape.expected} fields '{layout}', "
+                               f"got {int(counts[bad[0]])} (line {first_line} has {width})")
+            rows = rows + (line0 + 1)
+            last_count = int(counts[-1]) if counts.size else 0
         for column, part in zip(wanted if width else (), parts):
-            part.append(_convert(text, f.start[column.field::width], f.end[column.field::width], column, path, rows))
+            at = first + column.field
+            part.append(_convert(text, f.start.take(at), f.end.take(at), column, path, rows))
+        if rows.size and 0 <= tag_field < last_count:
+            tag = int(first[-1]) + tag_field
+            last_tag = text.arr[f.start[tag]:f.end[tag]].tobytes().decode("utf-8", "replace")
         lines.append(rows)
         line0 += f.line_end.size
     if not width:
         raise CliError(f"{path}: the file is empty (expected lines '{layout}')")
-    return Table(path, [_concat(part, c.kind) for part, c in zip(parts, wanted)], np.concatenate(lines))
+    return Table(path, [_concat(part, c.kind) for part, c in zip(parts, wanted)], np.concatenate(lines), last_tag)
 
 
 def _convert(text: Text, start: np.ndarray, end: np.ndarray, column: Column, path: str,
@@ -196,20 +218,26 @@ class Run(NamedTuple):
     q: int
     doc: int
     score: np.ndarray  # float64
+    tag: str = ""  # the run tag of the last line
 
 
+QRELS_SHAPE = Shape(((4, 4),), "4")
+RUN_SHAPE = Shape(((6, None), (5, 5)), "6 or more (or 5, without the tag)")
+TREC_EVAL_RUN_SHAPE = Shape(((6, None),), "6 or more")
 _QRELS = (Column(0, "id", "query id"), Column(2, "id", "document id"), Column(3, "int", "relevance"))
 _RUN = (Column(0, "id", "query id"), Column(2, "id", "document id"), Column(4, "float", "score"))
 
 
 def read_qrels(path: str, queries: Vocab, docs: Vocab) -> Qrels:
     """TREC qrels, lines ``qid iter docid rel`` (integer relevance); ids go to the vocabularies."""
-    t = read_table(path, (4,), "qid iter docid rel", _QRELS)
+    t = read_table(path, QRELS_SHAPE, "qid iter docid rel", _QRELS)
     return Qrels(path, t.lines, queries.add(t.columns[0]), docs.add(t.columns[1]), t.columns[2])
 
 
-def read_run(path: str, queries: Vocab, docs: Vocab) -> Run:
-    """TREC run, lines ``qid Q0 docid rank score tag`` or, without the tag, ``qid Q0 docid rank score``; the rank
-    column is ignored (the score orders)."""
-    t = read_table(path, (6, 5), "qid Q0 docid rank score [tag]", _RUN)
-    return Run(path, t.lines, queries.add(t.columns[0]), docs.add(t.columns[1]), t.columns[2])
+def read_run(path: str, queries: Vocab, docs: Vocab, shape: Optional[Shape] = None) -> Run:
+    """TREC run, lines ``qid Q0 docid rank score tag`` (fields after the tag are ignored) or, without the tag,
+    ``qid Q0 docid rank score`` (``shape``: :data:`RUN_SHAPE`, or :data:`TREC_EVAL_RUN_SHAPE` that needs the
+    tag); the rank column is ignored (the score orders). ``Run.tag`` is the tag of the last line (trec_eval's
+    ``runid``)."""
+    t = read_table(path, shape or RUN_SHAPE, "qid Q0 docid rank score tag", _RUN, tag_field=5)
+    return Run(path, t.lines, queries.add(t.columns[0]), docs.add(t.columns[1]), t.columns[2], t.last_tag)

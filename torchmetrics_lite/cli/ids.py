@@ -1,7 +1,7 @@
 """Query and document ids as integers for the command line: codes and order keys of id keys (numpy alone), and
 the (query, document) join of a run with its qrels.
 
-An id arrives as the key :func:`~torchmetrics_lite._trec_parse.id_keys` makes of its bytes (a ``uint64`` for
+An id arrives as the key :func:`~torchmetrics_lite.cli.parse.id_keys` makes of its bytes (a ``uint64`` for
 ids of at most 8 bytes, else ``S{w}``), which compares as the bytes do (trec_eval's ``strcmp``). A
 :class:`Vocab` turns the keys of several files into dense codes (``0 .. n-1`` in that order: one sort) or, for
 documents, into order keys of few bits (the keys without the bits every id shares: no sort at all).
@@ -12,8 +12,8 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
-from torchmetrics_lite._trec_files import CliError
-from torchmetrics_lite._trec_parse import u64_to_bytes
+from torchmetrics_lite.cli.errors import CliError
+from torchmetrics_lite.cli.parse import u64_to_bytes
 
 
 class Vocab:
