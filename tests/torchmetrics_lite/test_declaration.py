@@ -33,6 +33,9 @@ FUNCTION = {"RetrievalMAP": "retrieval_average_precision", "RetrievalMRR": "retr
 #: the group metrics take ``groups`` beside the binary inputs (and ``num_groups``)
 GROUPS = {"BinaryFairness", "BinaryGroupStatRates"}
 NUM_GROUPS = 3
+#: classes whose defaults differ from their function's, as torchmetrics' (LogAUC: the class per class, the function
+#: averaged): built with the function's default so the two compare
+FUNCTION_DEFAULTS = {"MulticlassLogAUC": {"average": "macro"}, "MultilabelLogAUC": {"average": "macro"}}
 
 
 def _classes() -> List[str]:
@@ -64,7 +67,7 @@ def test_every_public_metric_is_declared_or_listed():
 
 def _instance(cls: type) -> Metric:
     params = vh._params(cls)
-    extra = {"num_groups": NUM_GROUPS} if cls.__name__ in GROUPS else {}
+    extra = {"num_groups": NUM_GROUPS} if cls.__name__ in GROUPS else dict(FUNCTION_DEFAULTS.get(cls.__name__, {}))
     return cls(**{n: vh.REQUIRED[n] for n, p in params.items() if n in vh.REQUIRED and p.default is p.empty}, **extra)
 
 
