@@ -162,7 +162,7 @@ _INIT_INFO: Dict[type, InitInfo] = {}
 def init_info(cls: type, base: type) -> InitInfo:
     """The constructor arguments of ``cls``, read once per class from the ``__init__`` signatures of its MRO,
     from ``cls`` up to ``base`` or the first ``__init__`` that forwards no ``**kwargs``, less the names in the
-    class attribute ``_fixed_init_args`` (arguments a base takes that the class does not offer: Jaccard's
+    class attribute ``not_offered`` (arguments a base takes that the class does not offer: Jaccard's
     ``multidim_average``, DeLong's ``thresholds``, the aggregation wrappers' ``metric``)."""
     info = _INIT_INFO.get(cls)
     if info is not None:
@@ -183,7 +183,7 @@ def init_info(cls: type, base: type) -> InitInfo:
                 defaults.setdefault(p.name, p.default)
         if klass is base or not any(p.kind == p.VAR_KEYWORD for p in params):
             break  # nothing further up is reachable from the user
-    accepted -= set(getattr(cls, "_fixed_init_args", ()))  # offered by a base, not by this class
+    accepted -= set(getattr(cls, "not_offered", ()))  # offered by a base, not by this class
     info = _INIT_INFO[cls] = InitInfo(positional or (), frozenset(accepted), defaults)
     return info
 

@@ -288,7 +288,7 @@ class RunningMean(Running):
         tensor(3., dtype=torch.float64)
     """
 
-    _fixed_init_args = ("metric",)
+    not_offered = ("metric",)
 
     def __init__(self, window: int = 5, nan_strategy: NaNStrategy = "error", **kwargs: Any) -> None:
         super().__init__(**_running_args(MeanMetric, window, _checked(nan_strategy), kwargs))
@@ -314,7 +314,7 @@ class RunningSum(Running):
         tensor(7., dtype=torch.float64)
     """
 
-    _fixed_init_args = ("metric",)
+    not_offered = ("metric",)
 
     def __init__(self, window: int = 5, nan_strategy: NaNStrategy = "error", **kwargs: Any) -> None:
         super().__init__(**_running_args(SumMetric, window, _checked(nan_strategy), kwargs))

@@ -268,6 +268,10 @@ class Metric(nn.Module):
     stats_options: ClassVar[Tuple[str, ...]] = ()
     value_fn: ClassVar[Optional[Callable[..., Any]]] = None
     value_options: ClassVar[Tuple[str, ...]] = ()
+    #: Constructor arguments a base takes that this class does not offer (Jaccard's ``multidim_average``, the
+    #: exact-only rank classes' ``thresholds``): the class answers them as unknown arguments, with torchmetrics'
+    #: advice, while its ``**kwargs`` still reach the base.
+    not_offered: ClassVar[Tuple[str, ...]] = ()
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "Metric":
         self = super().__new__(cls)

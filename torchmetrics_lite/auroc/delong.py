@@ -44,7 +44,7 @@ class BinaryAUROCCI(_BinaryRank):
     weighted = False
     value_fn = staticmethod(F._binary_auroc_ci_from_stats)
     value_options = ("alpha", "strict")
-    _fixed_init_args = ("thresholds",)  # DeLong's variance needs the exact scores
+    not_offered = ("thresholds",)  # DeLong's variance needs the exact scores
 
     def __init__(self, alpha: float = 0.05, *, strict: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -42,7 +42,7 @@ class BinaryEER(_BinaryRank):
 
     higher_is_better: ClassVar[Optional[bool]] = False
     weighted: ClassVar[bool] = False
-    _fixed_init_args = ("thresholds",)  # read off the exact ROC curve: no binned mode
+    not_offered = ("thresholds",)  # read off the exact ROC curve: no binned mode
     value_fn = staticmethod(E._binary_eer_from_stats)
 
 
@@ -123,7 +123,7 @@ class MultilabelEER(_MultilabelRank):
 
     higher_is_better: ClassVar[Optional[bool]] = False
     weighted: ClassVar[bool] = False
-    _fixed_init_args = ("thresholds",)  # read off the exact ROC curve: no binned mode
+    not_offered = ("thresholds",)  # read off the exact ROC curve: no binned mode
     value_fn = staticmethod(E._multilabel_eer_from_stats)
 
 
@@ -151,7 +151,7 @@ class BinaryLogAUC(_BinaryRank):
     """
 
     weighted: ClassVar[bool] = False
-    _fixed_init_args = ("thresholds",)  # read off the exact ROC curve: no binned mode
+    not_offered = ("thresholds",)  # read off the exact ROC curve: no binned mode
     value_fn = staticmethod(G._binary_logauc_from_stats)
     value_options = ("fpr_range", "strict")
 
@@ -228,7 +228,7 @@ class MultilabelLogAUC(_MultilabelRank):
 
     higher_is_better: ClassVar[Optional[bool]] = True
     weighted: ClassVar[bool] = False
-    _fixed_init_args = ("thresholds",)  # read off the exact ROC curve: no binned mode
+    not_offered = ("thresholds",)  # read off the exact ROC curve: no binned mode
     value_fn = staticmethod(G._multilabel_logauc_from_stats)
     value_options = ("fpr_range", "average", "strict")
 

@@ -30,7 +30,7 @@ class BinaryJaccardIndex(_BinaryScore):
         tensor(0.5000, dtype=torch.float64)
     """
 
-    _fixed_init_args = ("multidim_average",)  # torchmetrics has no samplewise form of it
+    not_offered = ("multidim_average",)  # torchmetrics has no samplewise form of it
 
     terms = staticmethod(_jaccard_terms)
 
@@ -53,7 +53,7 @@ class MulticlassJaccardIndex(_MulticlassScore):
         0.4444
     """
 
-    _fixed_init_args = ("multidim_average",)  # torchmetrics has no samplewise form of it
+    not_offered = ("multidim_average",)  # torchmetrics has no samplewise form of it
 
     value_fn = staticmethod(_multiclass_jaccard_index_from_stats)
     value_options = ("average", "zero_division", "ignore_index")
@@ -74,6 +74,6 @@ class MultilabelJaccardIndex(_MultilabelScore):
         tensor(0.5000, dtype=torch.float64)
     """
 
-    _fixed_init_args = ("multidim_average",)  # torchmetrics has no samplewise form of it
+    not_offered = ("multidim_average",)  # torchmetrics has no samplewise form of it
 
     terms = staticmethod(_jaccard_terms)
