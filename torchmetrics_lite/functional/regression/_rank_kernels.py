@@ -24,10 +24,13 @@ from torch import Tensor
 
 from torchmetrics_lite._backend import host
 from torchmetrics_lite._dtype import float_dtype
+from torchmetrics_lite._sort_keys import segment_order
 
 __all__ = ["average_ranks", "kendall_counts", "inversions", "KENDALL_ROWS"]
 
 #: the rows of :func:`kendall_counts`' result
+_PACKED_BITS = 63  # the widest packed sort key (a module constant so that tests can force the argsort path)
+
 KENDALL_ROWS = ("n", "ties_p", "ties_t", "ties_joint", "discordant", "distinct_p", "distinct_t",
                 "ties_p_cubic", "ties_p_var", "ties_t_cubic", "ties_t_var")
 
@@ -67,29 +70,67 @@ def average_ranks(x: Tensor) -> Tensor:
     return torch.from_numpy(ranks.astype(np.float32) if dtype == torch.float32 else ranks).to(x.device)
 
 
-def _dense(a: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per row of ``(d, n)``: the 0-based dense ranks (int64), the sorting permutation and the runs of the
-    sorted row (run ids are global over the rows; each row's are shifted to start at 0)."""
+def _sorted_rows(a: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """Flat permutation sorting each row of ``(d, n)`` (global indices into ``a.ravel()``) and the sorted rows:
+    one packed SIMD sort of (row, value, position) where the values fit 32 bits (see
+    :func:`~torchmetrics_lite._sort_keys.segment_order`), else one argsort."""
     d, n = a.shape
-    order = np.argsort(a, axis=1)
-    starts, sizes = _runs(np.take_along_axis(a, order, 1))
-    dense = np.empty((d, n), dtype=np.int64)
-    run_id = np.repeat(np.arange(starts.size), sizes).reshape(d, n)
-    first_run = np.searchsorted(starts, np.arange(d) * n)  # the id of each row's first run
-    np.put_along_axis(dense, order, run_id - first_run[:, None], 1)
-    return dense, order, starts, sizes
+    order = segment_order(np.repeat(np.arange(d, dtype=np.int64), n), a.ravel(), n_segments=d, descending=False)
+    return order, a.ravel()[order].reshape(d, n)
+
+
+def _dense(sorted_rows: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """Per sorted row of ``(d, n)``: each sample's 0-based dense rank (int64, in sorted order) and the flags of
+    the runs' first samples."""
+    flag = np.empty(sorted_rows.shape, dtype=bool)
+    flag[:, 0] = False
+    np.not_equal(sorted_rows[:, 1:], sorted_rows[:, :-1], out=flag[:, 1:])
+    dense = np.cumsum(flag, axis=1)
+    flag[:, 0] = True
+    return dense, flag
 
 
 def _tie_sums(starts: np.ndarray, sizes: np.ndarray, d: int, n: int) -> np.ndarray:
     """Per row: the number of runs, ``sum t(t-1)/2``, ``sum t(t-1)(t-2)`` and ``sum t(t-1)(2t+5)`` over the
-    runs' lengths ``t`` (float64; the pair count is exact below 2**53)."""
+    runs' lengths ``t`` (float64; the pair count is exact below 2**53). Runs of one sample add nothing to the
+    sums and are left out of them."""
     row = starts // n
-    t = sizes.astype(np.float64)
+    out = np.empty((4, d))
+    out[0] = np.bincount(row, minlength=d)
+    tied = sizes > 1
+    row, t = row[tied], sizes[tied].astype(np.float64)
     pairs = t * (t - 1)
-    return np.stack([np.bincount(row, minlength=d).astype(np.float64),
-                     np.bincount(row, pairs / 2, minlength=d),
-                     np.bincount(row, pairs * (t - 2), minlength=d),
-                     np.bincount(row, pairs * (2 * t + 5), minlength=d)])
+    for k, w in enumerate((pairs / 2, pairs * (t - 2), pairs * (2 * t + 5)), 1):
+        out[k] = w.sum() if d == 1 else np.bincount(row, w, minlength=d)
+    return out
+
+
+def _lexicographic(rt_by_p: np.ndarray, p_flag: np.ndarray,
+                   width: int) -> Tuple[np.ndarray, Tuple[np.ndarray, np.ndarray]]:
+    """Re-sort the samples of each run of tied ``preds`` by the target's dense rank ``rt_by_p`` (flat, in preds'
+    sorted order; ``p_flag`` the flat run starts, ``width`` the ranks' bound): only the tied samples move, in one
+    sort of the packed (run, rank, position) key. Returns the ranks in lexicographic order and the flat
+    starts of the runs of equal (preds, target) among the tied samples."""
+    single = p_flag.copy()
+    single[:-1] &= p_flag[1:]  # a run of one sample: it starts, and so does the next run (or the array ends)
+    idx = np.flatnonzero(~single)
+    run = np.cumsum(p_flag)[idx] - 1
+    rank_bits, pos_bits = max(width - 1, 0).bit_length(), max(idx.size - 1, 0).bit_length()
+    key = (run << rank_bits) | rt_by_p[idx]
+    if max(int(run[-1]), 0).bit_length() + rank_bits + pos_bits <= _PACKED_BITS:
+        packed = (key << pos_bits) | np.arange(idx.size, dtype=np.int64)
+        packed.sort()
+        fix, key = packed & ((1 << pos_bits) - 1), packed >> pos_bits
+    else:
+        fix = np.argsort(key)
+        key = key[fix]
+    out = rt_by_p.copy()
+    out[idx] = rt_by_p[idx[fix]]
+    first = np.empty(idx.size, dtype=bool)
+    first[0] = True
+    np.not_equal(key[1:], key[:-1], out=first[1:])
+    starts = np.flatnonzero(first)
+    return out, (idx[starts], np.diff(starts, append=idx.size))
 
 
 def inversions(ranks: np.ndarray) -> np.ndarray:
@@ -148,22 +189,24 @@ def kendall_counts(preds: Tensor, target: Tensor) -> np.ndarray:
     out = np.zeros((len(KENDALL_ROWS), d))
     out[0] = n
     if n:
-        p_order = np.argsort(p, axis=1)
-        p_starts, p_sizes = _runs(np.take_along_axis(p, p_order, 1))
-        rt, _, t_starts, t_sizes = _dense(t)
-        rt_by_p = np.take_along_axis(rt, p_order, 1)
+        p_order, p_sorted = _sorted_rows(p)
+        t_order, t_sorted = _sorted_rows(t)
+        _, p_flag = _dense(p_sorted)
+        t_dense, t_flag = _dense(t_sorted)
+        rt = np.empty(d * n, dtype=np.int64)
+        rt[t_order] = t_dense.ravel()
+        rt_by_p = rt[p_order]
+        p_starts = np.flatnonzero(p_flag)
+        t_starts = np.flatnonzero(t_flag)
         if p_starts.size == d * n:  # no tie in preds: their order is the lexicographic one, no joint tie
             order_rt, joint = rt_by_p, np.zeros(d)
-        else:  # (run of preds, target) packed; already sorted by the run: only ties of preds move
-            run = np.repeat(np.arange(p_starts.size), p_sizes).reshape(d, n)
-            key = run * (int(rt.max()) + 1) + rt_by_p
-            fix = np.argsort(key, axis=1, kind="stable")
-            order_rt = np.take_along_axis(rt_by_p, fix, 1)
-            key_starts, key_sizes = _runs(np.take_along_axis(key, fix, 1))
-            joint = _tie_sums(key_starts, key_sizes, d, n)[1]
-        tp, tt = _tie_sums(p_starts, p_sizes, d, n), _tie_sums(t_starts, t_sizes, d, n)
+        else:
+            order_rt, (j_starts, j_sizes) = _lexicographic(rt_by_p, p_flag.ravel(), int(t_dense.max()) + 1)
+            joint = _tie_sums(j_starts, j_sizes, d, n)[1]
+        tp = _tie_sums(p_starts, np.diff(p_starts, append=d * n), d, n)
+        tt = _tie_sums(t_starts, np.diff(t_starts, append=d * n), d, n)
         out[1], out[2], out[3] = tp[1], tt[1], joint
-        out[4] = inversions(order_rt)
+        out[4] = inversions(order_rt.reshape(d, n))
         out[5], out[6] = tp[0], tt[0]
         out[7:9], out[9:11] = tp[2:], tt[2:]
     return out
