@@ -16,7 +16,7 @@ float64 numpy arrays, and only the final values take the device's floating dtype
 """
 from __future__ import annotations
 
-from typing import Tuple
+from typing import Any, Tuple
 
 import numpy as np
 import torch
@@ -24,7 +24,7 @@ from torch import Tensor
 
 from torchmetrics_lite._backend import host
 from torchmetrics_lite._dtype import float_dtype
-from torchmetrics_lite._sort_keys import segment_order
+from torchmetrics_lite._sort_keys import segment_order, segment_sort_payload
 
 __all__ = ["average_ranks", "kendall_counts", "inversions", "KENDALL_ROWS"]
 
@@ -179,6 +179,35 @@ def inversions(ranks: np.ndarray) -> np.ndarray:
     return total
 
 
+def _by_preds(p: np.ndarray, rt: np.ndarray, width: int) -> Tuple[np.ndarray, np.ndarray, Any, Any]:
+    """The target's dense ranks ``rt`` (flat) in lexicographic (preds, target) order per row of ``p`` ``(d, n)``,
+    the flat flags of the first samples of the runs of equal preds in that order, and the flat starts and
+    lengths of the runs of equal (preds, target) (None without a tie in preds). Where preds fit 32 bits, one
+    packed sort of (row, preds, target's rank) gives it all; else an argsort of preds, then a re-sort of the
+    samples in runs of tied preds."""
+    d, n = p.shape
+    packed = segment_sort_payload(np.repeat(np.arange(d, dtype=np.int64), n), p.ravel(), rt, n_segments=d,
+                                  descending=False)
+    if packed is None:
+        p_order, p_sorted = _sorted_rows(p)
+        p_flag = _dense(p_sorted)[1].ravel()
+        rt_by_p = rt[p_order]
+        if p_flag.all():  # no tie in preds: their order is the lexicographic one, no joint tie
+            return rt_by_p, p_flag, None, None
+        order_rt, (j_starts, j_sizes) = _lexicographic(rt_by_p, p_flag, width)
+        return order_rt, p_flag, j_starts, j_sizes
+    keys, order_rt = packed
+    p_flag = np.empty(d * n, dtype=bool)
+    p_flag[0] = True
+    np.not_equal(keys[1:], keys[:-1], out=p_flag[1:])
+    if p_flag.all():
+        return order_rt, p_flag, None, None
+    j_flag = p_flag.copy()
+    j_flag[1:] |= order_rt[1:] != order_rt[:-1]
+    j_starts = np.flatnonzero(j_flag)
+    return order_rt, p_flag, j_starts, np.diff(j_starts, append=d * n)
+
+
 def kendall_counts(preds: Tensor, target: Tensor) -> np.ndarray:
     """Kendall's pair counts of each column of ``preds``, ``target`` ``(N, d)``: a float64 ``(11, d)`` host
     array with the rows :data:`KENDALL_ROWS`: ``n``; the tied pairs in ``preds``, in ``target``
@@ -189,20 +218,13 @@ def kendall_counts(preds: Tensor, target: Tensor) -> np.ndarray:
     out = np.zeros((len(KENDALL_ROWS), d))
     out[0] = n
     if n:
-        p_order, p_sorted = _sorted_rows(p)
         t_order, t_sorted = _sorted_rows(t)
-        _, p_flag = _dense(p_sorted)
         t_dense, t_flag = _dense(t_sorted)
         rt = np.empty(d * n, dtype=np.int64)
         rt[t_order] = t_dense.ravel()
-        rt_by_p = rt[p_order]
-        p_starts = np.flatnonzero(p_flag)
-        t_starts = np.flatnonzero(t_flag)
-        if p_starts.size == d * n:  # no tie in preds: their order is the lexicographic one, no joint tie
-            order_rt, joint = rt_by_p, np.zeros(d)
-        else:
-            order_rt, (j_starts, j_sizes) = _lexicographic(rt_by_p, p_flag.ravel(), int(t_dense.max()) + 1)
-            joint = _tie_sums(j_starts, j_sizes, d, n)[1]
+        order_rt, p_flag, j_starts, j_sizes = _by_preds(p, rt, int(t_dense.max()) + 1)
+        joint = np.zeros(d) if j_starts is None else _tie_sums(j_starts, j_sizes, d, n)[1]
+        p_starts, t_starts = np.flatnonzero(p_flag), np.flatnonzero(t_flag)
         tp = _tie_sums(p_starts, np.diff(p_starts, append=d * n), d, n)
         tt = _tie_sums(t_starts, np.diff(t_starts, append=d * n), d, n)
         out[1], out[2], out[3] = tp[1], tt[1], joint
