@@ -149,33 +149,42 @@ def inversions(ranks: np.ndarray) -> np.ndarray:
     if n < 2 or top == 0:
         return total
     size = d * n
-    dtype = np.int32 if size < 2**31 and top < 2**31 else np.int64
+    dtype = np.int32 if size < 2**31 and top < 2**31 else np.int64  # cumsum into int32 is ~8x faster
     v = np.ascontiguousarray(ranks, dtype=dtype).ravel()
-    nxt, bit = np.empty_like(v), np.empty_like(v)
-    one = np.empty(size, dtype=bool)
-    cum = np.zeros(size + 1, dtype=np.int64)
+    nxt, bit, at = np.empty_like(v), np.empty_like(v), np.arange(size, dtype=np.intp)  # intp: no index cast
+    one, zero = np.empty(size, dtype=bool), np.empty(size, dtype=bool)
+    cum = np.zeros(size + 1, dtype=dtype)
     sizes, row = np.full(d, n, dtype=np.int64), np.arange(d)  # the non-empty groups, in arrangement order
     for b in range(top.bit_length() - 1, -1, -1):
-        np.right_shift(v, b, out=bit)
-        np.bitwise_and(bit, 1, out=bit)
+        np.bitwise_and(v, dtype(1) << b, out=bit)
         np.not_equal(bit, 0, out=one)
         ends = np.cumsum(sizes)
         starts = ends - sizes
         np.cumsum(one, out=cum[1:])
-        ones = cum[ends] - cum[starts]
+        ones = cum[ends] - cum[starts].astype(np.int64)
         zeros = sizes - ones
         idx1 = np.flatnonzero(one)
-        pos_sum = np.array([idx1.sum(dtype=np.int64)]) if d == 1 else np.bincount(idx1 // n, idx1, minlength=d)
-        total += np.bincount(row, ones * zeros + ones * starts + ones * (ones - 1) // 2, minlength=d) - pos_sum
+        pairs = ones * (zeros + starts) + ones * (ones - 1) // 2
+        if d == 1:
+            total[0] += int(pairs.sum()) - int(idx1.sum(dtype=np.int64))
+        else:
+            total += np.bincount(row, pairs, minlength=d) - np.bincount(idx1 // n, idx1, minlength=d)
         if b == 0:
             break
-        idx0 = np.flatnonzero(~one)
-        nxt[np.arange(idx0.size, dtype=dtype) + np.repeat((np.cumsum(ones) - ones).astype(dtype), zeros)] = v[idx0]
-        nxt[np.arange(idx1.size, dtype=dtype) + np.repeat(np.cumsum(zeros).astype(dtype), ones)] = v[idx1]
+        np.logical_not(one, out=zero)
+        idx0 = np.flatnonzero(zero)
+        dest = np.repeat(np.cumsum(ones) - ones, zeros)
+        dest += at[:idx0.size]
+        nxt[dest] = v[idx0]
+        dest = np.repeat(np.cumsum(zeros), ones)
+        dest += at[:idx1.size]
+        nxt[dest] = v[idx1]
         v, nxt = nxt, v
-        sizes, row = np.stack([zeros, ones], 1).ravel(), np.repeat(row, 2)
+        sizes = np.stack([zeros, ones], 1).ravel()
         keep = sizes > 0
-        sizes, row = sizes[keep], row[keep]
+        if d > 1:
+            row = np.repeat(row, 2)[keep]
+        sizes = sizes[keep]
     return total
 
 
