@@ -16,7 +16,7 @@ float64 numpy arrays, and only the final values take the device's floating dtype
 """
 from __future__ import annotations
 
-from typing import Any, Tuple
+from typing import Any, Optional, Tuple
 
 import numpy as np
 import torch
@@ -24,12 +24,15 @@ from torch import Tensor
 
 from torchmetrics_lite._backend import host
 from torchmetrics_lite._dtype import float_dtype
-from torchmetrics_lite._sort_keys import segment_order, segment_sort_payload
+from torchmetrics_lite._sort_keys import key32, segment_order, segment_sort_payload
 
 __all__ = ["average_ranks", "kendall_counts", "inversions", "KENDALL_ROWS"]
 
 #: the rows of :func:`kendall_counts`' result
 _PACKED_BITS = 63  # the widest packed sort key (a module constant so that tests can force the argsort path)
+
+#: the most distinct values (over all rows) for which Kendall's counts come from contingency tables
+TABLE_DISTINCT = 1 << 12
 
 KENDALL_ROWS = ("n", "ties_p", "ties_t", "ties_joint", "discordant", "distinct_p", "distinct_t",
                 "ties_p_cubic", "ties_p_var", "ties_t_cubic", "ties_t_var")
@@ -101,7 +104,7 @@ def _tie_sums(starts: np.ndarray, sizes: np.ndarray, d: int, n: int) -> np.ndarr
     row, t = row[tied], sizes[tied].astype(np.float64)
     pairs = t * (t - 1)
     for k, w in enumerate((pairs / 2, pairs * (t - 2), pairs * (2 * t + 5)), 1):
-        out[k] = w.sum() if d == 1 else np.bincount(row, w, minlength=d)
+        out[k] = np.bincount(row, w, minlength=d)  # sequential sums in run order, as ever
     return out
 
 
@@ -217,6 +220,81 @@ def _by_preds(p: np.ndarray, rt: np.ndarray, width: int) -> Tuple[np.ndarray, np
     return order_rt, p_flag, j_starts, np.diff(j_starts, append=d * n)
 
 
+def _integer_codes(x: np.ndarray) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+    """:func:`_codes` of integer values spanning less than :data:`TABLE_DISTINCT` ``* 16``: a presence table
+    of the (row, value) pairs, no sort; else None."""
+    d, n = x.shape
+    lo, hi = x.min(), x.max()
+    if not hi - lo < TABLE_DISTINCT * 16 or not np.array_equal(np.floor(x), x):  # NaN and inf fail here
+        return None
+    span = int(hi - lo) + 1
+    cells = (x - lo).astype(np.int64)  # exact: integers whose difference is representable
+    if d > 1:
+        cells += np.arange(d, dtype=np.int64)[:, None] * span
+    present = np.bincount(cells.ravel(), minlength=d * span).reshape(d, span) > 0
+    code = np.cumsum(present, axis=1) - 1
+    return code.ravel()[cells], present.sum(1)
+
+
+def _codes(x: np.ndarray) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+    """Per row of ``x`` ``(d, n)`` with few distinct values (at most :data:`TABLE_DISTINCT` over all rows, each
+    fitting 32 bits): each sample's 0-based dense rank in its row and each row's number of distinct values
+    (integers: a presence table; others: one sort of the packed (row, value) keys and a binary search of the
+    small table of distinct keys); else None."""
+    d, n = x.shape
+    sample = x[:, ::max(n // 2048, 1)]  # a cheap probe first: a strided sample with many distinct values says no
+    if np.unique(sample).size > TABLE_DISTINCT:
+        return None
+    if np.array_equal(np.floor(sample), sample):
+        found = _integer_codes(x)
+        if found is not None:
+            return found
+    key = key32(x.ravel())
+    if key is None:
+        return None
+    row_key = np.arange(d, dtype=np.int64) << 32
+    if d > 1:
+        key |= np.repeat(row_key, n)
+    table = np.sort(key)
+    first = np.empty(table.size, dtype=bool)
+    first[0] = True
+    np.not_equal(table[1:], table[:-1], out=first[1:])
+    table = table[first]
+    if table.size > TABLE_DISTINCT:
+        return None
+    row_first = np.searchsorted(table, row_key)
+    codes = np.searchsorted(table, key).reshape(d, n) - row_first[:, None]
+    return codes, np.diff(row_first, append=table.size)
+
+
+def _table_counts(p: np.ndarray, t: np.ndarray, out: np.ndarray) -> bool:
+    """Kendall's counts (rows 1.. of ``out``) from each row's contingency table of the dense ranks of ``p`` and
+    ``t`` where both have few distinct values: the discordant pairs are ``sum C[i, j] C[i', j']`` over
+    ``i' > i``, ``j' < j`` (exact int64 cumulative sums of the table), the ties follow from its cells and
+    margins. False (``out`` untouched) where the values are too many for the table."""
+    d, n = p.shape
+    cp, ct = _codes(p), _codes(t)
+    if cp is None or ct is None:
+        return False
+    (rp, mp), (rt, mt) = cp, ct
+    wp, wt = int(mp.max()), int(mt.max())
+    if d * wp * wt > max(d * n, 1 << 16):  # a table larger than the data: the sorting path is cheaper
+        return False
+    cells = ((np.arange(d)[:, None] * wp + rp) * wt + rt).ravel()
+    c = np.bincount(cells, minlength=d * wp * wt).reshape(d, wp, wt)
+    below = np.cumsum(c[:, ::-1], axis=1)[:, ::-1] - c  # same target rank, larger preds rank
+    left = np.cumsum(below, axis=2) - below  # ... and a smaller target rank
+    out[4] = (c * left).sum((1, 2))
+    out[3] = np.bincount(np.repeat(np.arange(d), wp * wt), (c * (c - 1) // 2).ravel().astype(np.float64),
+                         minlength=d)
+    for margin, count, rows in ((c.sum(2), mp, (1, 5, 7, 8)), (c.sum(1), mt, (2, 6, 9, 10))):
+        starts = np.flatnonzero(margin.ravel())  # runs in value order; a row's runs come before the next row's
+        size = margin.shape[1]
+        sums = _tie_sums(starts // size * n, margin.ravel()[starts], d, n)
+        out[rows[0]], out[rows[1]], out[rows[2]], out[rows[3]] = sums[1], count, sums[2], sums[3]
+    return True
+
+
 def kendall_counts(preds: Tensor, target: Tensor) -> np.ndarray:
     """Kendall's pair counts of each column of ``preds``, ``target`` ``(N, d)``: a float64 ``(11, d)`` host
     array with the rows :data:`KENDALL_ROWS`: ``n``; the tied pairs in ``preds``, in ``target``
@@ -226,7 +304,7 @@ def kendall_counts(preds: Tensor, target: Tensor) -> np.ndarray:
     d, n = p.shape
     out = np.zeros((len(KENDALL_ROWS), d))
     out[0] = n
-    if n:
+    if n and not _table_counts(p, t, out):
         t_order, t_sorted = _sorted_rows(t)
         t_dense, t_flag = _dense(t_sorted)
         rt = np.empty(d * n, dtype=np.int64)
