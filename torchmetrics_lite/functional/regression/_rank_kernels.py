@@ -2,14 +2,19 @@
 
 * :func:`average_ranks`: per row, the 1-based ranks with ties given their group's average rank (one SIMD
   argsort per row block, then one ``repeat`` of the group averages: no loop over samples or groups).
-* :func:`kendall_counts`: per row pair, the pair counts of Kendall's tau in ``O(n log n)``: the samples are put
-  in lexicographic ``(preds, target)`` order by one argsort of ``preds`` (and, where ``preds`` has ties, a stable
-  sort of the packed (run of preds, dense rank of target) key, which moves only the tied samples); the tie sums follow
-  from the sorted runs; the discordant pairs are the inversions of the target's dense ranks in that order,
-  counted by :func:`inversions` in ``ceil(log2 m)`` vectorised passes (``m`` distinct targets), each a stable
-  partition by one bit of the rank (the levels of a wavelet tree): a pair ``i < j`` is an inversion exactly
-  when, at the highest bit where the ranks differ, ``r_i`` has a 1 and ``r_j`` a 0, and within each group of
-  equal higher bits those pairs follow from the group's counts and the positions of its ones.
+* :func:`kendall_counts`: per row pair, the pair counts of Kendall's tau, exact. Where both inputs have few
+  distinct values (at most :data:`TABLE_DISTINCT`, and a table no larger than the data), from each row's
+  contingency table of dense ranks (integers get their ranks from a presence table, other values from one
+  sort of their packed keys and a binary search): discordant pairs by int64 cumulative sums of the table, ties
+  from its cells and margins, in ``O(n + cells)``. Otherwise in ``O(n log n)``: the target's dense ranks
+  from one packed SIMD sort of (row, target, position); the lexicographic ``(preds, target)`` order from one
+  packed sort of (row, preds, target's rank) where preds fit 32 bits (else an argsort of ``preds`` and a
+  re-sort of the samples in runs of tied preds only); the tie sums from the sorted runs; the discordant pairs
+  are the inversions of the target's dense ranks in that order, counted by :func:`inversions` in
+  ``ceil(log2 m)`` vectorised passes (``m`` distinct targets), each a stable partition by one bit of the rank
+  (the levels of a wavelet tree): a pair ``i < j`` is an inversion exactly when, at the highest bit where the
+  ranks differ, ``r_i`` has a 1 and ``r_j`` a 0, and within each group of equal higher bits those pairs follow
+  from the group's counts and the positions of its ones.
 
 Inputs of another device are copied to the host (these run at ``compute``, on the kept values); the counts stay
 float64 numpy arrays, and only the final values take the device's floating dtype.
@@ -32,7 +37,7 @@ __all__ = ["average_ranks", "kendall_counts", "inversions", "KENDALL_ROWS"]
 _PACKED_BITS = 63  # the widest packed sort key (a module constant so that tests can force the argsort path)
 
 #: the most distinct values (over all rows) for which Kendall's counts come from contingency tables
-TABLE_DISTINCT = 1 << 12
+TABLE_DISTINCT = 1 << 10
 
 KENDALL_ROWS = ("n", "ties_p", "ties_t", "ties_joint", "discordant", "distinct_p", "distinct_t",
                 "ties_p_cubic", "ties_p_var", "ties_t_cubic", "ties_t_var")
@@ -242,7 +247,7 @@ def _codes(x: np.ndarray) -> Optional[Tuple[np.ndarray, np.ndarray]]:
     (integers: a presence table; others: one sort of the packed (row, value) keys and a binary search of the
     small table of distinct keys); else None."""
     d, n = x.shape
-    sample = x[:, ::max(n // 2048, 1)]  # a cheap probe first: a strided sample with many distinct values says no
+    sample = x[:, ::max(n // (8 * TABLE_DISTINCT), 1)]  # a cheap probe: a strided sample of many distinct values
     if np.unique(sample).size > TABLE_DISTINCT:
         return None
     if np.array_equal(np.floor(sample), sample):
