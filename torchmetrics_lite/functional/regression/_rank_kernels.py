@@ -247,7 +247,7 @@ def _codes(x: np.ndarray) -> Optional[Tuple[np.ndarray, np.ndarray]]:
     (integers: a presence table; others: one sort of the packed (row, value) keys and a binary search of the
     small table of distinct keys); else None."""
     d, n = x.shape
-    sample = x[:, ::max(n // (8 * TABLE_DISTINCT), 1)]  # a cheap probe: a strided sample of many distinct values
+    sample = x[:, ::max(n // max(8 * TABLE_DISTINCT, 1), 1)]  # a cheap probe: a strided sample, many values
     if np.unique(sample).size > TABLE_DISTINCT:
         return None
     if np.array_equal(np.floor(sample), sample):
