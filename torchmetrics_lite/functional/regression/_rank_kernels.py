@@ -88,25 +88,26 @@ def _sorted_rows(a: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
 
 
 def _dense(sorted_rows: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """Per sorted row of ``(d, n)``: each sample's 0-based dense rank (int64, in sorted order) and the flags of
-    the runs' first samples."""
+    """Per sorted row of ``(d, n)``: each sample's 0-based dense rank (int32 below 2**31 samples: numpy's
+    cumsum of booleans into int64 is several times slower; in sorted order) and the flags of the runs' first
+    samples."""
     flag = np.empty(sorted_rows.shape, dtype=bool)
     flag[:, 0] = False
     np.not_equal(sorted_rows[:, 1:], sorted_rows[:, :-1], out=flag[:, 1:])
-    dense = np.cumsum(flag, axis=1)
+    dense = np.cumsum(flag, axis=1, dtype=np.int32 if flag.shape[1] < 2**31 else np.int64)
     flag[:, 0] = True
     return dense, flag
 
 
-def _tie_sums(starts: np.ndarray, sizes: np.ndarray, d: int, n: int) -> np.ndarray:
-    """Per row: the number of runs, ``sum t(t-1)/2``, ``sum t(t-1)(t-2)`` and ``sum t(t-1)(2t+5)`` over the
-    runs' lengths ``t`` (float64; the pair count is exact below 2**53). Runs of one sample add nothing to the
-    sums and are left out of them."""
-    row = starts // n
+def _tie_sums(starts: np.ndarray, sizes: np.ndarray, d: int, n: int,
+              counts: Optional[np.ndarray] = None) -> np.ndarray:
+    """Per row: the number of runs (``counts`` when given), ``sum t(t-1)/2``, ``sum t(t-1)(t-2)`` and
+    ``sum t(t-1)(2t+5)`` over the runs' lengths ``t`` (float64; the pair count is exact below 2**53). Runs of
+    one sample add nothing to the sums and are left out of them."""
     out = np.empty((4, d))
-    out[0] = np.bincount(row, minlength=d)
+    out[0] = np.bincount(starts // n, minlength=d) if counts is None else counts
     tied = sizes > 1
-    row, t = row[tied], sizes[tied].astype(np.float64)
+    row, t = starts[tied] // n, sizes[tied].astype(np.float64)
     pairs = t * (t - 1)
     for k, w in enumerate((pairs / 2, pairs * (t - 2), pairs * (2 * t + 5)), 1):
         out[k] = np.bincount(row, w, minlength=d)  # sequential sums in run order, as ever
@@ -312,13 +313,13 @@ def kendall_counts(preds: Tensor, target: Tensor) -> np.ndarray:
     if n and not _table_counts(p, t, out):
         t_order, t_sorted = _sorted_rows(t)
         t_dense, t_flag = _dense(t_sorted)
-        rt = np.empty(d * n, dtype=np.int64)
+        rt = np.empty(d * n, dtype=t_dense.dtype)
         rt[t_order] = t_dense.ravel()
-        order_rt, p_flag, j_starts, j_sizes = _by_preds(p, rt, int(t_dense.max()) + 1)
+        order_rt, p_flag, j_starts, j_sizes = _by_preds(p, rt, int(t_dense[:, -1].max()) + 1)
         joint = np.zeros(d) if j_starts is None else _tie_sums(j_starts, j_sizes, d, n)[1]
         p_starts, t_starts = np.flatnonzero(p_flag), np.flatnonzero(t_flag)
-        tp = _tie_sums(p_starts, np.diff(p_starts, append=d * n), d, n)
-        tt = _tie_sums(t_starts, np.diff(t_starts, append=d * n), d, n)
+        tp = _tie_sums(p_starts, np.diff(p_starts, append=d * n), d, n, p_flag.reshape(d, n).sum(1))
+        tt = _tie_sums(t_starts, np.diff(t_starts, append=d * n), d, n, t_flag.sum(1))
         out[1], out[2], out[3] = tp[1], tt[1], joint
         out[4] = inversions(order_rt.reshape(d, n))
         out[5], out[6] = tp[0], tt[0]
