@@ -94,7 +94,7 @@ def _dense(sorted_rows: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     flag = np.empty(sorted_rows.shape, dtype=bool)
     flag[:, 0] = False
     np.not_equal(sorted_rows[:, 1:], sorted_rows[:, :-1], out=flag[:, 1:])
-    dense = np.cumsum(flag, axis=1, dtype=np.int32 if flag.shape[1] < 2**31 else np.int64)
+    dense = np.cumsum(flag, axis=1, dtype=np.int32 if sorted_rows.shape[-1] < 2**31 else np.int64)
     flag[:, 0] = True
     return dense, flag
 
