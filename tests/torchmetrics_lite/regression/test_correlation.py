@@ -175,6 +175,18 @@ def test_kendall_counts_of_every_kernel_path_equal_brute_force(monkeypatch, kind
         np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("values", ["integers", "floats"])
+def test_unchecked_nan_gives_nan_tau_and_p_value_as_scipy(values):
+    rng = np.random.default_rng(11)
+    p = rng.integers(0, 5, size=(40, 2)).astype(np.float64) + (0 if values == "integers" else rng.random((40, 2)))
+    t = p + rng.normal(size=(40, 2))
+    p[[3, 9], 0] = np.nan  # column 0 only: column 1 keeps its number
+    tau, pval = kendall_rank_corrcoef(torch.from_numpy(p), torch.from_numpy(t), t_test=True, validate_args=False)
+    want = [st.kendalltau(p[:, j], t[:, j]) for j in range(2)]
+    assert np.isnan(want[0][0]) and np.isnan(want[0][1]) and torch.isnan(tau[0]) and torch.isnan(pval[0])
+    assert abs(tau[1].item() - want[1][0]) <= 1e-12 and abs(pval[1].item() - want[1][1]) <= 1e-9
+
+
 @settings(deadline=None, max_examples=25)
 @given(hs.lists(hs.tuples(hs.integers(-3, 3), hs.integers(-3, 3)), min_size=3, max_size=30))
 def test_kendall_and_spearman_on_heavy_ties_equal_scipy(pairs):

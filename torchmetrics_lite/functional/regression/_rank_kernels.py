@@ -305,7 +305,8 @@ def kendall_counts(preds: Tensor, target: Tensor) -> np.ndarray:
     """Kendall's pair counts of each column of ``preds``, ``target`` ``(N, d)``: a float64 ``(11, d)`` host
     array with the rows :data:`KENDALL_ROWS`: ``n``; the tied pairs in ``preds``, in ``target``
     and in both; the discordant pairs (strictly opposite order); the numbers of distinct values; and per input
-    the tie sums ``sum t(t-1)(t-2)`` and ``sum t(t-1)(2t+5)`` of the p-value's variance."""
+    the tie sums ``sum t(t-1)(t-2)`` and ``sum t(t-1)(2t+5)`` of the p-value's variance. A column with NaN
+    (unchecked input) gets NaN counts."""
     p, t = _host_rows(preds), _host_rows(target)
     d, n = p.shape
     out = np.zeros((len(KENDALL_ROWS), d))
@@ -324,4 +325,6 @@ def kendall_counts(preds: Tensor, target: Tensor) -> np.ndarray:
         out[4] = inversions(order_rt.reshape(d, n))
         out[5], out[6] = tp[0], tt[0]
         out[7:9], out[9:11] = tp[2:], tt[2:]
+    if n:  # NaN (unchecked input, validate_args=False) has no rank: NaN counts, so NaN tau and p (as scipy)
+        out[1:, np.isnan(p).any(1) | np.isnan(t).any(1)] = np.nan
     return out
