@@ -22,7 +22,8 @@ from torchmetrics_lite.functional import (
     pearson_corrcoef,
     spearman_corrcoef,
 )
-from torchmetrics_lite.functional.regression._rank_kernels import inversions
+from torchmetrics_lite.functional.regression import _rank_kernels
+from torchmetrics_lite.functional.regression._rank_kernels import inversions, kendall_counts
 
 GEN = torch.Generator().manual_seed(3)
 
@@ -130,6 +131,60 @@ def test_inversion_count_equals_brute_force():
         r = rng.integers(0, int(rng.integers(1, 40)), size=(d, n))
         brute = [sum(int(row[i] > row[j]) for i, j in combinations(range(n), 2)) for row in r]
         np.testing.assert_array_equal(inversions(r), brute)
+
+
+def _kendall_counts_brute(p, t):
+    """The rows of ``kendall_counts`` for one column, over all pairs (and ``np.unique`` for the tie sums)."""
+    sp, st_ = np.sign(p[:, None] - p[None, :]), np.sign(t[:, None] - t[None, :])
+    upper = np.triu(np.ones((len(p), len(p)), dtype=bool), 1)
+    sums = []
+    for x in (p, t):
+        c = np.unique(x, return_counts=True)[1].astype(np.float64)
+        sums.append((len(c), (c * (c - 1) * (c - 2)).sum(), (c * (c - 1) * (2 * c + 5)).sum()))
+    return [len(p), (upper & (sp == 0)).sum(), (upper & (st_ == 0)).sum(), (upper & (sp == 0) & (st_ == 0)).sum(),
+            (upper & (sp * st_ < 0)).sum(), sums[0][0], sums[1][0], *sums[0][1:], *sums[1][1:]]
+
+
+def _kendall_path_inputs(rng, kind, n, d):
+    """Inputs for each path of ``kendall_counts``: integers (presence table), halves (sorted table), float32
+    with repeats (packed sort), float64 that are not float32 (argsort, then a re-sort of tied preds)."""
+    if kind == "integers":
+        return rng.integers(-4, 5, size=(n, d)).astype(np.float64)
+    if kind == "halves":
+        return rng.integers(-4, 5, size=(n, d)) + 0.5
+    if kind == "float32":
+        return rng.choice(rng.normal(size=max(n // 2, 1)).astype(np.float32), size=(n, d))
+    return rng.choice(rng.normal(size=max(n // 2, 1)), size=(n, d))
+
+
+@pytest.mark.parametrize("kind", ["integers", "halves", "float32", "float64"])
+@pytest.mark.parametrize("table", [True, False])
+@pytest.mark.parametrize("packed_bits", [63, 0])
+def test_kendall_counts_of_every_kernel_path_equal_brute_force(monkeypatch, kind, table, packed_bits):
+    monkeypatch.setattr(_rank_kernels, "_PACKED_BITS", packed_bits)  # 0: the re-sort of tied preds by argsort
+    if not table:
+        monkeypatch.setattr(_rank_kernels, "TABLE_DISTINCT", 0)  # no contingency table: the sorting path
+    rng = np.random.default_rng(len(kind) + 7 * table)
+    for n, d in ((0, 1), (1, 2), (2, 1), (37, 1), (60, 3)):
+        p, t = _kendall_path_inputs(rng, kind, n, d), _kendall_path_inputs(rng, kind, n, d)
+        got = kendall_counts(torch.from_numpy(p), torch.from_numpy(t))
+        if n:
+            want = np.array([_kendall_counts_brute(p[:, j], t[:, j]) for j in range(d)], dtype=np.float64).T
+        else:
+            want = np.zeros((len(_rank_kernels.KENDALL_ROWS), d))
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("values", ["integers", "floats"])
+def test_unchecked_nan_gives_nan_tau_and_p_value_as_scipy(values):
+    rng = np.random.default_rng(11)
+    p = rng.integers(0, 5, size=(40, 2)).astype(np.float64) + (0 if values == "integers" else rng.random((40, 2)))
+    t = p + rng.normal(size=(40, 2))
+    p[[3, 9], 0] = np.nan  # column 0 only: column 1 keeps its number
+    tau, pval = kendall_rank_corrcoef(torch.from_numpy(p), torch.from_numpy(t), t_test=True, validate_args=False)
+    want = [st.kendalltau(p[:, j], t[:, j]) for j in range(2)]
+    assert np.isnan(want[0][0]) and np.isnan(want[0][1]) and torch.isnan(tau[0]) and torch.isnan(pval[0])
+    assert abs(tau[1].item() - want[1][0]) <= 1e-12 and abs(pval[1].item() - want[1][1]) <= 1e-9
 
 
 @settings(deadline=None, max_examples=25)

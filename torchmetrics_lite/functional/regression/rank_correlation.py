@@ -4,7 +4,8 @@ Rank statistics do not reduce to a fixed-size summary, so their streaming state 
 (``cat`` states, as torchmetrics'); the ranks are computed once, at ``compute``, by the host kernels of
 :mod:`torchmetrics_lite.functional.regression._rank_kernels`: average ranks on ties for Spearman, and Kendall's
 pair counts in ``O(n log n)`` (one packed lexicographic sort, then the discordant pairs as the inversions of the
-target's dense ranks, counted in ``log2(distinct targets)`` vectorised passes), never the ``O(n²)`` pair matrix.
+target's dense ranks, counted in ``log2(distinct targets)`` vectorised passes; inputs with few distinct values
+use their contingency table), never the ``O(n²)`` pair matrix.
 """
 from __future__ import annotations
 
