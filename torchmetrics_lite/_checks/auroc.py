@@ -217,13 +217,14 @@ def check_fpr_range(fpr_range: Any) -> Tuple[float, float]:
     return float(fpr_range[0]), float(fpr_range[1])
 
 
-def check_eer_average(average: Any) -> str:
-    """Multiclass EER's ``average``: ``None``/``"none"`` (per class) or ``"micro"``; torchmetrics' ``"macro"``
-    (the EER of an interpolated mean ROC curve) is not offered, and the message says what to write instead."""
+def check_eer_average(average: Any, threshold: bool = False) -> str:
+    """Multiclass EER's ``average``: ``None``/``"none"`` (per class), ``"micro"`` or ``"macro"`` (the EER of the
+    classes' mean ROC curve); ``threshold=True`` (the ``*_eer_threshold`` form) refuses ``"macro"``: a mean curve
+    has no threshold of its own."""
     average = "none" if average is None else average
-    if average == "macro":
-        raise ValueError("Expected `average` to be None, 'none' or 'micro', got 'macro': torchmetrics' macro EER is "
-                         "the EER of a mean ROC curve interpolated across classes, not offered here; use "
-                         "`average=None` and `.nanmean()` for the mean of the per-class EERs, or 'micro'")
-    check_choice("average", average, ("none", "micro"))
+    if threshold and average == "macro":
+        raise ValueError("Expected `average` to be None, 'none' or 'micro' for multiclass_eer_threshold, got 'macro': "
+                         "the macro EER is read off the classes' mean ROC curve, which has no threshold; use "
+                         "multiclass_eer(..., average='macro') for the value")
+    check_choice("average", average, ("none", "micro", "macro"))
     return average
