@@ -200,6 +200,26 @@ def test_infinite_scores_rank_as_values():
         assert ours(scores, target, 3).item() == pytest.approx(oracle(target.numpy(), finite), abs=1e-15), name
 
 
+@pytest.mark.parametrize("dtype", [torch.bool, torch.uint8, torch.int8, torch.int32, torch.float32])
+def test_ranking_label_dtypes_wide_rows_and_the_host_checks(dtype):
+    g = torch.Generator().manual_seed(11)
+    scores = (torch.randint(0, 40, (30, 300), generator=g) / 40).float()  # ties; > 255 labels: int64 counts
+    target = torch.rand(30, 300, generator=g) < 0.3
+    for name, (ours, oracle) in RANKING.items():
+        want = oracle(target.long().numpy(), scores.numpy())
+        assert abs(ours(scores, target.to(dtype), 300).item() - want) < 1e-12, name
+        assert abs(ours(scores, target.to(dtype), 300, validate_args=False).item() - want) < 1e-12, name
+    if dtype != torch.bool:
+        bad = target.to(dtype)
+        bad[3, 7] = -1 if dtype not in (torch.uint8,) else 2
+        with pytest.raises(ValueError, match=rf"Expected `target` to hold only 0 and 1 .* got value {bad[3, 7].item()}"
+                           ):
+            F.multilabel_coverage_error(scores, bad, 300)
+    with pytest.raises(ValueError, match=r"Expected `preds` to contain no NaN, got 1 NaN"):
+        F.multilabel_ranking_loss(scores.index_put((torch.tensor(0), torch.tensor(0)), torch.tensor(math.nan)),
+                                  target.to(dtype), 300)
+
+
 # ------------------------------------------------------------------------------ multilabel operating points
 POINTS = {"recall_at_fixed_precision": "RecallAtFixedPrecision", "precision_at_fixed_recall": "PrecisionAtFixedRecall",
           "sensitivity_at_specificity": "SensitivityAtSpecificity",
