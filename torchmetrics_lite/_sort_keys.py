@@ -47,11 +47,7 @@ def desc_key32(a: np.ndarray) -> Optional[np.ndarray]:
     float32: one xor of the bits (positive values flip their 31 low bits, negative ones keep them)."""
     if a.dtype == np.float32:
         bits = (a + np.float32(0.0)).view(np.int32)  # -0.0 -> +0.0
-        flip = bits >> 31  # in place from here: two arrays, not five (a large input is memory-bound)
-        np.invert(flip, out=flip)
-        flip &= np.int32(0x7FFFFFFF)
-        flip ^= bits
-        return flip.view(np.uint32)
+        return (bits ^ (~(bits >> 31) & np.int32(0x7FFFFFFF))).view(np.uint32)
     key = key32(a)
     return None if key is None else ((1 << 32) - 1) - key
 

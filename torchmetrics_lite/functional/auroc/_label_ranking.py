@@ -20,6 +20,7 @@ relevant run ending at ``p`` with ``m`` labels adds ``m * c(p) / p`` to ``precis
 """
 from __future__ import annotations
 
+import sys
 from typing import Optional
 
 import numpy as np
@@ -41,8 +42,7 @@ def _packed_rows(scores: Tensor, relevant: Tensor) -> Optional[np.ndarray]:
     key = desc_key32(_backend.host(scores))
     if key is None:
         return None
-    packed = key.astype(np.int64)
-    packed <<= 1
+    packed = key.astype(np.int64) << 1
     packed |= relevant.numpy()
     packed.sort(axis=1)
     return packed
@@ -65,7 +65,8 @@ def misordered_pairs(scores: Tensor, relevant: Tensor) -> Tensor:
         return torch.where(swept.pos > 0, swept.fp, 0).sum(1)
     n = packed.shape[1]
     exact = np.float32 if n < 4096 else np.float64  # every sum an integer below 2**24 (2**53)
-    is_rel = (packed & 1).astype(exact)
+    low_byte = packed.view(np.uint8)[:, (0 if sys.byteorder == "little" else 7)::8]  # each key's, no copy
+    is_rel = (low_byte & 1).astype(exact)
     weights = np.stack([np.arange(1, n + 1, dtype=exact), np.ones(n, dtype=exact)], 1)
     sums = (is_rel @ weights).astype(np.int64)  # per row: sum of relevant positions, n_rel
     n_rel = sums[:, 1]
