@@ -4,9 +4,11 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple, Optional, Sequence, Tuple
 
+import numpy as np
 import torch
 from torch import Tensor
 
+from torchmetrics_lite import _backend
 from torchmetrics_lite._checks.primitives import (
     check_binary_target,
     check_choice,
@@ -145,8 +147,32 @@ def check_multilabel_rank_inputs(preds: Any, target: Any, num_labels: int,
         raise ValueError(f"Expected `preds` to have shape (N, num_labels) with num_labels = {num_labels}, "
                          f"got {tuple(preds.shape)}")
     check_same_shape("preds", preds, "target", target)
+    fast = _host_rank_inputs(preds, target, validate_args)
+    if fast is not None:
+        return fast
     preds, target = _rank_scores(preds, validate_args), _rank_labels(target, validate_args)
     return preds, target.to(torch.uint8)
+
+
+_HOST_SCORES = (torch.float32, torch.float64)
+_HOST_LABELS = (torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64)
+
+
+def _host_rank_inputs(preds: Tensor, target: Tensor, validate_args: bool) -> Optional[Tuple[Tensor, Tensor]]:
+    """The checks of :func:`check_multilabel_rank_inputs` in numpy on CPU (float32/64 scores, bool or integer
+    labels): one NaN-propagating maximum of the scores, one unsigned maximum of the labels (a negative label reads
+    as a large one) and the uint8 cast (a copy, as torch's), each a fraction of torch's cost there. ``None`` (the
+    torch checks, which name the bad value) otherwise or on bad values."""
+    if preds.dtype not in _HOST_SCORES or target.dtype not in _HOST_LABELS or not preds.numel() or \
+            not (_backend.use_numpy(preds) and target.is_cpu):
+        return None
+    labels = _backend.host(target)
+    if validate_args:
+        if math.isnan(_backend.host(preds).max()):
+            return None
+        if target.dtype != torch.bool and labels.view(f"u{labels.itemsize}").max() > 1:  # negatives wrap high
+            return None
+    return preds, torch.from_numpy(labels.astype(np.uint8))
 
 
 def check_rank_weight(weight: Any, shape: Tuple[int, ...], validate_args: bool) -> Optional[Tensor]:
@@ -233,15 +259,16 @@ def check_fpr_range(fpr_range: Any) -> Tuple[float, float]:
     return float(fpr_range[0]), float(fpr_range[1])
 
 
-def check_eer_average(average: Any) -> str:
-    """Multiclass EER's ``average``: ``None``/``"none"`` (per class) or ``"micro"``; torchmetrics' ``"macro"``
-    (the EER of an interpolated mean ROC curve) is not offered, and the message says what to write instead."""
+def check_eer_average(average: Any, threshold: bool = False) -> str:
+    """Multiclass EER's ``average``: ``None``/``"none"`` (per class), ``"micro"`` or ``"macro"`` (the EER of the
+    classes' mean ROC curve); ``threshold=True`` (the ``*_eer_threshold`` form) refuses ``"macro"``: a mean curve
+    has no threshold of its own."""
     average = "none" if average is None else average
-    if average == "macro":
-        raise ValueError("Expected `average` to be None, 'none' or 'micro', got 'macro': torchmetrics' macro EER is "
-                         "the EER of a mean ROC curve interpolated across classes, not offered here; use "
-                         "`average=None` and `.nanmean()` for the mean of the per-class EERs, or 'micro'")
-    check_choice("average", average, ("none", "micro"))
+    if threshold and average == "macro":
+        raise ValueError("Expected `average` to be None, 'none' or 'micro' for multiclass_eer_threshold, got 'macro': "
+                         "the macro EER is read off the classes' mean ROC curve, which has no threshold; use "
+                         "multiclass_eer(..., average='macro') for the value")
+    check_choice("average", average, ("none", "micro", "macro"))
     return average
 class Weighting(NamedTuple):
     """What a rank module has appended so far (its ``weighting`` option): whether its class takes ``weight=``,

@@ -66,17 +66,18 @@ class _MulticlassRead(Metric):
 
 
 class MulticlassEER(_MulticlassRead):
-    """One-vs-rest equal error rate per class (or ``"micro"``) over everything seen;
+    """One-vs-rest equal error rate per class (or ``"micro"``, or ``"macro"``) over everything seen;
     :func:`~torchmetrics_lite.functional.multiclass_eer`. ``update(preds (N, C), target (N,))``.
 
     Args:
         num_classes: the number of classes.
-        average: ``None``/``"none"`` (per class, the default as torchmetrics) or ``"micro"``.
+        average: ``None``/``"none"`` (per class, the default as torchmetrics), ``"micro"`` or ``"macro"`` (the
+            EER of the classes' mean ROC curve).
         from_logits: ``preds`` are logits (a float64 softmax is applied at compute).
         kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
 
     Raises:
-        ValueError, TypeError: ``average="macro"``, bad batches as the function, or a ``weight``.
+        ValueError, TypeError: an unknown ``average``, bad batches as the function, or a ``weight``.
 
     References:
         torchmetrics' ``MulticlassEER``.

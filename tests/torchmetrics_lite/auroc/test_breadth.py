@@ -200,6 +200,26 @@ def test_infinite_scores_rank_as_values():
         assert ours(scores, target, 3).item() == pytest.approx(oracle(target.numpy(), finite), abs=1e-15), name
 
 
+@pytest.mark.parametrize("dtype", [torch.bool, torch.uint8, torch.int8, torch.int32, torch.float32])
+def test_ranking_label_dtypes_wide_rows_and_the_host_checks(dtype):
+    g = torch.Generator().manual_seed(11)
+    scores = (torch.randint(0, 40, (30, 300), generator=g) / 40).float()  # ties; > 255 labels: int64 counts
+    target = torch.rand(30, 300, generator=g) < 0.3
+    for name, (ours, oracle) in RANKING.items():
+        want = oracle(target.long().numpy(), scores.numpy())
+        assert abs(ours(scores, target.to(dtype), 300).item() - want) < 1e-12, name
+        assert abs(ours(scores, target.to(dtype), 300, validate_args=False).item() - want) < 1e-12, name
+    if dtype != torch.bool:
+        bad = target.to(dtype)
+        bad[3, 7] = -1 if dtype not in (torch.uint8,) else 2
+        with pytest.raises(ValueError, match=rf"Expected `target` to hold only 0 and 1 .* got value {bad[3, 7].item()}"
+                           ):
+            F.multilabel_coverage_error(scores, bad, 300)
+    with pytest.raises(ValueError, match=r"Expected `preds` to contain no NaN, got 1 NaN"):
+        F.multilabel_ranking_loss(scores.index_put((torch.tensor(0), torch.tensor(0)), torch.tensor(math.nan)),
+                                  target.to(dtype), 300)
+
+
 # ------------------------------------------------------------------------------ multilabel operating points
 POINTS = {"recall_at_fixed_precision": "RecallAtFixedPrecision", "precision_at_fixed_recall": "PrecisionAtFixedRecall",
           "sensitivity_at_specificity": "SensitivityAtSpecificity",
@@ -247,6 +267,8 @@ HARNESS = {
                MC),
     "mc_eer_micro": (partial(T.MulticlassEER, C, average="micro", from_logits=True),
                      _f("multiclass_eer", num_classes=C, average="micro", from_logits=True), MC),
+    "mc_eer_macro": (partial(T.MulticlassEER, C, average="macro", from_logits=True),
+                     _f("multiclass_eer", num_classes=C, average="macro", from_logits=True), MC),
     "ml_eer": (partial(T.MultilabelEER, L), _f("multilabel_eer", num_labels=L), ML),
     "bin_logauc": (partial(T.BinaryLogAUC, (0.01, 0.5)), _f("binary_logauc", fpr_range=(0.01, 0.5)), BIN),
     "mc_logauc": (partial(T.MulticlassLogAUC, C, average=None, from_logits=True),
@@ -298,9 +320,7 @@ def test_option_errors():
             F.binary_logauc(preds, target, bad)
     with pytest.raises(ValueError, match=r"Expected `fpr_range` to be a pair"):
         T.MultilabelLogAUC(3, (0.5, 0.5))
-    with pytest.raises(ValueError, match=r"got 'macro': torchmetrics' macro EER is the EER of a mean ROC curve"):
-        F.multiclass_eer(torch.rand(4, 3), torch.tensor([0, 1, 2, 0]), 3, average="macro")
-    with pytest.raises(ValueError, match=r"Expected `average` to be one of \('none', 'micro'\), got 'weighted'"):
+    with pytest.raises(ValueError, match=r"Expected `average` to be one of \('none', 'micro', 'macro'\), got 'w"):
         T.MulticlassEER(3, average="weighted")
     with pytest.raises(ValueError, match=r"Expected `average` to be one of \('macro', 'none'\), got 'weighted'"):
         F.multilabel_logauc(torch.rand(4, 3), torch.ones(4, 3, dtype=torch.long), 3, average="weighted")

@@ -49,6 +49,8 @@ FUNCTIONAL = {
                                               (LG, MC_Y)),
     # the EER and LogAUC reads of the sweep (per-class rows share them), the per-row label-ranking counts
     "binary_eer_threshold": (partial(F.binary_eer_threshold, validate_args=False), (P, Y)),
+    "multiclass_eer_macro": (partial(F.multiclass_eer, num_classes=4, average="macro", from_logits=True,
+                                     validate_args=False), (LG, MC_Y)),
     "binary_logauc": (partial(F.binary_logauc, fpr_range=(0.05, 1.0), validate_args=False), (P, Y)),
     "multilabel_coverage_error": (partial(F.multilabel_coverage_error, num_labels=4, validate_args=False),
                                   (LG, ML_Y)),

@@ -20,6 +20,7 @@ relevant run ending at ``p`` with ``m`` labels adds ``m * c(p) / p`` to ``precis
 """
 from __future__ import annotations
 
+import sys
 from typing import Optional
 
 import numpy as np
@@ -31,7 +32,7 @@ from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite._sort_keys import desc_key32
 from torchmetrics_lite.functional.auroc import _sweep as sw
 
-__all__ = ["misordered_pairs", "precision_sums", "coverage_per_row"]
+__all__ = ["misordered_pairs", "precision_sums", "coverage_per_row", "relevant_counts"]
 
 
 def _packed_rows(scores: Tensor, relevant: Tensor) -> Optional[np.ndarray]:
@@ -47,6 +48,14 @@ def _packed_rows(scores: Tensor, relevant: Tensor) -> Optional[np.ndarray]:
     return packed
 
 
+def relevant_counts(relevant: Tensor) -> Tensor:
+    """``n_rel`` per row (int64) of a boolean ``(N, L)``; numpy on CPU (torch's row sums of bools are slow)."""
+    if not _backend.use_numpy(relevant) or relevant.numel() == 0:
+        return relevant.sum(1)
+    count = np.uint8 if relevant.shape[1] < 256 else np.int64
+    return torch.from_numpy(_backend.host(relevant).view(np.uint8).sum(1, dtype=count).astype(np.int64))
+
+
 def misordered_pairs(scores: Tensor, relevant: Tensor) -> Tensor:
     """``sum_{j in R} #{k not in R : s_k >= s_j}`` per row (int64), for ``scores`` ``(N, L)`` and boolean
     ``relevant``."""
@@ -54,10 +63,14 @@ def misordered_pairs(scores: Tensor, relevant: Tensor) -> Tensor:
     if packed is None:
         swept = sw.sweep(scores, relevant)
         return torch.where(swept.pos > 0, swept.fp, 0).sum(1)
-    is_rel = (packed & 1).astype(np.float64)
-    n_rel = relevant.sum(1).numpy()
-    positions = is_rel @ np.arange(1, packed.shape[1] + 1, dtype=np.float64)  # exact: integers below 2**53
-    return torch.from_numpy(positions.astype(np.int64) - n_rel * (n_rel + 1) // 2)
+    n = packed.shape[1]
+    exact = np.float32 if n < 4096 else np.float64  # every sum an integer below 2**24 (2**53)
+    low_byte = packed.view(np.uint8)[:, (0 if sys.byteorder == "little" else 7)::8]  # each key's, no copy
+    is_rel = (low_byte & 1).astype(exact)
+    weights = np.stack([np.arange(1, n + 1, dtype=exact), np.ones(n, dtype=exact)], 1)
+    sums = (is_rel @ weights).astype(np.int64)  # per row: sum of relevant positions, n_rel
+    n_rel = sums[:, 1]
+    return torch.from_numpy(sums[:, 0] - n_rel * (n_rel + 1) // 2)
 
 
 def precision_sums(scores: Tensor, relevant: Tensor) -> Tensor:
@@ -86,12 +99,18 @@ def precision_sums(scores: Tensor, relevant: Tensor) -> Tensor:
 
 def coverage_per_row(scores: Tensor, relevant: Tensor) -> Tensor:
     """``#{k : s_k >= min_{j in R} s_j}`` per row (int64), 0 for a row without relevant labels: no sort, one
-    masked minimum and one count (numpy on CPU, where its row reductions are several times faster)."""
+    masked minimum and one count (on CPU the masked minimum in torch, the count in numpy, each the faster there;
+    the count summed in uint8 when a row has fewer than 256 labels, and only the rows whose minimum is ``inf``,
+    without relevant labels or with all of them at ``+inf``, are looked at again)."""
     if _backend.use_numpy(scores) and scores.numel():
         values, rel = _backend.host(scores), _backend.host(relevant)
-        lowest = np.where(rel, values, np.inf).min(1, keepdims=True)
-        covered = (values >= lowest).view(np.uint8).sum(1, dtype=np.int64)
-        return torch.from_numpy(np.where(rel.any(1), covered, 0))
+        top = torch.full((), float("inf"), dtype=scores.dtype)  # torch's where and row minimum beat numpy's here
+        lowest = torch.where(relevant, scores.detach(), top).amin(1, keepdim=True).numpy()
+        count = np.uint8 if values.shape[1] < 256 else np.int64
+        covered = (values >= lowest).view(np.uint8).sum(1, dtype=count).astype(np.int64)
+        at_inf = np.flatnonzero(lowest[:, 0] == np.inf)
+        covered[at_inf] = np.where(rel[at_inf].any(1), covered[at_inf], 0)
+        return torch.from_numpy(covered)
     top = torch.full((), float("inf"), dtype=scores.dtype, device=scores.device)
     lowest_t = torch.where(relevant, scores, top).amin(1, keepdim=True) if scores.shape[1] else scores[:, :1]
     return torch.where(relevant.any(1), (scores >= lowest_t).sum(1), 0)

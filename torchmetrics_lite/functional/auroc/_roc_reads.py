@@ -20,7 +20,8 @@ from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite._sort_keys import desc_key32
 from torchmetrics_lite.functional.auroc import _sweep as sw
 
-__all__ = ["Segments", "segments", "row_segments", "row_eer", "curve_sweep", "eer_rows", "logauc_rows"]
+__all__ = ["Segments", "segments", "row_segments", "row_eer", "curve_sweep", "eer_rows", "mean_curve_eer",
+           "logauc_rows"]
 
 
 class Segments(NamedTuple):
@@ -170,6 +171,58 @@ def eer_rows(g: Segments) -> Tuple[Tensor, Tensor]:
     nan = torch.full_like(eer, math.nan)
     threshold = g.thresholds.gather(1, k).squeeze(1)
     return torch.where(found, eer, nan), torch.where(found, threshold, nan.to(threshold.dtype))
+
+
+def mean_curve_eer(g: Segments) -> Tensor:
+    """The EER of the rows' mean ROC curve (vertical averaging, as torchmetrics' macro ROC): ``nan`` when no row
+    has both classes; rows without both classes are left out of the mean.
+
+    The mean curve is ``T(f) = mean_c tpr_c(f)`` on every row's exact curve. At an ``f`` where a row's curve is
+    vertical (several points share ``f``) it has two values: ``T-(f)`` with each such row at the lowest of its
+    points there (the end of the segment arriving at ``f``) and ``T+(f)`` at the highest; elsewhere each row's
+    ``tpr_c(f)`` is interpolated linearly on its segment. Between consecutive points ``g' < g`` of the union of
+    the rows' ``fpr`` values every row is linear, so the mean curve is the straight segment from ``(g', T+(g'))``
+    to ``(g, T-(g))`` followed by the vertical one up to ``(g, T+(g))``. ``D(f) = f - (1 - T(f))`` rises strictly
+    along it from ``-1`` to ``1``; a bisection over the sorted union (``log2`` steps, each one batched search per
+    row) finds the first ``g`` with ``D+(g) >= 0``: the rates cross on the vertical at ``g`` (``eer = g``) when
+    ``D-(g) < 0``, else on the segment before it, interpolated as :func:`eer_rows`."""
+    if g.fpr.numel() == 0:
+        return torch.full((), math.nan, dtype=g.fpr.dtype, device=g.fpr.device)
+    keep = ~(torch.isnan(g.fpr[:, -1]) | torch.isnan(g.fnr[:, -1]))
+    fpr = torch.where(g.valid, g.fpr, g.fpr_prev)  # each position's last curve point (0 <= positions)
+    fnr = torch.where(g.valid, g.fnr, g.fnr_prev)
+    start, end = torch.zeros_like(fpr[:, :1]), torch.ones_like(fpr[:, :1])
+    fpr = torch.where(keep.unsqueeze(1), torch.cat([start, fpr, end], 1), 0.0)  # with (0, 1) and (1, 0): the
+    fnr = torch.where(keep.unsqueeze(1), torch.cat([end, fnr, start], 1), 0.0)  # ends a cut curve may lack
+    weight = keep.to(fpr.dtype) / keep.sum().clamp(min=1)
+    grid = fpr.reshape(-1).sort().values
+    lo = torch.full((1,), -1, dtype=torch.long, device=fpr.device)  # shape (1,): index tensors, no host reads
+    hi = torch.full((1,), grid.numel() - 1, dtype=torch.long, device=fpr.device)
+    for _ in range(max(1, int(grid.numel()).bit_length())):  # D+(grid[hi]) >= 0 > D+(grid[lo]) (lo = -1: none)
+        mid = torch.div(lo + hi, 2, rounding_mode="floor").clamp(min=0)
+        up = _mean_d(fpr, fnr, weight, grid[mid], True) >= 0
+        move = hi - lo > 1
+        hi, lo = torch.where(move & up, mid, hi), torch.where(move & ~up, mid, lo)
+    g1, g0 = grid[hi], grid[lo.clamp(min=0)]
+    d0, d1 = _mean_d(fpr, fnr, weight, g0, True), _mean_d(fpr, fnr, weight, g1, False)
+    eer = torch.where(d1 < 0, g1, g0 + (g1 - g0) * d0 / (d0 - d1))
+    return torch.where(keep.any(), eer, math.nan).squeeze(0)
+
+
+def _mean_d(fpr: Tensor, fnr: Tensor, weight: Tensor, f: Tensor, upper: bool) -> Tensor:
+    """``D+(f)`` (``upper``) or ``D-(f)`` of :func:`mean_curve_eer` at one ``f`` of the rows' ``fpr`` values."""
+    x = f.reshape(1, 1).expand(fpr.shape[0], 1).contiguous()
+    last = fpr.shape[1] - 1
+    if upper:  # the last point at or before f and the one after it
+        a = (torch.searchsorted(fpr, x, right=True) - 1).clamp(0, last)
+        b, at = (a + 1).clamp(max=last), a
+    else:  # the first point at or after f and the one before it
+        b = torch.searchsorted(fpr, x).clamp(max=last)
+        a, at = (b - 1).clamp(min=0), b
+    fa, fb, na, nb = fpr.gather(1, a), fpr.gather(1, b), fnr.gather(1, a), fnr.gather(1, b)
+    inside = na + (nb - na) * (x - fa) / torch.where(fb > fa, fb - fa, 1.0)
+    rate = torch.where(fpr.gather(1, at) == x, fnr.gather(1, at), inside)
+    return f - (weight * rate.squeeze(1)).sum()
 
 
 def logauc_rows(g: Segments, lo: float, hi: float) -> Tensor:

@@ -9,12 +9,22 @@ randomised choice between the segment's two thresholds). The ``*_eer_threshold``
 threshold of the segment's end, the first curve point with ``fpr >= fnr`` (predict positive when
 ``score >= threshold``).
 
+The macro EER (``multiclass_eer(average="macro")``, as torchmetrics) is the EER of the classes' mean ROC curve,
+formed by vertical averaging as torchmetrics' macro ROC: the mean over classes of each exact curve's ``tpr`` at
+every ``fpr`` where some class has a point, each class interpolated linearly on its segment there; where a class's
+curve is vertical at that ``fpr`` the mean curve is vertical too, from the mean with each class at its lowest point
+there to the mean at its highest (torchmetrics keeps only the highest). The rates cross once on that curve, read
+as above (:func:`~torchmetrics_lite.functional.auroc._roc_reads.mean_curve_eer`). A class without positives or
+negatives is left out of the mean (torchmetrics takes its rates as 0).
+
 Difference from torchmetrics: it takes the curve point ``k`` that minimises ``|fpr_k - fnr_k|`` and returns
 ``(fpr_k + fnr_k) / 2`` without interpolating. Both agree when the curves cross at a point of the curve; inside a
 segment torchmetrics' value is an approximation, off by up to half the segment's length.
 """
 from __future__ import annotations
 
+import math
+import warnings
 from typing import Callable, Optional, Tuple
 
 import torch
@@ -83,7 +93,25 @@ def _multiclass_eer_pair(state: State, num_classes: int, average: str = "none", 
     positive = _multiclass_positive(state["target"], num_classes)
     if average == "micro":  # one binary problem over the one-hot (sample, class) pairs
         return _binary_eer_of(scores.reshape(-1), positive.reshape(-1))
+    if average == "macro":  # the EER of the classes' mean curve; no threshold (check_eer_average refuses one)
+        eer = _macro_eer(scores, positive)
+        return eer, torch.full_like(eer, math.nan)
     return _rows_eer(scores, positive)
+
+
+def _macro_eer(scores: Tensor, positive: Tensor) -> Tensor:
+    g = _rows_segments(scores, positive)
+    eer = rr.mean_curve_eer(g)
+    if _compiling():
+        return eer
+    n_pos = positive.sum(0)
+    undefined = torch.nonzero((n_pos == 0) | (n_pos == positive.shape[0])).view(-1).tolist()
+    if bool(torch.isnan(eer)):
+        _undefined("EER", "for every class", False)
+    elif undefined:
+        warnings.warn(f"EER is undefined for class(es) {undefined} (no positives or no negatives); they are left "
+                      "out of the macro mean ROC curve", UserWarning, stacklevel=4)
+    return eer
 
 
 def _rows_eer(scores: Tensor, positive: Tensor) -> Pair:
@@ -180,34 +208,46 @@ def binary_eer_threshold(preds: Tensor, target: Tensor, *, validate_args: bool =
 def multiclass_eer(preds: Tensor, target: Tensor, num_classes: int, *, average: Optional[str] = None,
                    from_logits: bool = False, validate_args: bool = True) -> Tensor:
     """Equal error rate of each class, one-vs-rest (class ``c`` positive, scored by ``preds[:, c]``), each as
-    :func:`binary_eer`; or of all ``(sample, class)`` pairs pooled (``average="micro"``).
+    :func:`binary_eer`; of all ``(sample, class)`` pairs pooled (``average="micro"``); or of the classes' mean ROC
+    curve (``average="macro"``).
+
+    The macro curve is ``T(f) = mean_c tpr_c(f)`` over the classes' exact curves, at every ``f`` in the union of
+    their false-positive rates (each class linear on its segment between its points); where a class's curve is
+    vertical at ``f``, the mean curve is vertical from the mean at each class's lowest point there to the mean at
+    its highest. The macro EER is where ``f = 1 - T(f)`` on that curve, interpolated on its segment as
+    :func:`binary_eer` (the rule is in :mod:`torchmetrics_lite.functional.auroc.eer`). One search per class in
+    each of ``log2`` bisection steps over the union.
 
     Args:
         preds: ``(N, num_classes)`` probabilities (or logits with ``from_logits=True``).
         target: ``(N,)`` class indices.
         num_classes: the number of classes.
-        average: ``None`` or ``"none"`` (default, as torchmetrics: one EER per class) or ``"micro"`` (one binary
-            problem over the one-hot targets and the flattened scores). torchmetrics' ``"macro"`` raises (see
-            :func:`~torchmetrics_lite._checks.auroc.check_eer_average`).
+        average: ``None`` or ``"none"`` (default, as torchmetrics: one EER per class), ``"micro"`` (one binary
+            problem over the one-hot targets and the flattened scores) or ``"macro"`` (the EER of the mean curve).
         {from_logits_mc}
         {validate_args}
 
     Returns:
-        ``(num_classes,)`` float64, or a scalar with ``"micro"``. A class absent from ``target`` (or the only one
-        present) is ``nan``, with a ``UserWarning``.
+        ``(num_classes,)`` float64, or a scalar with ``"micro"`` and ``"macro"``. A class absent from ``target`` (or
+        the only one present) is ``nan``, with a ``UserWarning``; ``"macro"`` leaves it out of the mean curve (with
+        a warning), and is ``nan`` when no class has both kinds of samples.
 
     Raises:
-        ValueError: ``average="macro"`` or another unknown value, or bad inputs as
-            :func:`~torchmetrics_lite.functional.multiclass_auroc`.
+        ValueError: an unknown ``average``, or bad inputs as :func:`~torchmetrics_lite.functional.multiclass_auroc`.
         TypeError: non-floating ``preds`` or non-integer ``target``.
 
     References:
-        torchmetrics' ``multiclass_eer``.
+        torchmetrics' ``multiclass_eer`` (which takes the nearest point of the mean curve's highest points, where
+        this interpolates the crossing); Fawcett (2006), "An introduction to ROC analysis", section 10 (vertical
+        averaging).
 
     Examples:
         >>> preds = torch.tensor([[0.75, 0.05, 0.2], [0.05, 0.75, 0.2], [0.1, 0.1, 0.8], [0.3, 0.5, 0.2]])
         >>> multiclass_eer(preds, torch.tensor([0, 1, 2, 0]), 3).tolist()  # every class ranked perfectly
         [0.0, 0.0, 0.0]
+        >>> preds = torch.tensor([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.3, 0.7]])
+        >>> multiclass_eer(preds, torch.tensor([0, 0, 1, 1]), 2, average="macro")  # on the mean's vertical
+        tensor(0.5000, dtype=torch.float64)
     """
     average = check_eer_average(average)
     state = _check_multiclass(preds, target, num_classes, None, from_logits, validate_args)
@@ -224,7 +264,8 @@ def multiclass_eer_threshold(preds: Tensor, target: Tensor, num_classes: int, *,
             probabilities).
         target: ``(N,)`` class indices.
         num_classes: the number of classes.
-        average: ``None``/``"none"`` or ``"micro"``, as :func:`multiclass_eer`.
+        average: ``None``/``"none"`` or ``"micro"``, as :func:`multiclass_eer` (``"macro"`` raises: the mean
+            curve has no threshold).
         {from_logits_mc}
         {validate_args}
 
@@ -243,7 +284,7 @@ def multiclass_eer_threshold(preds: Tensor, target: Tensor, num_classes: int, *,
         >>> [round(t, 2) for t in thresholds.tolist()]
         [0.3, 0.75, 0.8]
     """
-    average = check_eer_average(average)
+    average = check_eer_average(average, threshold=True)
     state = _check_multiclass(preds, target, num_classes, None, from_logits, validate_args)
     return _multiclass_eer_pair(state, num_classes, average, from_logits)
 

@@ -26,6 +26,7 @@ from typing import Any, Callable, Dict
 import torch
 from torch import Tensor
 
+from torchmetrics_lite import _backend
 from torchmetrics_lite._checks import check_multilabel_rank_inputs
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.auroc import _label_ranking as lr
@@ -42,7 +43,7 @@ def _coverage_values(scores: Tensor, relevant: Tensor) -> Tensor:
 
 def _lrap_values(scores: Tensor, relevant: Tensor) -> Tensor:
     dtype = float_dtype(scores.device)
-    n_rel = relevant.sum(1)
+    n_rel = lr.relevant_counts(relevant)
     trivial = (n_rel == 0) | (n_rel == relevant.shape[1])
     mean = lr.precision_sums(scores, relevant).to(dtype) / n_rel.clamp(min=1).to(dtype)
     return torch.where(trivial, 1.0, mean)
@@ -50,7 +51,7 @@ def _lrap_values(scores: Tensor, relevant: Tensor) -> Tensor:
 
 def _ranking_loss_values(scores: Tensor, relevant: Tensor) -> Tensor:
     dtype = float_dtype(scores.device)
-    n_rel = relevant.sum(1)
+    n_rel = lr.relevant_counts(relevant)
     pairs = n_rel * (relevant.shape[1] - n_rel)
     misordered = lr.misordered_pairs(scores, relevant)
     return torch.where(pairs > 0, misordered.to(dtype) / pairs.clamp(min=1).to(dtype), 0.0)
@@ -62,7 +63,8 @@ def _ranking_stats(values: Callable[[Tensor, Tensor], Tensor], preds: Tensor, ta
     if preds.shape[0] == 0:
         return {"total": torch.zeros((), dtype=dtype, device=preds.device),
                 "count": torch.zeros((), dtype=torch.int64, device=preds.device)}
-    per_sample = values(preds, target.bool())
+    relevant = torch.from_numpy(_backend.host(target) != 0) if _backend.use_numpy(target) else target.bool()
+    per_sample = values(preds, relevant)  # (numpy's cast to bool: a tenth of torch's on CPU)
     return {"total": per_sample.to(dtype).sum(), "count": torch.tensor(preds.shape[0], device=preds.device)}
 
 
