@@ -790,18 +790,19 @@ class Metric(nn.Module):
 # Lightning's self.log(name, metric) tests isinstance(value, torchmetrics.Metric): register ours as its virtual
 # subclass when torchmetrics is imported (never importing it here; see _interop)
 _interop.register_with_torchmetrics(Metric)
-_SIGNATURES: Dict[type, inspect.Signature] = {}
+_SIGNATURES: Dict[Tuple[type, Any], inspect.Signature] = {}  # (class, stats_fn) -> update's signature
 
 
 def update_signature(metric: Metric) -> inspect.Signature:
     """What ``metric.update`` takes: the signature of its ``batch_stats`` or, for a declared metric, of its
     ``stats_fn`` without the ``stats_options`` (read once per class). Containers route keyword arguments by it."""
     cls = type(metric)
-    found = _SIGNATURES.get(cls)
+    fn = cls.stats_fn
+    key = (cls, fn)  # the function too: a stats_fn replaced later (a test's patch) must not reuse a stale entry
+    found = _SIGNATURES.get(key)
     if found is None:
-        fn = cls.stats_fn
         if fn is None or cls.batch_stats is not Metric.batch_stats:
             return inspect.signature(metric.batch_stats)
         params = [p for p in inspect.signature(fn).parameters.values() if p.name not in cls.stats_options]
-        found = _SIGNATURES[cls] = inspect.Signature(params)
+        found = _SIGNATURES[key] = inspect.Signature(params)
     return found
