@@ -60,6 +60,8 @@ DOCS: Dict[str, str] = {
         "[0, 1], NaN, non-negative weights). Type and shape checks always run. ``False`` skips them: an update "
         "then never syncs and traces under ``torch.compile(fullgraph=True)``."
     ),
+    "kwargs_module": ("kwargs: ``validate_args``, ``process_group``, ``sync_on_compute`` (see "
+                      ":class:`~torchmetrics_lite.metric.Metric`)."),
 }
 
 #: How many times an entry may hold placeholders of its own (a skeleton holding argument entries is 2).

@@ -39,8 +39,7 @@ register(multidim_average_module=("multidim_average: ``\"global\"`` (default) or
                                   "one score per sample of ``(N, ...)`` inputs (``compute()``: ``(N,)``, or ``(N, C)`` "
                                   "per class), the per-sample confusion matrices kept as rows of a ``cat`` state."),
          weighted=("weighted: keep float64 sums of sample weights and accept ``update(preds, target, weight=...)`` "
-                   "(default ``False``: exact int64 counts, and a ``weight`` raises)."),
-         kwargs_module="kwargs: ``validate_args``, ``process_group``, ``sync_on_compute`` (see :class:`Metric`).")
+                   "(default ``False``: exact int64 counts, and a ``weight`` raises)."))
 
 #: what every binary / multiclass / multilabel module passes to its task's counting pass
 BINARY_STATS = ("cut", "from_logits", "ignore_index", "validate_args", "weighted", "multidim_average")
