@@ -84,13 +84,16 @@ def _indented(text: str, indent: str) -> str:
     return "\n".join(indent + line if line.strip() else "" for line in text.split("\n"))
 
 
+def _pending(doc: str, known: Mapping[str, str]) -> bool:
+    return bool(_PLACEHOLDER.search(doc)) or any(m.group(1) in known for m in _INLINE.finditer(doc))
+
+
 def _fill(doc: str, known: Mapping[str, str]) -> str:
     for _ in range(DEPTH + 1):
-        filled = _PLACEHOLDER.sub(lambda m: _indented(known[m.group("name")], m.group("indent")), doc)
-        filled = _INLINE.sub(lambda m: _inline(m, known), filled)
-        if filled == doc:
+        doc = _PLACEHOLDER.sub(lambda m: _indented(known[m.group("name")], m.group("indent")), doc)
+        doc = _INLINE.sub(lambda m: _inline(m, known), doc)
+        if not _pending(doc, known):
             return doc
-        doc = filled
     raise ValueError(f"Expected docs entries nested at most {DEPTH} deep, got placeholders still in {doc[:80]!r}")
 
 

@@ -13,17 +13,20 @@ from torchmetrics_lite._checks import check_eer_average, check_fpr_range, check_
 from torchmetrics_lite.auroc._base import EXACT_STATS, _BinaryRank, _multiclass_states, _MultilabelRank, _weighting
 from torchmetrics_lite.functional.auroc import eer as E
 from torchmetrics_lite.functional.auroc import logauc as G
+from torchmetrics_lite.functional.auroc._doc_args import fill_doc
 from torchmetrics_lite.functional.auroc.multiclass import _multiclass_rank_stats
 from torchmetrics_lite.metric import Metric
 
 __all__ = ["BinaryEER", "MulticlassEER", "MultilabelEER", "BinaryLogAUC", "MulticlassLogAUC", "MultilabelLogAUC"]
 
 
+@fill_doc
 class BinaryEER(_BinaryRank):
     """Equal error rate over everything seen; :func:`~torchmetrics_lite.functional.binary_eer` (interpolated
     where ``fpr`` and ``fnr`` cross on the exact ROC curve). ``update(preds, target)``: no ``weight``.
 
     Args:
+        {ignore_index_rank}
         kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
 
     Raises:
@@ -100,12 +103,14 @@ class MulticlassEER(_MulticlassRead):
         self.average = check_eer_average(average)
 
 
+@fill_doc
 class MultilabelEER(_MultilabelRank):
     """Equal error rate per label over everything seen; :func:`~torchmetrics_lite.functional.multilabel_eer`.
     ``update(preds (N, L), target (N, L))``.
 
     Args:
         num_labels: the number of labels.
+        {ignore_index_rank}
         kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
 
     Raises:

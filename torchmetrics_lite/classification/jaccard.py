@@ -45,6 +45,7 @@ class MulticlassJaccardIndex(_MulticlassScore):
     Args:
         {num_classes}
         {average}
+        {top_k}
         {ignore_index}
         {zero_division}
         {weighted}

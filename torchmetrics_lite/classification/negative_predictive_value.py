@@ -23,6 +23,7 @@ class BinaryNegativePredictiveValue(_BinaryScore):
         {from_logits}
         {ignore_index}
         {zero_division}
+        {multidim_average_module}
         {weighted}
         {kwargs_module}
 
@@ -46,6 +47,7 @@ class MulticlassNegativePredictiveValue(_MulticlassScore):
         {top_k}
         {ignore_index}
         {zero_division}
+        {multidim_average_module}
         {weighted}
         {kwargs_module}
 
@@ -71,6 +73,7 @@ class MultilabelNegativePredictiveValue(_MultilabelScore):
         {from_logits}
         {ignore_index}
         {zero_division}
+        {multidim_average_module}
         {weighted}
         {kwargs_module}
 
