@@ -224,9 +224,9 @@ class MulticlassRecallAtFixedPrecision(_MulticlassPoint):
     ``update(preds (N, C), target (N,))``: no ``weight``.
 
     Args:
-        num_classes: the number of classes.
+        {num_classes_rank}
         min_precision: the constraint, in ``[0, 1]``.
-        from_logits: ``preds`` are logits (a float64 softmax is applied at compute).
+        {from_logits_module}
         {kwargs_module}
 
     {sections_point_module}
@@ -254,9 +254,9 @@ class MulticlassPrecisionAtFixedRecall(_MulticlassPoint):
     ``update(preds (N, C), target (N,))``: no ``weight``.
 
     Args:
-        num_classes: the number of classes.
+        {num_classes_rank}
         min_recall: the constraint, in ``[0, 1]``.
-        from_logits: ``preds`` are logits (a float64 softmax is applied at compute).
+        {from_logits_module}
         {kwargs_module}
 
     {sections_point_module}
@@ -284,9 +284,9 @@ class MulticlassSensitivityAtSpecificity(_MulticlassPoint):
     ``update(preds (N, C), target (N,))``: no ``weight``.
 
     Args:
-        num_classes: the number of classes.
+        {num_classes_rank}
         min_specificity: the constraint, in ``[0, 1]``.
-        from_logits: ``preds`` are logits (a float64 softmax is applied at compute).
+        {from_logits_module}
         {kwargs_module}
 
     {sections_point_module}
@@ -315,9 +315,9 @@ class MulticlassSpecificityAtSensitivity(_MulticlassPoint):
     ``update(preds (N, C), target (N,))``: no ``weight``.
 
     Args:
-        num_classes: the number of classes.
+        {num_classes_rank}
         min_sensitivity: the constraint, in ``[0, 1]``.
-        from_logits: ``preds`` are logits (a float64 softmax is applied at compute).
+        {from_logits_module}
         {kwargs_module}
 
     {sections_point_module}
@@ -346,7 +346,7 @@ class MultilabelRecallAtFixedPrecision(_MultilabelPoint):
     ``update(preds (N, L), target (N, L))``: no ``weight``.
 
     Args:
-        num_labels: the number of labels.
+        {num_labels_rank}
         min_precision: the constraint, in ``[0, 1]``.
         {kwargs_module}
 
@@ -375,7 +375,7 @@ class MultilabelPrecisionAtFixedRecall(_MultilabelPoint):
     ``update(preds (N, L), target (N, L))``: no ``weight``.
 
     Args:
-        num_labels: the number of labels.
+        {num_labels_rank}
         min_recall: the constraint, in ``[0, 1]``.
         {kwargs_module}
 
@@ -404,7 +404,7 @@ class MultilabelSensitivityAtSpecificity(_MultilabelPoint):
     ``update(preds (N, L), target (N, L))``: no ``weight``.
 
     Args:
-        num_labels: the number of labels.
+        {num_labels_rank}
         min_specificity: the constraint, in ``[0, 1]``.
         {kwargs_module}
 
@@ -433,7 +433,7 @@ class MultilabelSpecificityAtSensitivity(_MultilabelPoint):
     ``update(preds (N, L), target (N, L))``: no ``weight``.
 
     Args:
-        num_labels: the number of labels.
+        {num_labels_rank}
         min_sensitivity: the constraint, in ``[0, 1]``.
         {kwargs_module}
 

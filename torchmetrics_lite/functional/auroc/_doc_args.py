@@ -43,3 +43,12 @@ register(
     target_per_label="target: ``(N, num_labels)`` 0/1 labels.",
     num_labels_rank="num_labels: the number of labels.",
 )
+register(
+    thresholds_module=("thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; "
+                       "probabilities only): one confusion matrix per threshold, summed over batches and ranks, and "
+                       "torchmetrics' values (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): "
+                       "exact."),
+    ignore_index_rank_module=("ignore_index: samples (multilabel: elements) whose target equals it are left out, as "
+                              "torchmetrics."),
+    from_logits_module="from_logits: ``preds`` are logits (a float64 softmax is applied at compute).",
+)

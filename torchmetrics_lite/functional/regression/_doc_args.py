@@ -22,4 +22,14 @@ register(
         "Raises:\n"
         "    TypeError, ValueError: as :class:`MeanSquaredError`."
     ),
+    num_outputs="num_outputs: number of output columns ``d``.",
+    # the correlation modules that stream as :class:`PearsonCorrCoef`; each names when its value is undefined
+    sections_correlation_module=(
+        "Returns:\n"
+        "    ``compute()``: a float64 0-d tensor (``num_outputs=1``) or ``(d,)``; ``nan`` with fewer than two\n"
+        "    samples or {undefined}.\n"
+        "\n"
+        "Raises:\n"
+        "    TypeError, ValueError: as :class:`PearsonCorrCoef`."
+    ),
 )
