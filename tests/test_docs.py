@@ -205,3 +205,19 @@ def test_fill_doc_rules():
     register(nested_test_docs="{nested_test_docs}")
     with pytest.raises(ValueError, match="nested at most"):
         fill_doc(type("D", (), {"__doc__": "S.\n\n    {nested_test_docs}\n"}))
+
+
+def test_docs_entries_are_named_after_their_argument():
+    # the convention of torchmetrics_lite._docs: an argument's entry is {argument} or {argument_variant}
+    from torchmetrics_lite._docs import DOCS
+    for package in (torchmetrics_lite, torchmetrics_lite.functional):
+        for name in package.__all__:
+            getattr(package, name)  # every family registers its entries on import
+    misnamed = {}
+    for key, text in DOCS.items():
+        argument = re.match(r"\**(\w+):", text)
+        if argument and not key.startswith(("raises_", "returns_", "sections_")) and not (
+                key == argument.group(1) or key.startswith(argument.group(1) + "_")):
+            misnamed[key] = argument.group(1)
+    assert not misnamed, f"docs entries not named after the argument they describe: {misnamed}"
+    assert len(DOCS) > 50  # the families' entries were registered

@@ -5,14 +5,19 @@ whole section goes), or inside a line for a one-line entry (``... as torchmetric
 replaces it with ``DOCS[name]``; the first line takes the placeholder's indentation and the entry's further lines
 keep theirs relative to it. Only known names are replaced inside a line, so other braces (dict literals in
 doctests, ``{0, 1}``, ``sum_{j}``) are left alone; an unknown name on a line of its own raises ``KeyError`` at
-import (a typo must not ship a broken docstring). A family adds its entries with :func:`register` at import time.
+import (a typo must not ship a broken docstring). A family registers its entries with :func:`register` in its
+``_doc_args.py`` (``functional/<family>/_doc_args.py``, which re-exports :func:`fill_doc`, so that importing the
+decorator from there guarantees the entries exist); text one file alone uses is registered in that file. This is
+the package's only way to template a docstring (``tests/test_docs.py`` fails for any other file that writes a
+``__doc__``, except the task factories of :mod:`torchmetrics_lite.tasks`, generated from its table).
 
 Naming (the reader of a function's source must see its arguments):
 
 * an argument's entry is named after the argument and its text starts with ``<argument>:``: ``{validate_args}``
   for the text every function shares, ``{<argument>_<variant>}`` for a family's variant (``{preds_binary}``,
   ``{weight_rank}``, ``{k_retrieval}``). One placeholder stands for one argument line: there are no groups, so
-  an ``Args:`` section lists every argument by name, in signature order;
+  the source of an ``Args:`` section lists every argument by name (``tests/test_docs.py`` checks that the
+  rendered one names every parameter of the signature);
 * any other entry is named after its section or role: ``{returns_<what>}``, ``{raises_<what>}`` (one exception
   line each), ``{sections_<what>}`` (several whole sections, e.g. Returns/Raises/References that sibling
   functions share), or a sentence's own name (``{compile}``).
