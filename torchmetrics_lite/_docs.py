@@ -7,7 +7,8 @@ keep theirs relative to it. Only known names are replaced inside a line, so othe
 doctests, ``{0, 1}``, ``sum_{j}``) are left alone; an unknown name on a line of its own raises ``KeyError`` at
 import (a typo must not ship a broken docstring). A family registers its entries with :func:`register` in its
 ``_doc_args.py`` (``functional/<family>/_doc_args.py``, which re-exports :func:`fill_doc`, so that importing the
-decorator from there guarantees the entries exist); text one file alone uses is registered in that file. This is
+decorator from there guarantees the entries exist); text that one file (or the family's module base) alone
+uses may be registered next to its use. This is
 the package's only way to template a docstring (``tests/test_docs.py`` fails for any other file that writes a
 ``__doc__``, except the task factories of :mod:`torchmetrics_lite.tasks`, generated from its table).
 
