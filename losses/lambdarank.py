@@ -86,7 +86,8 @@ def lambdarank_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = 
             :class:`~torchmetrics_lite.RetrievalNormalizedDCG`, trec_eval and scikit-learn, so that the loss trains
             the NDCG you report) or ``"exponential"`` (``2**rel - 1``, LightGBM/allRank's; pass the same to the
             metric).
-        weighting: ``"lambdarank"`` (default) or ``"ndcgloss2pp"``; ``mu`` (>= 0) weighs the latter's delta term.
+        weighting: ``"lambdarank"`` (default) or ``"ndcgloss2pp"``.
+        mu: (>= 0, default 10) the weight of ``"ndcgloss2pp"``'s delta term.
         reduction: ``"mean"`` over lists, ``"sum"``, or ``"none"`` (shape ``scores.shape[:-1]``).
         chunk_size: lists per ``(lists, n, n)`` block; by default blocks of about 2^18 pairs.
         validate_args: check relevance values (one host sync); shapes and dtypes are always checked.

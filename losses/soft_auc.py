@@ -138,9 +138,12 @@ def soft_auc_loss(scores: Tensor, target: Tensor, *, surrogate: str = "sigmoid",
     Args:
         scores: floating scores of any shape (all entries form one set), e.g. logits.
         target: same shape, 0/1 labels (bool, int or float); 1 is positive.
-        surrogate: see above. ``margin`` (>= 0) is used by the hinge forms, ``temperature`` (> 0) by the others.
+        surrogate: see above.
+        margin: ``m`` (>= 0) of the hinge forms.
+        temperature: ``T`` (> 0) of the sigmoid and logistic forms.
         num_pairs: opt-in sampling: average over this many (positive, negative) pairs drawn uniformly with
-            replacement (``generator`` for reproducibility) instead of all pairs. Any surrogate.
+            replacement instead of all pairs. Any surrogate.
+        generator: the ``torch.Generator`` that draws the sampled pairs (for reproducibility).
         chunk_size: positives per block of the exact sigmoid / logistic sum.
         validate_args: check that ``target`` holds only 0 and 1 (a host sync); otherwise nonzero is positive.
 

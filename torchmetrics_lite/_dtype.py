@@ -22,6 +22,12 @@ def float_dtype(device: torch.device) -> torch.dtype:
     Metric authors use it in ``batch_stats`` instead of a literal ``torch.float64``, so that the metric runs on
     Apple MPS.
 
+    Args:
+        device: the device the statistics live on.
+
+    Returns:
+        ``torch.float64``, or ``torch.float32`` on a device without float64.
+
     Examples:
         >>> float_dtype(torch.device("cpu"))
         torch.float64

@@ -275,7 +275,7 @@ def _doc(factory: str, spec: Spec, function: bool) -> str:
     shown = snake_case(factory) if function else factory
     targets = ", ".join(f"``{t}``: :{'func' if function else 'class'}:`"
                         f"{snake_case(e.cls) if function else e.cls}`" for t, e in spec.tasks.items())
-    args = ", ".join(f"``{n}``" for n, _ in (spec.function_params or spec.params if function else spec.params))
+    args = ", ".join(n for n, _ in (spec.function_params or spec.params if function else spec.params))
     task, cls = next(iter(spec.tasks.items()))
     required = "".join(f", {n}=0.5" if d is REQUIRED else f", {n}={d}"
                        for n, d in spec.params if d is REQUIRED or n == "beta")
@@ -291,8 +291,9 @@ def _doc(factory: str, spec: Spec, function: bool) -> str:
     return (f"torchmetrics' task-level ``{shown}``: builds the task's {'function call' if function else 'class'}.\n\n"
             f"    Tasks: {targets}.\n\n"
             f"    Args:\n"
+            f"{'        preds, target: the inputs of the task function.' + chr(10) if function else ''}"
             f"        task: one of {tuple(spec.tasks)}.\n"
-            f"        others: torchmetrics' arguments ({args}), passed on as torchmetrics passes them (see\n"
+            f"        {args}: torchmetrics' arguments, passed on as torchmetrics passes them (see\n"
             f"            :mod:`torchmetrics_lite.tasks`).\n\n"
             f"    Returns:\n"
             f"        {'The value of the task function.' if function else 'An instance of the task class.'}\n\n"

@@ -17,11 +17,13 @@ from torchmetrics_lite._checks import (
 from torchmetrics_lite.auroc._base import RANK_STATS, _add_rank_states, _BinaryRank, _declare_mode, _weighting
 from torchmetrics_lite.functional.auroc import binary as F
 from torchmetrics_lite.functional.auroc._common import State
+from torchmetrics_lite.functional.auroc._doc_args import fill_doc
 from torchmetrics_lite.metric import Metric
 
 __all__ = ["BinaryAUROC", "BinaryAveragePrecision"]
 
 
+@fill_doc
 class BinaryAUROC(Metric):
     """Exact binary AUROC (Mann-Whitney, tied pairs count 1/2), optionally weighted or partial (``max_fpr``), or
     the constant-memory binned approximation (``bins``); :func:`~torchmetrics_lite.functional.binary_auroc` over
@@ -40,10 +42,8 @@ class BinaryAUROC(Metric):
             shared pairs / (2 * all pairs)``, which :meth:`error_bound` returns. Not with ``weight``.
         range: ``(lo, hi)`` for ``bins`` (default ``(0, 1)``, probabilities).
         strict: raise instead of returning ``nan`` when one class is missing.
-        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
-            only): one confusion matrix per threshold, summed over batches and ranks, and torchmetrics' values
-            (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): exact.
-        ignore_index: samples (multilabel: elements) whose target equals it are left out, as torchmetrics.
+        {thresholds_module}
+        {ignore_index_rank_module}
         kwargs: ``validate_args``, ``process_group``, ``sync_on_compute`` (see :class:`~torchmetrics_lite.Metric`).
 
     Raises:
@@ -115,6 +115,7 @@ class BinaryAUROC(Metric):
         return F._binary_auroc_binned_error_bound(self.synced_state())
 
 
+@fill_doc
 class BinaryAveragePrecision(_BinaryRank):
     """Exact average precision (scikit-learn's step-wise sum, ties entering together), optionally weighted;
     :func:`~torchmetrics_lite.functional.binary_average_precision` over everything seen.
@@ -123,11 +124,9 @@ class BinaryAveragePrecision(_BinaryRank):
 
     Args:
         strict: raise instead of returning ``nan`` without positives.
-        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
-            only): one confusion matrix per threshold, summed over batches and ranks, and torchmetrics' values
-            (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): exact.
-        ignore_index: samples (multilabel: elements) whose target equals it are left out, as torchmetrics.
-        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+        {thresholds_module}
+        {ignore_index_rank_module}
+        {kwargs_module}
 
     Raises:
         ValueError, TypeError: bad batches as the function, or a batch whose weighting differs from earlier ones.

@@ -18,6 +18,7 @@ from torchmetrics_lite.auroc._base import (
     _weighting,
 )
 from torchmetrics_lite.functional.auroc import curves as F
+from torchmetrics_lite.functional.auroc._doc_args import fill_doc
 from torchmetrics_lite.functional.auroc.multiclass import _multiclass_rank_stats
 from torchmetrics_lite.metric import Metric
 
@@ -25,6 +26,7 @@ __all__ = ["BinaryROC", "BinaryPrecisionRecallCurve", "MulticlassROC", "Multilab
            "MulticlassPrecisionRecallCurve", "MultilabelPrecisionRecallCurve"]
 
 
+@fill_doc
 class BinaryROC(_BinaryRank):
     """The ROC curve ``(fpr, tpr, thresholds)`` over everything seen, every distinct score a threshold, starting
     at ``thresholds[0] = inf`` / ``(0, 0)``; :func:`~torchmetrics_lite.functional.binary_roc`.
@@ -32,11 +34,9 @@ class BinaryROC(_BinaryRank):
     ``update(preds, target, weight=None)``: scores and 0/1 labels of the same shape, optional weights.
 
     Args:
-        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
-            only): one confusion matrix per threshold, summed over batches and ranks, and torchmetrics' values
-            (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): exact.
-        ignore_index: samples (multilabel: elements) whose target equals it are left out, as torchmetrics.
-        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+        {thresholds_module}
+        {ignore_index_rank_module}
+        {kwargs_module}
 
     Raises:
         ValueError, TypeError: bad batches as the function, or mixed weighting across updates.
@@ -58,17 +58,16 @@ class BinaryROC(_BinaryRank):
     value_options = ("threshold_values",)
 
 
+@fill_doc
 class BinaryPrecisionRecallCurve(_BinaryRank):
     """``(precision, recall, thresholds)`` over everything seen, as scikit-learn's ``precision_recall_curve``
     (thresholds increasing, a final point at precision 1 / recall 0);
     :func:`~torchmetrics_lite.functional.binary_precision_recall_curve`.
 
     Args:
-        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
-            only): one confusion matrix per threshold, summed over batches and ranks, and torchmetrics' values
-            (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): exact.
-        ignore_index: samples (multilabel: elements) whose target equals it are left out, as torchmetrics.
-        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+        {thresholds_module}
+        {ignore_index_rank_module}
+        {kwargs_module}
 
     Raises:
         ValueError, TypeError: as :class:`BinaryROC`.
@@ -109,6 +108,7 @@ class _MulticlassCurve(Metric):
         self.num_classes, self.from_logits = num_classes, bool(from_logits)
 
 
+@fill_doc
 class MulticlassROC(_MulticlassCurve):
     """One-vs-rest ROC curve per class over everything seen: ``(fpr, tpr, thresholds)`` as three lists of
     ``num_classes`` tensors; :func:`~torchmetrics_lite.functional.multiclass_roc`.
@@ -116,13 +116,11 @@ class MulticlassROC(_MulticlassCurve):
     ``update(preds (N, C), target (N,), weight=None (N,))``.
 
     Args:
-        num_classes: the number of classes.
+        {num_classes_rank}
         from_logits: ``preds`` are logits (a float64 softmax is applied at compute; thresholds are probabilities).
-        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
-            only): one confusion matrix per threshold, summed over batches and ranks, and torchmetrics' values
-            (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): exact.
-        ignore_index: samples (multilabel: elements) whose target equals it are left out, as torchmetrics.
-        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+        {thresholds_module}
+        {ignore_index_rank_module}
+        {kwargs_module}
 
     Raises:
         ValueError, TypeError: bad batches as the function, or mixed weighting across updates.
@@ -142,18 +140,17 @@ class MulticlassROC(_MulticlassCurve):
     value_fn = staticmethod(F._multiclass_roc_from_stats)
 
 
+@fill_doc
 class MulticlassPrecisionRecallCurve(_MulticlassCurve):
     """One-vs-rest precision-recall curve per class over everything seen (three lists of tensors);
     :func:`~torchmetrics_lite.functional.multiclass_precision_recall_curve`.
 
     Args:
-        num_classes: the number of classes.
-        from_logits: ``preds`` are logits (a float64 softmax is applied at compute).
-        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
-            only): one confusion matrix per threshold, summed over batches and ranks, and torchmetrics' values
-            (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): exact.
-        ignore_index: samples (multilabel: elements) whose target equals it are left out, as torchmetrics.
-        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+        {num_classes_rank}
+        {from_logits_module}
+        {thresholds_module}
+        {ignore_index_rank_module}
+        {kwargs_module}
 
     Raises:
         ValueError, TypeError: as :class:`MulticlassROC`.
@@ -173,17 +170,16 @@ class MulticlassPrecisionRecallCurve(_MulticlassCurve):
     value_fn = staticmethod(F._multiclass_precision_recall_curve_from_stats)
 
 
+@fill_doc
 class MultilabelROC(_MultilabelRank):
     """ROC curve per label over everything seen (three lists of ``num_labels`` tensors);
     :func:`~torchmetrics_lite.functional.multilabel_roc`. ``update(preds (N, L), target (N, L), weight=None)``.
 
     Args:
-        num_labels: the number of labels.
-        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
-            only): one confusion matrix per threshold, summed over batches and ranks, and torchmetrics' values
-            (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): exact.
-        ignore_index: samples (multilabel: elements) whose target equals it are left out, as torchmetrics.
-        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+        {num_labels_rank}
+        {thresholds_module}
+        {ignore_index_rank_module}
+        {kwargs_module}
 
     Raises:
         ValueError, TypeError: bad batches as the function, or mixed weighting across updates.
@@ -205,17 +201,16 @@ class MultilabelROC(_MultilabelRank):
     value_options = ("threshold_values",)
 
 
+@fill_doc
 class MultilabelPrecisionRecallCurve(_MultilabelRank):
     """Precision-recall curve per label over everything seen (three lists of tensors);
     :func:`~torchmetrics_lite.functional.multilabel_precision_recall_curve`.
 
     Args:
-        num_labels: the number of labels.
-        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
-            only): one confusion matrix per threshold, summed over batches and ranks, and torchmetrics' values
-            (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): exact.
-        ignore_index: samples (multilabel: elements) whose target equals it are left out, as torchmetrics.
-        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+        {num_labels_rank}
+        {thresholds_module}
+        {ignore_index_rank_module}
+        {kwargs_module}
 
     Raises:
         ValueError, TypeError: as :class:`MultilabelROC`.

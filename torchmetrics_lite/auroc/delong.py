@@ -9,11 +9,13 @@ import torch
 from torchmetrics_lite._checks import check_alpha
 from torchmetrics_lite.auroc._base import _add_rank_states, _BinaryRank
 from torchmetrics_lite.functional.auroc import delong as F
+from torchmetrics_lite.functional.auroc._doc_args import fill_doc
 from torchmetrics_lite.metric import Metric
 
 __all__ = ["BinaryAUROCCI", "PairedAUROCTest"]
 
 
+@fill_doc
 class BinaryAUROCCI(_BinaryRank):
     """Exact AUROC and its Wald interval with DeLong's variance: ``compute()`` returns ``(auroc, low, high)``;
     :func:`~torchmetrics_lite.functional.binary_auroc_ci` over everything seen (the name mirrors the function).
@@ -23,7 +25,7 @@ class BinaryAUROCCI(_BinaryRank):
     Args:
         alpha: the significance level in ``(0, 1)`` (``0.05``: a 95% interval).
         strict: raise instead of returning ``nan`` when one class is missing.
-        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+        {kwargs_module}
 
     Raises:
         ValueError: ``alpha`` outside ``(0, 1)`` or bad batches as the function.
@@ -51,6 +53,7 @@ class BinaryAUROCCI(_BinaryRank):
         self.alpha, self.strict = check_alpha(alpha), strict
 
 
+@fill_doc
 class PairedAUROCTest(Metric):
     """DeLong's paired test of two classifiers scored on the same samples: ``compute()`` returns the dict of
     :func:`~torchmetrics_lite.functional.paired_auroc_test` (``auroc_a``, ``auroc_b``, ``difference``, ``z``,
@@ -61,7 +64,7 @@ class PairedAUROCTest(Metric):
 
     Args:
         strict: raise instead of returning ``nan`` when one class is missing.
-        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+        {kwargs_module}
 
     Raises:
         ValueError: bad batches as the function.

@@ -13,18 +13,21 @@ from torchmetrics_lite._checks import check_eer_average, check_fpr_range, check_
 from torchmetrics_lite.auroc._base import EXACT_STATS, _BinaryRank, _multiclass_states, _MultilabelRank, _weighting
 from torchmetrics_lite.functional.auroc import eer as E
 from torchmetrics_lite.functional.auroc import logauc as G
+from torchmetrics_lite.functional.auroc._doc_args import fill_doc
 from torchmetrics_lite.functional.auroc.multiclass import _multiclass_rank_stats
 from torchmetrics_lite.metric import Metric
 
 __all__ = ["BinaryEER", "MulticlassEER", "MultilabelEER", "BinaryLogAUC", "MulticlassLogAUC", "MultilabelLogAUC"]
 
 
+@fill_doc
 class BinaryEER(_BinaryRank):
     """Equal error rate over everything seen; :func:`~torchmetrics_lite.functional.binary_eer` (interpolated
     where ``fpr`` and ``fnr`` cross on the exact ROC curve). ``update(preds, target)``: no ``weight``.
 
     Args:
-        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+        {ignore_index_rank}
+        {kwargs_module}
 
     Raises:
         ValueError, TypeError: bad batches as the function, or a ``weight``.
@@ -65,16 +68,17 @@ class _MulticlassRead(Metric):
 
 
 
+@fill_doc
 class MulticlassEER(_MulticlassRead):
     """One-vs-rest equal error rate per class (or ``"micro"``, or ``"macro"``) over everything seen;
     :func:`~torchmetrics_lite.functional.multiclass_eer`. ``update(preds (N, C), target (N,))``.
 
     Args:
-        num_classes: the number of classes.
+        {num_classes_rank}
         average: ``None``/``"none"`` (per class, the default as torchmetrics), ``"micro"`` or ``"macro"`` (the
             EER of the classes' mean ROC curve).
-        from_logits: ``preds`` are logits (a float64 softmax is applied at compute).
-        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+        {from_logits_module}
+        {kwargs_module}
 
     Raises:
         ValueError, TypeError: an unknown ``average``, bad batches as the function, or a ``weight``.
@@ -100,13 +104,15 @@ class MulticlassEER(_MulticlassRead):
         self.average = check_eer_average(average)
 
 
+@fill_doc
 class MultilabelEER(_MultilabelRank):
     """Equal error rate per label over everything seen; :func:`~torchmetrics_lite.functional.multilabel_eer`.
     ``update(preds (N, L), target (N, L))``.
 
     Args:
-        num_labels: the number of labels.
-        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+        {num_labels_rank}
+        {ignore_index_rank}
+        {kwargs_module}
 
     Raises:
         ValueError, TypeError: bad batches as the function, or a ``weight``.
@@ -128,6 +134,7 @@ class MultilabelEER(_MultilabelRank):
     value_fn = staticmethod(E._multilabel_eer_from_stats)
 
 
+@fill_doc
 class BinaryLogAUC(_BinaryRank):
     """LogAUC over everything seen: the ROC area on a log-scaled false-positive-rate axis over ``fpr_range``,
     exact on the tie-aware curve; :func:`~torchmetrics_lite.functional.binary_logauc`. ``update(preds, target)``.
@@ -135,7 +142,7 @@ class BinaryLogAUC(_BinaryRank):
     Args:
         fpr_range: ``(lo, hi)`` with ``0 < lo < hi <= 1`` (default ``(0.001, 0.1)``).
         strict: raise instead of warning when the value is undefined (one class).
-        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+        {kwargs_module}
 
     Raises:
         ValueError, TypeError: a bad ``fpr_range``, bad batches as the function, or a ``weight``.
@@ -162,18 +169,19 @@ class BinaryLogAUC(_BinaryRank):
         self.fpr_range, self.strict = check_fpr_range(fpr_range), strict
 
 
+@fill_doc
 class MulticlassLogAUC(_MulticlassRead):
     """One-vs-rest LogAUC per class, averaged, over everything seen;
     :func:`~torchmetrics_lite.functional.multiclass_logauc`. ``update(preds (N, C), target (N,))``.
 
     Args:
-        num_classes: the number of classes.
+        {num_classes_rank}
         fpr_range: ``(lo, hi)`` with ``0 < lo < hi <= 1``.
         average: ``None``/``"none"`` (default: one value per class, as torchmetrics' class; its function
             defaults to ``"macro"``, and so does ours) or ``"macro"``.
-        from_logits: ``preds`` are logits (a float64 softmax is applied at compute).
+        {from_logits_module}
         strict: raise instead of warning when a class is undefined.
-        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+        {kwargs_module}
 
     Raises:
         ValueError, TypeError: bad options or batches as the function, or a ``weight``.
@@ -201,17 +209,18 @@ class MulticlassLogAUC(_MulticlassRead):
         self.average = check_rank_average(average, G.AVERAGES)
 
 
+@fill_doc
 class MultilabelLogAUC(_MultilabelRank):
     """LogAUC per label, averaged, over everything seen; :func:`~torchmetrics_lite.functional.multilabel_logauc`.
     ``update(preds (N, L), target (N, L))``.
 
     Args:
-        num_labels: the number of labels.
+        {num_labels_rank}
         fpr_range: ``(lo, hi)`` with ``0 < lo < hi <= 1``.
         average: ``None``/``"none"`` (default: one value per label, as torchmetrics' class; its function
             defaults to ``"macro"``, and so does ours) or ``"macro"``.
         strict: raise instead of warning when a label is undefined.
-        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+        {kwargs_module}
 
     Raises:
         ValueError, TypeError: bad options or batches as the function, or a ``weight``.

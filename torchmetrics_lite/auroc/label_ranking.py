@@ -12,6 +12,7 @@ from torch import Tensor
 
 from torchmetrics_lite._checks import check_positive_int
 from torchmetrics_lite.functional.auroc import label_ranking as F
+from torchmetrics_lite.functional.auroc._doc_args import fill_doc
 from torchmetrics_lite.metric import Metric
 
 __all__ = ["MultilabelCoverageError", "MultilabelRankingAveragePrecision", "MultilabelRankingLoss"]
@@ -33,12 +34,13 @@ class _MultilabelRanking(Metric):
         self.add_state("count", torch.zeros((), dtype=torch.int64), reduce="sum")
 
 
+@fill_doc
 class MultilabelCoverageError(_MultilabelRanking):
     """Coverage error over everything seen; :func:`~torchmetrics_lite.functional.multilabel_coverage_error`.
 
     Args:
-        num_labels: the number of labels.
-        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+        {num_labels_rank}
+        {kwargs_module}
 
     Raises:
         ValueError, TypeError: bad batches as the function.
@@ -58,13 +60,14 @@ class MultilabelCoverageError(_MultilabelRanking):
     values = staticmethod(F._coverage_values)
 
 
+@fill_doc
 class MultilabelRankingAveragePrecision(_MultilabelRanking):
     """Label ranking average precision over everything seen;
     :func:`~torchmetrics_lite.functional.multilabel_ranking_average_precision`.
 
     Args:
-        num_labels: the number of labels.
-        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+        {num_labels_rank}
+        {kwargs_module}
 
     Raises:
         ValueError, TypeError: bad batches as the function.
@@ -84,13 +87,14 @@ class MultilabelRankingAveragePrecision(_MultilabelRanking):
     values = staticmethod(F._lrap_values)
 
 
+@fill_doc
 class MultilabelRankingLoss(_MultilabelRanking):
     """Label ranking loss over everything seen (tied pairs count as misordered, as scikit-learn);
     :func:`~torchmetrics_lite.functional.multilabel_ranking_loss`.
 
     Args:
-        num_labels: the number of labels.
-        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+        {num_labels_rank}
+        {kwargs_module}
 
     Raises:
         ValueError, TypeError: bad batches as the function.

@@ -8,6 +8,7 @@ import torch  # noqa: F401 (the doctests)
 from torchmetrics_lite._checks import check_positive_int, check_rank_average
 from torchmetrics_lite.auroc._base import RANK_STATS, _declare_mode, _multiclass_states, _weighting
 from torchmetrics_lite.functional.auroc import multiclass as F
+from torchmetrics_lite.functional.auroc._doc_args import fill_doc
 from torchmetrics_lite.functional.auroc.multiclass import _multiclass_rank_stats
 from torchmetrics_lite.metric import Metric
 
@@ -35,6 +36,7 @@ class _MulticlassAveraged(Metric):
         self.average, self.strict = check_rank_average(average), strict
 
 
+@fill_doc
 class MulticlassAUROC(_MulticlassAveraged):
     """One-vs-rest exact AUROC per class, averaged; :func:`~torchmetrics_lite.functional.multiclass_auroc` over
     everything seen.
@@ -43,15 +45,13 @@ class MulticlassAUROC(_MulticlassAveraged):
     (stored as given; the float64 softmax runs at compute); scores outside ``[0, 1]`` without it raise.
 
     Args:
-        num_classes: the number of classes.
+        {num_classes_rank}
         average: ``"macro"``, ``"weighted"`` (by positive weight) or ``"none"``.
         from_logits: ``preds`` are logits (a float64 softmax is applied).
         strict: raise instead of warning when a class is undefined.
-        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
-            only): one confusion matrix per threshold, summed over batches and ranks, and torchmetrics' values
-            (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): exact.
-        ignore_index: samples (multilabel: elements) whose target equals it are left out, as torchmetrics.
-        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+        {thresholds_module}
+        {ignore_index_rank_module}
+        {kwargs_module}
 
     Raises:
         ValueError, TypeError: bad options or batches as the function, or mixed weighting across updates.
@@ -70,6 +70,7 @@ class MulticlassAUROC(_MulticlassAveraged):
     value_fn = staticmethod(F._multiclass_auroc_from_stats)
 
 
+@fill_doc
 class MulticlassAveragePrecision(_MulticlassAveraged):
     """One-vs-rest average precision per class, averaged;
     :func:`~torchmetrics_lite.functional.multiclass_average_precision` over everything seen.
@@ -77,15 +78,13 @@ class MulticlassAveragePrecision(_MulticlassAveraged):
     ``update`` and the arguments as :class:`MulticlassAUROC`.
 
     Args:
-        num_classes: the number of classes.
+        {num_classes_rank}
         average: ``"macro"``, ``"weighted"`` or ``"none"``.
         from_logits: ``preds`` are logits (a float64 softmax is applied).
         strict: raise instead of warning when a class is undefined.
-        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
-            only): one confusion matrix per threshold, summed over batches and ranks, and torchmetrics' values
-            (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): exact.
-        ignore_index: samples (multilabel: elements) whose target equals it are left out, as torchmetrics.
-        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+        {thresholds_module}
+        {ignore_index_rank_module}
+        {kwargs_module}
 
     Raises:
         ValueError, TypeError: as :class:`MulticlassAUROC`.

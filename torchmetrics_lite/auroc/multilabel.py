@@ -8,6 +8,7 @@ import torch  # noqa: F401 (the doctests)
 from torchmetrics_lite._checks import check_positive_int, check_rank_average
 from torchmetrics_lite.auroc._base import RANK_STATS, _declare_mode, _multilabel_states, _weighting
 from torchmetrics_lite.functional.auroc import multilabel as F
+from torchmetrics_lite.functional.auroc._doc_args import fill_doc
 from torchmetrics_lite.metric import Metric
 
 __all__ = ["MultilabelAUROC", "MultilabelAveragePrecision"]
@@ -35,20 +36,19 @@ class _MultilabelAveraged(Metric):
         self.average, self.strict = check_rank_average(average, F.AVERAGES), strict
 
 
+@fill_doc
 class MultilabelAUROC(_MultilabelAveraged):
     """Exact AUROC per label, averaged; :func:`~torchmetrics_lite.functional.multilabel_auroc` over everything
     seen. ``update(preds (N, L), target (N, L), weight=None (N,))``.
 
     Args:
-        num_labels: the number of labels.
+        {num_labels_rank}
         average: ``"micro"``, ``"macro"``, ``"weighted"`` or ``"none"``.
         from_logits: changes nothing (a sigmoid keeps each label's order); accepted for symmetry.
         strict: raise instead of warning when a label is undefined.
-        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
-            only): one confusion matrix per threshold, summed over batches and ranks, and torchmetrics' values
-            (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): exact.
-        ignore_index: samples (multilabel: elements) whose target equals it are left out, as torchmetrics.
-        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+        {thresholds_module}
+        {ignore_index_rank_module}
+        {kwargs_module}
 
     Raises:
         ValueError, TypeError: bad options or batches as the function, or mixed weighting across updates.
@@ -67,20 +67,19 @@ class MultilabelAUROC(_MultilabelAveraged):
     value_fn = staticmethod(F._multilabel_auroc_from_stats)
 
 
+@fill_doc
 class MultilabelAveragePrecision(_MultilabelAveraged):
     """Average precision per label, averaged; :func:`~torchmetrics_lite.functional.multilabel_average_precision`
     over everything seen.
 
     Args:
-        num_labels: the number of labels.
+        {num_labels_rank}
         average: ``"micro"``, ``"macro"``, ``"weighted"`` or ``"none"``.
         from_logits: changes nothing; accepted for symmetry.
         strict: raise instead of warning when a label is undefined.
-        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
-            only): one confusion matrix per threshold, summed over batches and ranks, and torchmetrics' values
-            (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): exact.
-        ignore_index: samples (multilabel: elements) whose target equals it are left out, as torchmetrics.
-        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
+        {thresholds_module}
+        {ignore_index_rank_module}
+        {kwargs_module}
 
     Raises:
         ValueError, TypeError: as :class:`MultilabelAUROC`.

@@ -19,6 +19,7 @@ from torchmetrics_lite.auroc._base import (
     _weighting,
 )
 from torchmetrics_lite.functional.auroc import operating_points as F
+from torchmetrics_lite.functional.auroc._doc_args import fill_doc, register
 from torchmetrics_lite.functional.auroc.binary import _binary_rank_stats
 from torchmetrics_lite.functional.auroc.multiclass import _multiclass_rank_stats
 from torchmetrics_lite.functional.auroc.multilabel import _multilabel_rank_stats
@@ -30,47 +31,19 @@ __all__ = ["BinaryRecallAtFixedPrecision", "BinaryPrecisionAtFixedRecall", "Bina
            "MultilabelRecallAtFixedPrecision", "MultilabelPrecisionAtFixedRecall", "MultilabelSensitivityAtSpecificity",
            "MultilabelSpecificityAtSensitivity"]
 
-_DOC = """{summary}; :func:`~torchmetrics_lite.functional.{function}` over everything seen.
-
-    ``update({update})``: no ``weight``.
-
-    Args:
-{args}        {constraint}: the constraint, in ``[0, 1]``.
-        kwargs: ``validate_args``, ``process_group``, ``sync_on_compute``.
-
-    Returns:
-        ``compute()``: ``(value, threshold)``{shape}.
-
-    Raises:
-        ValueError: ``{constraint}`` outside ``[0, 1]`` or bad batches as the function.
-        TypeError: a ``weight``.
-
-    References:
-        torchmetrics' ``{name}`` (``thresholds=None``).
-
-    Examples:
-        >>> m = {name}({example})
-        >>> m.update({batch})
-        >>> [round(v, 4) for v in torch.stack(m.compute()).view(-1).tolist()]
-        {result}
-"""
-_BINARY = dict(update="preds, target", args="", shape="", batch="torch.tensor([0.0, 0.5, 0.7, 0.8]), "
-               "torch.tensor([0, 1, 1, 0])")
-_MULTICLASS = dict(update="preds (N, C), target (N,)", args="        num_classes: the number of classes.\n"
-                   "        from_logits: ``preds`` are logits (a float64 softmax is applied at compute).\n",
-                   shape=", each ``(num_classes,)``", batch="torch.tensor([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], "
-                   "[0.1, 0.2, 0.7], [0.5, 0.4, 0.1]]), torch.tensor([0, 1, 2, 1])")
-_MULTILABEL = dict(update="preds (N, L), target (N, L)", args="        num_labels: the number of labels.\n",
-                   shape=", each ``(num_labels,)``", batch="torch.tensor([[0.75, 0.05], [0.45, 0.75], [0.05, 0.55], "
-                   "[0.05, 0.65]]), torch.tensor([[1, 0], [0, 0], [0, 1], [1, 1]])")
-
-
-def _documented(task: dict, summary: str, function: str, constraint: str, example: str, result: str) -> Callable:
-    def wrap(cls: Any) -> Any:
-        cls.__doc__ = _DOC.format(summary=summary, function=function, constraint=constraint, name=cls.__name__,
-                                  example=example, result=result, **task)
-        return cls
-    return wrap
+register(
+    sections_point_module=(
+        "Returns:\n"
+        "    ``compute()``: ``(value, threshold)``{shape}.\n"
+        "\n"
+        "Raises:\n"
+        "    ValueError: ``{constraint}`` outside ``[0, 1]`` or bad batches as the function.\n"
+        "    TypeError: a ``weight``.\n"
+        "\n"
+        "References:\n"
+        "    torchmetrics' ``{tm}`` (``thresholds=None``)."
+    ),
+)
 
 
 class _BinaryPoint(Metric):
@@ -91,7 +64,6 @@ class _BinaryPoint(Metric):
         super().__init__(**kwargs)
         _add_rank_states(self, type(self).weighted, (), (), torch.uint8, ("binary_rank",))
         self.minimum = check_probability(type(self).constraint, minimum)
-
 
 
 class _MulticlassPoint(Metric):
@@ -115,7 +87,6 @@ class _MulticlassPoint(Metric):
         self.minimum = check_probability(type(self).constraint, minimum)
 
 
-
 class _MultilabelPoint(Metric):
     """A multilabel operating point per label, as :class:`_BinaryPoint`; ``update(preds (N, L), target (N, L))``,
     unweighted."""
@@ -137,9 +108,26 @@ class _MultilabelPoint(Metric):
         self.minimum = check_probability(type(self).constraint, minimum)
 
 
-@_documented(_BINARY, "The highest recall whose precision is at least ``min_precision``, and its threshold",
-             "binary_recall_at_fixed_precision", "min_precision", "min_precision=0.5", "[1.0, 0.5]")
+@fill_doc(constraint="min_precision", shape="", tm="BinaryRecallAtFixedPrecision")
 class BinaryRecallAtFixedPrecision(_BinaryPoint):
+    """The highest recall whose precision is at least ``min_precision``, and its threshold;
+    :func:`~torchmetrics_lite.functional.binary_recall_at_fixed_precision` over everything seen.
+
+    ``update(preds, target)``: no ``weight``.
+
+    Args:
+        min_precision: the constraint, in ``[0, 1]``.
+        {kwargs_module}
+
+    {sections_point_module}
+
+    Examples:
+        >>> m = BinaryRecallAtFixedPrecision(min_precision=0.5)
+        >>> m.update(torch.tensor([0.0, 0.5, 0.7, 0.8]), torch.tensor([0, 1, 1, 0]))
+        >>> [round(v, 4) for v in torch.stack(m.compute()).view(-1).tolist()]
+        [1.0, 0.5]
+    """
+
     rule = staticmethod(F._recall_at_precision)
     constraint = "min_precision"
 
@@ -147,9 +135,26 @@ class BinaryRecallAtFixedPrecision(_BinaryPoint):
         super().__init__(min_precision, **kwargs)
 
 
-@_documented(_BINARY, "The highest precision whose recall is at least ``min_recall``, and its threshold",
-             "binary_precision_at_fixed_recall", "min_recall", "min_recall=0.5", "[0.6667, 0.5]")
+@fill_doc(constraint="min_recall", shape="", tm="BinaryPrecisionAtFixedRecall")
 class BinaryPrecisionAtFixedRecall(_BinaryPoint):
+    """The highest precision whose recall is at least ``min_recall``, and its threshold;
+    :func:`~torchmetrics_lite.functional.binary_precision_at_fixed_recall` over everything seen.
+
+    ``update(preds, target)``: no ``weight``.
+
+    Args:
+        min_recall: the constraint, in ``[0, 1]``.
+        {kwargs_module}
+
+    {sections_point_module}
+
+    Examples:
+        >>> m = BinaryPrecisionAtFixedRecall(min_recall=0.5)
+        >>> m.update(torch.tensor([0.0, 0.5, 0.7, 0.8]), torch.tensor([0, 1, 1, 0]))
+        >>> [round(v, 4) for v in torch.stack(m.compute()).view(-1).tolist()]
+        [0.6667, 0.5]
+    """
+
     rule = staticmethod(F._precision_at_recall)
     constraint = "min_recall"
 
@@ -157,10 +162,26 @@ class BinaryPrecisionAtFixedRecall(_BinaryPoint):
         super().__init__(min_recall, **kwargs)
 
 
-@_documented(_BINARY, "The highest sensitivity whose specificity is at least ``min_specificity``, and its "
-             "threshold", "binary_sensitivity_at_specificity", "min_specificity", "min_specificity=0.5",
-             "[1.0, 0.5]")
+@fill_doc(constraint="min_specificity", shape="", tm="BinarySensitivityAtSpecificity")
 class BinarySensitivityAtSpecificity(_BinaryPoint):
+    """The highest sensitivity whose specificity is at least ``min_specificity``, and its threshold;
+    :func:`~torchmetrics_lite.functional.binary_sensitivity_at_specificity` over everything seen.
+
+    ``update(preds, target)``: no ``weight``.
+
+    Args:
+        min_specificity: the constraint, in ``[0, 1]``.
+        {kwargs_module}
+
+    {sections_point_module}
+
+    Examples:
+        >>> m = BinarySensitivityAtSpecificity(min_specificity=0.5)
+        >>> m.update(torch.tensor([0.0, 0.5, 0.7, 0.8]), torch.tensor([0, 1, 1, 0]))
+        >>> [round(v, 4) for v in torch.stack(m.compute()).view(-1).tolist()]
+        [1.0, 0.5]
+    """
+
     rule = staticmethod(F._sensitivity_at_specificity)
     constraint = "min_specificity"
 
@@ -168,10 +189,26 @@ class BinarySensitivityAtSpecificity(_BinaryPoint):
         super().__init__(min_specificity, **kwargs)
 
 
-@_documented(_BINARY, "The highest specificity whose sensitivity is at least ``min_sensitivity``, and its "
-             "threshold", "binary_specificity_at_sensitivity", "min_sensitivity", "min_sensitivity=0.5",
-             "[0.5, 0.7]")
+@fill_doc(constraint="min_sensitivity", shape="", tm="BinarySpecificityAtSensitivity")
 class BinarySpecificityAtSensitivity(_BinaryPoint):
+    """The highest specificity whose sensitivity is at least ``min_sensitivity``, and its threshold;
+    :func:`~torchmetrics_lite.functional.binary_specificity_at_sensitivity` over everything seen.
+
+    ``update(preds, target)``: no ``weight``.
+
+    Args:
+        min_sensitivity: the constraint, in ``[0, 1]``.
+        {kwargs_module}
+
+    {sections_point_module}
+
+    Examples:
+        >>> m = BinarySpecificityAtSensitivity(min_sensitivity=0.5)
+        >>> m.update(torch.tensor([0.0, 0.5, 0.7, 0.8]), torch.tensor([0, 1, 1, 0]))
+        >>> [round(v, 4) for v in torch.stack(m.compute()).view(-1).tolist()]
+        [0.5, 0.7]
+    """
+
     rule = staticmethod(F._specificity_at_sensitivity)
     constraint = "min_sensitivity"
 
@@ -179,10 +216,29 @@ class BinarySpecificityAtSensitivity(_BinaryPoint):
         super().__init__(min_sensitivity, **kwargs)
 
 
-@_documented(_MULTICLASS, "Per class, the highest recall whose precision is at least ``min_precision``",
-             "multiclass_recall_at_fixed_precision", "min_precision", "num_classes=3, min_precision=0.5",
-             "[1.0, 1.0, 1.0, 0.6, 0.4, 0.7]")
+@fill_doc(constraint="min_precision", shape=", each ``(num_classes,)``", tm="MulticlassRecallAtFixedPrecision")
 class MulticlassRecallAtFixedPrecision(_MulticlassPoint):
+    """Per class, the highest recall whose precision is at least ``min_precision``;
+    :func:`~torchmetrics_lite.functional.multiclass_recall_at_fixed_precision` over everything seen.
+
+    ``update(preds (N, C), target (N,))``: no ``weight``.
+
+    Args:
+        {num_classes_rank}
+        min_precision: the constraint, in ``[0, 1]``.
+        {from_logits_module}
+        {kwargs_module}
+
+    {sections_point_module}
+
+    Examples:
+        >>> m = MulticlassRecallAtFixedPrecision(num_classes=3, min_precision=0.5)
+        >>> m.update(torch.tensor([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7], [0.5, 0.4, 0.1]]),
+        ...          torch.tensor([0, 1, 2, 1]))
+        >>> [round(v, 4) for v in torch.stack(m.compute()).view(-1).tolist()]
+        [1.0, 1.0, 1.0, 0.6, 0.4, 0.7]
+    """
+
     rule = staticmethod(F._recall_at_precision)
     constraint = "min_precision"
 
@@ -190,10 +246,29 @@ class MulticlassRecallAtFixedPrecision(_MulticlassPoint):
         super().__init__(num_classes, min_precision, from_logits=from_logits, **kwargs)
 
 
-@_documented(_MULTICLASS, "Per class, the highest precision whose recall is at least ``min_recall``",
-             "multiclass_precision_at_fixed_recall", "min_recall", "num_classes=3, min_recall=1.0",
-             "[1.0, 1.0, 1.0, 0.6, 0.4, 0.7]")
+@fill_doc(constraint="min_recall", shape=", each ``(num_classes,)``", tm="MulticlassPrecisionAtFixedRecall")
 class MulticlassPrecisionAtFixedRecall(_MulticlassPoint):
+    """Per class, the highest precision whose recall is at least ``min_recall``;
+    :func:`~torchmetrics_lite.functional.multiclass_precision_at_fixed_recall` over everything seen.
+
+    ``update(preds (N, C), target (N,))``: no ``weight``.
+
+    Args:
+        {num_classes_rank}
+        min_recall: the constraint, in ``[0, 1]``.
+        {from_logits_module}
+        {kwargs_module}
+
+    {sections_point_module}
+
+    Examples:
+        >>> m = MulticlassPrecisionAtFixedRecall(num_classes=3, min_recall=1.0)
+        >>> m.update(torch.tensor([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7], [0.5, 0.4, 0.1]]),
+        ...          torch.tensor([0, 1, 2, 1]))
+        >>> [round(v, 4) for v in torch.stack(m.compute()).view(-1).tolist()]
+        [1.0, 1.0, 1.0, 0.6, 0.4, 0.7]
+    """
+
     rule = staticmethod(F._precision_at_recall)
     constraint = "min_recall"
 
@@ -201,10 +276,29 @@ class MulticlassPrecisionAtFixedRecall(_MulticlassPoint):
         super().__init__(num_classes, min_recall, from_logits=from_logits, **kwargs)
 
 
-@_documented(_MULTICLASS, "Per class, the highest sensitivity whose specificity is at least ``min_specificity``",
-             "multiclass_sensitivity_at_specificity", "min_specificity", "num_classes=3, min_specificity=0.9",
-             "[1.0, 1.0, 1.0, 0.6, 0.4, 0.7]")
+@fill_doc(constraint="min_specificity", shape=", each ``(num_classes,)``", tm="MulticlassSensitivityAtSpecificity")
 class MulticlassSensitivityAtSpecificity(_MulticlassPoint):
+    """Per class, the highest sensitivity whose specificity is at least ``min_specificity``;
+    :func:`~torchmetrics_lite.functional.multiclass_sensitivity_at_specificity` over everything seen.
+
+    ``update(preds (N, C), target (N,))``: no ``weight``.
+
+    Args:
+        {num_classes_rank}
+        min_specificity: the constraint, in ``[0, 1]``.
+        {from_logits_module}
+        {kwargs_module}
+
+    {sections_point_module}
+
+    Examples:
+        >>> m = MulticlassSensitivityAtSpecificity(num_classes=3, min_specificity=0.9)
+        >>> m.update(torch.tensor([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7], [0.5, 0.4, 0.1]]),
+        ...          torch.tensor([0, 1, 2, 1]))
+        >>> [round(v, 4) for v in torch.stack(m.compute()).view(-1).tolist()]
+        [1.0, 1.0, 1.0, 0.6, 0.4, 0.7]
+    """
+
     rule = staticmethod(F._sensitivity_at_specificity)
     constraint = "min_specificity"
 
@@ -213,10 +307,29 @@ class MulticlassSensitivityAtSpecificity(_MulticlassPoint):
         super().__init__(num_classes, min_specificity, from_logits=from_logits, **kwargs)
 
 
-@_documented(_MULTICLASS, "Per class, the highest specificity whose sensitivity is at least ``min_sensitivity``",
-             "multiclass_specificity_at_sensitivity", "min_sensitivity", "num_classes=3, min_sensitivity=1.0",
-             "[1.0, 1.0, 1.0, 0.6, 0.4, 0.7]")
+@fill_doc(constraint="min_sensitivity", shape=", each ``(num_classes,)``", tm="MulticlassSpecificityAtSensitivity")
 class MulticlassSpecificityAtSensitivity(_MulticlassPoint):
+    """Per class, the highest specificity whose sensitivity is at least ``min_sensitivity``;
+    :func:`~torchmetrics_lite.functional.multiclass_specificity_at_sensitivity` over everything seen.
+
+    ``update(preds (N, C), target (N,))``: no ``weight``.
+
+    Args:
+        {num_classes_rank}
+        min_sensitivity: the constraint, in ``[0, 1]``.
+        {from_logits_module}
+        {kwargs_module}
+
+    {sections_point_module}
+
+    Examples:
+        >>> m = MulticlassSpecificityAtSensitivity(num_classes=3, min_sensitivity=1.0)
+        >>> m.update(torch.tensor([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7], [0.5, 0.4, 0.1]]),
+        ...          torch.tensor([0, 1, 2, 1]))
+        >>> [round(v, 4) for v in torch.stack(m.compute()).view(-1).tolist()]
+        [1.0, 1.0, 1.0, 0.6, 0.4, 0.7]
+    """
+
     rule = staticmethod(F._specificity_at_sensitivity)
     constraint = "min_sensitivity"
 
@@ -225,12 +338,28 @@ class MulticlassSpecificityAtSensitivity(_MulticlassPoint):
         super().__init__(num_classes, min_sensitivity, from_logits=from_logits, **kwargs)
 
 
-
-
-@_documented(_MULTILABEL, "Per label, the highest recall whose precision is at least ``min_precision``",
-             "multilabel_recall_at_fixed_precision", "min_precision", "num_labels=2, min_precision=0.6",
-             "[0.5, 1.0, 0.75, 0.55]")
+@fill_doc(constraint="min_precision", shape=", each ``(num_labels,)``", tm="MultilabelRecallAtFixedPrecision")
 class MultilabelRecallAtFixedPrecision(_MultilabelPoint):
+    """Per label, the highest recall whose precision is at least ``min_precision``;
+    :func:`~torchmetrics_lite.functional.multilabel_recall_at_fixed_precision` over everything seen.
+
+    ``update(preds (N, L), target (N, L))``: no ``weight``.
+
+    Args:
+        {num_labels_rank}
+        min_precision: the constraint, in ``[0, 1]``.
+        {kwargs_module}
+
+    {sections_point_module}
+
+    Examples:
+        >>> m = MultilabelRecallAtFixedPrecision(num_labels=2, min_precision=0.6)
+        >>> m.update(torch.tensor([[0.75, 0.05], [0.45, 0.75], [0.05, 0.55], [0.05, 0.65]]),
+        ...          torch.tensor([[1, 0], [0, 0], [0, 1], [1, 1]]))
+        >>> [round(v, 4) for v in torch.stack(m.compute()).view(-1).tolist()]
+        [0.5, 1.0, 0.75, 0.55]
+    """
+
     rule = staticmethod(F._recall_at_precision)
     constraint = "min_precision"
 
@@ -238,10 +367,28 @@ class MultilabelRecallAtFixedPrecision(_MultilabelPoint):
         super().__init__(num_labels, min_precision, **kwargs)
 
 
-@_documented(_MULTILABEL, "Per label, the highest precision whose recall is at least ``min_recall``",
-             "multilabel_precision_at_fixed_recall", "min_recall", "num_labels=2, min_recall=0.5",
-             "[1.0, 0.6667, 0.75, 0.55]")
+@fill_doc(constraint="min_recall", shape=", each ``(num_labels,)``", tm="MultilabelPrecisionAtFixedRecall")
 class MultilabelPrecisionAtFixedRecall(_MultilabelPoint):
+    """Per label, the highest precision whose recall is at least ``min_recall``;
+    :func:`~torchmetrics_lite.functional.multilabel_precision_at_fixed_recall` over everything seen.
+
+    ``update(preds (N, L), target (N, L))``: no ``weight``.
+
+    Args:
+        {num_labels_rank}
+        min_recall: the constraint, in ``[0, 1]``.
+        {kwargs_module}
+
+    {sections_point_module}
+
+    Examples:
+        >>> m = MultilabelPrecisionAtFixedRecall(num_labels=2, min_recall=0.5)
+        >>> m.update(torch.tensor([[0.75, 0.05], [0.45, 0.75], [0.05, 0.55], [0.05, 0.65]]),
+        ...          torch.tensor([[1, 0], [0, 0], [0, 1], [1, 1]]))
+        >>> [round(v, 4) for v in torch.stack(m.compute()).view(-1).tolist()]
+        [1.0, 0.6667, 0.75, 0.55]
+    """
+
     rule = staticmethod(F._precision_at_recall)
     constraint = "min_recall"
 
@@ -249,10 +396,28 @@ class MultilabelPrecisionAtFixedRecall(_MultilabelPoint):
         super().__init__(num_labels, min_recall, **kwargs)
 
 
-@_documented(_MULTILABEL, "Per label, the highest sensitivity whose specificity is at least ``min_specificity``",
-             "multilabel_sensitivity_at_specificity", "min_specificity", "num_labels=2, min_specificity=0.5",
-             "[0.5, 1.0, 0.75, 0.55]")
+@fill_doc(constraint="min_specificity", shape=", each ``(num_labels,)``", tm="MultilabelSensitivityAtSpecificity")
 class MultilabelSensitivityAtSpecificity(_MultilabelPoint):
+    """Per label, the highest sensitivity whose specificity is at least ``min_specificity``;
+    :func:`~torchmetrics_lite.functional.multilabel_sensitivity_at_specificity` over everything seen.
+
+    ``update(preds (N, L), target (N, L))``: no ``weight``.
+
+    Args:
+        {num_labels_rank}
+        min_specificity: the constraint, in ``[0, 1]``.
+        {kwargs_module}
+
+    {sections_point_module}
+
+    Examples:
+        >>> m = MultilabelSensitivityAtSpecificity(num_labels=2, min_specificity=0.5)
+        >>> m.update(torch.tensor([[0.75, 0.05], [0.45, 0.75], [0.05, 0.55], [0.05, 0.65]]),
+        ...          torch.tensor([[1, 0], [0, 0], [0, 1], [1, 1]]))
+        >>> [round(v, 4) for v in torch.stack(m.compute()).view(-1).tolist()]
+        [0.5, 1.0, 0.75, 0.55]
+    """
+
     rule = staticmethod(F._sensitivity_at_specificity)
     constraint = "min_specificity"
 
@@ -260,10 +425,28 @@ class MultilabelSensitivityAtSpecificity(_MultilabelPoint):
         super().__init__(num_labels, min_specificity, **kwargs)
 
 
-@_documented(_MULTILABEL, "Per label, the highest specificity whose sensitivity is at least ``min_sensitivity``",
-             "multilabel_specificity_at_sensitivity", "min_sensitivity", "num_labels=2, min_sensitivity=1.0",
-             "[0.0, 0.5, 0.05, 0.55]")
+@fill_doc(constraint="min_sensitivity", shape=", each ``(num_labels,)``", tm="MultilabelSpecificityAtSensitivity")
 class MultilabelSpecificityAtSensitivity(_MultilabelPoint):
+    """Per label, the highest specificity whose sensitivity is at least ``min_sensitivity``;
+    :func:`~torchmetrics_lite.functional.multilabel_specificity_at_sensitivity` over everything seen.
+
+    ``update(preds (N, L), target (N, L))``: no ``weight``.
+
+    Args:
+        {num_labels_rank}
+        min_sensitivity: the constraint, in ``[0, 1]``.
+        {kwargs_module}
+
+    {sections_point_module}
+
+    Examples:
+        >>> m = MultilabelSpecificityAtSensitivity(num_labels=2, min_sensitivity=1.0)
+        >>> m.update(torch.tensor([[0.75, 0.05], [0.45, 0.75], [0.05, 0.55], [0.05, 0.65]]),
+        ...          torch.tensor([[1, 0], [0, 0], [0, 1], [1, 1]]))
+        >>> [round(v, 4) for v in torch.stack(m.compute()).view(-1).tolist()]
+        [0.0, 0.5, 0.05, 0.55]
+    """
+
     rule = staticmethod(F._specificity_at_sensitivity)
     constraint = "min_sensitivity"
 

@@ -16,7 +16,7 @@ from typing import Any, Callable, ClassVar, Optional, Tuple
 import torch
 
 from torchmetrics_lite._checks import check_average, check_choice, check_zero_division
-from torchmetrics_lite._docs import register, register_group
+from torchmetrics_lite._docs import register
 from torchmetrics_lite.functional.classification._stat_scores import MULTIDIM, Terms
 from torchmetrics_lite.functional.classification.binary import (
     _binary_config,
@@ -39,9 +39,7 @@ register(multidim_average_module=("multidim_average: ``\"global\"`` (default) or
                                   "one score per sample of ``(N, ...)`` inputs (``compute()``: ``(N,)``, or ``(N, C)`` "
                                   "per class), the per-sample confusion matrices kept as rows of a ``cat`` state."),
          weighted=("weighted: keep float64 sums of sample weights and accept ``update(preds, target, weight=...)`` "
-                   "(default ``False``: exact int64 counts, and a ``weight`` raises)."),
-         module_kwargs="kwargs: ``validate_args``, ``process_group``, ``sync_on_compute`` (see :class:`Metric`).")
-register_group(module_tail=("weighted", "module_kwargs"))
+                   "(default ``False``: exact int64 counts, and a ``weight`` raises)."))
 
 #: what every binary / multiclass / multilabel module passes to its task's counting pass
 BINARY_STATS = ("cut", "from_logits", "ignore_index", "validate_args", "weighted", "multidim_average")

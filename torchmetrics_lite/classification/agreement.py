@@ -9,7 +9,7 @@ import torch
 
 from torchmetrics_lite.classification._base import _BinaryMetric, _MulticlassMetric, _MultilabelMetric
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
-from torchmetrics_lite.functional.classification.cohen_kappa import _check_kappa_weights, _cohen_kappa_from_stats
+from torchmetrics_lite.functional.classification.cohen_kappa import _check_weights_kappa, _cohen_kappa_from_stats
 from torchmetrics_lite.functional.classification.matthews_corrcoef import _matthews_corrcoef_from_stats
 
 __all__ = ["BinaryMatthewsCorrCoef", "MulticlassMatthewsCorrCoef", "MultilabelMatthewsCorrCoef", "BinaryCohenKappa",
@@ -23,8 +23,11 @@ class BinaryMatthewsCorrCoef(_BinaryMetric):
     """Streaming :func:`~torchmetrics_lite.functional.binary_matthews_corrcoef`.
 
     Args:
-        {binary_options}
-        {module_tail}
+        {threshold}
+        {from_logits}
+        {ignore_index}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = BinaryMatthewsCorrCoef()
@@ -45,7 +48,8 @@ class MulticlassMatthewsCorrCoef(_MulticlassMetric):
     Args:
         {num_classes}
         {ignore_index}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MulticlassMatthewsCorrCoef(3)
@@ -68,8 +72,11 @@ class MultilabelMatthewsCorrCoef(_MultilabelMetric):
 
     Args:
         {num_labels}
-        {binary_options}
-        {module_tail}
+        {threshold}
+        {from_logits}
+        {ignore_index}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MultilabelMatthewsCorrCoef(2)
@@ -88,9 +95,12 @@ class BinaryCohenKappa(_BinaryMetric):
     """Streaming :func:`~torchmetrics_lite.functional.binary_cohen_kappa`.
 
     Args:
-        {binary_options}
-        {kappa_weights}
-        {module_tail}
+        {threshold}
+        {from_logits}
+        {ignore_index}
+        {weights_kappa}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = BinaryCohenKappa()
@@ -103,7 +113,7 @@ class BinaryCohenKappa(_BinaryMetric):
 
     def __init__(self, threshold: float = 0.5, *, weights: Optional[str] = None, **kwargs: Any) -> None:
         super().__init__(threshold, **kwargs)
-        self.weights = _check_kappa_weights(weights)
+        self.weights = _check_weights_kappa(weights)
 
     value_fn = staticmethod(_cohen_kappa_from_stats)
     value_options = ("weights",)
@@ -115,9 +125,10 @@ class MulticlassCohenKappa(_MulticlassMetric):
 
     Args:
         {num_classes}
-        {kappa_weights}
+        {weights_kappa}
         {ignore_index}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MulticlassCohenKappa(3, weights="quadratic")
@@ -131,7 +142,7 @@ class MulticlassCohenKappa(_MulticlassMetric):
     def __init__(self, num_classes: int, *, weights: Optional[str] = None, ignore_index: Optional[int] = None,
                  **kwargs: Any) -> None:
         super().__init__(num_classes, ignore_index=ignore_index, **kwargs)
-        self.weights = _check_kappa_weights(weights)
+        self.weights = _check_weights_kappa(weights)
 
     value_fn = staticmethod(_cohen_kappa_from_stats)
     value_options = ("weights",)

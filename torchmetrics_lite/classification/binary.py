@@ -33,9 +33,12 @@ class BinaryStatScores(_BinaryMetric):
     """Streaming :func:`~torchmetrics_lite.functional.binary_stat_scores`: ``[tp, fp, tn, fn, support]``.
 
     Args:
-        {binary_options}
+        {threshold}
+        {from_logits}
+        {ignore_index}
         {multidim_average_module}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = BinaryStatScores()
@@ -56,10 +59,13 @@ class BinaryAccuracy(_BinaryScore):
     """Streaming :func:`~torchmetrics_lite.functional.binary_accuracy`: ``(tp + tn) / n``.
 
     Args:
-        {binary_options}
+        {threshold}
+        {from_logits}
+        {ignore_index}
         {zero_division}
         {multidim_average_module}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = BinaryAccuracy()
@@ -77,10 +83,13 @@ class BinaryPrecision(_BinaryScore):
     """Streaming :func:`~torchmetrics_lite.functional.binary_precision`: ``tp / (tp + fp)``.
 
     Args:
-        {binary_options}
+        {threshold}
+        {from_logits}
+        {ignore_index}
         {zero_division}
         {multidim_average_module}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = BinaryPrecision(weighted=True)
@@ -97,10 +106,13 @@ class BinaryRecall(_BinaryScore):
     """Streaming :func:`~torchmetrics_lite.functional.binary_recall`: ``tp / (tp + fn)``.
 
     Args:
-        {binary_options}
+        {threshold}
+        {from_logits}
+        {ignore_index}
         {zero_division}
         {multidim_average_module}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = BinaryRecall()
@@ -118,10 +130,13 @@ class BinaryFBetaScore(_BinaryScore):
 
     Args:
         beta: the weight of recall, a number > 0.
-        {binary_options}
+        {threshold}
+        {from_logits}
+        {ignore_index}
         {zero_division}
         {multidim_average_module}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = BinaryFBetaScore(beta=2.0)
@@ -142,10 +157,13 @@ class BinaryF1Score(_BinaryScore):
     """Streaming :func:`~torchmetrics_lite.functional.binary_f1_score`: ``2 tp / (2 tp + fn + fp)``.
 
     Args:
-        {binary_options}
+        {threshold}
+        {from_logits}
+        {ignore_index}
         {zero_division}
         {multidim_average_module}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = BinaryF1Score(from_logits=True)
@@ -162,9 +180,12 @@ class BinaryConfusionMatrix(_BinaryMetric):
     """Streaming :func:`~torchmetrics_lite.functional.binary_confusion_matrix`: ``[[tn, fp], [fn, tp]]``.
 
     Args:
-        {binary_options}
+        {threshold}
+        {from_logits}
+        {ignore_index}
         {normalize}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = BinaryConfusionMatrix(normalize="true")

@@ -34,7 +34,8 @@ class MultilabelExactMatch(Metric):
         {from_logits}
         ignore_index: label entries whose target equals it count as right.
         {zero_division}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MultilabelExactMatch(2)
@@ -79,7 +80,8 @@ class MulticlassExactMatch(Metric):
         {num_classes}
         ignore_index: positions whose target equals it count as right.
         {zero_division}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MulticlassExactMatch(3)

@@ -48,7 +48,8 @@ class BinaryGroupStatRates(Metric):
         {threshold}
         {ignore_index}
         {from_logits}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = BinaryGroupStatRates(2)
@@ -75,13 +76,14 @@ class BinaryFairness(Metric):
 
     Args:
         {num_groups}
-        {fairness_task}
+        {task_fairness}
         {threshold}
         {ignore_index}
         zero_division: the value of a 0/0 rate or ratio (default 0.0, torchmetrics'); with ``float('nan')``
             groups whose rate is undefined are left out of the min and max.
         {from_logits}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = BinaryFairness(2)

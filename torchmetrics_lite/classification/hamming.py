@@ -22,9 +22,12 @@ class BinaryHammingDistance(_BinaryScore):
     """Streaming :func:`~torchmetrics_lite.functional.binary_hamming_distance`: ``(fp + fn) / n``.
 
     Args:
-        {binary_options}
+        {threshold}
+        {from_logits}
+        {ignore_index}
         zero_division: the value when no sample is counted (default 1.0, torchmetrics' value).
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = BinaryHammingDistance()
@@ -54,7 +57,8 @@ class MulticlassHammingDistance(_MulticlassScore):
         {top_k}
         {ignore_index}
         zero_division: the distance of a class without support (default 1.0, torchmetrics' value).
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MulticlassHammingDistance(3, average=None)

@@ -40,7 +40,7 @@ class BinaryHingeLoss(Metric):
         {ignore_index_hinge}
         {from_logits_hinge}
         {margins}
-        {module_kwargs}
+        {kwargs_module}
 
     Examples:
         >>> m = BinaryHingeLoss()
@@ -77,7 +77,7 @@ class MulticlassHingeLoss(Metric):
         {ignore_index_hinge}
         {from_logits_hinge}
         {margins}
-        {module_kwargs}
+        {kwargs_module}
 
     Examples:
         >>> m = MulticlassHingeLoss(3)

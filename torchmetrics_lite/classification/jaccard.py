@@ -19,9 +19,12 @@ class BinaryJaccardIndex(_BinaryScore):
     """Streaming :func:`~torchmetrics_lite.functional.binary_jaccard_index`: ``tp / (tp + fp + fn)``.
 
     Args:
-        {binary_options}
+        {threshold}
+        {from_logits}
+        {ignore_index}
         {zero_division}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = BinaryJaccardIndex()
@@ -42,9 +45,11 @@ class MulticlassJaccardIndex(_MulticlassScore):
     Args:
         {num_classes}
         {average}
+        {top_k}
         {ignore_index}
         {zero_division}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MulticlassJaccardIndex(3)
@@ -64,8 +69,14 @@ class MultilabelJaccardIndex(_MultilabelScore):
     """Streaming :func:`~torchmetrics_lite.functional.multilabel_jaccard_index`.
 
     Args:
-        {multilabel_options}
-        {module_tail}
+        {num_labels}
+        {threshold}
+        {average_multilabel}
+        {from_logits}
+        {ignore_index}
+        {zero_division}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MultilabelJaccardIndex(2)

@@ -38,7 +38,8 @@ class MulticlassStatScores(_MulticlassMetric):
         {top_k}
         {ignore_index}
         {multidim_average_module}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MulticlassStatScores(3, average="micro")
@@ -64,9 +65,14 @@ class MulticlassAccuracy(_MulticlassScore):
     ``"macro"``: mean per-class recall).
 
     Args:
-        {multiclass_options}
+        {num_classes}
+        {average}
+        {top_k}
+        {ignore_index}
+        {zero_division}
         {multidim_average_module}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MulticlassAccuracy(3, average="micro", top_k=2)
@@ -84,9 +90,14 @@ class MulticlassPrecision(_MulticlassScore):
     """Streaming :func:`~torchmetrics_lite.functional.multiclass_precision`.
 
     Args:
-        {multiclass_options}
+        {num_classes}
+        {average}
+        {top_k}
+        {ignore_index}
+        {zero_division}
         {multidim_average_module}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MulticlassPrecision(3)
@@ -105,9 +116,14 @@ class MulticlassRecall(_MulticlassScore):
     """Streaming :func:`~torchmetrics_lite.functional.multiclass_recall`.
 
     Args:
-        {multiclass_options}
+        {num_classes}
+        {average}
+        {top_k}
+        {ignore_index}
+        {zero_division}
         {multidim_average_module}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MulticlassRecall(3, average="weighted")
@@ -126,9 +142,14 @@ class MulticlassFBetaScore(_MulticlassScore):
 
     Args:
         beta: the weight of recall, a number > 0.
-        {multiclass_options}
+        {num_classes}
+        {average}
+        {top_k}
+        {ignore_index}
+        {zero_division}
         {multidim_average_module}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MulticlassFBetaScore(0.5, 3, average=None)
@@ -149,9 +170,14 @@ class MulticlassF1Score(_MulticlassScore):
     """Streaming :func:`~torchmetrics_lite.functional.multiclass_f1_score` (macro: mean of per-class F1).
 
     Args:
-        {multiclass_options}
+        {num_classes}
+        {average}
+        {top_k}
+        {ignore_index}
+        {zero_division}
         {multidim_average_module}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MulticlassF1Score(3)
@@ -171,7 +197,8 @@ class MulticlassConfusionMatrix(_MulticlassMetric):
         {num_classes}
         {normalize}
         {ignore_index}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MulticlassConfusionMatrix(3)

@@ -38,10 +38,13 @@ class MultilabelStatScores(_MultilabelMetric):
 
     Args:
         {num_labels}
-        {binary_options}
+        {threshold}
+        {from_logits}
+        {ignore_index}
         {average_multilabel}
         {multidim_average_module}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MultilabelStatScores(2, average=None)
@@ -67,9 +70,12 @@ class MultilabelConfusionMatrix(_MultilabelMetric):
 
     Args:
         {num_labels}
-        {binary_options}
+        {threshold}
+        {from_logits}
+        {ignore_index}
         {normalize}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MultilabelConfusionMatrix(2)
@@ -94,9 +100,15 @@ class MultilabelAccuracy(_MultilabelScore):
     """Streaming :func:`~torchmetrics_lite.functional.multilabel_accuracy` (per-label accuracy).
 
     Args:
-        {multilabel_options}
+        {num_labels}
+        {threshold}
+        {average_multilabel}
+        {from_logits}
+        {ignore_index}
+        {zero_division}
         {multidim_average_module}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MultilabelAccuracy(2, average="micro")
@@ -113,9 +125,15 @@ class MultilabelPrecision(_MultilabelScore):
     """Streaming :func:`~torchmetrics_lite.functional.multilabel_precision`.
 
     Args:
-        {multilabel_options}
+        {num_labels}
+        {threshold}
+        {average_multilabel}
+        {from_logits}
+        {ignore_index}
+        {zero_division}
         {multidim_average_module}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MultilabelPrecision(2, average=None)
@@ -132,9 +150,15 @@ class MultilabelRecall(_MultilabelScore):
     """Streaming :func:`~torchmetrics_lite.functional.multilabel_recall`.
 
     Args:
-        {multilabel_options}
+        {num_labels}
+        {threshold}
+        {average_multilabel}
+        {from_logits}
+        {ignore_index}
+        {zero_division}
         {multidim_average_module}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MultilabelRecall(2, average="micro")
@@ -151,9 +175,15 @@ class MultilabelF1Score(_MultilabelScore):
     """Streaming :func:`~torchmetrics_lite.functional.multilabel_f1_score` (macro: mean of per-label F1).
 
     Args:
-        {multilabel_options}
+        {num_labels}
+        {threshold}
+        {average_multilabel}
+        {from_logits}
+        {ignore_index}
+        {zero_division}
         {multidim_average_module}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MultilabelF1Score(2, from_logits=True)
@@ -171,9 +201,15 @@ class MultilabelFBetaScore(_MultilabelScore):
 
     Args:
         beta: the weight of recall, a number > 0.
-        {multilabel_options}
+        {num_labels}
+        {threshold}
+        {average_multilabel}
+        {from_logits}
+        {ignore_index}
+        {zero_division}
         {multidim_average_module}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MultilabelFBetaScore(2.0, 2, average="micro")
@@ -203,7 +239,8 @@ class MultilabelHammingDistance(_MultilabelScore):
         {ignore_index}
         zero_division: the distance of a label with no counted element (default 1.0, torchmetrics' value).
         {multidim_average_module}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MultilabelHammingDistance(2, average="micro")

@@ -19,9 +19,13 @@ class BinaryNegativePredictiveValue(_BinaryScore):
     """Streaming :func:`~torchmetrics_lite.functional.binary_negative_predictive_value`: ``tn / (tn + fn)``.
 
     Args:
-        {binary_options}
+        {threshold}
+        {from_logits}
+        {ignore_index}
         {zero_division}
-        {module_tail}
+        {multidim_average_module}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = BinaryNegativePredictiveValue()
@@ -38,8 +42,14 @@ class MulticlassNegativePredictiveValue(_MulticlassScore):
     """Streaming :func:`~torchmetrics_lite.functional.multiclass_negative_predictive_value` (one-vs-rest).
 
     Args:
-        {multiclass_options}
-        {module_tail}
+        {num_classes}
+        {average}
+        {top_k}
+        {ignore_index}
+        {zero_division}
+        {multidim_average_module}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MulticlassNegativePredictiveValue(3, average=None)
@@ -57,8 +67,15 @@ class MultilabelNegativePredictiveValue(_MultilabelScore):
     """Streaming :func:`~torchmetrics_lite.functional.multilabel_negative_predictive_value`.
 
     Args:
-        {multilabel_options}
-        {module_tail}
+        {num_labels}
+        {threshold}
+        {average_multilabel}
+        {from_logits}
+        {ignore_index}
+        {zero_division}
+        {multidim_average_module}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MultilabelNegativePredictiveValue(2, average=None)

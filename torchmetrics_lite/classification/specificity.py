@@ -18,10 +18,13 @@ class BinarySpecificity(_BinaryScore):
     """Streaming :func:`~torchmetrics_lite.functional.binary_specificity`: ``tn / (tn + fp)``.
 
     Args:
-        {binary_options}
+        {threshold}
+        {from_logits}
+        {ignore_index}
         {zero_division}
         {multidim_average_module}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = BinarySpecificity()
@@ -38,9 +41,14 @@ class MulticlassSpecificity(_MulticlassScore):
     """Streaming :func:`~torchmetrics_lite.functional.multiclass_specificity` (one-vs-rest).
 
     Args:
-        {multiclass_options}
+        {num_classes}
+        {average}
+        {top_k}
+        {ignore_index}
+        {zero_division}
         {multidim_average_module}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MulticlassSpecificity(3, average=None)
@@ -57,9 +65,15 @@ class MultilabelSpecificity(_MultilabelScore):
     """Streaming :func:`~torchmetrics_lite.functional.multilabel_specificity`.
 
     Args:
-        {multilabel_options}
+        {num_labels}
+        {threshold}
+        {average_multilabel}
+        {from_logits}
+        {ignore_index}
+        {zero_division}
         {multidim_average_module}
-        {module_tail}
+        {weighted}
+        {kwargs_module}
 
     Examples:
         >>> m = MultilabelSpecificity(2, average="micro")

@@ -8,6 +8,7 @@ import torch
 
 from torchmetrics_lite._checks import check_positive_int
 from torchmetrics_lite._checks.correlation import check_kendall_options
+from torchmetrics_lite.functional.regression._doc_args import fill_doc
 from torchmetrics_lite.functional.regression.correlation import (
     _comoment_stats,
     _concordance_from_stats,
@@ -80,21 +81,17 @@ class PearsonCorrCoef(_ComomentMetric):
     value_fn = staticmethod(_pearson_from_stats)
 
 
+@fill_doc(undefined="a zero denominator")
 class ConcordanceCorrCoef(_ComomentMetric):
     """Lin's concordance correlation coefficient per output as torchmetrics computes it (unbiased variances and
     covariance), streamed over the same co-moments as :class:`PearsonCorrCoef`; see
     :func:`~torchmetrics_lite.functional.concordance_corrcoef`.
 
     Args:
-        num_outputs: number of output columns ``d``.
-        kwargs: :class:`~torchmetrics_lite.metric.Metric`'s options.
+        {num_outputs}
+        {kwargs_module}
 
-    Returns:
-        ``compute()``: a float64 0-d tensor (``num_outputs=1``) or ``(d,)``; ``nan`` with fewer than two
-        samples or a zero denominator.
-
-    Raises:
-        TypeError, ValueError: as :class:`PearsonCorrCoef`.
+    {sections_correlation_module}
 
     References:
         Lin (1989); torchmetrics ``ConcordanceCorrCoef``.
@@ -130,6 +127,7 @@ class _RankMetric(Metric):
 
 
 
+@fill_doc(undefined="a constant column")
 class SpearmanCorrCoef(_RankMetric):
     """Spearman's rank correlation coefficient per output (average ranks on ties, exact), over the kept values;
     see :func:`~torchmetrics_lite.functional.spearman_corrcoef`.
@@ -138,15 +136,10 @@ class SpearmanCorrCoef(_RankMetric):
     states: floating inputs as given, integers as float64), O(N) memory as torchmetrics'.
 
     Args:
-        num_outputs: number of output columns ``d``.
-        kwargs: :class:`~torchmetrics_lite.metric.Metric`'s options.
+        {num_outputs}
+        {kwargs_module}
 
-    Returns:
-        ``compute()``: a float64 0-d tensor (``num_outputs=1``) or ``(d,)``; ``nan`` with fewer than two
-        samples or a constant column.
-
-    Raises:
-        TypeError, ValueError: as :class:`PearsonCorrCoef`.
+    {sections_correlation_module}
 
     References:
         scipy ``spearmanr``; torchmetrics ``SpearmanCorrCoef``.

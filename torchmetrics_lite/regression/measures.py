@@ -12,7 +12,7 @@ from torchmetrics_lite._checks import (
     check_positive_int,
     error_multioutput,
 )
-from torchmetrics_lite.functional.regression._docs import ERROR_MODULE, sections
+from torchmetrics_lite.functional.regression._doc_args import fill_doc
 from torchmetrics_lite.functional.regression._kernels import fold_pair
 from torchmetrics_lite.functional.regression.measures import (
     _error_stats,
@@ -104,11 +104,18 @@ class MeanSquaredError(_ErrorSumMetric):
         self.root = not squared
 
 
-@sections(ERROR_MODULE)
+@fill_doc
 class RootMeanSquaredError(_ErrorSumMetric):
     """Root mean squared error ``sqrt(sum_i w_i (target_i - preds_i)² / sum_i w_i)`` per output, averaged over
     outputs after the root (scikit-learn's ``root_mean_squared_error``); see
     :func:`~torchmetrics_lite.functional.root_mean_squared_error`.
+
+    ``update(preds, target, weight=None)`` as :class:`MeanSquaredError`.
+
+    Args:
+        num_outputs, multioutput, kwargs: as :class:`MeanSquaredError`.
+
+    {sections_error_module}
 
     References:
         scikit-learn ``root_mean_squared_error``.
@@ -123,10 +130,17 @@ class RootMeanSquaredError(_ErrorSumMetric):
     root = True
 
 
-@sections(ERROR_MODULE)
+@fill_doc
 class MeanAbsoluteError(_ErrorSumMetric):
     """Mean absolute error ``sum_i w_i |target_i - preds_i| / sum_i w_i`` per output; see
     :func:`~torchmetrics_lite.functional.mean_absolute_error`.
+
+    ``update(preds, target, weight=None)`` as :class:`MeanSquaredError`.
+
+    Args:
+        num_outputs, multioutput, kwargs: as :class:`MeanSquaredError`.
+
+    {sections_error_module}
 
     References:
         scikit-learn ``mean_absolute_error``.
@@ -141,11 +155,18 @@ class MeanAbsoluteError(_ErrorSumMetric):
     kind = "absolute"
 
 
-@sections(ERROR_MODULE)
+@fill_doc
 class MeanAbsolutePercentageError(_ErrorSumMetric):
     """Mean absolute percentage error ``sum_i w_i |target_i - preds_i| / max(|target_i|, eps) / sum_i w_i``
     with scikit-learn's ``eps = finfo(float64).eps``; a fraction, not a percent; see
     :func:`~torchmetrics_lite.functional.mean_absolute_percentage_error`.
+
+    ``update(preds, target, weight=None)`` as :class:`MeanSquaredError`.
+
+    Args:
+        num_outputs, multioutput, kwargs: as :class:`MeanSquaredError`.
+
+    {sections_error_module}
 
     References:
         scikit-learn ``mean_absolute_percentage_error``.

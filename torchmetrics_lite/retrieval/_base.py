@@ -1,5 +1,6 @@
-"""The shared base of the retrieval modules: states, update, compute, per-query values, and the docstring text
-the modules share (see :mod:`torchmetrics_lite.retrieval`)."""
+"""The shared base of the retrieval modules: states, update, compute and per-query values (see
+:mod:`torchmetrics_lite.retrieval`; the docstring text the modules share is in
+:mod:`torchmetrics_lite.functional.retrieval._doc_args`)."""
 from __future__ import annotations
 
 from typing import Any, Dict, Optional, Tuple
@@ -20,64 +21,6 @@ from torchmetrics_lite.functional.retrieval._torch_kernels import RELEVANT, Meas
 from torchmetrics_lite.metric import Metric
 
 __all__: list = []  # private: the shared base of the modules in this package
-
-
-
-_MODULE_ARGS = """k: The cut-off: only the top ``k`` ranks count; ``None`` (default): the whole list.
-        ties: ``"average"`` (default): the expected value over uniformly random orders of tied scores
-            (McSherry and Najork, ECIR 2008); ``"order"``: tied items in input order.
-        empty: A query without a relevant item: ``"zero"`` (default: 0, as torchmetrics' ``empty_target_action=
-            "neg"``, scikit-learn and trec_eval), ``"skip"`` (left out; counted by :meth:`skipped`), ``"one"``
-            or ``"error"``.
-        ignore_index: Items whose target equals it are dropped first.
-        aggregation: How per-query values become one: ``"mean"`` (default), ``"median"`` (the lower median, as
-            torchmetrics), ``"min"``, ``"max"``, or a callable, as torchmetrics: ``aggregation(values, dim=None)``
-            on the 1-D tensor of the counted queries' values (after the ``empty`` rule) returning a scalar tensor
-            (``nan`` without calling it when no query counts); all but the mean keep every query's value. A
-            callable must be a module-level function for the metric to pickle (a ``lambda`` does not).
-        keep_per_query: Keep every query's value for :meth:`per_query` (dense updates otherwise keep only
-            sums).
-        **kwargs: Options of :class:`~torchmetrics_lite.metric.Metric` (``validate_args``, ...)."""
-_MODULE_TEXT = """
-    ``update(preds, target, indexes=None, mask=None)`` takes dense ``(queries, items)`` rows (each row a
-    complete query, reduced at once to three sums) or flat 1-D rows with query ``indexes`` (a query may span
-    batches and ranks: the rows are kept and grouped at ``compute``). ``compute()`` is the mean over every
-    counted query (``nan`` when none), synced across ranks. There are no per-item weights: ``update`` takes no
-    ``weight`` (each query counts once; weight queries by repeating them or through a callable ``aggregation``)."""
-_MODULE_RAISES = """ValueError: An option outside its choices (at construction); in ``update``, the errors of the
-            functional form (shapes, NaN scores, negative grades). A rejected update leaves the state unchanged.
-            In ``compute``, a callable ``aggregation`` that returns a tensor that is not a real scalar.
-        TypeError: A non-tensor input, non-integer ``indexes`` or a non-bool ``mask``; in ``compute``, a callable
-            ``aggregation`` that returns no tensor."""
-
-
-_MODULE_SECTIONS = """Args:
-        {args}
-
-    Raises:
-        {raises}"""
-_GAIN = """
-        gain: ``"linear"`` (default, ``rel``) or ``"exponential"`` (``2^rel - 1``)."""
-_MAX_FPR = """
-        max_fpr: ``None`` (default): the whole area; a number in ``(0, 1]``: the McClish-standardized partial
-            area over ``[0, max_fpr]``, as ``binary_auroc(max_fpr=)`` and scikit-learn."""
-
-
-def _module_doc(k: bool = True, max_fpr: bool = False) -> Any:
-    """Insert the shared text into a class docstring's ``{text}`` and ``{sections}`` (``{sections+gain}``: with
-    the ``gain`` argument; ``max_fpr=True``: with ``max_fpr`` after ``k``)."""
-    def wrap(cls: Any) -> Any:
-        args = _MODULE_ARGS if k else _MODULE_ARGS.split("\n", 1)[1].lstrip()
-        if max_fpr:
-            args = args.replace("\n        ties:", _MAX_FPR + "\n        ties:", 1)
-        sections = _MODULE_SECTIONS.replace("{raises}", _MODULE_RAISES)
-        doc = cls.__doc__.replace("{text}", _MODULE_TEXT)
-        doc = doc.replace("{sections+gain}", sections.replace("{args}", args.replace("\n        **kwargs",
-                                                                                      _GAIN + "\n        **kwargs")))
-        cls.__doc__ = doc.replace("{sections}", sections.replace("{args}", args))
-        return cls
-
-    return wrap
 
 
 class _RetrievalMetric(Metric):

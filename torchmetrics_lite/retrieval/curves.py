@@ -10,6 +10,7 @@ from torch import Tensor
 from torchmetrics_lite._checks import check_retrieval_aggregation, check_retrieval_inputs, check_retrieval_options
 from torchmetrics_lite._checks.retrieval_curves import check_curve_options, check_min_precision
 from torchmetrics_lite._dtype import float_dtype
+from torchmetrics_lite.functional.retrieval._doc_args import fill_doc
 from torchmetrics_lite.functional.retrieval.curves import Aggregation, _curve_from_values, _curves, _recall_at_precision
 from torchmetrics_lite.metric import Metric
 
@@ -59,16 +60,7 @@ def _curve_of_state(metric: Any, state: Dict[str, Tensor]) -> Tuple[Tensor, Tens
     return precision, recall, curves[3]
 
 
-_ARGS = """max_k: The last cut-off (a positive int); ``None``: the longest query's number of items.
-        adaptive_k: Divide precision by ``min(k, n)`` instead of ``k`` for a query of ``n`` items.
-        ties: ``"average"`` (default): the expectation over random orders of tied scores; ``"order"``: input
-            order.
-        empty: A query without a relevant item: ``"zero"`` (default, torchmetrics' ``empty_target_action="neg"``),
-            ``"one"`` (``"pos"``), ``"skip"`` or ``"error"``.
-        ignore_index: Items whose target equals it are dropped first.
-        kwargs: :class:`~torchmetrics_lite.metric.Metric`'s options (``validate_args``, ...)."""
-
-
+@fill_doc
 class RetrievalPrecisionRecallCurve(Metric):
     """Precision and recall in the top ``k`` for ``k = 1 .. max_k``, per query, aggregated over queries; see
     :func:`~torchmetrics_lite.functional.retrieval_precision_recall_curve`.
@@ -78,9 +70,14 @@ class RetrievalPrecisionRecallCurve(Metric):
     queries (one ranking, one difference table). A query may span batches and ranks.
 
     Args:
-        {args}
+        {max_k}
+        {adaptive_k_curve}
+        {ties_curve}
+        {empty_curve}
+        {ignore_index_retrieval}
         aggregation: Per cut-off over the counted queries: ``"mean"`` (default), ``"median"`` (the lower one),
             ``"min"``, ``"max"``, or a callable ``aggregation(values, dim=0)`` on the ``(queries, K)`` values.
+        {kwargs_curve}
 
     Returns:
         ``compute()``: ``(precision, recall, top_k)``, float64 ``(K,)`` curves and the int64 cut-offs
@@ -119,6 +116,7 @@ class RetrievalPrecisionRecallCurve(Metric):
         return _curve_of_state(self, state)
 
 
+@fill_doc
 class RetrievalRecallAtFixedPrecision(Metric):
     """The largest mean recall over the cut-offs ``k <= max_k`` whose mean precision is at least
     ``min_precision``, and that ``k`` (the largest among equal recalls; ``(0.0, K)`` when none qualifies or the
@@ -128,7 +126,12 @@ class RetrievalRecallAtFixedPrecision(Metric):
 
     Args:
         min_precision: The precision floor, in ``[0, 1]``.
-        {args}
+        {max_k}
+        {adaptive_k_curve}
+        {ties_curve}
+        {empty_curve}
+        {ignore_index_retrieval}
+        {kwargs_curve}
 
     Returns:
         ``compute()``: ``(recall, k)``, a float64 0-d tensor and an int64 0-d tensor; ``(nan, K)`` when no query
@@ -166,7 +169,3 @@ class RetrievalRecallAtFixedPrecision(Metric):
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tuple[Tensor, Tensor]:
         precision, recall, _ = _curve_of_state(self, state)
         return _recall_at_precision(precision, recall, self.min_precision)
-
-
-for _cls in (RetrievalPrecisionRecallCurve, RetrievalRecallAtFixedPrecision):
-    _cls.__doc__ = (_cls.__doc__ or "").replace("{args}", _ARGS)

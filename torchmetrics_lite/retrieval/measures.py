@@ -6,6 +6,7 @@ from typing import Any, Optional
 import torch  # noqa: F401 (the examples use it)
 
 from torchmetrics_lite._checks import check_bool, check_choice, check_retrieval_options
+from torchmetrics_lite.functional.retrieval._doc_args import fill_doc
 from torchmetrics_lite.functional.retrieval._torch_kernels import (
     AUROC,
     AVERAGE_PRECISION,
@@ -18,7 +19,7 @@ from torchmetrics_lite.functional.retrieval._torch_kernels import (
     RECALL,
     RECIPROCAL_RANK,
 )
-from torchmetrics_lite.retrieval._base import _module_doc, _RetrievalMetric
+from torchmetrics_lite.retrieval._base import _RetrievalMetric
 
 __all__ = [
     "RetrievalNormalizedDCG",
@@ -34,12 +35,23 @@ __all__ = [
 ]
 
 
-@_module_doc()
+@fill_doc
 class RetrievalNormalizedDCG(_RetrievalMetric):
     """Mean NDCG@k over queries (:func:`~torchmetrics_lite.functional.retrieval_normalized_dcg`).
-{text}
 
-    {sections+gain}
+    {update_retrieval}
+
+    Args:
+        {k_retrieval}
+        {gain}
+        {ties}
+        {empty_module}
+        {ignore_index_retrieval}
+        {aggregation}
+        {keep_per_query}
+        {kwargs_retrieval}
+
+    {sections_retrieval_module}
 
     References:
         Järvelin and Kekäläinen, TOIS 2002; McSherry and Najork, ECIR 2008 (ties).
@@ -63,12 +75,23 @@ class RetrievalNormalizedDCG(_RetrievalMetric):
     measure_args = ("k", "gain")
 
 
-@_module_doc()
+@fill_doc
 class RetrievalMAP(_RetrievalMetric):
     """Mean average precision at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_average_precision`).
-{text}
 
-    {sections}
+    {update_retrieval}
+
+    Args:
+        {k_retrieval}
+        {normalize_ap}
+        {ties}
+        {empty_module}
+        {ignore_index_retrieval}
+        {aggregation}
+        {keep_per_query}
+        {kwargs_retrieval}
+
+    {sections_retrieval_module}
 
     References:
         trec_eval's ``map`` / ``map_cut_k``; McSherry and Najork, ECIR 2008 (ties).
@@ -101,12 +124,22 @@ class RetrievalMAP(_RetrievalMetric):
         _RetrievalMetric.__init__(self, k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
 
 
-@_module_doc()
+@fill_doc
 class RetrievalMRR(_RetrievalMetric):
     """Mean reciprocal rank at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_reciprocal_rank`).
-{text}
 
-    {sections}
+    {update_retrieval}
+
+    Args:
+        {k_retrieval}
+        {ties}
+        {empty_module}
+        {ignore_index_retrieval}
+        {aggregation}
+        {keep_per_query}
+        {kwargs_retrieval}
+
+    {sections_retrieval_module}
 
     References:
         trec_eval's ``recip_rank``; McSherry and Najork, ECIR 2008 (ties).
@@ -121,12 +154,23 @@ class RetrievalMRR(_RetrievalMetric):
     measure = staticmethod(RECIPROCAL_RANK)
 
 
-@_module_doc()
+@fill_doc
 class RetrievalPrecision(_RetrievalMetric):
     """Mean precision at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_precision`).
-{text}
 
-    {sections}
+    {update_retrieval}
+
+    Args:
+        {k_retrieval}
+        {adaptive_k}
+        {ties}
+        {empty_module}
+        {ignore_index_retrieval}
+        {aggregation}
+        {keep_per_query}
+        {kwargs_retrieval}
+
+    {sections_retrieval_module}
 
     References:
         trec_eval's ``P_k``; McSherry and Najork, ECIR 2008 (ties).
@@ -152,12 +196,22 @@ class RetrievalPrecision(_RetrievalMetric):
         _RetrievalMetric.__init__(self, k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
 
 
-@_module_doc()
+@fill_doc
 class RetrievalRecall(_RetrievalMetric):
     """Mean recall at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_recall`).
-{text}
 
-    {sections}
+    {update_retrieval}
+
+    Args:
+        {k_retrieval}
+        {ties}
+        {empty_module}
+        {ignore_index_retrieval}
+        {aggregation}
+        {keep_per_query}
+        {kwargs_retrieval}
+
+    {sections_retrieval_module}
 
     References:
         trec_eval's ``recall_k``; McSherry and Najork, ECIR 2008 (ties).
@@ -172,12 +226,22 @@ class RetrievalRecall(_RetrievalMetric):
     measure = staticmethod(RECALL)
 
 
-@_module_doc()
+@fill_doc
 class RetrievalHitRate(_RetrievalMetric):
     """Mean hit rate at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_hit_rate`).
-{text}
 
-    {sections}
+    {update_retrieval}
+
+    Args:
+        {k_retrieval}
+        {ties}
+        {empty_module}
+        {ignore_index_retrieval}
+        {aggregation}
+        {keep_per_query}
+        {kwargs_retrieval}
+
+    {sections_retrieval_module}
 
     References:
         trec_eval's ``success_k``; McSherry and Najork, ECIR 2008 (ties).
@@ -192,12 +256,21 @@ class RetrievalHitRate(_RetrievalMetric):
     measure = staticmethod(HIT_RATE)
 
 
-@_module_doc(k=False)
+@fill_doc
 class RetrievalRPrecision(_RetrievalMetric):
     """Mean R-precision (:func:`~torchmetrics_lite.functional.retrieval_r_precision`); it has no ``k``.
-{text}
 
-    {sections}
+    {update_retrieval}
+
+    Args:
+        {ties}
+        {empty_module}
+        {ignore_index_retrieval}
+        {aggregation}
+        {keep_per_query}
+        {kwargs_retrieval}
+
+    {sections_retrieval_module}
 
     References:
         trec_eval's ``Rprec``; McSherry and Najork, ECIR 2008 (ties).
@@ -218,12 +291,23 @@ class RetrievalRPrecision(_RetrievalMetric):
     measure_args = ()
 
 
-@_module_doc()
+@fill_doc
 class RetrievalDCG(_RetrievalMetric):
     """Mean DCG@k over queries, without normalisation (:func:`~torchmetrics_lite.functional.retrieval_dcg`).
-{text}
 
-    {sections+gain}
+    {update_retrieval}
+
+    Args:
+        {k_retrieval}
+        {gain}
+        {ties}
+        {empty_module}
+        {ignore_index_retrieval}
+        {aggregation}
+        {keep_per_query}
+        {kwargs_retrieval}
+
+    {sections_retrieval_module}
 
     References:
         Järvelin and Kekäläinen, TOIS 2002; scikit-learn's ``dcg_score``.
@@ -245,15 +329,25 @@ class RetrievalDCG(_RetrievalMetric):
         super().__init__(k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
 
 
-@_module_doc()
+@fill_doc
 class RetrievalFallOut(_RetrievalMetric):
     """Mean fall-out at ``k`` (:func:`~torchmetrics_lite.functional.retrieval_fall_out`); lower is better.
-{text}
+
+    {update_retrieval}
 
     Here a query is empty when it has no NON-RELEVANT item; the default ``empty="one"`` counts it as 1, as
     torchmetrics' ``RetrievalFallOut`` (``empty_target_action="pos"``).
 
-    {sections}
+    Args:
+        {k_retrieval}
+        {ties}
+        {empty_module}
+        {ignore_index_retrieval}
+        {aggregation}
+        {keep_per_query}
+        {kwargs_retrieval}
+
+    {sections_retrieval_module}
 
     References:
         torchmetrics' ``RetrievalFallOut``.
@@ -274,17 +368,28 @@ class RetrievalFallOut(_RetrievalMetric):
         super().__init__(k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
 
 
-@_module_doc(max_fpr=True)
+@fill_doc
 class RetrievalAUROC(_RetrievalMetric):
     """Mean per-query AUROC of the top ``k`` items (:func:`~torchmetrics_lite.functional.retrieval_auroc`);
     ``max_fpr``: the McClish-standardized partial AUROC.
-{text}
+
+    {update_retrieval}
 
     A query without a relevant or without a non-relevant item is empty (``"zero"``: 0, as torchmetrics); one
     whose top ``k`` lacks either gives 0, as torchmetrics. Scores tied across the cut-off: the expectation over
     which of them a random order puts in the top ``k`` (``ties="average"``) or input order (``"order"``).
 
-    {sections}
+    Args:
+        {k_retrieval}
+        {max_fpr_retrieval}
+        {ties}
+        {empty_module}
+        {ignore_index_retrieval}
+        {aggregation}
+        {keep_per_query}
+        {kwargs_retrieval}
+
+    {sections_retrieval_module}
 
     References:
         Hanley and McNeil, Radiology 1982; McClish, Medical Decision Making 1989 (``max_fpr``); torchmetrics'

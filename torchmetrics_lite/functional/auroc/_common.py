@@ -2,8 +2,8 @@
 counts of :mod:`._ranking`; weighted on CPU, the tie-group weights of
 :func:`~torchmetrics_lite._sort.weighted_tie_groups` / :func:`~torchmetrics_lite._sort.weighted_row_buckets`; else
 the sweep of :mod:`._sweep`, also the compiled path), per-class averaging, the undefined-value rule
-(``nan`` with a warning, or ``ValueError`` with ``strict=True``), and the family's entries of the shared argument
-text (:mod:`torchmetrics_lite._docs`)."""
+(``nan`` with a warning, or ``ValueError`` with ``strict=True``); the family's shared docstring text is in
+:mod:`._doc_args`)."""
 from __future__ import annotations
 
 import warnings
@@ -13,41 +13,12 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite import _backend, _sort
-from torchmetrics_lite._docs import fill_doc, register
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.auroc import _ranking as rk
 from torchmetrics_lite.functional.auroc import _sweep as sw
 
 State = Dict[str, Tensor]
 _T = TypeVar("_T")
-
-# ---------------------------------------------------------------------------------------------- shared docs
-register(
-    weight_rank=("weight: optional non-negative sample weights (scikit-learn's ``sample_weight``), one per sample "
-                 "(the shape is given per function). Every count becomes a sum of weights: a positive/negative "
-                 "pair counts ``w_i * w_j``. ``None``: every sample counts 1 (exact integer counts)."),
-    strict=("strict: raise ``ValueError`` instead of returning ``nan`` with a ``UserWarning`` when the value is "
-            "undefined (one class present)."),
-    from_logits_mc=("from_logits: ``preds`` are logits (any real scores): a float64 softmax over the classes turns "
-                    "them into probabilities first (as torchmetrics does for scores outside ``[0, 1]`` and as "
-                    "scikit-learn needs). ``False`` (default): ``preds`` must be probabilities in ``[0, 1]`` (used "
-                    "as given); other values raise a ``ValueError`` that names ``from_logits=True``."),
-    from_logits_ml=("from_logits: accepted for symmetry with the multiclass form; it changes nothing, since a "
-                    "per-label sigmoid keeps each label's order (the values are rank-invariant): any real scores "
-                    "work."),
-    thresholds=("thresholds: torchmetrics' binned mode: ``None`` (default, exact over every distinct score), an int "
-                "``T >= 2`` (``torch.linspace(0, 1, T)``), a list of floats in ``[0, 1]`` or a 1-D tensor: one "
-                "confusion matrix per threshold (``score >= t`` is positive), torchmetrics' numbers (see "
-                "``torchmetrics_lite.functional.auroc.binned``); the scores must then be probabilities, and "
-                "``weight`` is not taken."),
-    ignore_index_rank=("ignore_index: samples (for multilabel input: elements) whose target equals it are left "
-                       "out, as torchmetrics."),
-    compile=("With ``validate_args=False`` it traces under ``torch.compile(fullgraph=True)`` (the static-shape "
-             "sweep: one sort, cumulative sums, ``cummin``/``cummax`` for tie groups); there the undefined case "
-             "returns ``nan`` without the warning or ``strict`` error, which need a host sync."),
-)
-shared_docs = fill_doc  # the family's docstrings use the shared entries of :mod:`torchmetrics_lite._docs`
-
 
 def _class_dtype(num_classes: int) -> torch.dtype:
     return torch.uint8 if num_classes <= 256 else torch.int16 if num_classes <= 32768 else torch.int64

@@ -30,8 +30,8 @@ from torchmetrics_lite.functional.auroc._common import (
     _compiling,
     _state_weight,
     _undefined,
-    shared_docs,
 )
+from torchmetrics_lite.functional.auroc._doc_args import fill_doc
 from torchmetrics_lite.functional.auroc.binned import _binary_binned_stats, _binned_binary_ap, _binned_binary_auroc
 
 __all__ = ["binary_auroc", "binary_average_precision"]
@@ -90,7 +90,7 @@ def _binary_auroc_from_stats(state: State, max_fpr: Optional[float] = None, stri
     return value
 
 
-@shared_docs
+@fill_doc
 def binary_auroc(preds: Tensor, target: Tensor, *, max_fpr: Optional[float] = None, weight: Optional[Tensor] = None,
                  thresholds: Thresholds = None, ignore_index: Optional[int] = None, strict: bool = False,
                  validate_args: bool = True) -> Tensor:
@@ -151,7 +151,7 @@ def _binary_average_precision_from_stats(state: State, strict: bool = False) -> 
     return value
 
 
-@shared_docs
+@fill_doc
 def binary_average_precision(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None,
                              thresholds: Thresholds = None, ignore_index: Optional[int] = None, strict: bool = False,
                              validate_args: bool = True) -> Tensor:

@@ -7,7 +7,7 @@ A tie group of zero-weight samples adds no point, as scikit-learn, which drops z
 from __future__ import annotations
 
 import warnings
-from typing import Callable, List, Optional, Tuple, TypeVar, Union
+from typing import List, Optional, Tuple, Union
 
 import torch
 from torch import Tensor
@@ -24,8 +24,8 @@ from torchmetrics_lite.functional.auroc._common import (
     _multiclass_scores,
     _rows_swept,
     _state_weight,
-    shared_docs,
 )
+from torchmetrics_lite.functional.auroc._doc_args import fill_doc, register
 from torchmetrics_lite.functional.auroc.binary import Thresholds, _binary_rank_stats
 from torchmetrics_lite.functional.auroc.binned import _binned_pr, _binned_roc
 from torchmetrics_lite.functional.auroc.multiclass import _multiclass_rank_stats
@@ -62,7 +62,7 @@ def _binary_roc_from_stats(state: State, threshold_values: Optional[Tensor] = No
     return fpr[0], tpr[0], thresholds[0]
 
 
-@shared_docs
+@fill_doc
 def binary_roc(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None, thresholds: Thresholds = None,
                ignore_index: Optional[int] = None, validate_args: bool = True) -> Curve:
     """The ROC curve with every distinct score as a threshold (scikit-learn's ``roc_curve(...,
@@ -115,7 +115,7 @@ def _binary_precision_recall_curve_from_stats(state: State, threshold_values: Op
     return precision[0], recall[0], thresholds[0]
 
 
-@shared_docs
+@fill_doc
 def binary_precision_recall_curve(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None,
                                   thresholds: Thresholds = None, ignore_index: Optional[int] = None,
                                   validate_args: bool = True) -> Curve:
@@ -196,34 +196,26 @@ def _multilabel_precision_recall_curve_from_stats(state: State, threshold_values
     return sw.pr_points(_multilabel_swept(state))
 
 
-_F = TypeVar("_F", bound=Callable[..., object])
+# Returns/Raises/References of the per-class curves; each names its extra ValueError (``extra_raises``).
+register(
+    sections_per_class=(
+        "Returns:\n"
+        "    ``(fpr, tpr, thresholds)``, three lists with one tensor per class, each as :func:`binary_roc`'s\n"
+        "    (``inf`` first, then the class's distinct scores decreasing). A class absent from ``target`` (or the\n"
+        "    only one) has ``nan`` rates, with a ``UserWarning``.\n"
+        "\n"
+        "Raises:\n"
+        "    ValueError: wrong shapes, NaN scores, labels out of range, negative weights{extra_raises}.\n"
+        "    TypeError: non-floating ``preds`` or wrong label dtype.\n"
+        "\n"
+        "References:\n"
+        "    Fawcett (2006), \"An introduction to ROC analysis\"; torchmetrics' ``multiclass_roc`` (lists per\n"
+        "    class)."
+    ),
+)
 
 
-def _per_class(extra: str) -> Callable[[_F], _F]:
-    """Put the per-class curves' Returns/Raises/References (below) into a docstring's ``{per_class}`` line."""
-
-    def fill(fn: _F) -> _F:
-        fn.__doc__ = (fn.__doc__ or "").replace("{per_class}", _PER_CLASS.format(extra=extra))
-        return fn
-
-    return fill
-
-
-_PER_CLASS = """Returns:
-        ``(fpr, tpr, thresholds)``, three lists with one tensor per class, each as :func:`binary_roc`'s
-        (``inf`` first, then the class's distinct scores decreasing). A class absent from ``target`` (or the only
-        one) has ``nan`` rates, with a ``UserWarning``.
-
-    Raises:
-        ValueError: wrong shapes, NaN scores, labels out of range, negative weights{extra}.
-        TypeError: non-floating ``preds`` or wrong label dtype.
-
-    References:
-        Fawcett (2006), "An introduction to ROC analysis"; torchmetrics' ``multiclass_roc`` (lists per class)."""
-
-
-@shared_docs
-@_per_class(", probabilities outside [0, 1] without ``from_logits``")
+@fill_doc(extra_raises=", probabilities outside [0, 1] without ``from_logits``")
 def multiclass_roc(preds: Tensor, target: Tensor, num_classes: int, *, from_logits: bool = False,
                    weight: Optional[Tensor] = None, thresholds: Thresholds = None, ignore_index: Optional[int] = None,
                    validate_args: bool = True) -> Curves:
@@ -240,7 +232,7 @@ def multiclass_roc(preds: Tensor, target: Tensor, num_classes: int, *, from_logi
         {ignore_index_rank}
         {validate_args}
 
-    {per_class}
+    {sections_per_class}
 
     Examples:
         >>> preds = torch.tensor([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6], [0.4, 0.4, 0.2]])
@@ -254,8 +246,7 @@ def multiclass_roc(preds: Tensor, target: Tensor, num_classes: int, *, from_logi
     return _multiclass_roc_from_stats(state, num_classes, from_logits, threshold_values=thr)
 
 
-@shared_docs
-@_per_class("")
+@fill_doc(extra_raises="")
 def multilabel_roc(preds: Tensor, target: Tensor, num_labels: int, *, from_logits: bool = False,
                    weight: Optional[Tensor] = None, thresholds: Thresholds = None, ignore_index: Optional[int] = None,
                    validate_args: bool = True) -> Curves:
@@ -272,7 +263,7 @@ def multilabel_roc(preds: Tensor, target: Tensor, num_labels: int, *, from_logit
         {ignore_index_rank}
         {validate_args}
 
-    {per_class}
+    {sections_per_class}
 
     Examples:
         >>> preds = torch.tensor([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.3, 0.7]])
@@ -287,7 +278,7 @@ def multilabel_roc(preds: Tensor, target: Tensor, num_labels: int, *, from_logit
     return _multilabel_roc_from_stats(state, threshold_values=thr)
 
 
-@shared_docs
+@fill_doc
 def multiclass_precision_recall_curve(preds: Tensor, target: Tensor, num_classes: int, *, from_logits: bool = False,
                                       weight: Optional[Tensor] = None, thresholds: Thresholds = None,
                                       ignore_index: Optional[int] = None, validate_args: bool = True) -> Curves:
@@ -325,7 +316,7 @@ def multiclass_precision_recall_curve(preds: Tensor, target: Tensor, num_classes
     return _multiclass_precision_recall_curve_from_stats(state, num_classes, from_logits, threshold_values=thr)
 
 
-@shared_docs
+@fill_doc
 def multilabel_precision_recall_curve(preds: Tensor, target: Tensor, num_labels: int, *, from_logits: bool = False,
                                       weight: Optional[Tensor] = None, thresholds: Thresholds = None,
                                       ignore_index: Optional[int] = None, validate_args: bool = True) -> Curves:

@@ -23,7 +23,8 @@ from torch import Tensor
 from torchmetrics_lite._checks import check_alpha, check_binary_rank_inputs, check_same_shape, check_tensor
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.auroc import _sweep as sw
-from torchmetrics_lite.functional.auroc._common import State, _as_bool, _check_defined, shared_docs
+from torchmetrics_lite.functional.auroc._common import State, _as_bool, _check_defined
+from torchmetrics_lite.functional.auroc._doc_args import fill_doc
 from torchmetrics_lite.functional.auroc.binary import _binary_rank_stats
 
 __all__ = ["binary_auroc_ci", "paired_auroc_test"]
@@ -68,7 +69,7 @@ def _binary_auroc_ci_from_stats(state: State, alpha: float = 0.05, strict: bool 
     return auroc, (auroc - half).clamp(0, 1), (auroc + half).clamp(0, 1)
 
 
-@shared_docs
+@fill_doc
 def binary_auroc_ci(preds: Tensor, target: Tensor, alpha: float = 0.05, *, strict: bool = False,
                     validate_args: bool = True) -> Tuple[Tensor, Tensor, Tensor]:
     """Exact AUROC with its Wald confidence interval from DeLong's variance.
@@ -128,7 +129,7 @@ def _paired_auroc_test_from_stats(state: State, strict: bool = False) -> Dict[st
     return {"auroc_a": values[0], "auroc_b": values[1], "difference": difference, "z": z, "p_value": p_value}
 
 
-@shared_docs
+@fill_doc
 def paired_auroc_test(preds_a: Tensor, preds_b: Tensor, target: Tensor, *, strict: bool = False,
                       validate_args: bool = True) -> Dict[str, Tensor]:
     """DeLong's test of two correlated AUROCs: two classifiers scored on the same samples.

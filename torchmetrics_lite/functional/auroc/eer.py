@@ -42,8 +42,8 @@ from torchmetrics_lite.functional.auroc._common import (
     _multiclass_positive,
     _multiclass_scores,
     _undefined,
-    shared_docs,
 )
+from torchmetrics_lite.functional.auroc._doc_args import fill_doc
 from torchmetrics_lite.functional.auroc.binary import _check_binary
 from torchmetrics_lite.functional.auroc.multiclass import _check_multiclass
 from torchmetrics_lite.functional.auroc.multilabel import _check_multilabel
@@ -136,7 +136,7 @@ def _multilabel_eer_from_stats(state: State) -> Tensor:
     return _multilabel_eer_pair(state)[0]
 
 
-@shared_docs
+@fill_doc
 def binary_eer(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> Tensor:
     """Equal error rate: the rate where the ROC curve's false-positive rate equals its false-negative rate.
 
@@ -173,7 +173,7 @@ def binary_eer(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> 
     return _binary_eer_from_stats(_check_binary(preds, target, None, validate_args))
 
 
-@shared_docs
+@fill_doc
 def binary_eer_threshold(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> Pair:
     """:func:`binary_eer` and its threshold: ``(eer, threshold)``.
 
@@ -204,7 +204,7 @@ def binary_eer_threshold(preds: Tensor, target: Tensor, *, validate_args: bool =
     return _binary_eer_pair(_check_binary(preds, target, None, validate_args))
 
 
-@shared_docs
+@fill_doc
 def multiclass_eer(preds: Tensor, target: Tensor, num_classes: int, *, average: Optional[str] = None,
                    from_logits: bool = False, validate_args: bool = True) -> Tensor:
     """Equal error rate of each class, one-vs-rest (class ``c`` positive, scored by ``preds[:, c]``), each as
@@ -254,7 +254,7 @@ def multiclass_eer(preds: Tensor, target: Tensor, num_classes: int, *, average: 
     return _multiclass_eer_from_stats(state, num_classes, average, from_logits)
 
 
-@shared_docs
+@fill_doc
 def multiclass_eer_threshold(preds: Tensor, target: Tensor, num_classes: int, *, average: Optional[str] = None,
                              from_logits: bool = False, validate_args: bool = True) -> Pair:
     """:func:`multiclass_eer` and the threshold of each class (as :func:`binary_eer_threshold`).
@@ -289,7 +289,7 @@ def multiclass_eer_threshold(preds: Tensor, target: Tensor, num_classes: int, *,
     return _multiclass_eer_pair(state, num_classes, average, from_logits)
 
 
-@shared_docs
+@fill_doc
 def multilabel_eer(preds: Tensor, target: Tensor, num_labels: int, *, validate_args: bool = True) -> Tensor:
     """Equal error rate of each label (column ``l`` scores, label ``l`` positive), each as :func:`binary_eer`.
 
@@ -317,7 +317,7 @@ def multilabel_eer(preds: Tensor, target: Tensor, num_labels: int, *, validate_a
     return _multilabel_eer_from_stats(_check_multilabel(preds, target, num_labels, None, validate_args))
 
 
-@shared_docs
+@fill_doc
 def multilabel_eer_threshold(preds: Tensor, target: Tensor, num_labels: int, *, validate_args: bool = True) -> Pair:
     """:func:`multilabel_eer` and the threshold of each label (as :func:`binary_eer_threshold`).
 

@@ -30,7 +30,7 @@ from torchmetrics_lite import _backend
 from torchmetrics_lite._checks import check_multilabel_rank_inputs
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.auroc import _label_ranking as lr
-from torchmetrics_lite.functional.auroc._common import shared_docs
+from torchmetrics_lite.functional.auroc._doc_args import fill_doc, register
 
 __all__ = ["multilabel_coverage_error", "multilabel_ranking_average_precision", "multilabel_ranking_loss"]
 
@@ -79,35 +79,34 @@ def _multilabel_ranking_stats(preds: Any, target: Any, *, values: Callable[[Tens
     return _ranking_stats(values, *check_multilabel_rank_inputs(preds, target, num_labels, validate_args))
 
 
-_DOC = """
-    Args:
-        preds: ``(N, num_labels)`` floating scores (any real values; only each row's order counts).
-        target: ``(N, num_labels)`` 0/1 labels.
-        num_labels: the number of labels.
-        {validate_args}
-
-    Returns:
-        A float64 scalar: the mean over the ``N`` samples; ``nan`` for empty input.
-
-    Raises:
-        ValueError: shapes other than ``(N, num_labels)``, NaN scores or labels other than 0/1.
-        TypeError: non-floating ``preds`` or non-integer ``target``.
-"""
+register(
+    preds_label_ranking="preds: ``(N, num_labels)`` floating scores (any real values; only each row's order counts).",
+    sections_label_ranking=(
+        "Returns:\n"
+        "    A float64 scalar: the mean over the ``N`` samples; ``nan`` for empty input.\n"
+        "\n"
+        "Raises:\n"
+        "    ValueError: shapes other than ``(N, num_labels)``, NaN scores or labels other than 0/1.\n"
+        "    TypeError: non-floating ``preds`` or non-integer ``target``."
+    ),
+)
 
 
-def _doc(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:
-    summary, rest = (fn.__doc__ or "").split("\n    References:", 1)
-    fn.__doc__ = summary.rstrip() + "\n" + _DOC + "\n    References:" + rest
-    return shared_docs(fn)
-
-
-@_doc
+@fill_doc
 def multilabel_coverage_error(preds: Tensor, target: Tensor, num_labels: int, *,
                               validate_args: bool = True) -> Tensor:
     """Coverage error: the mean over samples of ``max_{j relevant} #{k : s_k >= s_j}``, the number of top-ranked
     labels needed to cover every relevant label (ties counted in full; 0 for a sample without relevant labels).
     One masked minimum and one count per sample, no sort. Lower is better; the best is the mean number of
     relevant labels. {compile}
+
+    Args:
+        {preds_label_ranking}
+        {target_per_label}
+        {num_labels_rank}
+        {validate_args}
+
+    {sections_label_ranking}
 
     References:
         scikit-learn's ``coverage_error``; Tsoumakas, Katakis & Vlahavas (2010), "Mining multi-label data".
@@ -122,12 +121,20 @@ def multilabel_coverage_error(preds: Tensor, target: Tensor, num_labels: int, *,
     return _ranking_from_stats(stats)
 
 
-@_doc
+@fill_doc
 def multilabel_ranking_average_precision(preds: Tensor, target: Tensor, num_labels: int, *,
                                          validate_args: bool = True) -> Tensor:
     """Label ranking average precision: the mean over samples of ``mean_{j relevant} rank_R(j) / rank(j)``, the
     fraction of the labels ranked at or above each relevant label that are relevant (ties take the largest rank;
     1 for a sample with no or only relevant labels). One sort per sample. Higher is better (best 1). {compile}
+
+    Args:
+        {preds_label_ranking}
+        {target_per_label}
+        {num_labels_rank}
+        {validate_args}
+
+    {sections_label_ranking}
 
     References:
         scikit-learn's ``label_ranking_average_precision_score``; torchmetrics'
@@ -144,12 +151,20 @@ def multilabel_ranking_average_precision(preds: Tensor, target: Tensor, num_labe
     return _ranking_from_stats(stats)
 
 
-@_doc
+@fill_doc
 def multilabel_ranking_loss(preds: Tensor, target: Tensor, num_labels: int, *, validate_args: bool = True) -> Tensor:
     """Label ranking loss: the mean over samples of the fraction of (relevant, irrelevant) label pairs that are
     misordered, the irrelevant label scored at or above the relevant one (a tie counts as misordered, as
     scikit-learn; 0 for a sample with no or only relevant labels). One sort per sample. Lower is better (best 0).
     {compile}
+
+    Args:
+        {preds_label_ranking}
+        {target_per_label}
+        {num_labels_rank}
+        {validate_args}
+
+    {sections_label_ranking}
 
     References:
         scikit-learn's ``label_ranking_loss``; torchmetrics' ``multilabel_ranking_loss`` (which breaks ties by

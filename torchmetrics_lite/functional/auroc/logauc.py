@@ -29,8 +29,8 @@ from torchmetrics_lite.functional.auroc._common import (
     _check_defined,
     _multiclass_positive,
     _multiclass_scores,
-    shared_docs,
 )
+from torchmetrics_lite.functional.auroc._doc_args import fill_doc
 from torchmetrics_lite.functional.auroc.binary import _check_binary
 from torchmetrics_lite.functional.auroc.eer import _binary_segments, _rows_segments
 from torchmetrics_lite.functional.auroc.multiclass import _check_multiclass
@@ -68,7 +68,7 @@ register(fpr_range=("fpr_range: ``(lo, hi)`` with ``0 < lo < hi <= 1``: the fals
                     "(default ``(0.001, 0.1)``, as torchmetrics)."))
 
 
-@shared_docs
+@fill_doc
 def binary_logauc(preds: Tensor, target: Tensor, fpr_range: FprRange = (0.001, 0.1), *, strict: bool = False,
                   validate_args: bool = True) -> Tensor:
     """LogAUC: ``(1 / ln(hi / lo)) * integral_lo^hi tpr(f) d(ln f)`` over the exact ROC curve.
@@ -108,7 +108,7 @@ def binary_logauc(preds: Tensor, target: Tensor, fpr_range: FprRange = (0.001, 0
     return _binary_logauc_from_stats(_check_binary(preds, target, None, validate_args), fpr_range, strict)
 
 
-@shared_docs
+@fill_doc
 def multiclass_logauc(preds: Tensor, target: Tensor, num_classes: int, fpr_range: FprRange = (0.001, 0.1), *,
                       average: Optional[str] = "macro", from_logits: bool = False, strict: bool = False,
                       validate_args: bool = True) -> Tensor:
@@ -147,7 +147,7 @@ def multiclass_logauc(preds: Tensor, target: Tensor, num_classes: int, fpr_range
     return _multiclass_logauc_from_stats(state, num_classes, fpr_range, average, from_logits, strict)
 
 
-@shared_docs
+@fill_doc
 def multilabel_logauc(preds: Tensor, target: Tensor, num_labels: int, fpr_range: FprRange = (0.001, 0.1), *,
                       average: Optional[str] = "macro", strict: bool = False, validate_args: bool = True) -> Tensor:
     """LogAUC of each label (each as :func:`binary_logauc`), averaged.

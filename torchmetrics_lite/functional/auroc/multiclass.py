@@ -32,8 +32,8 @@ from torchmetrics_lite.functional.auroc._common import (
     _rows_auroc,
     _state_weight,
     _with_weight,
-    shared_docs,
 )
+from torchmetrics_lite.functional.auroc._doc_args import fill_doc
 from torchmetrics_lite.functional.auroc.binary import Thresholds
 from torchmetrics_lite.functional.auroc.binned import _binned_averaged, _multiclass_binned_stats
 
@@ -90,27 +90,7 @@ def _multiclass_average_precision_from_stats(state: State, num_classes: int, ave
     return _multiclass_from_stats(_rows_ap, "average precision", state, num_classes, average, from_logits, strict)
 
 
-_SHARED_ARGS = """preds: ``(N, num_classes)`` probabilities (or logits with ``from_logits=True``).
-        target: ``(N,)`` class indices in ``[0, num_classes)``.
-        num_classes: the number of classes.
-        average: ``"macro"`` (mean over classes), ``"weighted"`` (weighted by each class's positive weight: its
-            count in ``target`` without weights) or ``"none"`` (the ``(num_classes,)`` per-class values). A class
-            absent from ``target`` is ``nan`` with a ``UserWarning`` and left out of the averages (``strict=True``
-            raises).
-        {from_logits_mc}
-        {weight_rank} Shape: ``(N,)``.
-        {thresholds}
-        {ignore_index_rank}
-        {strict}
-        {validate_args}"""
-
-
-def _args_doc(obj: Any) -> Any:
-    obj.__doc__ = obj.__doc__.replace("{args}", _SHARED_ARGS)
-    return shared_docs(obj)
-
-
-@_args_doc
+@fill_doc
 def multiclass_auroc(preds: Tensor, target: Tensor, num_classes: int, *, average: str = "macro",
                      from_logits: bool = False, weight: Optional[Tensor] = None, thresholds: Thresholds = None,
                      ignore_index: Optional[int] = None, strict: bool = False, validate_args: bool = True) -> Tensor:
@@ -121,7 +101,16 @@ def multiclass_auroc(preds: Tensor, target: Tensor, num_classes: int, *, average
     multi_class="ovr")`` and torchmetrics' ``multiclass_auroc``): tied pairs count 1/2. {compile}
 
     Args:
-        {args}
+        {preds_ovr}
+        {target_ovr}
+        {num_classes_rank}
+        {average_ovr}
+        {from_logits_mc}
+        {weight_rank} Shape: ``(N,)``.
+        {thresholds}
+        {ignore_index_rank}
+        {strict}
+        {validate_args}
 
     Returns:
         A float64 scalar, or ``(num_classes,)`` with ``average="none"``.
@@ -152,7 +141,7 @@ def multiclass_auroc(preds: Tensor, target: Tensor, num_classes: int, *, average
     return _multiclass_auroc_from_stats(state, num_classes, average, from_logits, strict)
 
 
-@_args_doc
+@fill_doc
 def multiclass_average_precision(preds: Tensor, target: Tensor, num_classes: int, *, average: str = "macro",
                                  from_logits: bool = False, weight: Optional[Tensor] = None,
                                  thresholds: Thresholds = None, ignore_index: Optional[int] = None,
@@ -163,7 +152,16 @@ def multiclass_average_precision(preds: Tensor, target: Tensor, num_classes: int
     tied scores entering together). {compile}
 
     Args:
-        {args}
+        {preds_ovr}
+        {target_ovr}
+        {num_classes_rank}
+        {average_ovr}
+        {from_logits_mc}
+        {weight_rank} Shape: ``(N,)``.
+        {thresholds}
+        {ignore_index_rank}
+        {strict}
+        {validate_args}
 
     Returns:
         A float64 scalar, or ``(num_classes,)`` with ``average="none"``.

@@ -30,8 +30,8 @@ from torchmetrics_lite.functional.auroc._common import (
     _rows_auroc,
     _state_weight,
     _with_weight,
-    shared_docs,
 )
+from torchmetrics_lite.functional.auroc._doc_args import fill_doc
 from torchmetrics_lite.functional.auroc.binary import Thresholds
 from torchmetrics_lite.functional.auroc.binned import _binned_averaged, _multilabel_binned_stats
 
@@ -121,7 +121,7 @@ def _multilabel_average_precision_from_stats(state: State, average: str = "macro
     return _average(values, support, average, "average precision", strict)
 
 
-@shared_docs
+@fill_doc
 def multilabel_auroc(preds: Tensor, target: Tensor, num_labels: int, *, average: str = "macro",
                      from_logits: bool = False, weight: Optional[Tensor] = None, thresholds: Thresholds = None,
                      ignore_index: Optional[int] = None, strict: bool = False, validate_args: bool = True) -> Tensor:
@@ -169,7 +169,7 @@ def multilabel_auroc(preds: Tensor, target: Tensor, num_labels: int, *, average:
     return _multilabel_auroc_from_stats(state, average, strict)
 
 
-@shared_docs
+@fill_doc
 def multilabel_average_precision(preds: Tensor, target: Tensor, num_labels: int, *, average: str = "macro",
                                  from_logits: bool = False, weight: Optional[Tensor] = None,
                                  thresholds: Thresholds = None, ignore_index: Optional[int] = None,

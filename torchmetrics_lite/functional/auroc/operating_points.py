@@ -37,8 +37,8 @@ from torchmetrics_lite.functional.auroc._common import (
     _columns,
     _multiclass_positive,
     _multiclass_scores,
-    shared_docs,
 )
+from torchmetrics_lite.functional.auroc._doc_args import fill_doc, register
 from torchmetrics_lite.functional.auroc.binary import _binary_rank_stats
 from torchmetrics_lite.functional.auroc.multiclass import _multiclass_rank_stats
 from torchmetrics_lite.functional.auroc.multilabel import _multilabel_rank_stats
@@ -120,62 +120,69 @@ def _multilabel_point_from_stats(state: State, *, rule: Chooser, minimum: float)
     return rule(rr.curve_sweep(*_columns(state["preds"], state["target"].bool())), minimum)
 
 
-_BINARY_DOC = """
-    Args:
-        preds: floating scores of any shape.
-        target: 0/1 labels of the same shape.
-        {name}: the constraint, a number in ``[0, 1]``.
-        {{validate_args}}
-
-    Returns:
-        ``(value, threshold)``: float64 scalars' pair, the threshold in the scores' dtype ({none} when no point
-        qualifies).
-
-    Raises:
-        ValueError: ``{name}`` outside ``[0, 1]``, or bad inputs as :func:`~torchmetrics_lite.functional.binary_auroc`.
-        TypeError: non-floating ``preds`` or non-integer ``target``.
-
-    References:
-        torchmetrics' ``{tm}`` (``thresholds=None``); the rule is in :mod:`{mod}`.
-"""
-_MULTICLASS_DOC = """
-    Args:
-        preds: ``(N, num_classes)`` probabilities (or logits with ``from_logits=True``).
-        target: ``(N,)`` class indices.
-        num_classes: the number of classes.
-        {name}: the constraint, a number in ``[0, 1]``.
-        {{from_logits_mc}}
-        {{validate_args}}
-
-    Returns:
-        ``(values, thresholds)``, each ``(num_classes,)``: class ``c``'s best point, as the binary form on
-        ``preds[:, c]`` with class ``c`` positive ({none} when no point qualifies).
-
-    Raises:
-        ValueError: ``{name}`` outside ``[0, 1]``, or bad inputs as
-            :func:`~torchmetrics_lite.functional.multiclass_auroc`.
-        TypeError: non-floating ``preds`` or non-integer ``target``.
-
-    References:
-        torchmetrics' ``{tm}`` (``thresholds=None``); the rule is in :mod:`{mod}`.
-"""
-
-
-def _doc(template: str, name: str, none: str, tm: str) -> Callable[[Callable[..., Point]], Callable[..., Point]]:
-    def wrap(fn: Callable[..., Point]) -> Callable[..., Point]:
-        summary, examples = (fn.__doc__ or "").split("\n\n    Examples:", 1)
-        fn.__doc__ = summary + "\n" + template.format(name=name, none=none, tm=tm, mod=__name__) + \
-            "\n    Examples:" + examples
-        return shared_docs(fn)
-    return wrap
+# Returns/Raises/References of the sibling operating points; each function names its constraint, its value when
+# no point qualifies and torchmetrics' name of it.
+register(
+    sections_point_binary=(
+        "Returns:\n"
+        "    ``(value, threshold)``: float64 scalars' pair, the threshold in the scores' dtype ({none} when no point\n"
+        "    qualifies).\n"
+        "\n"
+        "Raises:\n"
+        "    ValueError: ``{constraint}`` outside ``[0, 1]``, or bad inputs as\n"
+        "        :func:`~torchmetrics_lite.functional.binary_auroc`.\n"
+        "    TypeError: non-floating ``preds`` or non-integer ``target``.\n"
+        "\n"
+        "References:\n"
+        "    torchmetrics' ``{tm}`` (``thresholds=None``); the rule is in\n"
+        "    :mod:`torchmetrics_lite.functional.auroc.operating_points`."
+    ),
+    sections_point_multiclass=(
+        "Returns:\n"
+        "    ``(values, thresholds)``, each ``(num_classes,)``: class ``c``'s best point, as the binary form on\n"
+        "    ``preds[:, c]`` with class ``c`` positive ({none} when no point qualifies).\n"
+        "\n"
+        "Raises:\n"
+        "    ValueError: ``{constraint}`` outside ``[0, 1]``, or bad inputs as\n"
+        "        :func:`~torchmetrics_lite.functional.multiclass_auroc`.\n"
+        "    TypeError: non-floating ``preds`` or non-integer ``target``.\n"
+        "\n"
+        "References:\n"
+        "    torchmetrics' ``{tm}`` (``thresholds=None``); the rule is in\n"
+        "    :mod:`torchmetrics_lite.functional.auroc.operating_points`."
+    ),
+    sections_point_multilabel=(
+        "Returns:\n"
+        "    ``(values, thresholds)``, each ``(num_labels,)``: label ``l``'s best point, as the binary form on\n"
+        "    ``preds[:, l]`` and ``target[:, l]`` ({none} when no point qualifies).\n"
+        "\n"
+        "Raises:\n"
+        "    ValueError: ``{constraint}`` outside ``[0, 1]``, or bad inputs as\n"
+        "        :func:`~torchmetrics_lite.functional.multilabel_auroc`.\n"
+        "    TypeError: non-floating ``preds`` or non-integer ``target``.\n"
+        "\n"
+        "References:\n"
+        "    torchmetrics' ``{tm}`` (``thresholds=None``); the rule is in\n"
+        "    :mod:`torchmetrics_lite.functional.auroc.operating_points`."
+    ),
+)
 
 
-@_doc(_BINARY_DOC, "min_precision", "recall 0, threshold nan", "binary_recall_at_fixed_precision")
+@fill_doc(constraint="min_precision", none="recall 0, threshold nan",
+          tm="binary_recall_at_fixed_precision")
 def binary_recall_at_fixed_precision(preds: Tensor, target: Tensor, min_precision: float, *,
                                      validate_args: bool = True) -> Point:
     """The highest recall whose precision is at least ``min_precision``, and its threshold.
 
     ``max {recall(t) : precision(t) >= min_precision}`` over the thresholds ``t`` of the precision-recall curve.
+
+    Args:
+        {preds_scores}
+        {target_scores}
+        min_precision: the constraint, a number in ``[0, 1]``.
+        {validate_args}
+
+    {sections_point_binary}
 
     Examples:
         >>> preds, target = torch.tensor([0.0, 0.5, 0.7, 0.8]), torch.tensor([0, 1, 1, 0])
@@ -187,12 +194,21 @@ def binary_recall_at_fixed_precision(preds: Tensor, target: Tensor, min_precisio
     return _binary_point_from_stats(state, rule=_recall_at_precision, minimum=minimum)
 
 
-@_doc(_BINARY_DOC, "min_recall", "precision 0, threshold nan", "binary_precision_at_fixed_recall")
+@fill_doc(constraint="min_recall", none="precision 0, threshold nan",
+          tm="binary_precision_at_fixed_recall")
 def binary_precision_at_fixed_recall(preds: Tensor, target: Tensor, min_recall: float, *,
                                      validate_args: bool = True) -> Point:
     """The highest precision whose recall is at least ``min_recall``, and its threshold.
 
     ``max {precision(t) : recall(t) >= min_recall}`` over the thresholds ``t`` of the precision-recall curve.
+
+    Args:
+        {preds_scores}
+        {target_scores}
+        min_recall: the constraint, a number in ``[0, 1]``.
+        {validate_args}
+
+    {sections_point_binary}
 
     Examples:
         >>> preds, target = torch.tensor([0.0, 0.5, 0.7, 0.8]), torch.tensor([0, 1, 1, 0])
@@ -204,13 +220,22 @@ def binary_precision_at_fixed_recall(preds: Tensor, target: Tensor, min_recall: 
     return _binary_point_from_stats(state, rule=_precision_at_recall, minimum=minimum)
 
 
-@_doc(_BINARY_DOC, "min_specificity", "sensitivity 0, threshold 1e6", "binary_sensitivity_at_specificity")
+@fill_doc(constraint="min_specificity", none="sensitivity 0, threshold 1e6",
+          tm="binary_sensitivity_at_specificity")
 def binary_sensitivity_at_specificity(preds: Tensor, target: Tensor, min_specificity: float, *,
                                       validate_args: bool = True) -> Point:
     """The highest sensitivity (true-positive rate) whose specificity ``1 - fpr`` is at least
     ``min_specificity``, and its threshold.
 
     ``max {tpr(t) : 1 - fpr(t) >= min_specificity}`` over the thresholds ``t`` of the ROC curve.
+
+    Args:
+        {preds_scores}
+        {target_scores}
+        min_specificity: the constraint, a number in ``[0, 1]``.
+        {validate_args}
+
+    {sections_point_binary}
 
     Examples:
         >>> preds, target = torch.tensor([0.0, 0.5, 0.7, 0.8]), torch.tensor([0, 1, 1, 0])
@@ -222,13 +247,22 @@ def binary_sensitivity_at_specificity(preds: Tensor, target: Tensor, min_specifi
     return _binary_point_from_stats(state, rule=_sensitivity_at_specificity, minimum=minimum)
 
 
-@_doc(_BINARY_DOC, "min_sensitivity", "specificity 0, threshold 1e6", "binary_specificity_at_sensitivity")
+@fill_doc(constraint="min_sensitivity", none="specificity 0, threshold 1e6",
+          tm="binary_specificity_at_sensitivity")
 def binary_specificity_at_sensitivity(preds: Tensor, target: Tensor, min_sensitivity: float, *,
                                       validate_args: bool = True) -> Point:
     """The highest specificity ``1 - fpr`` whose sensitivity (true-positive rate) is at least
     ``min_sensitivity``, and its threshold.
 
     ``max {1 - fpr(t) : tpr(t) >= min_sensitivity}`` over the thresholds ``t`` of the ROC curve.
+
+    Args:
+        {preds_scores}
+        {target_scores}
+        min_sensitivity: the constraint, a number in ``[0, 1]``.
+        {validate_args}
+
+    {sections_point_binary}
 
     Examples:
         >>> preds, target = torch.tensor([0.0, 0.5, 0.7, 0.8]), torch.tensor([0, 1, 1, 0])
@@ -249,11 +283,22 @@ def _multiclass(chooser: Chooser, name: str, preds: Tensor, target: Tensor, num_
                                         from_logits=from_logits)
 
 
-@_doc(_MULTICLASS_DOC, "min_precision", "recall 0, threshold nan", "multiclass_recall_at_fixed_precision")
+@fill_doc(constraint="min_precision", none="recall 0, threshold nan",
+          tm="multiclass_recall_at_fixed_precision")
 def multiclass_recall_at_fixed_precision(preds: Tensor, target: Tensor, num_classes: int, min_precision: float, *,
                                          from_logits: bool = False, validate_args: bool = True) -> Point:
     """Per class (one-vs-rest), the highest recall whose precision is at least ``min_precision``, and its
     threshold (see :func:`binary_recall_at_fixed_precision`).
+
+    Args:
+        {preds_ovr}
+        {target_ovr}
+        {num_classes_rank}
+        min_precision: the constraint, a number in ``[0, 1]``.
+        {from_logits_mc}
+        {validate_args}
+
+    {sections_point_multiclass}
 
     Examples:
         >>> preds = torch.tensor([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7], [0.5, 0.4, 0.1]])
@@ -265,11 +310,22 @@ def multiclass_recall_at_fixed_precision(preds: Tensor, target: Tensor, num_clas
                        from_logits, validate_args)
 
 
-@_doc(_MULTICLASS_DOC, "min_recall", "precision 0, threshold nan", "multiclass_precision_at_fixed_recall")
+@fill_doc(constraint="min_recall", none="precision 0, threshold nan",
+          tm="multiclass_precision_at_fixed_recall")
 def multiclass_precision_at_fixed_recall(preds: Tensor, target: Tensor, num_classes: int, min_recall: float, *,
                                          from_logits: bool = False, validate_args: bool = True) -> Point:
     """Per class (one-vs-rest), the highest precision whose recall is at least ``min_recall``, and its threshold
     (see :func:`binary_precision_at_fixed_recall`).
+
+    Args:
+        {preds_ovr}
+        {target_ovr}
+        {num_classes_rank}
+        min_recall: the constraint, a number in ``[0, 1]``.
+        {from_logits_mc}
+        {validate_args}
+
+    {sections_point_multiclass}
 
     Examples:
         >>> preds = torch.tensor([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7], [0.5, 0.4, 0.1]])
@@ -281,11 +337,22 @@ def multiclass_precision_at_fixed_recall(preds: Tensor, target: Tensor, num_clas
                        validate_args)
 
 
-@_doc(_MULTICLASS_DOC, "min_specificity", "sensitivity 0, threshold 1e6", "multiclass_sensitivity_at_specificity")
+@fill_doc(constraint="min_specificity", none="sensitivity 0, threshold 1e6",
+          tm="multiclass_sensitivity_at_specificity")
 def multiclass_sensitivity_at_specificity(preds: Tensor, target: Tensor, num_classes: int, min_specificity: float,
                                           *, from_logits: bool = False, validate_args: bool = True) -> Point:
     """Per class (one-vs-rest), the highest sensitivity whose specificity is at least ``min_specificity``, and
     its threshold (see :func:`binary_sensitivity_at_specificity`).
+
+    Args:
+        {preds_ovr}
+        {target_ovr}
+        {num_classes_rank}
+        min_specificity: the constraint, a number in ``[0, 1]``.
+        {from_logits_mc}
+        {validate_args}
+
+    {sections_point_multiclass}
 
     Examples:
         >>> preds = torch.tensor([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7], [0.5, 0.4, 0.1]])
@@ -297,11 +364,22 @@ def multiclass_sensitivity_at_specificity(preds: Tensor, target: Tensor, num_cla
                        from_logits, validate_args)
 
 
-@_doc(_MULTICLASS_DOC, "min_sensitivity", "specificity 0, threshold 1e6", "multiclass_specificity_at_sensitivity")
+@fill_doc(constraint="min_sensitivity", none="specificity 0, threshold 1e6",
+          tm="multiclass_specificity_at_sensitivity")
 def multiclass_specificity_at_sensitivity(preds: Tensor, target: Tensor, num_classes: int, min_sensitivity: float,
                                           *, from_logits: bool = False, validate_args: bool = True) -> Point:
     """Per class (one-vs-rest), the highest specificity whose sensitivity is at least ``min_sensitivity``, and
     its threshold (see :func:`binary_specificity_at_sensitivity`).
+
+    Args:
+        {preds_ovr}
+        {target_ovr}
+        {num_classes_rank}
+        min_sensitivity: the constraint, a number in ``[0, 1]``.
+        {from_logits_mc}
+        {validate_args}
+
+    {sections_point_multiclass}
 
     Examples:
         >>> preds = torch.tensor([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7], [0.5, 0.4, 0.1]])
@@ -313,26 +391,6 @@ def multiclass_specificity_at_sensitivity(preds: Tensor, target: Tensor, num_cla
                        from_logits, validate_args)
 
 
-_MULTILABEL_DOC = """
-    Args:
-        preds: ``(N, num_labels)`` floating scores (any real values; thresholds are the scores as given).
-        target: ``(N, num_labels)`` 0/1 labels.
-        num_labels: the number of labels.
-        {name}: the constraint, a number in ``[0, 1]``.
-        {{validate_args}}
-
-    Returns:
-        ``(values, thresholds)``, each ``(num_labels,)``: label ``l``'s best point, as the binary form on
-        ``preds[:, l]`` and ``target[:, l]`` ({none} when no point qualifies).
-
-    Raises:
-        ValueError: ``{name}`` outside ``[0, 1]``, or bad inputs as
-            :func:`~torchmetrics_lite.functional.multilabel_auroc`.
-        TypeError: non-floating ``preds`` or non-integer ``target``.
-
-    References:
-        torchmetrics' ``{tm}`` (``thresholds=None``); the rule is in :mod:`{mod}`.
-"""
 
 
 def _multilabel(chooser: Chooser, name: str, preds: Tensor, target: Tensor, num_labels: int, minimum: float,
@@ -342,11 +400,21 @@ def _multilabel(chooser: Chooser, name: str, preds: Tensor, target: Tensor, num_
     return _multilabel_point_from_stats(state, rule=chooser, minimum=minimum)
 
 
-@_doc(_MULTILABEL_DOC, "min_precision", "recall 0, threshold nan", "multilabel_recall_at_fixed_precision")
+@fill_doc(constraint="min_precision", none="recall 0, threshold nan",
+          tm="multilabel_recall_at_fixed_precision")
 def multilabel_recall_at_fixed_precision(preds: Tensor, target: Tensor, num_labels: int, min_precision: float, *,
                                          validate_args: bool = True) -> Point:
     """Per label, the highest recall whose precision is at least ``min_precision``, and its threshold (see
     :func:`binary_recall_at_fixed_precision`).
+
+    Args:
+        {preds_per_label}
+        {target_per_label}
+        {num_labels_rank}
+        min_precision: the constraint, a number in ``[0, 1]``.
+        {validate_args}
+
+    {sections_point_multilabel}
 
     Examples:
         >>> preds = torch.tensor([[0.75, 0.05], [0.45, 0.75], [0.05, 0.55], [0.05, 0.65]])
@@ -359,11 +427,21 @@ def multilabel_recall_at_fixed_precision(preds: Tensor, target: Tensor, num_labe
                        validate_args)
 
 
-@_doc(_MULTILABEL_DOC, "min_recall", "precision 0, threshold nan", "multilabel_precision_at_fixed_recall")
+@fill_doc(constraint="min_recall", none="precision 0, threshold nan",
+          tm="multilabel_precision_at_fixed_recall")
 def multilabel_precision_at_fixed_recall(preds: Tensor, target: Tensor, num_labels: int, min_recall: float, *,
                                          validate_args: bool = True) -> Point:
     """Per label, the highest precision whose recall is at least ``min_recall``, and its threshold (see
     :func:`binary_precision_at_fixed_recall`).
+
+    Args:
+        {preds_per_label}
+        {target_per_label}
+        {num_labels_rank}
+        min_recall: the constraint, a number in ``[0, 1]``.
+        {validate_args}
+
+    {sections_point_multilabel}
 
     Examples:
         >>> preds = torch.tensor([[0.75, 0.05], [0.45, 0.75], [0.05, 0.55], [0.05, 0.65]])
@@ -375,11 +453,21 @@ def multilabel_precision_at_fixed_recall(preds: Tensor, target: Tensor, num_labe
     return _multilabel(_precision_at_recall, "min_recall", preds, target, num_labels, min_recall, validate_args)
 
 
-@_doc(_MULTILABEL_DOC, "min_specificity", "sensitivity 0, threshold 1e6", "multilabel_sensitivity_at_specificity")
+@fill_doc(constraint="min_specificity", none="sensitivity 0, threshold 1e6",
+          tm="multilabel_sensitivity_at_specificity")
 def multilabel_sensitivity_at_specificity(preds: Tensor, target: Tensor, num_labels: int, min_specificity: float,
                                           *, validate_args: bool = True) -> Point:
     """Per label, the highest sensitivity whose specificity is at least ``min_specificity``, and its threshold
     (see :func:`binary_sensitivity_at_specificity`).
+
+    Args:
+        {preds_per_label}
+        {target_per_label}
+        {num_labels_rank}
+        min_specificity: the constraint, a number in ``[0, 1]``.
+        {validate_args}
+
+    {sections_point_multilabel}
 
     Examples:
         >>> preds = torch.tensor([[0.75, 0.05], [0.45, 0.75], [0.05, 0.55], [0.05, 0.65]])
@@ -392,11 +480,21 @@ def multilabel_sensitivity_at_specificity(preds: Tensor, target: Tensor, num_lab
                        validate_args)
 
 
-@_doc(_MULTILABEL_DOC, "min_sensitivity", "specificity 0, threshold 1e6", "multilabel_specificity_at_sensitivity")
+@fill_doc(constraint="min_sensitivity", none="specificity 0, threshold 1e6",
+          tm="multilabel_specificity_at_sensitivity")
 def multilabel_specificity_at_sensitivity(preds: Tensor, target: Tensor, num_labels: int, min_sensitivity: float,
                                           *, validate_args: bool = True) -> Point:
     """Per label, the highest specificity whose sensitivity is at least ``min_sensitivity``, and its threshold
     (see :func:`binary_specificity_at_sensitivity`).
+
+    Args:
+        {preds_per_label}
+        {target_per_label}
+        {num_labels_rank}
+        min_sensitivity: the constraint, a number in ``[0, 1]``.
+        {validate_args}
+
+    {sections_point_multilabel}
 
     Examples:
         >>> preds = torch.tensor([[0.75, 0.05], [0.45, 0.75], [0.05, 0.55], [0.05, 0.65]])

@@ -1,6 +1,8 @@
 """The classification family's shared argument text, registered once into :data:`torchmetrics_lite._docs.DOCS`
-(docstrings name it as ``{average}``-style placeholders, filled by :func:`torchmetrics_lite._docs.fill_doc`)."""
-from torchmetrics_lite._docs import fill_doc, register, register_group
+(docstrings name it as one placeholder per argument line, ``{preds_binary}``, ``{average}``, filled by
+:func:`torchmetrics_lite._docs.fill_doc`, re-exported here so that a docstring's user imports the family's entries
+with it)."""
+from torchmetrics_lite._docs import fill_doc, register
 
 __all__ = ["fill_doc"]
 
@@ -52,20 +54,3 @@ register(
     raises_type="TypeError: ``preds``, ``target`` or ``weight`` of the wrong type or dtype.",
 )
 
-register_group(
-    binary_args=("preds_binary", "target_binary", "threshold", "from_logits", "ignore_index"),
-    multiclass_args=("preds_multiclass", "target_multiclass", "num_classes"),
-    multilabel_args=("preds_multilabel", "target_multilabel", "num_labels", "threshold"),
-    score_tail=("zero_division", "validate_args", "weight"),
-    raises=("raises_value", "raises_type"),
-    binary_options=("threshold", "from_logits", "ignore_index"),
-    multiclass_options=("num_classes", "average", "top_k", "ignore_index", "zero_division"),
-    multilabel_options=("num_labels", "threshold", "average_multilabel", "from_logits", "ignore_index",
-                        "zero_division"),
-)
-register_group(
-    binary_score_args=("binary_args", "score_tail"),
-    multiclass_score_args=("multiclass_args", "average", "top_k", "ignore_index", "score_tail"),
-    multilabel_score_args=("multilabel_args", "average_multilabel", "from_logits", "ignore_index", "zero_division",
-                           "validate_args", "weight_multilabel"),
-)

@@ -112,7 +112,11 @@ def binary_stat_scores(preds: Tensor, target: Tensor, threshold: float = 0.5, *,
 
     Args:
         {multidim_average}
-        {binary_args}
+        {preds_binary}
+        {target_binary}
+        {threshold}
+        {from_logits}
+        {ignore_index}
         {validate_args}
         {weight}
 
@@ -120,7 +124,8 @@ def binary_stat_scores(preds: Tensor, target: Tensor, threshold: float = 0.5, *,
         Shape (5,), int64 (float64 when weighted). Empty input gives zeros.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         torchmetrics' ``binary_stat_scores`` (same layout).
@@ -144,13 +149,21 @@ def binary_accuracy(preds: Tensor, target: Tensor, threshold: float = 0.5, *, fr
 
     Args:
         {multidim_average}
-        {binary_score_args}
+        {preds_binary}
+        {target_binary}
+        {threshold}
+        {from_logits}
+        {ignore_index}
+        {zero_division}
+        {validate_args}
+        {weight}
 
     Returns:
         A float64 scalar; no sample counted gives ``zero_division``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's ``accuracy_score``.
@@ -177,13 +190,21 @@ def binary_precision(preds: Tensor, target: Tensor, threshold: float = 0.5, *, f
 
     Args:
         {multidim_average}
-        {binary_score_args}
+        {preds_binary}
+        {target_binary}
+        {threshold}
+        {from_logits}
+        {ignore_index}
+        {zero_division}
+        {validate_args}
+        {weight}
 
     Returns:
         A float64 scalar; no predicted positive gives ``zero_division``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's ``precision_score``.
@@ -207,13 +228,21 @@ def binary_recall(preds: Tensor, target: Tensor, threshold: float = 0.5, *, from
 
     Args:
         {multidim_average}
-        {binary_score_args}
+        {preds_binary}
+        {target_binary}
+        {threshold}
+        {from_logits}
+        {ignore_index}
+        {zero_division}
+        {validate_args}
+        {weight}
 
     Returns:
         A float64 scalar; no positive target gives ``zero_division``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's ``recall_score``.
@@ -238,15 +267,22 @@ def binary_fbeta_score(preds: Tensor, target: Tensor, beta: float, threshold: fl
 
     Args:
         {multidim_average}
-        {binary_args}
+        {preds_binary}
+        {target_binary}
+        {threshold}
+        {from_logits}
+        {ignore_index}
         beta: the weight of recall, a number > 0.
-        {score_tail}
+        {zero_division}
+        {validate_args}
+        {weight}
 
     Returns:
         A float64 scalar; ``tp = fp = fn = 0`` gives ``zero_division``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         van Rijsbergen, C. J. (1979), Information Retrieval, ch. 7; scikit-learn's ``fbeta_score``.
@@ -271,13 +307,21 @@ def binary_f1_score(preds: Tensor, target: Tensor, threshold: float = 0.5, *, fr
 
     Args:
         {multidim_average}
-        {binary_score_args}
+        {preds_binary}
+        {target_binary}
+        {threshold}
+        {from_logits}
+        {ignore_index}
+        {zero_division}
+        {validate_args}
+        {weight}
 
     Returns:
         A float64 scalar; ``tp = fp = fn = 0`` gives ``zero_division``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's ``f1_score``.
@@ -299,7 +343,11 @@ def binary_confusion_matrix(preds: Tensor, target: Tensor, threshold: float = 0.
     """The (2, 2) confusion matrix ``[[tn, fp], [fn, tp]]`` (rows: target, columns: prediction).
 
     Args:
-        {binary_args}
+        {preds_binary}
+        {target_binary}
+        {threshold}
+        {from_logits}
+        {ignore_index}
         {normalize}
         {validate_args}
         {weight}
@@ -308,7 +356,8 @@ def binary_confusion_matrix(preds: Tensor, target: Tensor, threshold: float = 0.
         int64 counts, or float64 when normalized or weighted.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's ``confusion_matrix`` (same orientation).

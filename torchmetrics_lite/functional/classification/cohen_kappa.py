@@ -23,11 +23,11 @@ __all__ = ["binary_cohen_kappa", "multiclass_cohen_kappa"]
 
 KAPPA_WEIGHTS = (None, "none", "linear", "quadratic")
 
-register(kappa_weights=("weights: the disagreement weights, ``None`` (or ``\"none\"``: unweighted kappa), "
+register(weights_kappa=("weights: the disagreement weights, ``None`` (or ``\"none\"``: unweighted kappa), "
                         "``\"linear\"`` ``|i - j|`` or ``\"quadratic\"`` ``(i - j)^2``."))
 
 
-def _check_kappa_weights(weights: Any) -> Optional[str]:
+def _check_weights_kappa(weights: Any) -> Optional[str]:
     check_choice("weights", weights, KAPPA_WEIGHTS)
     return None if weights == "none" else weights
 
@@ -50,8 +50,12 @@ def binary_cohen_kappa(preds: Tensor, target: Tensor, threshold: float = 0.5, *,
     """Cohen's kappa of binary decisions against the targets (agreement beyond chance).
 
     Args:
-        {binary_args}
-        {kappa_weights}
+        {preds_binary}
+        {target_binary}
+        {threshold}
+        {from_logits}
+        {ignore_index}
+        {weights_kappa}
         {validate_args}
         {weight}
 
@@ -59,7 +63,8 @@ def binary_cohen_kappa(preds: Tensor, target: Tensor, threshold: float = 0.5, *,
         A float64 scalar (at most 1); undefined gives NaN.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         Cohen, J. (1960), Educational and Psychological Measurement 20(1); scikit-learn's ``cohen_kappa_score``.
@@ -69,7 +74,7 @@ def binary_cohen_kappa(preds: Tensor, target: Tensor, threshold: float = 0.5, *,
         >>> round(binary_cohen_kappa(torch.tensor([1, 0, 1, 0, 1]), torch.tensor([1, 0, 0, 1, 1])).item(), 4)
         0.1667
     """
-    w = _check_kappa_weights(weights)
+    w = _check_weights_kappa(weights)
     stats = _binary_stats(preds, target, threshold, from_logits, ignore_index, validate_args, weight)
     return _cohen_kappa_from_stats(stats, weights=w)
 
@@ -81,8 +86,10 @@ def multiclass_cohen_kappa(preds: Tensor, target: Tensor, num_classes: int, *, w
     """Cohen's kappa of the predicted classes against the targets, optionally weighted by class distance.
 
     Args:
-        {multiclass_args}
-        {kappa_weights}
+        {preds_multiclass}
+        {target_multiclass}
+        {num_classes}
+        {weights_kappa}
         {ignore_index}
         {validate_args}
         {weight}
@@ -91,7 +98,8 @@ def multiclass_cohen_kappa(preds: Tensor, target: Tensor, num_classes: int, *, w
         A float64 scalar (at most 1); undefined gives NaN.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         Cohen, J. (1968), "Weighted kappa", Psychological Bulletin 70(4); scikit-learn's ``cohen_kappa_score``.
@@ -102,6 +110,6 @@ def multiclass_cohen_kappa(preds: Tensor, target: Tensor, num_classes: int, *, w
         >>> round(multiclass_cohen_kappa(preds, target, 3, weights="quadratic").item(), 4)
         0.5
     """
-    w = _check_kappa_weights(weights)
+    w = _check_weights_kappa(weights)
     stats = _multiclass_stats(preds, target, num_classes, 1, ignore_index, validate_args, weight)
     return _cohen_kappa_from_stats(stats, weights=w)

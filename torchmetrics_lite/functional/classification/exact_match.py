@@ -78,7 +78,10 @@ def multilabel_exact_match(preds: Tensor, target: Tensor, num_labels: int, thres
     ``accuracy_score``).
 
     Args:
-        {multilabel_args}
+        {preds_multilabel}
+        {target_multilabel}
+        {num_labels}
+        {threshold}
         {from_logits}
         ignore_index: label entries whose target equals it count as right (torchmetrics' rule); the sample
             still counts.
@@ -90,7 +93,8 @@ def multilabel_exact_match(preds: Tensor, target: Tensor, num_labels: int, thres
         A float64 scalar; no sample gives ``zero_division``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's ``accuracy_score`` on label indicators (subset accuracy).
@@ -161,7 +165,8 @@ def multiclass_exact_match(preds: Tensor, target: Tensor, num_classes: int, *, i
         A float64 scalar; no sample gives ``zero_division``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         torchmetrics' ``multiclass_exact_match``.

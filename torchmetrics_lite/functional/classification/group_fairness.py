@@ -48,7 +48,7 @@ __all__ = ["binary_groups_stat_rates", "binary_fairness"]
 register(
     groups="groups: integer group ids of ``preds``' shape, one per element, in [0, num_groups - 1].",
     num_groups="num_groups: the number of groups G (the ids are 0, ..., G - 1).",
-    fairness_task=("task: ``\"demographic_parity\"`` (positivity rates; ``target`` is not read and may be "
+    task_fairness=("task: ``\"demographic_parity\"`` (positivity rates; ``target`` is not read and may be "
                    "``None``), ``\"equal_opportunity\"`` (true positive rates) or ``\"all\"`` (both, default)."),
     weight_groups=("weight: optional non-negative, finite sample weights, one per element of ``preds`` "
                    "(scikit-learn's ``sample_weight``). Counts become float64 sums of weights."),
@@ -148,7 +148,8 @@ def binary_groups_stat_rates(preds: Tensor, target: Tensor, groups: Tensor, num_
         has ``nan`` rates.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         torchmetrics' ``binary_groups_stat_rates``.
@@ -179,7 +180,7 @@ def binary_fairness(preds: Tensor, target: Optional[Tensor], groups: Tensor, tas
         {preds_binary}
         target: 0/1 labels of ``preds``' shape; not read (``None`` allowed) for ``"demographic_parity"``.
         {groups}
-        {fairness_task}
+        {task_fairness}
         {threshold}
         {ignore_index}
         num_groups: the number of groups G; with ``None`` (default, torchmetrics' function) the groups are those
@@ -195,7 +196,8 @@ def binary_fairness(preds: Tensor, target: Optional[Tensor], groups: Tensor, tas
         scalars keyed by the ids of the groups with the lowest and the highest rate.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         M. Hardt, E. Price, N. Srebro (2016), "Equality of opportunity in supervised learning", NeurIPS;

@@ -26,7 +26,11 @@ def binary_hamming_distance(preds: Tensor, target: Tensor, threshold: float = 0.
     """Hamming distance ``(fp + fn) / (tp + fp + tn + fn)``: the fraction of wrong decisions, ``1 - accuracy``.
 
     Args:
-        {binary_args}
+        {preds_binary}
+        {target_binary}
+        {threshold}
+        {from_logits}
+        {ignore_index}
         zero_division: the value when no sample is counted (default 1.0, torchmetrics' value there).
         {validate_args}
         {weight}
@@ -35,7 +39,8 @@ def binary_hamming_distance(preds: Tensor, target: Tensor, threshold: float = 0.
         A float64 scalar; no sample counted gives ``zero_division``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's ``hamming_loss``; torchmetrics' ``binary_hamming_distance``.
@@ -58,7 +63,9 @@ def multiclass_hamming_distance(preds: Tensor, target: Tensor, num_classes: int,
     ``hamming_loss`` (``1 - accuracy``).
 
     Args:
-        {multiclass_args}
+        {preds_multiclass}
+        {target_multiclass}
+        {num_classes}
         average: ``"micro"``, ``"macro"`` (default: the mean over the classes present in the targets or
             predictions, at every ``top_k``, as torchmetrics), ``"weighted"`` (by support) or ``"none"``.
         {top_k}
@@ -72,7 +79,8 @@ def multiclass_hamming_distance(preds: Tensor, target: Tensor, num_classes: int,
         float64, a scalar or (C,) for ``average="none"``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's ``hamming_loss``; torchmetrics' ``multiclass_hamming_distance``.

@@ -132,7 +132,8 @@ def binary_hinge_loss(preds: Tensor, target: Tensor, squared: bool = False, igno
         A float64 scalar; ``nan`` for an empty input.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's ``hinge_loss``; torchmetrics' ``binary_hinge_loss``.
@@ -177,7 +178,8 @@ def multiclass_hinge_loss(preds: Tensor, target: Tensor, num_classes: int, squar
         float64: a scalar (Crammer-Singer) or (C,) (one-vs-all); ``nan`` for an empty input.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         K. Crammer and Y. Singer (2001), "On the algorithmic implementation of multiclass kernel-based vector

@@ -49,13 +49,21 @@ def binary_jaccard_index(preds: Tensor, target: Tensor, threshold: float = 0.5, 
     """Jaccard index ``tp / (tp + fp + fn)`` of the positive class.
 
     Args:
-        {binary_score_args}
+        {preds_binary}
+        {target_binary}
+        {threshold}
+        {from_logits}
+        {ignore_index}
+        {zero_division}
+        {validate_args}
+        {weight}
 
     Returns:
         A float64 scalar; ``tp = fp = fn = 0`` gives ``zero_division``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         Jaccard, P. (1912), "The distribution of the flora in the alpine zone"; scikit-learn's ``jaccard_score``.
@@ -76,16 +84,21 @@ def multiclass_jaccard_index(preds: Tensor, target: Tensor, num_classes: int, av
     """One-vs-rest Jaccard index ``tp / (tp + fp + fn)`` per class (intersection over union), averaged.
 
     Args:
-        {multiclass_args}
+        {preds_multiclass}
+        {target_multiclass}
+        {num_classes}
         {average}
         {ignore_index}
-        {score_tail}
+        {zero_division}
+        {validate_args}
+        {weight}
 
     Returns:
         float64, a scalar or (C,) for ``average="none"``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's ``jaccard_score``; torchmetrics' ``multiclass_jaccard_index`` (its ``ignore_index`` rule).
@@ -108,13 +121,23 @@ def multilabel_jaccard_index(preds: Tensor, target: Tensor, num_labels: int, thr
     """Jaccard index ``tp / (tp + fp + fn)`` per label, averaged.
 
     Args:
-        {multilabel_score_args}
+        {preds_multilabel}
+        {target_multilabel}
+        {num_labels}
+        {threshold}
+        {average_multilabel}
+        {from_logits}
+        {ignore_index}
+        {zero_division}
+        {validate_args}
+        {weight_multilabel}
 
     Returns:
         float64, a scalar or (L,) for ``average="none"``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's ``jaccard_score`` on multilabel indicators.

@@ -40,7 +40,11 @@ def binary_matthews_corrcoef(preds: Tensor, target: Tensor, threshold: float = 0
     """Matthews correlation coefficient ``(tp tn - fp fn) / sqrt((tp + fp)(tp + fn)(tn + fp)(tn + fn))``.
 
     Args:
-        {binary_args}
+        {preds_binary}
+        {target_binary}
+        {threshold}
+        {from_logits}
+        {ignore_index}
         {validate_args}
         {weight}
 
@@ -49,7 +53,8 @@ def binary_matthews_corrcoef(preds: Tensor, target: Tensor, threshold: float = 0
         for some such degenerate matrices, see the README).
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         Matthews, B. W. (1975), Biochimica et Biophysica Acta 405(2); scikit-learn's ``matthews_corrcoef``.
@@ -70,7 +75,9 @@ def multiclass_matthews_corrcoef(preds: Tensor, target: Tensor, num_classes: int
     """Multiclass Matthews correlation coefficient (Gorodkin's R_K) of the confusion matrix.
 
     Args:
-        {multiclass_args}
+        {preds_multiclass}
+        {target_multiclass}
+        {num_classes}
         {ignore_index}
         {validate_args}
         {weight}
@@ -79,7 +86,8 @@ def multiclass_matthews_corrcoef(preds: Tensor, target: Tensor, num_classes: int
         A float64 scalar in [-1, 1]; a zero denominator gives 0.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         Gorodkin, J. (2004), "Comparing two K-category assignments by a K-category correlation coefficient",
@@ -101,7 +109,10 @@ def multilabel_matthews_corrcoef(preds: Tensor, target: Tensor, num_labels: int,
     """Matthews correlation coefficient of the per-label 2x2 confusion matrices summed over labels.
 
     Args:
-        {multilabel_args}
+        {preds_multilabel}
+        {target_multilabel}
+        {num_labels}
+        {threshold}
         {from_logits}
         {ignore_index}
         {validate_args}
@@ -111,7 +122,8 @@ def multilabel_matthews_corrcoef(preds: Tensor, target: Tensor, num_labels: int,
         A float64 scalar in [-1, 1]; a zero denominator gives 0.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         torchmetrics' ``multilabel_matthews_corrcoef`` (same pooling); equal to scikit-learn's

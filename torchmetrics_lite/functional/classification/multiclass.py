@@ -137,7 +137,9 @@ def multiclass_stat_scores(preds: Tensor, target: Tensor, num_classes: int, aver
 
     Args:
         {multidim_average}
-        {multiclass_args}
+        {preds_multiclass}
+        {target_multiclass}
+        {num_classes}
         average: ``"none"`` (or ``None``): per class, (C, 5); ``"micro"``: summed over classes, (5,);
             ``"macro"``: their mean over all classes; ``"weighted"``: their support-weighted mean.
         {top_k}
@@ -149,7 +151,8 @@ def multiclass_stat_scores(preds: Tensor, target: Tensor, num_classes: int, aver
         int64 counts (float64 for macro/weighted means or when weighted).
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         torchmetrics' ``multiclass_stat_scores`` (same layout and averages).
@@ -177,7 +180,15 @@ def multiclass_accuracy(preds: Tensor, target: Tensor, num_classes: int, average
 
     Args:
         {multidim_average}
-        {multiclass_score_args}
+        {preds_multiclass}
+        {target_multiclass}
+        {num_classes}
+        {average}
+        {top_k}
+        {ignore_index}
+        {zero_division}
+        {validate_args}
+        {weight}
 
     Returns:
         float64, a scalar or (C,) for ``average="none"``. With ``zero_division=nan`` classes predicted but absent
@@ -185,7 +196,8 @@ def multiclass_accuracy(preds: Tensor, target: Tensor, num_classes: int, average
         default 0.0 they count as 0 (torchmetrics).
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's ``accuracy_score``, ``balanced_accuracy_score``, ``top_k_accuracy_score``.
@@ -210,13 +222,22 @@ def multiclass_precision(preds: Tensor, target: Tensor, num_classes: int, averag
 
     Args:
         {multidim_average}
-        {multiclass_score_args}
+        {preds_multiclass}
+        {target_multiclass}
+        {num_classes}
+        {average}
+        {top_k}
+        {ignore_index}
+        {zero_division}
+        {validate_args}
+        {weight}
 
     Returns:
         float64, a scalar or (C,) for ``average="none"``; a class never predicted has ``zero_division``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's ``precision_score``; Sokolova & Lapalme (2009).
@@ -247,13 +268,22 @@ def multiclass_recall(preds: Tensor, target: Tensor, num_classes: int, average: 
 
     Args:
         {multidim_average}
-        {multiclass_score_args}
+        {preds_multiclass}
+        {target_multiclass}
+        {num_classes}
+        {average}
+        {top_k}
+        {ignore_index}
+        {zero_division}
+        {validate_args}
+        {weight}
 
     Returns:
         float64, a scalar or (C,) for ``average="none"``; a class absent from the targets has ``zero_division``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's ``recall_score``.
@@ -280,18 +310,23 @@ def multiclass_fbeta_score(preds: Tensor, target: Tensor, beta: float, num_class
 
     Args:
         {multidim_average}
-        {multiclass_args}
+        {preds_multiclass}
+        {target_multiclass}
+        {num_classes}
         beta: the weight of recall, a number > 0.
         {average}
         {top_k}
         {ignore_index}
-        {score_tail}
+        {zero_division}
+        {validate_args}
+        {weight}
 
     Returns:
         float64, a scalar or (C,) for ``average="none"``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's ``fbeta_score``; Sokolova & Lapalme (2009) for the other macro F definition.
@@ -318,13 +353,22 @@ def multiclass_f1_score(preds: Tensor, target: Tensor, num_classes: int, average
 
     Args:
         {multidim_average}
-        {multiclass_score_args}
+        {preds_multiclass}
+        {target_multiclass}
+        {num_classes}
+        {average}
+        {top_k}
+        {ignore_index}
+        {zero_division}
+        {validate_args}
+        {weight}
 
     Returns:
         float64, a scalar or (C,) for ``average="none"``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's ``f1_score``.
@@ -348,7 +392,9 @@ def multiclass_confusion_matrix(preds: Tensor, target: Tensor, num_classes: int,
     """The (C, C) confusion matrix, rows the target and columns the predicted class (``argmax`` of scores).
 
     Args:
-        {multiclass_args}
+        {preds_multiclass}
+        {target_multiclass}
+        {num_classes}
         {normalize}
         {ignore_index}
         {validate_args}
@@ -358,7 +404,8 @@ def multiclass_confusion_matrix(preds: Tensor, target: Tensor, num_classes: int,
         int64 counts, or float64 when normalized or weighted.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's ``confusion_matrix`` (same orientation).

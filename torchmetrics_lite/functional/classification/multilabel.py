@@ -115,7 +115,10 @@ def multilabel_stat_scores(preds: Tensor, target: Tensor, num_labels: int, thres
 
     Args:
         {multidim_average}
-        {multilabel_args}
+        {preds_multilabel}
+        {target_multilabel}
+        {num_labels}
+        {threshold}
         {average_multilabel}
         {from_logits}
         {ignore_index}
@@ -126,7 +129,8 @@ def multilabel_stat_scores(preds: Tensor, target: Tensor, num_labels: int, thres
         int64 counts (float64 for means, normalized or weighted).
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's multilabel metrics (same definitions); torchmetrics' ``multilabel_stat_scores``.
@@ -155,13 +159,23 @@ def multilabel_accuracy(preds: Tensor, target: Tensor, num_labels: int, threshol
 
     Args:
         {multidim_average}
-        {multilabel_score_args}
+        {preds_multilabel}
+        {target_multilabel}
+        {num_labels}
+        {threshold}
+        {average_multilabel}
+        {from_logits}
+        {ignore_index}
+        {zero_division}
+        {validate_args}
+        {weight_multilabel}
 
     Returns:
         float64, a scalar or (L,) for ``average="none"``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's multilabel metrics (same definitions); torchmetrics' ``multilabel_accuracy``.
@@ -186,13 +200,23 @@ def multilabel_precision(preds: Tensor, target: Tensor, num_labels: int, thresho
 
     Args:
         {multidim_average}
-        {multilabel_score_args}
+        {preds_multilabel}
+        {target_multilabel}
+        {num_labels}
+        {threshold}
+        {average_multilabel}
+        {from_logits}
+        {ignore_index}
+        {zero_division}
+        {validate_args}
+        {weight_multilabel}
 
     Returns:
         float64, a scalar or (L,) for ``average="none"``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's multilabel metrics (same definitions); torchmetrics' ``multilabel_precision``.
@@ -217,13 +241,23 @@ def multilabel_recall(preds: Tensor, target: Tensor, num_labels: int, threshold:
 
     Args:
         {multidim_average}
-        {multilabel_score_args}
+        {preds_multilabel}
+        {target_multilabel}
+        {num_labels}
+        {threshold}
+        {average_multilabel}
+        {from_logits}
+        {ignore_index}
+        {zero_division}
+        {validate_args}
+        {weight_multilabel}
 
     Returns:
         float64, a scalar or (L,) for ``average="none"``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's multilabel metrics (same definitions); torchmetrics' ``multilabel_recall``.
@@ -248,7 +282,10 @@ def multilabel_fbeta_score(preds: Tensor, target: Tensor, beta: float, num_label
 
     Args:
         {multidim_average}
-        {multilabel_args}
+        {preds_multilabel}
+        {target_multilabel}
+        {num_labels}
+        {threshold}
         beta: the weight of recall, a number > 0.
         {average_multilabel}
         {from_logits}
@@ -261,7 +298,8 @@ def multilabel_fbeta_score(preds: Tensor, target: Tensor, beta: float, num_label
         float64, a scalar or (L,) for ``average="none"``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's multilabel metrics (same definitions); torchmetrics' ``multilabel_fbeta_score``.
@@ -287,13 +325,23 @@ def multilabel_f1_score(preds: Tensor, target: Tensor, num_labels: int, threshol
 
     Args:
         {multidim_average}
-        {multilabel_score_args}
+        {preds_multilabel}
+        {target_multilabel}
+        {num_labels}
+        {threshold}
+        {average_multilabel}
+        {from_logits}
+        {ignore_index}
+        {zero_division}
+        {validate_args}
+        {weight_multilabel}
 
     Returns:
         float64, a scalar or (L,) for ``average="none"``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's multilabel metrics (same definitions); torchmetrics' ``multilabel_f1_score``.
@@ -319,7 +367,10 @@ def multilabel_hamming_distance(preds: Tensor, target: Tensor, num_labels: int, 
 
     Args:
         {multidim_average}
-        {multilabel_args}
+        {preds_multilabel}
+        {target_multilabel}
+        {num_labels}
+        {threshold}
         {average_multilabel}
         {from_logits}
         {ignore_index}
@@ -332,7 +383,8 @@ def multilabel_hamming_distance(preds: Tensor, target: Tensor, num_labels: int, 
         float64, a scalar or (L,) for ``average="none"``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's multilabel metrics (same definitions); torchmetrics' ``multilabel_hamming_distance``.
@@ -356,7 +408,10 @@ def multilabel_confusion_matrix(preds: Tensor, target: Tensor, num_labels: int, 
     ``multilabel_confusion_matrix``), int64; ``normalize`` works per label (float64, 0/0 = 0).
 
     Args:
-        {multilabel_args}
+        {preds_multilabel}
+        {target_multilabel}
+        {num_labels}
+        {threshold}
         {normalize}
         {from_logits}
         {ignore_index}
@@ -367,7 +422,8 @@ def multilabel_confusion_matrix(preds: Tensor, target: Tensor, num_labels: int, 
         int64 counts (float64 for means, normalized or weighted).
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn's multilabel metrics (same definitions); torchmetrics' ``multilabel_confusion_matrix``.

@@ -24,13 +24,21 @@ def binary_negative_predictive_value(preds: Tensor, target: Tensor, threshold: f
     """Negative predictive value ``tn / (tn + fn)``: the precision of the negative calls.
 
     Args:
-        {binary_score_args}
+        {preds_binary}
+        {target_binary}
+        {threshold}
+        {from_logits}
+        {ignore_index}
+        {zero_division}
+        {validate_args}
+        {weight}
 
     Returns:
         A float64 scalar; no negative prediction gives ``zero_division``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn: ``precision_score(..., pos_label=0)``; torchmetrics' ``binary_negative_predictive_value``.
@@ -53,14 +61,23 @@ def multiclass_negative_predictive_value(preds: Tensor, target: Tensor, num_clas
     class c, the fraction whose target is not c), averaged.
 
     Args:
-        {multiclass_score_args}
+        {preds_multiclass}
+        {target_multiclass}
+        {num_classes}
+        {average}
+        {top_k}
+        {ignore_index}
+        {zero_division}
+        {validate_args}
+        {weight}
 
     Returns:
         float64, a scalar or (C,) for ``average="none"``. The macro mean runs over the classes present in the
         targets or predictions, with ``top_k > 1`` over those present in the targets (torchmetrics).
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         torchmetrics' ``multiclass_negative_predictive_value``.
@@ -85,13 +102,23 @@ def multilabel_negative_predictive_value(preds: Tensor, target: Tensor, num_labe
     """Negative predictive value ``tn / (tn + fn)`` per label, averaged.
 
     Args:
-        {multilabel_score_args}
+        {preds_multilabel}
+        {target_multilabel}
+        {num_labels}
+        {threshold}
+        {average_multilabel}
+        {from_logits}
+        {ignore_index}
+        {zero_division}
+        {validate_args}
+        {weight_multilabel}
 
     Returns:
         float64, a scalar or (L,) for ``average="none"``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         torchmetrics' ``multilabel_negative_predictive_value``.

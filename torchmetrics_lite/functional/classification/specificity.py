@@ -24,13 +24,21 @@ def binary_specificity(preds: Tensor, target: Tensor, threshold: float = 0.5, *,
 
     Args:
         {multidim_average}
-        {binary_score_args}
+        {preds_binary}
+        {target_binary}
+        {threshold}
+        {from_logits}
+        {ignore_index}
+        {zero_division}
+        {validate_args}
+        {weight}
 
     Returns:
         A float64 scalar; no negative target gives ``zero_division``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         scikit-learn: ``recall_score(..., pos_label=0)``; torchmetrics' ``binary_specificity``.
@@ -53,14 +61,23 @@ def multiclass_specificity(preds: Tensor, target: Tensor, num_classes: int, aver
 
     Args:
         {multidim_average}
-        {multiclass_score_args}
+        {preds_multiclass}
+        {target_multiclass}
+        {num_classes}
+        {average}
+        {top_k}
+        {ignore_index}
+        {zero_division}
+        {validate_args}
+        {weight}
 
     Returns:
         float64, a scalar or (C,) for ``average="none"``. The macro mean runs over the classes present in the
         targets or predictions, at every ``top_k`` (torchmetrics).
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         torchmetrics' ``multiclass_specificity``; per class, scikit-learn's recall of "not c".
@@ -84,13 +101,23 @@ def multilabel_specificity(preds: Tensor, target: Tensor, num_labels: int, thres
 
     Args:
         {multidim_average}
-        {multilabel_score_args}
+        {preds_multilabel}
+        {target_multilabel}
+        {num_labels}
+        {threshold}
+        {average_multilabel}
+        {from_logits}
+        {ignore_index}
+        {zero_division}
+        {validate_args}
+        {weight_multilabel}
 
     Returns:
         float64, a scalar or (L,) for ``average="none"``.
 
     Raises:
-        {raises}
+        {raises_value}
+        {raises_type}
 
     References:
         torchmetrics' ``multilabel_specificity``.

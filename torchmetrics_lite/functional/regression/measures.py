@@ -15,7 +15,7 @@ from torchmetrics_lite._checks import (
     rmse_multioutput,
 )
 from torchmetrics_lite.functional.regression import _kernels as _impl
-from torchmetrics_lite.functional.regression._docs import ERROR_FUNCTION, sections
+from torchmetrics_lite.functional.regression._doc_args import fill_doc
 from torchmetrics_lite.functional.regression._kernels import COUNT, M2, MEAN, WEIGHT
 
 __all__ = [
@@ -98,13 +98,18 @@ def mean_squared_error(preds: Tensor, target: Tensor, *, weight: Optional[Tensor
     return _mean_error_from_stats(stats, multioutput=multioutput, root=not squared)
 
 
-@sections(ERROR_FUNCTION)
+@fill_doc
 def root_mean_squared_error(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None,
                             multioutput: str = "uniform_average", validate_args: bool = True) -> Tensor:
     """Root mean squared error per output, float64.
 
     ``RMSE = sqrt(sum_i w_i (target_i - preds_i)² / sum_i w_i)`` per output; ``"uniform_average"`` averages
     the per-output roots, as scikit-learn's ``root_mean_squared_error``.
+
+    Args:
+        preds, target, weight, multioutput, validate_args: as :func:`mean_squared_error`.
+
+    {sections_error}
 
     References:
         scikit-learn ``root_mean_squared_error``.
@@ -118,12 +123,17 @@ def root_mean_squared_error(preds: Tensor, target: Tensor, *, weight: Optional[T
                               validate_args=validate_args)
 
 
-@sections(ERROR_FUNCTION)
+@fill_doc
 def mean_absolute_error(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None,
                         multioutput: str = "uniform_average", validate_args: bool = True) -> Tensor:
     """Mean absolute error per output, float64.
 
     ``MAE = sum_i w_i |target_i - preds_i| / sum_i w_i`` per output column.
+
+    Args:
+        preds, target, weight, multioutput, validate_args: as :func:`mean_squared_error`.
+
+    {sections_error}
 
     References:
         scikit-learn ``mean_absolute_error`` (with ``sample_weight``).
@@ -137,7 +147,7 @@ def mean_absolute_error(preds: Tensor, target: Tensor, *, weight: Optional[Tenso
     return _mean_error_from_stats(stats, multioutput=multioutput)
 
 
-@sections(ERROR_FUNCTION)
+@fill_doc
 def mean_absolute_percentage_error(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None,
                                    multioutput: str = "uniform_average", validate_args: bool = True) -> Tensor:
     """Mean absolute percentage error per output, float64 (a fraction, not a percent: 0.1 means 10 %).
@@ -145,6 +155,11 @@ def mean_absolute_percentage_error(preds: Tensor, target: Tensor, *, weight: Opt
     ``MAPE = sum_i w_i |target_i - preds_i| / max(|target_i|, eps) / sum_i w_i`` with
     ``eps = numpy.finfo(numpy.float64).eps`` (scikit-learn's rule): a zero target with a non-zero error gives a
     huge but finite term, a zero target predicted exactly contributes 0.
+
+    Args:
+        preds, target, weight, multioutput, validate_args: as :func:`mean_squared_error`.
+
+    {sections_error}
 
     References:
         scikit-learn ``mean_absolute_percentage_error`` (with ``sample_weight``).

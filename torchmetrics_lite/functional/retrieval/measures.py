@@ -11,6 +11,7 @@ from torch import Tensor
 
 from torchmetrics_lite import _compat
 from torchmetrics_lite._checks import check_bool, check_choice, check_retrieval_inputs, check_retrieval_options
+from torchmetrics_lite.functional.retrieval._doc_args import fill_doc
 from torchmetrics_lite.functional.retrieval._streaming import _retrieval_batch_stats, _retrieval_value
 from torchmetrics_lite.functional.retrieval._torch_kernels import (
     AUROC,
@@ -49,74 +50,6 @@ NON_RELEVANT = "a non-relevant item (target == 0)"
 BOTH = "a relevant (target > 0) and a non-relevant item"
 
 
-_ARGS = """preds: Scores, used by their order only (any real values, non-positive ones too, ranked as
-            scikit-learn does; torchmetrics makes every item scored ``<= 0`` non-relevant; float64 stays
-            float64). Dense ``(queries, items)`` (a 1-D tensor is one query), or flat 1-D with ``indexes``.
-            Unlike torchmetrics, which flattens a 2-D input without ``indexes`` into ONE query, each row is a
-            query here: ``retrieval_reciprocal_rank([[.9, .1, .5], [.2, .8, .3]], [[0, 1, 0], [0, 0, 1]])`` is
-            ``(1/3 + 1/2) / 2 = 0.4167`` here and ``0.25`` there (pass ``preds.reshape(-1)`` and
-            ``target.reshape(-1)`` for its number).
-        target: Relevance grades of ``preds``' shape, non-negative (bool, integer or floating); an item is
-            relevant when ``target > 0``.
-        indexes: Flat input only: the integer query id of each item (any values, any order). ``None``: dense.
-        mask: Dense input only: bool, ``True`` at real items (padding ``False``); a row without a real item is
-            no query at all.{k}
-        ties: ``"average"`` (default): the expected value over uniformly random orders of tied scores
-            (McSherry and Najork, ECIR 2008); ``"order"``: tied items in input order.
-        empty: A query without a relevant item: ``"zero"`` (default: its value is 0, as torchmetrics,
-            scikit-learn and trec_eval), ``"skip"`` (left out of the mean; ``nan`` per query), ``"one"``, or
-            ``"error"``.
-        ignore_index: Items whose target equals it are dropped first.
-        reduction: ``"mean"`` (default): the mean over counted queries, a float64 scalar (``nan`` when none);
-            ``"none"``: one value per dense row, or per flat query id in ascending id order.
-        validate_args: ``False`` skips the value checks (NaN scores, NaN or negative grades) that need a
-            device-to-host sync; a negative grade then counts as 0."""
-_K = """
-        k: The cut-off: only the top ``k`` ranks count; ``None`` (default): the whole list."""
-_RAISES = """ValueError: Shapes that differ, ``preds`` not 1-D/2-D (or not 1-D with ``indexes``), a NaN
-            score, a NaN or negative grade (with ``validate_args``), an option outside its choices, or
-            ``empty="error"`` with a query without a relevant item.
-        TypeError: A non-tensor or complex input, non-integer ``indexes``, a non-bool ``mask``."""
-
-
-_GAIN = """
-        gain: ``"linear"`` (default, ``rel``) or ``"exponential"`` (``2^rel - 1``)."""
-_MAX_FPR = """
-        max_fpr: ``None`` (default): the whole area; a number in ``(0, 1]``: the McClish-standardized partial
-            area over ``[0, max_fpr]`` (``binary_auroc(max_fpr=)``, scikit-learn's ``roc_auc_score``)."""
-_NORMALIZE = """
-        normalize: The divisor of AP@k: ``"relevant"`` (default): the query's relevant items (trec_eval);
-            ``"retrieved"``: the relevant items in the top ``k`` (torchmetrics' convention)."""
-_ADAPTIVE_K = """
-        adaptive_k: ``True``: a query with fewer than ``k`` items is divided by its number of items instead of
-            ``k`` (torchmetrics' ``adaptive_k``); ``False`` (default): by ``k``, as trec_eval."""
-_SECTIONS = """Args:
-        {args}
-
-    Returns:
-        A float64 scalar (``reduction="mean"``) or one float64 value per query (``reduction="none"``); float32 on
-        a device without float64 (Apple MPS).
-
-    Raises:
-        {raises}"""
-
-
-def _doc(k: bool = True) -> Callable[[F], F]:
-    """Insert the shared Args/Returns/Raises sections into a docstring's ``{sections}`` (``{sections+gain}``,
-    ``{sections+max_fpr}``: with that argument)."""
-    def wrap(fn: F) -> F:
-        args = _ARGS.replace("{k}", _K if k else "")
-        sections = _SECTIONS.replace("{raises}", _RAISES)
-        doc = fn.__doc__ or ""
-        for name, text in (("gain", _GAIN), ("max_fpr", _MAX_FPR), ("normalize", _NORMALIZE),
-                           ("adaptive_k", _ADAPTIVE_K)):
-            doc = doc.replace("{sections+%s}" % name, sections.replace("{args}", args + text))
-        fn.__doc__ = doc.replace("{sections}", sections.replace("{args}", args))
-        return fn
-
-    return wrap
-
-
 def _evaluate(measure: Measure, preds: Any, target: Any, indexes: Any, mask: Any, *,
               ties: str, empty: str, ignore_index: Optional[int], reduction: str, validate_args: bool,
               need: str = RELEVANT, **options: Any) -> Tensor:
@@ -134,7 +67,7 @@ def _evaluate(measure: Measure, preds: Any, target: Any, indexes: Any, mask: Any
     return _retrieval_from_stats(_retrieval_stats(pq, empty, need))
 
 
-@_doc()
+@fill_doc
 def retrieval_normalized_dcg(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
                              mask: Optional[Tensor] = None, k: Optional[int] = None, gain: str = "linear",
                              ties: str = "average", empty: str = "zero", ignore_index: Optional[int] = None,
@@ -146,7 +79,20 @@ def retrieval_normalized_dcg(preds: Tensor, target: Tensor, indexes: Optional[Te
     query's items (not only the top k). Ties (``"average"``): each item of a tie group gets the group's mean
     gain (scikit-learn's ``ndcg_score``). A query whose grades are all 0 has no relevant item (``empty``).
 
-    {sections+gain}
+    Args:
+        {preds_retrieval}
+        {target_retrieval}
+        {indexes}
+        {mask}
+        {k_retrieval}
+        {gain}
+        {ties}
+        {empty}
+        {ignore_index_retrieval}
+        {reduction}
+        {validate_args_retrieval}
+
+    {sections_retrieval}
 
     References:
         Järvelin and Kekäläinen, "Cumulated gain-based evaluation of IR techniques", ACM TOIS 2002;
@@ -168,7 +114,7 @@ def retrieval_normalized_dcg(preds: Tensor, target: Tensor, indexes: Optional[Te
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
 
 
-@_doc()
+@fill_doc
 def retrieval_average_precision(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
                                 mask: Optional[Tensor] = None, k: Optional[int] = None,
                                 normalize: str = "relevant", ties: str = "average", empty: str = "zero",
@@ -185,7 +131,20 @@ def retrieval_average_precision(preds: Tensor, target: Tensor, indexes: Optional
     scores 0, as in torchmetrics. Under ties that is the exact expectation of the ratio over random orders.
     With ``k=None`` (or ``k`` at least the query's length) both give the same value.
 
-    {sections+normalize}
+    Args:
+        {preds_retrieval}
+        {target_retrieval}
+        {indexes}
+        {mask}
+        {k_retrieval}
+        {normalize_ap}
+        {ties}
+        {empty}
+        {ignore_index_retrieval}
+        {reduction}
+        {validate_args_retrieval}
+
+    {sections_retrieval}
 
     References:
         Voorhees and Harman (eds.), "TREC: Experiment and Evaluation in Information Retrieval", 2005 (trec_eval's
@@ -212,7 +171,7 @@ def retrieval_average_precision(preds: Tensor, target: Tensor, indexes: Optional
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
 
 
-@_doc()
+@fill_doc
 def retrieval_reciprocal_rank(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
                               mask: Optional[Tensor] = None, k: Optional[int] = None, ties: str = "average",
                               empty: str = "zero", ignore_index: Optional[int] = None, reduction: str = "mean",
@@ -223,7 +182,19 @@ def retrieval_reciprocal_rank(preds: Tensor, target: Tensor, indexes: Optional[T
     among the ``n`` tied at ranks ``a+1 .. a+n`` (the first group holding one), the first relevant item is at
     ``a+j`` with probability ``C(n-j, r-1) / C(n, r)``. A query without a relevant item follows ``empty``.
 
-    {sections}
+    Args:
+        {preds_retrieval}
+        {target_retrieval}
+        {indexes}
+        {mask}
+        {k_retrieval}
+        {ties}
+        {empty}
+        {ignore_index_retrieval}
+        {reduction}
+        {validate_args_retrieval}
+
+    {sections_retrieval}
 
     References:
         Voorhees, "The TREC-8 question answering track report", TREC 1999; McSherry and Najork, ECIR 2008.
@@ -237,7 +208,7 @@ def retrieval_reciprocal_rank(preds: Tensor, target: Tensor, indexes: Optional[T
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
 
 
-@_doc()
+@fill_doc
 def retrieval_precision(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
                         mask: Optional[Tensor] = None, k: Optional[int] = None, adaptive_k: bool = False,
                         ties: str = "average", empty: str = "zero", ignore_index: Optional[int] = None,
@@ -249,7 +220,20 @@ def retrieval_precision(preds: Tensor, target: Tensor, indexes: Optional[Tensor]
     ``adaptive_k``). Ties (``"average"``): a tie group of ``n`` items with ``r`` relevant adds ``r/n`` per rank
     inside the cut-off. A query without a relevant item follows ``empty``.
 
-    {sections+adaptive_k}
+    Args:
+        {preds_retrieval}
+        {target_retrieval}
+        {indexes}
+        {mask}
+        {k_retrieval}
+        {adaptive_k}
+        {ties}
+        {empty}
+        {ignore_index_retrieval}
+        {reduction}
+        {validate_args_retrieval}
+
+    {sections_retrieval}
 
     References:
         trec_eval's ``P`` measure; McSherry and Najork, ECIR 2008 (ties).
@@ -268,7 +252,7 @@ def retrieval_precision(preds: Tensor, target: Tensor, indexes: Optional[Tensor]
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
 
 
-@_doc()
+@fill_doc
 def retrieval_recall(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
                      mask: Optional[Tensor] = None, k: Optional[int] = None, ties: str = "average",
                      empty: str = "zero", ignore_index: Optional[int] = None, reduction: str = "mean",
@@ -277,7 +261,19 @@ def retrieval_recall(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = 
 
     trec_eval's ``recall_k``. Ties as :func:`retrieval_precision`. A query with ``R = 0`` follows ``empty``.
 
-    {sections}
+    Args:
+        {preds_retrieval}
+        {target_retrieval}
+        {indexes}
+        {mask}
+        {k_retrieval}
+        {ties}
+        {empty}
+        {ignore_index_retrieval}
+        {reduction}
+        {validate_args_retrieval}
+
+    {sections_retrieval}
 
     References:
         trec_eval's ``recall`` measure; McSherry and Najork, ECIR 2008 (ties).
@@ -291,7 +287,7 @@ def retrieval_recall(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = 
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
 
 
-@_doc()
+@fill_doc
 def retrieval_hit_rate(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
                        mask: Optional[Tensor] = None, k: Optional[int] = None, ties: str = "average",
                        empty: str = "zero", ignore_index: Optional[int] = None, reduction: str = "mean",
@@ -302,7 +298,19 @@ def retrieval_hit_rate(preds: Tensor, target: Tensor, indexes: Optional[Tensor] 
     a tie group of ``n`` items (``r`` relevant) cut after ``m`` of its ranks. A query without a relevant item
     follows ``empty``.
 
-    {sections}
+    Args:
+        {preds_retrieval}
+        {target_retrieval}
+        {indexes}
+        {mask}
+        {k_retrieval}
+        {ties}
+        {empty}
+        {ignore_index_retrieval}
+        {reduction}
+        {validate_args_retrieval}
+
+    {sections_retrieval}
 
     References:
         trec_eval's ``success`` measure; McSherry and Najork, ECIR 2008 (ties).
@@ -316,7 +324,7 @@ def retrieval_hit_rate(preds: Tensor, target: Tensor, indexes: Optional[Tensor] 
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
 
 
-@_doc(k=False)
+@fill_doc
 def retrieval_r_precision(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
                           mask: Optional[Tensor] = None, ties: str = "average", empty: str = "zero",
                           ignore_index: Optional[int] = None, reduction: str = "mean",
@@ -326,7 +334,18 @@ def retrieval_r_precision(preds: Tensor, target: Tensor, indexes: Optional[Tenso
     trec_eval's ``Rprec`` (it has no ``k``). Ties as :func:`retrieval_precision`. A query with ``R = 0``
     follows ``empty``.
 
-    {sections}
+    Args:
+        {preds_retrieval}
+        {target_retrieval}
+        {indexes}
+        {mask}
+        {ties}
+        {empty}
+        {ignore_index_retrieval}
+        {reduction}
+        {validate_args_retrieval}
+
+    {sections_retrieval}
 
     References:
         Buckley and Voorhees, "Evaluating evaluation measure stability", SIGIR 2000 (trec_eval's ``Rprec``);
@@ -341,7 +360,7 @@ def retrieval_r_precision(preds: Tensor, target: Tensor, indexes: Optional[Tenso
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
 
 
-@_doc()
+@fill_doc
 def retrieval_dcg(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
                   mask: Optional[Tensor] = None, k: Optional[int] = None, gain: str = "linear", ties: str = "average",
                   empty: str = "zero", ignore_index: Optional[int] = None, reduction: str = "mean",
@@ -352,7 +371,20 @@ def retrieval_dcg(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = Non
     ``"exponential"`` (``2^rel - 1``); scikit-learn's ``dcg_score``. Ties (``"average"``): each item of a tie
     group gets the group's mean gain. A query without a relevant item (DCG 0) follows ``empty``.
 
-    {sections+gain}
+    Args:
+        {preds_retrieval}
+        {target_retrieval}
+        {indexes}
+        {mask}
+        {k_retrieval}
+        {gain}
+        {ties}
+        {empty}
+        {ignore_index_retrieval}
+        {reduction}
+        {validate_args_retrieval}
+
+    {sections_retrieval}
 
     References:
         Järvelin and Kekäläinen, "Cumulated gain-based evaluation of IR techniques", ACM TOIS 2002.
@@ -366,7 +398,7 @@ def retrieval_dcg(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = Non
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
 
 
-@_doc()
+@fill_doc
 def retrieval_fall_out(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
                        mask: Optional[Tensor] = None, k: Optional[int] = None, ties: str = "average",
                        empty: str = "one", ignore_index: Optional[int] = None, reduction: str = "mean",
@@ -378,7 +410,19 @@ def retrieval_fall_out(preds: Tensor, target: Tensor, indexes: Optional[Tensor] 
     ``empty="one"`` counts it as 1, as torchmetrics' ``RetrievalFallOut`` (``empty_target_action="pos"``);
     ``"zero"`` counts it as 0.
 
-    {sections}
+    Args:
+        {preds_retrieval}
+        {target_retrieval}
+        {indexes}
+        {mask}
+        {k_retrieval}
+        {ties}
+        {empty}
+        {ignore_index_retrieval}
+        {reduction}
+        {validate_args_retrieval}
+
+    {sections_retrieval}
 
     References:
         Salton and McGill, "Introduction to Modern Information Retrieval", 1983 (fallout); torchmetrics'
@@ -393,7 +437,7 @@ def retrieval_fall_out(preds: Tensor, target: Tensor, indexes: Optional[Tensor] 
                      ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
 
 
-@_doc()
+@fill_doc
 def retrieval_auroc(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
                     mask: Optional[Tensor] = None, k: Optional[int] = None, max_fpr: Optional[float] = None,
                     ties: str = "average", empty: str = "zero", ignore_index: Optional[int] = None,
@@ -413,7 +457,20 @@ def retrieval_auroc(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = N
     relevant or without a non-relevant item follows ``empty`` (torchmetrics gives such a query 0, as the
     default ``"zero"``); a query that has both but whose top ``k`` lacks one gives 0, as torchmetrics.
 
-    {sections+max_fpr}
+    Args:
+        {preds_retrieval}
+        {target_retrieval}
+        {indexes}
+        {mask}
+        {k_retrieval}
+        {max_fpr_retrieval}
+        {ties}
+        {empty}
+        {ignore_index_retrieval}
+        {reduction}
+        {validate_args_retrieval}
+
+    {sections_retrieval}
 
     References:
         Hanley and McNeil, "The meaning and use of the area under a ROC curve", Radiology 1982; McClish,
