@@ -53,7 +53,7 @@ from torchmetrics_lite.functional.auroc import _ranking as rk
 from torchmetrics_lite.functional.auroc import _roc_reads as rr
 from torchmetrics_lite.functional.auroc import _sweep as sw
 
-__all__ = ["choose", "auroc", "average_precision", "swept", "reads", "segments", "eer", "KERNELS"]
+__all__ = ["choose", "auroc", "average_precision", "swept", "counts", "reads", "segments", "eer", "KERNELS"]
 
 RANK_NUMPY, RANK_TORCH = "rank-numpy", "rank-torch"
 COUNTS_NUMPY, COUNTS_TORCH = "counts-numpy", "counts-torch"
@@ -113,6 +113,17 @@ def average_precision(scores: Tensor, positive: Tensor, weight: Optional[Tensor]
 def swept(scores: Tensor, positive: Tensor, weight: Optional[Tensor] = None) -> sw.Swept:
     """The tie-aware sweep (one row for 1-D ``scores``): what the ROC / PR point lists and the partial AUROC read."""
     return _swept(choose(scores, weight, "sweep"), scores, positive, weight)
+
+
+def counts(scores: Tensor, positive: Tensor, weight: Optional[Tensor] = None) -> Tuple[Tensor, Tensor]:
+    """``(tp, fp)`` of 1-D ``scores``: the positive and negative weight at or above each distinct score, in
+    decreasing-score order (the partial AUROC's ROC points; int64 counts without weights), eager."""
+    kernel = choose(scores, weight, "sweep")
+    if kernel == COUNTS_NUMPY or kernel == COUNTS_TORCH:
+        _, tps, fps = (rk.curve_counts_numpy if kernel == COUNTS_NUMPY else rk.curve_counts_torch)(scores, positive)
+        return tps.flip(0), fps.flip(0)
+    s = _swept(kernel, scores, positive, weight)
+    return s.tp[0], s.fp[0]
 
 
 def reads(scores: Tensor, positive: Tensor) -> sw.Swept:

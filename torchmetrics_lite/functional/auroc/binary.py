@@ -65,8 +65,7 @@ def _check_binary(preds: Any, target: Any, weight: Any, validate_args: bool,
 
 def _partial_auroc(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor], max_fpr: float,
                    strict: bool) -> Tensor:
-    swept = kernels.swept(scores, is_pos, weight)
-    tps, fps = swept.tp[0], swept.fp[0]
+    tps, fps = kernels.counts(scores, is_pos, weight)
     if tps.numel() == 0 or float(tps[-1]) == 0 or float(fps[-1]) == 0:
         _undefined("AUROC", "with one class present", strict)
         return torch.tensor(float("nan"), dtype=float_dtype(scores.device), device=scores.device)
