@@ -1,5 +1,5 @@
-"""The weighted descending sweep: one static-shape pass that every weighted, compiled and per-class curve
-computation of the family reads from.
+"""The static-shape descending sweep (the ``SWEEP`` kernel of :func:`._kernels.choose`) and the formulas that read
+a sweep, whichever kernel built it.
 
 Every row of ``scores`` ``(R, n)`` is sorted once in decreasing order (:func:`torchmetrics_lite._sort.rank_rows`,
 tie groups read from its keys); the positives' and negatives' weights follow the same order (``int64`` ones
@@ -18,10 +18,9 @@ Group starts and ends come from ``cummax`` / ``cummin`` of the group-boundary in
 data-dependent shape and the pass traces under ``torch.compile(fullgraph=True)``; only the curves, whose length
 is the number of distinct scores, select with a mask at the end.
 
-This is the ``SWEEP`` kernel of :func:`._kernels.choose` (``torch.compile``, per-class rows off CPU or
-unweighted, DeLong); the formulas below also read the tie-group sweeps of :mod:`._groups` and :mod:`._packed`
-(one position per tie group, or per sample with the group ends marked), which the chooser picks on the eager
-paths.
+The chooser sends ``torch.compile``, the unweighted per-class curves, weighted rows off the counting tables and
+DeLong here; the formulas below also read the sweeps of :mod:`._groups` (one position per tie group) and
+:mod:`._packed` (one per sample, the group ends marked), which it picks on the other eager paths.
 """
 from __future__ import annotations
 
