@@ -188,3 +188,15 @@ def test_every_family_function_asks_the_chooser(monkeypatch):
             asked.clear()
             call()
             assert asked, call
+
+
+# ------------------------------------------------------------------ the one-frame input check of the binary path
+def test_the_clean_case_check_hands_every_suspect_batch_to_the_primitive_checks():
+    # +inf and -inf sum to nan: the primitive check then counts the NaN values (none) and accepts the batch
+    assert F.binary_auroc(torch.tensor([float("inf"), float("-inf")]), torch.tensor([1, 0])).item() == 1.0
+    with pytest.raises(ValueError, match=r"`target` to hold only 0 and 1 .*got value -1"):
+        F.binary_auroc(torch.tensor([0.1, 0.2]), torch.tensor([-1, 1]))
+    with pytest.raises(ValueError, match=r"`preds` to contain no NaN, got 1"):
+        F.binary_auroc(torch.tensor([0.1, float("nan")], dtype=torch.float64), torch.tensor([True, False]))
+    preds, target = torch.tensor([0.1, 0.9]), torch.tensor([0, 2])  # not checked without validate_args
+    assert F.binary_auroc(preds, target, validate_args=False).item() == 1.0
