@@ -5,7 +5,8 @@ faster than ``torch.sort`` (1e7 float32: about 0.04 s against 1.1 s on the proje
 CUDA, ``torch.sort`` (a radix sort) is the right tool. Every rank metric sorts through here; the retrieval
 kernels use the packed sorts of :mod:`torchmetrics_lite._sort_keys` (numpy alone) directly.
 
-The path is chosen by :mod:`torchmetrics_lite._backend` (``_backend.force`` makes the tests cover both on CPU).
+The path is chosen by :func:`torchmetrics_lite._backend.use_numpy` (``_backend.force`` makes the tests cover
+both on CPU).
 float16 / bfloat16 (which numpy lacks) are sorted as float32: the conversion is exact and order-preserving.
 
 >>> x = torch.tensor([0.3, -1.0, 2.0, 0.3])
@@ -22,26 +23,13 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from torchmetrics_lite import _backend
-from torchmetrics_lite._sort_keys import (
-    desc_key32,
-    key32,
-    key64,
-    row_bucket_weights,
-    segment_order,
-    tie_group_weights,
-)
+from torchmetrics_lite._backend import use_numpy
+from torchmetrics_lite._sort_keys import desc_key32, key32, key64, segment_order
 
-__all__ = ["sort", "argsort", "searchsorted", "default_backend", "segment_argsort", "select_sorted", "sort_rows",
-           "searchsorted_rows", "group_starts", "rank_rows", "PAD_KEY", "weighted_tie_groups",
-           "weighted_row_buckets"]
+__all__ = ["sort", "argsort", "searchsorted", "segment_argsort", "select_sorted", "sort_rows", "searchsorted_rows",
+           "group_starts", "rank_rows", "PAD_KEY"]
 
 _NUMPY_DTYPES = {torch.float32, torch.float64, torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8}
-
-
-def default_backend(x: Tensor) -> str:
-    """``"numpy"`` for CPU tensors, ``"torch"`` elsewhere."""
-    return "numpy" if _backend.use_numpy(x) else "torch"
 
 
 def _as_numpy(x: Tensor) -> np.ndarray:
@@ -51,13 +39,9 @@ def _as_numpy(x: Tensor) -> np.ndarray:
     return x.contiguous().numpy()
 
 
-def _pick(x: Tensor) -> str:
-    return default_backend(x)
-
-
 def sort(x: Tensor, *, descending: bool = False) -> Tensor:
     """Sorted copy of a 1-D tensor (values only; ties are indistinguishable so stability is moot)."""
-    if _pick(x) == "torch":
+    if not use_numpy(x):
         return torch.sort(x, descending=descending).values
     out = np.sort(_as_numpy(x))
     if descending:
@@ -69,7 +53,7 @@ def sort(x: Tensor, *, descending: bool = False) -> Tensor:
 def argsort(x: Tensor, *, descending: bool = False, stable: bool = False) -> Tensor:
     """Indices that sort a 1-D tensor. ``stable=True`` keeps the input order of equal values (in both
     directions: a descending stable sort lists tied items in input order)."""
-    if _pick(x) == "torch":
+    if not use_numpy(x):
         return torch.sort(x, descending=descending, stable=stable).indices
     a = _as_numpy(x)
     if descending:
@@ -83,7 +67,7 @@ def argsort(x: Tensor, *, descending: bool = False, stable: bool = False) -> Ten
 
 def searchsorted(sorted_seq: Tensor, values: Tensor, *, right: bool = False) -> Tensor:
     """Insertion points of ``values`` in the ascending 1-D ``sorted_seq`` (int64)."""
-    if _pick(sorted_seq) == "torch":
+    if not use_numpy(sorted_seq):
         return torch.searchsorted(sorted_seq, values.to(sorted_seq.dtype), right=right)
     a, v = _as_numpy(sorted_seq), _as_numpy(values.to(sorted_seq.dtype))
     return torch.from_numpy(np.searchsorted(a, v, side="right" if right else "left").astype(np.int64))
@@ -106,7 +90,7 @@ def segment_argsort(segments: Tensor, values: Tensor, *, n_segments: int, descen
     tensor([3, 1, 2, 0])
     """
     n = values.shape[0]
-    if _pick(values) == "torch" or n == 0:
+    if not use_numpy(values) or n == 0:
         by_value = torch.sort(values, descending=descending, stable=True).indices
         return by_value[torch.sort(segments[by_value], stable=True).indices]
     return torch.from_numpy(segment_order(_as_numpy(segments), _as_numpy(values), n_segments=n_segments,
@@ -119,7 +103,7 @@ def select_sorted(x: Tensor, mask: Tensor) -> Tensor:
 
     On CPU the selection is ``np.compress`` and the sort runs in place on that fresh copy (no second buffer).
     """
-    if _pick(x) == "torch":
+    if not use_numpy(x):
         return torch.sort(x[mask]).values
     m = mask.detach().contiguous().numpy() if mask.dtype == torch.bool else _as_numpy(mask) != 0
     out = np.compress(m, _as_numpy(x))
@@ -130,7 +114,7 @@ def select_sorted(x: Tensor, mask: Tensor) -> Tensor:
 
 def sort_rows(x: Tensor) -> Tensor:
     """Each row of a 2-D tensor sorted ascending (values only): one batched sort, no loop over rows."""
-    if _pick(x) == "torch":
+    if not use_numpy(x):
         return torch.sort(x, dim=-1).values
     out = np.sort(_as_numpy(x), axis=-1)
     t = torch.from_numpy(out)
@@ -147,7 +131,7 @@ def searchsorted_rows(sorted_rows: Tensor, values: Tensor, *, right: bool = Fals
 
 def group_starts(sorted_seq: Tensor) -> Tensor:
     """Indices (int64) where a new value starts in a sorted 1-D tensor: ``[0, ...]``, empty for empty input."""
-    if _pick(sorted_seq) == "torch":
+    if not use_numpy(sorted_seq):
         new = torch.ones_like(sorted_seq, dtype=torch.bool)
         if sorted_seq.numel() > 1:
             torch.ne(sorted_seq[1:], sorted_seq[:-1], out=new[1:])
@@ -156,55 +140,6 @@ def group_starts(sorted_seq: Tensor) -> Tensor:
     flags = np.ones(a.shape[0], dtype=np.bool_)
     np.not_equal(a[1:], a[:-1], out=flags[1:])
     return torch.from_numpy(np.flatnonzero(flags))
-
-
-def weighted_tie_groups(scores: Tensor, is_pos: Tensor, weight: Tensor) -> Optional[Tuple[Tensor, Tensor, Tensor]]:
-    """``(values, negative_weight, positive_weight)``: the distinct scores ascending (the scores' dtype) and the
-    float64 total weight of the negatives / positives at each, from
-    :func:`~torchmetrics_lite._sort_keys.tie_group_weights` (one value sort and one ``bincount``, or one packed uint64
-    sort; no argsort, no gather).
-
-    CPU (numpy path) only: ``None`` on the torch path and where that kernel does not apply (empty input, scores
-    that are not 32-bit floats, or many distinct scores with weights that are not exact float32).
-
-    >>> values, neg, pos = weighted_tie_groups(torch.tensor([0.5, 0.1, 0.5]), torch.tensor([True, False, False]),
-    ...                                        torch.tensor([2.0, 1.0, 3.0]))
-    >>> values, neg, pos
-    (tensor([0.1000, 0.5000]), tensor([1., 3.], dtype=torch.float64), tensor([0., 2.], dtype=torch.float64))
-    """
-    if _pick(scores) == "torch":
-        return None
-    labels = is_pos.detach().contiguous().numpy() if is_pos.dtype in (torch.bool, torch.uint8) else None
-    if labels is None:
-        return None
-    grouped = tie_group_weights(_as_numpy(scores), labels, _as_numpy(weight))
-    if grouped is None:
-        return None
-    values, neg, pos = (torch.from_numpy(v) for v in grouped)
-    return values.to(scores.dtype), neg, pos
-
-
-def weighted_row_buckets(scores: Tensor, positive: Tensor,
-                         weight: Tensor) -> Optional[Tuple[Tensor, Tensor, Tensor]]:
-    """``(negative_weight, positive_weight, values)``, ``(R, B)`` each: per row of ``scores`` ``(R, n)`` the
-    float64 weights of its negatives / positives (bool ``positive`` ``(R, n)``) in buckets of increasing score, and
-    the score of each bucket (the scores' dtype; one distinct score per non-empty bucket, 0 in an empty one, whose
-    weights are 0) (:func:`~torchmetrics_lite._sort_keys.row_bucket_weights`: a row-wise value sort and one
-    ``bincount``; no argsort, no gather). ``weight`` ``(n,)`` is shared by the rows. CPU (numpy path) only:
-    ``None`` on the torch path and where the counting table does not apply.
-
-    >>> neg, pos, values = weighted_row_buckets(torch.tensor([[0.5, 0.1, 0.5]]), torch.tensor([[True, False, False]]),
-    ...                                         torch.tensor([2.0, 1.0, 3.0]))
-    >>> neg.sum().item(), pos.sum().item(), values[(neg + pos) > 0].tolist()
-    (4.0, 2.0, [0.10000000149011612, 0.5])
-    """
-    if _pick(scores) == "torch" or positive.dtype != torch.bool:
-        return None
-    tables = row_bucket_weights(_as_numpy(scores), positive.detach().contiguous().numpy(), _as_numpy(weight))
-    if tables is None:
-        return None
-    neg, pos, values = (torch.from_numpy(t) for t in tables)
-    return neg, pos, values.to(scores.dtype)
 
 
 # ------------------------------------------ row-wise sort (one row per class: multiclass/multilabel AUROC)
@@ -248,7 +183,7 @@ def rank_rows(x: Tensor, *, valid: Optional[Tensor] = None, descending: bool = T
     """
     if x.dim() != 2:
         raise ValueError(f"Expected `x` to be 2-D, got shape {tuple(x.shape)}")
-    if _pick(x) == "torch":
+    if not use_numpy(x):
         return _rank_rows_torch(x, valid, descending)
     q, m = x.shape
     if x.numel() == 0:

@@ -37,14 +37,14 @@ def test_searchsorted_matches_numpy(values, queries, right):
             assert _sort.searchsorted(s, q, right=right).tolist() == want.tolist()
 
 
-def test_default_backend_and_numpy_needs_cpu():
-    assert _sort.default_backend(torch.zeros(1)) == "numpy"
+def test_numpy_needs_cpu():
+    assert _backend.use_numpy(torch.zeros(1))
     meta = torch.zeros(3, device="meta")
-    assert _sort.default_backend(meta) == "torch"
+    assert not _backend.use_numpy(meta)
     with _backend.force("numpy"):  # numpy runs CPU tensors only: others stay on torch
-        assert _sort.default_backend(meta) == "torch" and _sort.default_backend(torch.zeros(1)) == "numpy"
+        assert not _backend.use_numpy(meta) and _backend.use_numpy(torch.zeros(1))
     with _backend.force("torch"):
-        assert _sort.default_backend(torch.zeros(1)) == "torch"
+        assert not _backend.use_numpy(torch.zeros(1))
 
 
 def test_float64_near_ties_stay_distinct():

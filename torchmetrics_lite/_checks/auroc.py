@@ -96,7 +96,21 @@ def check_alpha(alpha: Any) -> float:
 
 def check_binary_rank_inputs(preds: Any, target: Any, validate_args: bool) -> Tuple[Tensor, Tensor]:
     """Scores (floating, any shape, no NaN) and 0/1 labels of the same shape; returns both flattened, the
-    scores upcast to float32 if narrower and the labels as uint8."""
+    scores upcast to float32 if narrower and the labels as uint8.
+
+    The common case (float32/float64 scores, bool or integer labels, values clean) is checked here in one frame
+    (a sum of the scores, one ``aminmax`` of non-bool labels); anything else, and any value that would fail,
+    goes through the primitive checks, which raise the messages."""
+    if isinstance(preds, Tensor) and isinstance(target, Tensor) and preds.dtype in _HOST_SCORES and \
+            target.dtype in _HOST_LABELS and preds.shape == target.shape:
+        clean = not validate_args or not preds.numel() or not math.isnan(preds.sum().item())
+        if clean and validate_args and target.dtype != torch.bool and target.numel():
+            lo, hi = torch.aminmax(target)
+            clean = lo.item() >= 0 and hi.item() <= 1
+        if clean:
+            target = target.reshape(-1)
+            return preds.reshape(-1), target.view(torch.uint8) if target.dtype == torch.bool else \
+                target.to(torch.uint8)
     preds, target = check_tensor("preds", preds), check_tensor("target", target)
     check_same_shape("preds", preds, "target", target)
     preds, target = _rank_scores(preds, validate_args), _rank_labels(target, validate_args)

@@ -105,7 +105,7 @@ def test_brute_force_pairs_both_sort_backends(rows, backend):
     labels = torch.tensor([y for _, y in rows])
     n_pos = int(labels.sum())
     with _backend.force(backend):
-        ranked = rk.rank_binary(scores, labels)
+        ranked = (rk.rank_binary_numpy if backend == "numpy" else rk.rank_binary_torch)(scores, labels)
         rows_ranked = rk.rank_rows(scores[None], labels[None])
     if 0 < n_pos < len(rows):
         want = brute_auroc(scores.numpy(), labels.numpy())
@@ -116,7 +116,7 @@ def test_brute_force_pairs_both_sort_backends(rows, backend):
         ap = average_precision_score(labels.numpy(), scores.numpy())
         assert abs(rk.precision_sum(ranked).item() / n_pos - ap) < 1e-12
         assert abs(rk.precision_sum(rows_ranked).item() / n_pos - ap) < 1e-12
-    thresholds, tps, fps = rk.curve_counts(scores, labels)
+    thresholds, tps, fps = (rk.curve_counts_numpy if backend == "numpy" else rk.curve_counts_torch)(scores, labels)
     assert thresholds.tolist() == sorted(set(scores.tolist()))
     assert tps.tolist() == [int(((scores >= t) & labels).sum()) for t in thresholds]
     assert fps.tolist() == [int(((scores >= t) & ~labels).sum()) for t in thresholds]

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from sklearn.metrics import average_precision_score, precision_recall_curve, roc_auc_score, roc_curve
 
 import torchmetrics_lite._sort_keys as sort_keys
-from torchmetrics_lite import _backend, _sort
 from torchmetrics_lite.functional import (
     binary_auroc,
     binary_average_precision,
@@ -24,7 +23,7 @@ from torchmetrics_lite.functional import (
     multilabel_average_precision,
     multilabel_precision_recall_curve,
 )
-from torchmetrics_lite.functional.auroc import _sweep
+from torchmetrics_lite.functional.auroc import _groups, _sweep
 
 
 def brute_groups(values, labels, weights):
@@ -95,12 +94,12 @@ def test_which_kernel_applies(monkeypatch):
     assert sort_keys.tie_group_weights(continuous, labels, exact) is None
 
 
-def test_tensor_wrapper_is_cpu_numpy_only():
+def test_tensor_kernel_groups_in_decreasing_order_and_declines_other_labels():
     scores, labels, weights = torch.tensor([0.5, 0.1, 0.5]), torch.tensor([1, 0, 0], dtype=torch.uint8), torch.ones(3)
-    values, neg, pos = _sort.weighted_tie_groups(scores.double(), labels, weights)
-    assert values.dtype == torch.float64 and neg.tolist() == [1.0, 1.0] and pos.tolist() == [0.0, 1.0]
-    with _backend.force("torch"):
-        assert _sort.weighted_tie_groups(scores, labels, weights) is None
+    s = _groups.tie_groups(scores.double(), labels, weights)
+    assert s.scores.dtype == torch.float64 and s.scores.tolist() == [scores.double()[:2].tolist()]
+    assert s.neg.tolist() == [[1.0, 1.0]] and s.pos.tolist() == [[1.0, 0.0]] and s.tp.tolist() == [[1.0, 1.0]]
+    assert _groups.tie_groups(scores, labels.long(), weights) is None  # labels the kernel does not read
 
 
 @settings(max_examples=40, deadline=None)
@@ -132,7 +131,7 @@ def test_end_to_end_matches_sklearn(kernel, monkeypatch):
     if kernel == "packed":
         monkeypatch.setattr(sort_keys, "MAX_BUCKETS", 0)
     if kernel == "general":
-        monkeypatch.setattr(_sort, "weighted_tie_groups", lambda *a: None)
+        monkeypatch.setattr(_groups, "tie_groups", lambda *a: None)
     g = np.random.default_rng(3)
     y = g.random(500) < 0.3
     x = np.round(g.normal(size=500) + y, 1).astype(np.float32)
@@ -183,8 +182,8 @@ def test_row_buckets_against_brute_force(kind):
     labels = (g.random((4, 150)) < 0.4).astype(np.uint8)
     weights = g.random(150) * 2
     weights[:15] = 0.0
-    swept = _sweep.sweep_buckets(*(torch.from_numpy(t) for t in sort_keys.row_bucket_weights(values, labels,
-                                                                                            weights)))
+    swept = _groups.row_buckets(torch.from_numpy(values), torch.from_numpy(labels.astype(bool)),
+                                torch.from_numpy(weights))
     want_auroc, want_ap = brute_row_auroc_ap(values, labels, weights)
     np.testing.assert_allclose(_sweep.auroc_from_swept(swept).numpy(), want_auroc, rtol=0, atol=1e-12)
     np.testing.assert_allclose(_sweep.ap_from_swept(swept).numpy(), want_ap, rtol=0, atol=1e-12)
@@ -200,7 +199,7 @@ def test_row_buckets_against_brute_force(kind):
 def test_per_class_weighted_matches_sklearn(rows_kernel, monkeypatch):
     """Per-class AUROC, AP and curves through the rows kernel and through the sweep it replaces."""
     if not rows_kernel:
-        monkeypatch.setattr(_sort, "weighted_row_buckets", lambda *a: None)
+        monkeypatch.setattr(_groups, "row_buckets", lambda *a: None)
     g = np.random.default_rng(6)
     logits = np.round(g.normal(size=(300, 4)) * 2, 1).astype(np.float32)
     y = g.integers(0, 4, 300)

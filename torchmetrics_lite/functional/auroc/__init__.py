@@ -26,9 +26,11 @@ Files, one concept each: ``binary``, ``multiclass``, ``multilabel`` (AUROC, AP),
 task), ``operating_points`` (recall at fixed precision and friends), ``delong`` (intervals and paired tests), ``eer``
 (equal error rate), ``logauc`` (log-scaled partial area), ``label_ranking`` (coverage error, label ranking average
 precision and loss);
-the kernels: ``_ranking`` (fast unweighted counts) and ``_sweep`` (the weighted, static-shape descending sweep,
-also the ``torch.compile`` path); weighted inputs on CPU take the counting or packed-sort group sums of
-:mod:`torchmetrics_lite._sort_keys` (no argsort, no gather), which ``_sweep`` reads.
+the kernels, chosen in one place (``_kernels.choose``: tracing, backend, weights, rows, what is read): ``_ranking``
+(fast unweighted counts), ``_groups`` (one position per tie group: on CPU the weighted counting or packed-sort group
+sums of :mod:`torchmetrics_lite._sort_keys`, no argsort, no gather), ``_packed`` (the unweighted curve reads on
+CPU) and ``_sweep`` (the static-shape descending sweep, also the ``torch.compile`` path), whose formulas read
+every kernel's sweep.
 
 Each public function is ``_x_from_stats(_x_stats(checked inputs))``; the modules in
 :mod:`torchmetrics_lite.auroc` call the same two functions. Reference: Hanley & McNeil (1982), "The meaning

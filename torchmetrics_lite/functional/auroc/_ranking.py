@@ -16,6 +16,9 @@ per distinct positive score: with heavily tied scores (rounded probabilities) th
 Multi-column inputs (multiclass one-vs-rest, multilabel) sort every column at once with a batched row sort;
 the positives of each row are moved to its front by giving the negatives ``+inf`` (a pad that is equal to
 any real ``+inf`` score, so the first ``n_pos`` values of the sorted row are exactly the positives).
+
+This is the ``RANK`` kernel of :func:`._kernels.choose` (unweighted, eager): its one-row counts come as numpy and
+torch twins, which the chooser picks; the row counts sort through :mod:`torchmetrics_lite._sort`.
 """
 from __future__ import annotations
 
@@ -28,8 +31,8 @@ from torch import Tensor
 from torchmetrics_lite import _backend, _sort
 from torchmetrics_lite._dtype import float_dtype
 
-__all__ = ["Ranked", "rank_binary", "rank_rows", "two_u", "auroc_from_ranked", "precision_sum",
-           "curve_counts", "partial_auroc"]
+__all__ = ["Ranked", "rank_binary_numpy", "rank_binary_torch", "rank_rows", "two_u", "auroc_from_ranked",
+           "precision_sum", "curve_counts_numpy", "curve_counts_torch", "partial_auroc"]
 
 
 class Ranked(NamedTuple):
@@ -43,16 +46,9 @@ class Ranked(NamedTuple):
     n: int  # scores per row
 
 
-def rank_binary(scores: Tensor, is_pos: Tensor) -> Ranked:
-    """Counts for 1-D ``scores`` and boolean ``is_pos`` (one sort of everything, one of the positives), in numpy
-    on a CPU tensor (chosen once, :func:`torchmetrics_lite._backend.use_numpy`), else in torch."""
-    if _backend.use_numpy(scores):
-        return rank_binary_numpy(scores, is_pos)
-    return rank_binary_torch(scores, is_pos)
-
-
 def rank_binary_torch(scores: Tensor, is_pos: Tensor) -> Ranked:
-    """:func:`rank_binary` in torch (any device, eager)."""
+    """Counts for 1-D ``scores`` and boolean ``is_pos`` (one sort of everything, one of the positives) in torch
+    (any device, eager)."""
     all_sorted = torch.sort(scores).values
     pos = torch.sort(scores[is_pos]).values
     starts = _starts_torch(pos)
@@ -65,8 +61,8 @@ def rank_binary_torch(scores: Tensor, is_pos: Tensor) -> Ranked:
 
 
 def rank_binary_numpy(scores: Tensor, is_pos: Tensor) -> Ranked:
-    """:func:`rank_binary` on the zero-copy numpy views of CPU tensors (the scores are float32 or float64, the
-    labels bool)."""
+    """:func:`rank_binary_torch` on the zero-copy numpy views of CPU tensors (the scores are float32 or float64,
+    the labels bool)."""
     a, m = _backend.host(scores), is_pos.numpy(force=True)
     m = m if m.dtype == np.bool_ else m != 0
     all_sorted = np.sort(a)
@@ -134,13 +130,11 @@ def precision_sum(r: Ranked) -> Tensor:
     return (r.weight.to(dtype) * precision).sum(-1)
 
 
-def curve_counts(scores: Tensor, is_pos: Tensor) -> Tuple[Tensor, Tensor, Tensor]:
+def curve_counts_torch(scores: Tensor, is_pos: Tensor) -> Tuple[Tensor, Tensor, Tensor]:
     """Every distinct score as a threshold, ascending, with the true and false positives at ``score >= t``.
 
-    Returns ``(thresholds, tps, fps)`` (int64 counts); thresholds keep the scores' dtype. numpy on a CPU tensor
-    (chosen once), else torch."""
-    if _backend.use_numpy(scores):
-        return _curve_counts_numpy(scores, is_pos)
+    Returns ``(thresholds, tps, fps)`` (int64 counts); thresholds keep the scores' dtype. In torch (any device,
+    eager)."""
     all_sorted = torch.sort(scores).values
     pos = torch.sort(scores[is_pos]).values
     starts = _starts_torch(all_sorted)
@@ -150,7 +144,8 @@ def curve_counts(scores: Tensor, is_pos: Tensor) -> Tuple[Tensor, Tensor, Tensor
     return thresholds, tps, fps
 
 
-def _curve_counts_numpy(scores: Tensor, is_pos: Tensor) -> Tuple[Tensor, Tensor, Tensor]:
+def curve_counts_numpy(scores: Tensor, is_pos: Tensor) -> Tuple[Tensor, Tensor, Tensor]:
+    """:func:`curve_counts_torch` on the zero-copy numpy views of CPU tensors."""
     a = _backend.host(scores)
     all_sorted = np.sort(a)
     m = is_pos.numpy(force=True)

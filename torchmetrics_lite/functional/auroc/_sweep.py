@@ -1,5 +1,5 @@
-"""The weighted descending sweep: one static-shape pass that every weighted, compiled and per-class curve
-computation of the family reads from.
+"""The static-shape descending sweep (the ``SWEEP`` kernel of :func:`._kernels.choose`) and the formulas that read
+a sweep, whichever kernel built it.
 
 Every row of ``scores`` ``(R, n)`` is sorted once in decreasing order (:func:`torchmetrics_lite._sort.rank_rows`,
 tie groups read from its keys); the positives' and negatives' weights follow the same order (``int64`` ones
@@ -18,32 +18,28 @@ Group starts and ends come from ``cummax`` / ``cummin`` of the group-boundary in
 data-dependent shape and the pass traces under ``torch.compile(fullgraph=True)``; only the curves, whose length
 is the number of distinct scores, select with a mask at the end.
 
-Weighted inputs on CPU (numpy path, eager) skip the per-sample sort and gathers where they can: the same
-formulas read a sweep built from each tie group's total weights (:func:`sweep_groups` for one row,
-:func:`sweep_buckets` for the per-class rows), which :mod:`torchmetrics_lite._sort_keys` sums with one value sort
-and one ``bincount`` (or one packed uint64 sort). The weights are float64 there, as in the sweep (float32 on a
-device without float64).
+The chooser sends ``torch.compile``, the unweighted per-class curves, weighted rows off the counting tables and
+DeLong here; the formulas below also read the sweeps of :mod:`._groups` (one position per tie group) and
+:mod:`._packed` (one per sample, the group ends marked), which it picks on the other eager paths.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, List, NamedTuple, Optional, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
-import numpy as np
 import torch
 from torch import Tensor
 
-from torchmetrics_lite import _backend, _sort
+from torchmetrics_lite import _sort
 from torchmetrics_lite._dtype import float_dtype
-from torchmetrics_lite.functional.auroc import _ranking as rk
 
-__all__ = ["Swept", "sweep", "sweep_groups", "auroc_from_swept", "ap_from_swept", "roc_rates", "pr_rates",
-           "roc_points", "pr_points", "sweep_buckets"]
+__all__ = ["Swept", "sweep", "auroc_from_swept", "ap_from_swept", "roc_rates", "pr_rates", "roc_points",
+           "pr_points"]
 
 
 class Swept(NamedTuple):
     """One descending sweep per row; every ``(R, n)`` field is in the row's decreasing-score order."""
 
-    order: Tensor  # int64 (R, n): column of each sorted position (zeros in sweep_groups)
+    order: Tensor  # int64 (R, n): column of each sorted position (zeros from _groups / _packed)
     scores: Tensor  # (R, n) scores, decreasing
     pos: Tensor  # (R, n) weight of the sample at k if positive, else 0 (int64 without weights)
     neg: Tensor  # (R, n) weight of the sample at k if negative, else 0
@@ -81,62 +77,6 @@ def sweep(scores: Tensor, positive: Tensor, weight: Optional[Tensor] = None) -> 
     tp_inc, fp_inc = pos.cumsum(1), neg.cumsum(1)
     return Swept(order, scores.gather(1, order), pos, neg, tp_inc.gather(1, end), fp_inc.gather(1, end),
                  (tp_inc - pos).gather(1, start), (fp_inc - neg).gather(1, start), last, pos.sum(1), neg.sum(1))
-
-
-def sweep_groups(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor] = None) -> Swept:
-    """The sweep of 1-D ``scores`` compressed to one position per distinct score (a row of ``R = 1``): the same
-    formulas read it, ``pos``/``neg`` being a tie group's total weights. The eager path of binary metrics
-    (data-dependent length, not for compiling). Unweighted: :func:`._ranking.curve_counts` (a value sort, no
-    argsort). Weighted, on CPU with 32-bit scores: the tie groups' weights from
-    :func:`torchmetrics_lite._sort.weighted_tie_groups` (one value sort and one ``bincount``, or one packed uint64
-    sort; no argsort, no gather of the weights). Otherwise one row sort (:func:`torchmetrics_lite._sort.rank_rows`:
-    the order and tie keys in one packed numpy sort on CPU), two gathers and cumulative sums, written once for
-    numpy (CPU, where its gathers are several times faster than torch's) and torch."""
-    if weight is None:
-        thresholds, tp, fp = (v.flip(0) for v in rk.curve_counts(scores, is_pos))
-        return _grouped(thresholds, tp, fp)
-    groups = _sort.weighted_tie_groups(scores, is_pos, weight)
-    if groups is not None:  # CPU, 32-bit scores: the group sums without an argsort or a gather
-        values, neg, pos = (v.flip(0) for v in groups)
-        return _grouped(values, pos.cumsum(0), neg.cumsum(0), pos, neg)
-    on_host = _backend.use_numpy(scores)
-    xp: Any = np if on_host else torch
-    arr: Callable[[Tensor], Any] = _backend.host if on_host else (lambda t: t)
-    order, keys = (arr(v)[0] for v in _sort.rank_rows(scores.unsqueeze(0), descending=True))
-    wide = np.float64 if on_host else float_dtype(scores.device)
-    w_all = xp.asarray(arr(weight)[order], dtype=wide)  # gather first, widen the gathered copy
-    w_pos = xp.where(arr(is_pos)[order], w_all, 0)
-    n = order.shape[0]
-    starts = xp.concatenate([order[:1] * 0, xp.where(keys[1:] != keys[:-1])[0] + 1]) if n else order
-    ends = xp.concatenate([starts[1:] - 1, starts[:1] * 0 + n - 1]) if n else order
-    tp, fp = xp.cumsum(w_pos, 0)[ends], xp.cumsum(w_all - w_pos, 0)[ends]
-    return _grouped(*(torch.as_tensor(v).to(scores.device) for v in (arr(scores)[order[starts]], tp, fp)))
-
-
-def sweep_buckets(neg: Tensor, pos: Tensor, values: Tensor) -> Swept:
-    """The sweep of every row from its tie groups' weights in increasing order, ``(R, B)`` each (the counting
-    tables of :func:`torchmetrics_lite._sort.weighted_row_buckets`): each bucket is one position, its own tie group;
-    an empty bucket adds nothing to the sums and is no point of a curve (zero weight). ``order`` is zeros."""
-    pos, neg, scores = pos.flip(1), neg.flip(1), values.flip(1)
-    tp, fp = pos.cumsum(1), neg.cumsum(1)
-    last = torch.ones_like(pos, dtype=torch.bool)
-    return Swept(torch.zeros_like(last, dtype=torch.int64), scores, pos, neg, tp, fp, tp - pos, fp - neg, last,
-                 tp[:, -1], fp[:, -1])
-
-
-def _grouped(thresholds: Tensor, tp: Tensor, fp: Tensor, pos: Optional[Tensor] = None,
-             neg: Optional[Tensor] = None) -> Swept:
-    """A one-row :class:`Swept` from the distinct scores (decreasing) and the cumulative weights at each (and the
-    groups' own weights when known, else their differences)."""
-    zero = tp.new_zeros(1)
-    pos = torch.diff(tp, prepend=zero) if pos is None else pos
-    neg = torch.diff(fp, prepend=zero) if neg is None else neg
-    last = torch.ones(1, tp.numel(), dtype=torch.bool, device=tp.device)
-    fields = (thresholds, pos, neg, tp, fp, tp - pos, fp - neg)
-    totals = (tp[-1:], fp[-1:]) if tp.numel() else (zero, zero)
-    scores, pos, neg, tp, fp, tp_above, fp_above = (v.unsqueeze(0) for v in fields)
-    return Swept(torch.zeros_like(last, dtype=torch.int64), scores, pos, neg, tp, fp, tp_above, fp_above, last,
-                 *totals)
 
 
 def auroc_from_swept(s: Swept) -> Tensor:

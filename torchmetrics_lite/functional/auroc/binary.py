@@ -19,13 +19,11 @@ from torchmetrics_lite._checks import (
     drop_ignored,
 )
 from torchmetrics_lite._dtype import float_dtype
+from torchmetrics_lite.functional.auroc import _kernels as kernels
 from torchmetrics_lite.functional.auroc import _ranking as rk
-from torchmetrics_lite.functional.auroc import _sweep as sw
 from torchmetrics_lite.functional.auroc._common import (
     State,
     _as_bool,
-    _binary_ap_value,
-    _binary_auroc_value,
     _check_defined,
     _compiling,
     _state_weight,
@@ -50,7 +48,8 @@ def _binary_rank_stats(preds: Any, target: Any, weight: Any = None, *, validate_
         return _binary_binned_stats(preds, target, threshold_values, ignore_index, validate_args, weight)
     if weighting is not None:
         check_rank_weighting(weighting, weight)
-    preds, target, weight = drop_ignored(preds, target, weight, ignore_index, rows=False)
+    if ignore_index is not None:
+        preds, target, weight = drop_ignored(preds, target, weight, ignore_index, rows=False)
     checked = check_binary_rank_inputs(preds, target, validate_args)
     shape = tuple(target.shape) if isinstance(target, Tensor) else ()
     weight = check_rank_weight(weight, shape, validate_args)
@@ -66,12 +65,7 @@ def _check_binary(preds: Any, target: Any, weight: Any, validate_args: bool,
 
 def _partial_auroc(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor], max_fpr: float,
                    strict: bool) -> Tensor:
-    if weight is None:
-        _, tps, fps = rk.curve_counts(scores, is_pos)
-        tps, fps = tps.flip(0), fps.flip(0)
-    else:
-        swept = sw.sweep_groups(scores, is_pos, weight)
-        tps, fps = swept.tp[0], swept.fp[0]
+    tps, fps = kernels.counts(scores, is_pos, weight)
     if tps.numel() == 0 or float(tps[-1]) == 0 or float(fps[-1]) == 0:
         _undefined("AUROC", "with one class present", strict)
         return torch.tensor(float("nan"), dtype=float_dtype(scores.device), device=scores.device)
@@ -85,7 +79,7 @@ def _binary_auroc_from_stats(state: State, max_fpr: Optional[float] = None, stri
     scores, is_pos, weight = state["preds"], _as_bool(state["target"]), _state_weight(state)
     if max_fpr is not None and max_fpr < 1:
         return _partial_auroc(scores, is_pos, weight, max_fpr, strict)
-    value = _binary_auroc_value(scores, is_pos, weight)
+    value = kernels.auroc(scores, is_pos, weight)[0]
     _check_defined(value, "AUROC", strict)
     return value
 
@@ -146,7 +140,7 @@ def binary_auroc(preds: Tensor, target: Tensor, *, max_fpr: Optional[float] = No
 def _binary_average_precision_from_stats(state: State, strict: bool = False) -> Tensor:
     if "confmat" in state:  # the binned mode (thresholds=)
         return _binned_binary_ap(state, strict)
-    value = _binary_ap_value(state["preds"], _as_bool(state["target"]), _state_weight(state))
+    value = kernels.average_precision(state["preds"], _as_bool(state["target"]), _state_weight(state))[0]
     _check_defined(value, "average precision", strict, "without positives")
     return value
 

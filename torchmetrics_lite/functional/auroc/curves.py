@@ -1,6 +1,7 @@
 """ROC and precision-recall curves for every task: binary (one curve), multiclass one-vs-rest and multilabel (one
 curve per class, returned as lists of tensors as torchmetrics does), every distinct score a threshold (conventions
-in :mod:`torchmetrics_lite.functional.auroc`). All rows are swept at once (:mod:`._sweep`), no loop over classes.
+in :mod:`torchmetrics_lite.functional.auroc`). All rows are swept at once (:func:`._kernels.swept` chooses the
+kernel), no loop over classes.
 
 A tie group of zero-weight samples adds no point, as scikit-learn, which drops zero-weight samples.
 """
@@ -13,16 +14,15 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_rank_ignore_index, check_thresholds
+from torchmetrics_lite.functional.auroc import _kernels as kernels
 from torchmetrics_lite.functional.auroc import _sweep as sw
 from torchmetrics_lite.functional.auroc._common import (
     State,
     _as_bool,
-    _binary_swept,
     _columns,
     _compiling,
     _multiclass_positive,
     _multiclass_scores,
-    _rows_swept,
     _state_weight,
 )
 from torchmetrics_lite.functional.auroc._doc_args import fill_doc, register
@@ -39,7 +39,7 @@ Curves = Union[Tuple[List[Tensor], List[Tensor], List[Tensor]], Tuple[Tensor, Te
 
 
 def _binary_swept_state(state: State) -> sw.Swept:
-    return _binary_swept(state["preds"], _as_bool(state["target"]), _state_weight(state))
+    return kernels.swept(state["preds"], _as_bool(state["target"]), _state_weight(state))
 
 
 def _warn_one_class(swept: sw.Swept, what: str) -> None:
@@ -159,11 +159,11 @@ def binary_precision_recall_curve(preds: Tensor, target: Tensor, *, weight: Opti
 # ------------------------------------------------------------------------------------------------ per class
 def _multiclass_swept(state: State, num_classes: int, from_logits: bool) -> sw.Swept:
     scores = _multiclass_scores(state["preds"], from_logits)
-    return _rows_swept(*_columns(scores, _multiclass_positive(state["target"], num_classes)), _state_weight(state))
+    return kernels.swept(*_columns(scores, _multiclass_positive(state["target"], num_classes)), _state_weight(state))
 
 
 def _multilabel_swept(state: State) -> sw.Swept:
-    return _rows_swept(*_label_columns(state))
+    return kernels.swept(*_label_columns(state))
 
 
 def _multiclass_roc_from_stats(state: State, num_classes: int, from_logits: bool = False,

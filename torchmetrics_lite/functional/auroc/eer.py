@@ -25,18 +25,17 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Callable, Optional, Tuple
+from typing import Optional, Tuple
 
 import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_eer_average
+from torchmetrics_lite.functional.auroc import _kernels as kernels
 from torchmetrics_lite.functional.auroc import _roc_reads as rr
-from torchmetrics_lite.functional.auroc import _sweep as sw
 from torchmetrics_lite.functional.auroc._common import (
     State,
     _as_bool,
-    _binary_swept,
     _columns,
     _compiling,
     _multiclass_positive,
@@ -62,25 +61,23 @@ def _warn_undefined(values: Tensor, rows: bool) -> None:
     _undefined("EER", where, False)
 
 
-def _eer_of(scores: Tensor, positive: Tensor, swept: Callable[[], sw.Swept], rows: bool) -> Pair:
-    eer, threshold = rr.row_eer(scores, positive, swept)
+def _eer_of(scores: Tensor, positive: Tensor, rows: bool) -> Pair:
+    eer, threshold = kernels.eer(scores, positive)
     _warn_undefined(eer, rows)
     return eer, threshold
 
 
 def _binary_segments(scores: Tensor, is_pos: Tensor, hi: float = 1.0) -> rr.Segments:
-    return rr.row_segments(scores.unsqueeze(0), is_pos.unsqueeze(0), lambda: _binary_swept(scores, is_pos, None), hi)
+    return kernels.segments(scores, is_pos, hi)
 
 
 def _rows_segments(scores: Tensor, positive: Tensor, hi: float = 1.0) -> rr.Segments:
     """Per class or label: ``scores`` and ``positive`` ``(N, C)``, one row per column."""
-    columns = _columns(scores, positive)
-    return rr.row_segments(*columns, lambda: sw.sweep(*columns), hi)
+    return kernels.segments(*_columns(scores, positive), hi)
 
 
 def _binary_eer_of(scores: Tensor, is_pos: Tensor) -> Pair:
-    eer, threshold = _eer_of(scores.unsqueeze(0), is_pos.unsqueeze(0), lambda: _binary_swept(scores, is_pos, None),
-                             False)
+    eer, threshold = _eer_of(scores, is_pos, False)
     return eer[0], threshold[0]
 
 
@@ -115,8 +112,7 @@ def _macro_eer(scores: Tensor, positive: Tensor) -> Tensor:
 
 
 def _rows_eer(scores: Tensor, positive: Tensor) -> Pair:
-    columns = _columns(scores, positive)
-    return _eer_of(*columns, lambda: sw.sweep(*columns), True)
+    return _eer_of(*_columns(scores, positive), True)
 
 
 def _multilabel_eer_pair(state: State) -> Pair:

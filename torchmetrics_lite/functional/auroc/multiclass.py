@@ -21,6 +21,7 @@ from torchmetrics_lite._checks import (
     check_thresholds,
     drop_ignored,
 )
+from torchmetrics_lite.functional.auroc import _kernels as kernels
 from torchmetrics_lite.functional.auroc._common import (
     State,
     _average,
@@ -28,8 +29,6 @@ from torchmetrics_lite.functional.auroc._common import (
     _columns,
     _multiclass_positive,
     _multiclass_scores,
-    _rows_ap,
-    _rows_auroc,
     _state_weight,
     _with_weight,
 )
@@ -80,14 +79,15 @@ def _multiclass_auroc_from_stats(state: State, num_classes: int, average: str = 
                                  strict: bool = False) -> Tensor:
     if "confmat" in state:  # the binned mode (thresholds=)
         return _binned_averaged(state, "AUROC", average, strict)
-    return _multiclass_from_stats(_rows_auroc, "AUROC", state, num_classes, average, from_logits, strict)
+    return _multiclass_from_stats(kernels.auroc, "AUROC", state, num_classes, average, from_logits, strict)
 
 
 def _multiclass_average_precision_from_stats(state: State, num_classes: int, average: str = "macro",
                                              from_logits: bool = False, strict: bool = False) -> Tensor:
     if "confmat" in state:  # the binned mode (thresholds=)
         return _binned_averaged(state, "average precision", average, strict)
-    return _multiclass_from_stats(_rows_ap, "average precision", state, num_classes, average, from_logits, strict)
+    return _multiclass_from_stats(kernels.average_precision, "average precision", state, num_classes, average,
+                                  from_logits, strict)
 
 
 @fill_doc

@@ -18,16 +18,13 @@ from torchmetrics_lite._checks import (
     check_thresholds,
 )
 from torchmetrics_lite._dtype import float_dtype
+from torchmetrics_lite.functional.auroc import _kernels as kernels
 from torchmetrics_lite.functional.auroc._common import (
     State,
     _average,
-    _binary_ap_value,
-    _binary_auroc_value,
     _check_defined,
     _columns,
     _compiling,
-    _rows_ap,
-    _rows_auroc,
     _state_weight,
     _with_weight,
 )
@@ -103,10 +100,10 @@ def _multilabel_auroc_from_stats(state: State, average: str = "macro", strict: b
     if "confmat" in state:  # the binned mode (thresholds=)
         return _binned_averaged(state, "AUROC", average, strict)
     if average == "micro":
-        value = _binary_auroc_value(*_micro(state))
+        value = kernels.auroc(*_micro(state))[0]
         _check_defined(value, "AUROC", strict)
         return value
-    values, support = _rows_auroc(*_label_columns(state))
+    values, support = kernels.auroc(*_label_columns(state))
     return _average(values, support, average, "AUROC", strict)
 
 
@@ -114,10 +111,10 @@ def _multilabel_average_precision_from_stats(state: State, average: str = "macro
     if "confmat" in state:  # the binned mode (thresholds=)
         return _binned_averaged(state, "average precision", average, strict)
     if average == "micro":
-        value = _binary_ap_value(*_micro(state))
+        value = kernels.average_precision(*_micro(state))[0]
         _check_defined(value, "average precision", strict, "without positives")
         return value
-    values, support = _rows_ap(*_label_columns(state))
+    values, support = kernels.average_precision(*_label_columns(state))
     return _average(values, support, average, "average precision", strict)
 
 

@@ -28,12 +28,11 @@ from torch import Tensor
 
 from torchmetrics_lite._checks import check_probability
 from torchmetrics_lite._dtype import float_dtype
-from torchmetrics_lite.functional.auroc import _roc_reads as rr
+from torchmetrics_lite.functional.auroc import _kernels as kernels
 from torchmetrics_lite.functional.auroc import _sweep as sw
 from torchmetrics_lite.functional.auroc._common import (
     State,
     _as_bool,
-    _binary_swept,
     _columns,
     _multiclass_positive,
     _multiclass_scores,
@@ -105,7 +104,7 @@ def _specificity_at_sensitivity(s: sw.Swept, min_sensitivity: float) -> Point:
 
 def _binary_point_from_stats(state: State, *, rule: Chooser, minimum: float) -> Point:
     chooser = rule
-    value, threshold = chooser(_binary_swept(state["preds"], _as_bool(state["target"]), None), minimum)
+    value, threshold = chooser(kernels.swept(state["preds"], _as_bool(state["target"])), minimum)
     return value[0], threshold[0]
 
 
@@ -113,11 +112,11 @@ def _multiclass_point_from_stats(state: State, *, rule: Chooser, num_classes: in
                                  from_logits: bool = False) -> Point:
     chooser = rule
     scores = _multiclass_scores(state["preds"], from_logits)
-    return chooser(sw.sweep(*_columns(scores, _multiclass_positive(state["target"], num_classes))), minimum)
+    return chooser(kernels.reads(*_columns(scores, _multiclass_positive(state["target"], num_classes))), minimum)
 
 
 def _multilabel_point_from_stats(state: State, *, rule: Chooser, minimum: float) -> Point:
-    return rule(rr.curve_sweep(*_columns(state["preds"], state["target"].bool())), minimum)
+    return rule(kernels.reads(*_columns(state["preds"], state["target"].bool())), minimum)
 
 
 # Returns/Raises/References of the sibling operating points; each function names its constraint, its value when

@@ -1,0 +1,126 @@
+"""The packed kernel (``PACKED`` of :func:`._kernels.choose`): the unweighted curve reads of rows on CPU (EER,
+LogAUC, the operating points) from one value sort per row of packed ``(descending score key, label)`` int64 keys
+(:func:`torchmetrics_lite._sort_keys.desc_key32`, the label in the low bit): no argsort, no gather; the thresholds
+are decoded from the keys. It applies to 32-bit scores (float32, or float64 holding float32 values); each function
+returns ``None`` otherwise, and the chooser's fallback runs.
+
+>>> g = segments(torch.tensor([[0.9, 0.4, 0.4, 0.1]]), torch.tensor([[True, True, False, False]]))
+>>> g.fpr.tolist(), g.valid.tolist()
+([[0.0, 0.5, 0.5, 1.0]], [[True, False, True, True]])
+"""
+from __future__ import annotations
+
+import math
+from typing import Optional, Tuple
+
+import numpy as np
+import torch
+from torch import Tensor
+
+from torchmetrics_lite import _backend
+from torchmetrics_lite._dtype import float_dtype
+from torchmetrics_lite._sort_keys import desc_key32
+from torchmetrics_lite.functional.auroc._roc_reads import Segments
+from torchmetrics_lite.functional.auroc._sweep import Swept
+
+__all__ = ["segments", "eer", "curve_sweep"]
+
+
+def segments(scores: Tensor, positive: Tensor, hi: float = 1.0) -> Optional[Segments]:
+    """The :class:`~._roc_reads.Segments` of every row's ROC curve up to (at least) the first point with
+    ``fpr >= hi``, cut after the last row's point past ``hi``; ``None`` where the packed sort does not apply."""
+    packed = _packed_rows(scores, positive)
+    if packed is None:
+        return None
+    rows, n = packed.shape
+    tp = np.cumsum(packed & 1, axis=1)
+    fp = np.arange(1, n + 1) - tp
+    n_pos, n_neg = tp[:, -1:], n - tp[:, -1:]
+    key = packed >> 1
+    reach = np.minimum((fp < hi * n_neg).sum(1, keepdims=True), n - 1)  # the first position with fpr >= hi
+    cut = int(((key <= np.take_along_axis(key, reach, 1)).sum(1)).max())  # ... and the end of its tie group
+    tp, fp, key = tp[:, :cut], fp[:, :cut], packed[:, :min(cut + 1, n)] >> 1
+    valid = np.ones((rows, cut), dtype=bool)
+    width = key.shape[1] - 1  # cut, or cut - 1 when the cut is the row's end (whose last position is a point)
+    np.not_equal(key[:, 1:], key[:, :width], out=valid[:, :width])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        fpr, fnr = fp / n_neg, (n_pos - tp) / n_pos
+    seen = np.maximum.accumulate(np.where(valid, np.arange(cut), -1), axis=1)
+    prev = np.concatenate([np.full((rows, 1), -1), seen[:, :-1]], 1)
+    at = np.maximum(prev, 0)
+    fpr_prev = np.where(prev >= 0, np.take_along_axis(fpr, at, 1), 0.0)
+    fnr_prev = np.where(prev >= 0, np.take_along_axis(fnr, at, 1), 1.0)
+    thresholds = torch.from_numpy(_decode(key[:, :cut])).to(scores.dtype)
+    t = torch.from_numpy
+    return Segments(t(fpr), t(fnr), t(fpr_prev), t(fnr_prev), t(valid), thresholds)
+
+
+def eer(scores: Tensor, positive: Tensor) -> Optional[Tuple[Tensor, Tensor]]:
+    """:func:`~._roc_reads.eer_rows` of every row, from the packed sort without building the curve (``None`` where
+    it does not apply): ``d = fp * n_pos - fn * n_neg`` rises strictly at every sorted position (a positive lowers
+    ``fn``, a negative raises ``fp``), so the first position with ``d >= 0`` is the number of positions below 0; the
+    crossing's segment ends at the end of that position's tie group and starts at the end of the group before (two
+    counts of keys per row)."""
+    packed = _packed_rows(scores, positive)
+    if packed is None:
+        return None
+    rows, n = packed.shape
+    tp = np.cumsum(packed & 1, axis=1)
+    fp = np.arange(1, n + 1) - tp
+    n_pos, n_neg = tp[:, -1:], n - tp[:, -1:]
+    first = (fp * n_pos < (n_pos - tp) * n_neg).sum(1, keepdims=True)  # d < 0 before it
+    key = packed >> 1
+    at = np.take_along_axis(key, np.minimum(first, n - 1), 1)
+    end = (key <= at).sum(1, keepdims=True) - 1  # the crossing's point: the end of its tie group
+    start = (key < at).sum(1, keepdims=True) - 1  # the point before it (-1: the curve's start)
+    before = np.maximum(start, 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f1 = np.take_along_axis(fp, end, 1) / n_neg
+        g1 = (n_pos - np.take_along_axis(tp, end, 1)) / n_pos
+        f0 = np.where(start >= 0, np.take_along_axis(fp, before, 1) / n_neg, 0.0)
+        g0 = np.where(start >= 0, (n_pos - np.take_along_axis(tp, before, 1)) / n_pos, 1.0)
+        d0, d1 = f0 - g0, f1 - g1
+        rate = np.where((n_pos > 0) & (n_neg > 0), f0 + (f1 - f0) * d0 / (d0 - d1), np.nan)[:, 0]
+    threshold = torch.from_numpy(_decode(np.take_along_axis(key, end, 1)[:, 0])).to(scores.dtype)
+    return torch.from_numpy(rate), torch.where(torch.from_numpy(np.isnan(rate)), math.nan, threshold)
+
+
+def curve_sweep(scores: Tensor, positive: Tensor) -> Optional[Swept]:
+    """The sweep of every row for the curve reads (:func:`._sweep.roc_rates`, :func:`._sweep.pr_rates`: the
+    operating points), ``None`` where the packed sort does not apply: its ``tp_above``/``fp_above`` are per
+    position (only their difference from ``tp``/``fp`` being non-zero is read there), so it is not for AUROC,
+    the ROC / PR point lists or DeLong."""
+    packed = _packed_rows(scores, positive)
+    if packed is None:
+        return None
+    rows, n = packed.shape
+    pos = packed & 1
+    tp = np.cumsum(pos, axis=1)
+    fp = np.arange(1, n + 1) - tp
+    key = packed >> 1
+    last = np.ones((rows, n), dtype=bool)
+    np.not_equal(key[:, 1:], key[:, :-1], out=last[:, :-1])
+    t = torch.from_numpy
+    neg = 1 - pos
+    return Swept(t(np.zeros((rows, n), dtype=np.int64)), t(_decode(key)).to(scores.dtype), t(pos), t(neg), t(tp),
+                 t(fp), t(tp - pos), t(fp - neg), t(last), t(tp[:, -1]), t(fp[:, -1]))
+
+
+def _decode(key: np.ndarray) -> np.ndarray:
+    """float32 values from their :func:`~torchmetrics_lite._sort_keys.desc_key32` keys (an involution of the bits)."""
+    bits = key.astype(np.uint32).view(np.int32)
+    return (bits ^ (~(bits >> 31) & np.int32(0x7FFFFFFF))).view(np.float32)
+
+
+def _packed_rows(scores: Tensor, positive: Tensor) -> Optional[np.ndarray]:
+    """Per row the sorted int64 keys ``desc_key32(score) << 1 | label``; ``None`` for empty input and scores that
+    are not 32-bit (float64 that are not exact float32)."""
+    if scores.numel() == 0 or float_dtype(scores.device) != torch.float64:
+        return None
+    key = desc_key32(_backend.host(scores))
+    if key is None:
+        return None
+    packed = key.astype(np.int64) << 1
+    packed |= _backend.host(positive)
+    packed.sort(axis=1)
+    return packed
