@@ -19,6 +19,7 @@ from torchmetrics_lite._checks.primitives import (
     check_tensor,
     upcast,
 )
+from torchmetrics_lite._dtype import float_dtype
 
 AGGREGATIONS = ("mean", "median", "min", "max")
 
@@ -60,13 +61,13 @@ def check_retrieval_inputs(preds: Any, target: Any, indexes: Any, mask: Any,
     flat 1-D ``preds``/``target``/``indexes``. Integer scores become float64 (order exact up to 2**53 in
     magnitude; float32, exact up to 2**24, on a device without float64), float16/bfloat16 float32; value checks:
     no NaN score, no NaN or negative target (``ignore_index`` rows are dropped first)."""
-    preds, target = check_tensor("preds", preds), check_tensor("target", target)
-    check_real("preds", preds)
-    check_real("target", target)
-    check_same_shape("preds", preds, "target", target)
+    if not (isinstance(preds, Tensor) and isinstance(target, Tensor)) or preds.is_complex() or \
+            target.is_complex() or preds.shape != target.shape:  # one test for the common case; the messages:
+        _check_pair(preds, target)
     if indexes is None:
-        check_ndim("preds", preds, (1, 2), "; for (..., items) inputs pass preds.reshape(-1, items) and the same "
-                   "for target (one query per row), or flat inputs with `indexes=`")
+        if preds.dim() not in (1, 2):
+            check_ndim("preds", preds, (1, 2), "; for (..., items) inputs pass preds.reshape(-1, items) and the "
+                       "same for target (one query per row), or flat inputs with `indexes=`")
     else:
         if isinstance(indexes, int) and not isinstance(indexes, bool):
             raise TypeError(f"Expected `indexes` to be a torch.Tensor, got int {indexes}; torchmetrics' third "
@@ -81,13 +82,20 @@ def check_retrieval_inputs(preds: Any, target: Any, indexes: Any, mask: Any,
         if mask.dtype != torch.bool:
             raise TypeError(f"Expected `mask` to have dtype torch.bool, got {mask.dtype}")
         check_same_shape("mask", mask, "preds", preds)
-    if preds.is_floating_point():
-        preds = upcast(preds)
-    else:
-        from torchmetrics_lite._dtype import float_dtype
-
+    if not preds.is_floating_point():
         preds = preds.to(float_dtype(preds.device))
+    elif preds.dtype in (torch.float16, torch.bfloat16):
+        preds = upcast(preds)
     return preds, target, indexes, mask
+
+
+def _check_pair(preds: Any, target: Any) -> None:
+    """Raise the first error about ``preds``/``target`` themselves (tensors, real, the same shape)."""
+    check_tensor("preds", preds)
+    check_tensor("target", target)
+    check_real("preds", preds)
+    check_real("target", target)
+    check_same_shape("preds", preds, "target", target)
 
 
 def check_retrieval_values(preds: Tensor, target: Tensor, keep: Optional[Tensor] = None) -> None:
