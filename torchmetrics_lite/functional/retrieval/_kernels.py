@@ -32,6 +32,7 @@ before the data: ``torch.compile`` traces it without a graph break and CUDA need
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable, NamedTuple, Optional
 
 A = Any  # a numpy array or a torch tensor, as the Ops in use
@@ -168,35 +169,33 @@ def _hits(r: Ranked, cut: Any) -> A:
 
 
 # ------------------------------------------------------------------------------------------ measures
-def _dcg(r: Ranked, k: Optional[int], gain: str, disc: A) -> A:
-    """Per-query DCG@k over the tie groups (each item of a group gets the group's mean gain), from the prefix
-    sums ``disc`` of the discounts."""
+def dcg_values(r: Ranked, k: Optional[int] = None, gain: str = "linear", normalize: bool = False) -> PerQuery:
+    """DCG@k per query, each item of a tie group getting the group's mean gain; ``normalize``: divided by the
+    DCG@k of the query's ideal order (its runs of equal grades, ``Ops.ideal_runs``), NDCG@k (:data:`ndcg_values`).
+    """
     ops = r.ops
+    ideal = ops.ideal_runs(r) if normalize else None  # in the command line: also relevant documents not retrieved
+    extents = (r.n_items,) if ideal is None else (r.n_items, ideal.above + ideal.size)
+    disc = ops.table("discount", r.q.shape[0], k, *extents)  # prefix sums of 1 / log2(rank + 1)
     rel = ops.real(r.rel)
     g = ops.cumsum0(rel if gain == "linear" else ops.exp2(rel) - 1.0)
     group_gain = ops.take(g, r.gstart + r.gsize) - ops.take(g, r.gstart)
     m = r.gsize if k is None else ops.clip0(k - r.above, r.gsize)  # the group's ranks inside the cut-off
     lo = ops.cap(r.above, disc.shape[0] - 1)  # a group below the cut-off has m = 0: lo = hi
     term = group_gain / ops.real(r.gsize) * (ops.take(disc, lo + m) - ops.take(disc, lo))
-    return ops.segsum(term if r.weight is None else term * r.weight, r.gq, r.n_queries)
-
-
-def dcg_values(r: Ranked, k: Optional[int] = None, gain: str = "linear") -> PerQuery:
-    disc = r.ops.table("discount", r.q.shape[0], k, r.n_items)
-    return PerQuery(_dcg(r, k, gain, disc), r.n_items, r.n_rel)
-
-
-def ndcg_values(r: Ranked, k: Optional[int] = None, gain: str = "linear") -> PerQuery:
-    """DCG@k over the DCG@k of each query's ideal order (its runs of equal grades, ``Ops.ideal_runs``)."""
-    ops = r.ops
-    ideal = ops.ideal_runs(r)  # in the command line it holds relevant documents the run did not retrieve
-    disc = ops.table("discount", r.q.shape[0], k, r.n_items, ideal.above + ideal.size)
+    dcg = ops.segsum(term if r.weight is None else term * r.weight, r.gq, r.n_queries)
+    if ideal is None:
+        return PerQuery(dcg, r.n_items, r.n_rel)
     m = ideal.size if k is None else ops.clip0(k - ideal.above, ideal.size)
     lo = ops.cap(ideal.above, disc.shape[0] - 1)
     grade = ops.real(ideal.grade)
     gains = grade if gain == "linear" else ops.exp2(grade) - 1.0
     idcg = ops.segsum(gains * (ops.take(disc, lo + m) - ops.take(disc, lo)), ideal.gq, r.n_queries)
-    return PerQuery(_dcg(r, k, gain, disc) / ops.where(idcg > 0, idcg, 1.0), r.n_items, r.n_rel)  # IDCG < 1: grades < 1
+    return PerQuery(dcg / ops.where(idcg > 0, idcg, 1.0), r.n_items, r.n_rel)  # IDCG < 1 for grades < 1
+
+
+#: NDCG@k: :func:`dcg_values` over the ideal order's DCG@k (a partial: no frame of its own).
+ndcg_values = partial(dcg_values, normalize=True)
 
 
 def _precision_sum(ops: Ops, table: A, n: A, rr: A, a: A, h: A, m: A) -> A:
