@@ -68,20 +68,11 @@ def check_retrieval_inputs(preds: Any, target: Any, indexes: Any, mask: Any,
         if preds.dim() not in (1, 2):
             check_ndim("preds", preds, (1, 2), "; for (..., items) inputs pass preds.reshape(-1, items) and the "
                        "same for target (one query per row), or flat inputs with `indexes=`")
-    else:
-        if isinstance(indexes, int) and not isinstance(indexes, bool):
-            raise TypeError(f"Expected `indexes` to be a torch.Tensor, got int {indexes}; torchmetrics' third "
-                            f"positional argument `top_k` is `k={indexes}` here (by keyword)")
-        check_tensor("indexes", indexes)
-        check_ndim("preds", preds, (1,), "; with `indexes=` the inputs are flat (torchmetrics flattens them): pass "
-                   "preds.reshape(-1), target.reshape(-1), indexes=indexes.reshape(-1)")
-        check_integer("indexes", indexes, allow_bool=False)
-        check_same_shape("indexes", indexes, "preds", preds)
-    if mask is not None:
-        check_tensor("mask", mask)
-        if mask.dtype != torch.bool:
-            raise TypeError(f"Expected `mask` to have dtype torch.bool, got {mask.dtype}")
-        check_same_shape("mask", mask, "preds", preds)
+    elif not (isinstance(indexes, Tensor) and preds.dim() == 1 and indexes.shape == preds.shape
+              and not (indexes.is_floating_point() or indexes.is_complex() or indexes.dtype == torch.bool)):
+        _check_indexes(preds, indexes)
+    if mask is not None and not (isinstance(mask, Tensor) and mask.dtype == torch.bool and mask.shape == preds.shape):
+        _check_mask(preds, mask)
     if not preds.is_floating_point():
         preds = preds.to(float_dtype(preds.device))
     elif preds.dtype in (torch.float16, torch.bfloat16):
@@ -96,6 +87,26 @@ def _check_pair(preds: Any, target: Any) -> None:
     check_real("preds", preds)
     check_real("target", target)
     check_same_shape("preds", preds, "target", target)
+
+
+def _check_indexes(preds: Tensor, indexes: Any) -> None:
+    """Raise the first error about flat input's ``indexes`` (a tensor of integer query ids, ``preds``' 1-D shape)."""
+    if isinstance(indexes, int) and not isinstance(indexes, bool):
+        raise TypeError(f"Expected `indexes` to be a torch.Tensor, got int {indexes}; torchmetrics' third "
+                        f"positional argument `top_k` is `k={indexes}` here (by keyword)")
+    check_tensor("indexes", indexes)
+    check_ndim("preds", preds, (1,), "; with `indexes=` the inputs are flat (torchmetrics flattens them): pass "
+               "preds.reshape(-1), target.reshape(-1), indexes=indexes.reshape(-1)")
+    check_integer("indexes", indexes, allow_bool=False)
+    check_same_shape("indexes", indexes, "preds", preds)
+
+
+def _check_mask(preds: Tensor, mask: Any) -> None:
+    """Raise the first error about ``mask`` (a bool tensor of ``preds``' shape)."""
+    check_tensor("mask", mask)
+    if mask.dtype != torch.bool:
+        raise TypeError(f"Expected `mask` to have dtype torch.bool, got {mask.dtype}")
+    check_same_shape("mask", mask, "preds", preds)
 
 
 def check_retrieval_values(preds: Tensor, target: Tensor, keep: Optional[Tensor] = None) -> None:

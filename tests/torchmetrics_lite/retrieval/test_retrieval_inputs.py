@@ -217,6 +217,12 @@ def test_validate_args_false_skips_value_checks(monkeypatch):
 ERRORS = [
     (dict(preds=[0.1]), TypeError, r"`preds` to be a torch.Tensor, got list"),
     (dict(target=torch.ones(Q, N, dtype=torch.complex64)), TypeError, r"`target` to have a real dtype"),
+    # each branch of check_retrieval_inputs' one-test fast path, and the order of its messages
+    (dict(target=[1]), TypeError, r"`target` to be a torch.Tensor, got list"),
+    (dict(preds=torch.ones(Q, N, dtype=torch.complex64)), TypeError, r"`preds` to have a real dtype"),
+    (dict(preds=torch.ones(Q, 3, dtype=torch.complex64)), TypeError, r"`preds` to have a real dtype"),
+    (dict(preds=torch.ones(Q, 3, dtype=torch.complex64), target=(0,)), TypeError, r"`target` to be a torch.Tensor"),
+    (dict(target=TARGET[:, :3].to(torch.complex64)), TypeError, r"`target` to have a real dtype"),
     (dict(target=TARGET[:, :3]), ValueError, r"`preds` and `target` to have the same shape, got \(25, 12\) and"),
     (dict(preds=PREDS[None], target=TARGET[None]), ValueError, r"`preds` to be 1-D or 2-D, got shape \(1, 25, 12\)"),
     (dict(indexes=torch.zeros(Q, N, dtype=torch.long)), ValueError, r"`preds` to be 1-D, got shape \(25, 12\)"),

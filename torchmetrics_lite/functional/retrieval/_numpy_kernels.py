@@ -90,11 +90,11 @@ NUMPY = Ops(
     name="numpy",
     real=partial(np.asarray, dtype=np.float64),  # numpy callables, not lambdas: no Python frame per call
     cumsum0=_cumsum0,
-    take=np.take,
+    take=np.ndarray.take,  # the method: np.take adds a Python wrapper call per gather
     segsum=_segsum,
     nonzero=np.flatnonzero,
     arange=lambda n, like: np.arange(n, dtype=np.int64),
-    repeat=np.repeat,
+    repeat=np.ndarray.repeat,
     cap=np.minimum,
     clip0=lambda x, hi: np.minimum(np.maximum(x, 0), hi),
     where=np.where,

@@ -41,7 +41,6 @@ class Flat(NamedTuple):
     target: Tensor  # (n,) relevance (the input's dtype)
     qid: Tensor  # (n,) int64 query ids in [0, n_queries)
     n_queries: int
-    dense: bool  # the queries are the rows of a dense block: reduction="none" returns one value per row
     valid: Optional[Tensor] = None  # (n,) bool: False at masked items kept in place (static shapes)
 
 
@@ -91,7 +90,7 @@ def _rank(preds: Tensor, target: Tensor, indexes: Optional[Tensor], mask: Option
     if not dense:
         qid, n_queries = _compact_ids(qid)
     if not on_numpy:
-        return rank(Flat(preds, target, qid, n_queries, dense, keep), ties)
+        return rank(Flat(preds, target, qid, n_queries, keep), ties)
     full_rows = n_cols if dense and mask is None and ignore_index is None else 0
     target = target.detach()
     if target.dtype in (torch.bfloat16, torch.float16):
@@ -153,7 +152,7 @@ TORCH = K.Ops(
     searchsorted=lambda a, v: torch.searchsorted(a, v),
     span=_span,
     table=_table,
-    ideal_runs=lambda r: _ideal_runs(r),
+    ideal_runs=_ideal_runs,
 )
 #: The torch ops by floating dtype: float64, or float32 on a device without float64 (``float_dtype``).
 TORCH_OPS = {torch.float64: TORCH, torch.float32: TORCH._replace(real=lambda x: x.to(torch.float32),
