@@ -22,18 +22,23 @@ from torchmetrics_lite._checks.primitives import (
 from torchmetrics_lite._dtype import float_dtype
 
 AGGREGATIONS = ("mean", "median", "min", "max")
+_TIES, _EMPTY, _REDUCTIONS, _GAINS = ("average", "order"), ("skip", "zero", "one", "error"), ("mean", "none"), \
+    ("linear", "exponential")
 
 
 def check_retrieval_options(*, k: Any = None, ties: Any = "average", empty: Any = "zero",
                             ignore_index: Any = None, reduction: Any = "mean", gain: Any = "linear",
                             max_fpr: Any = None) -> None:
     """The options shared by every retrieval function and module (``max_fpr``: AUROC's, in ``(0, 1]``)."""
+    if ((k is None or (type(k) is int and k > 0)) and max_fpr is None and ties in _TIES and empty in _EMPTY
+            and reduction in _REDUCTIONS and gain in _GAINS and (ignore_index is None or type(ignore_index) is int)):
+        return  # the common case at once; otherwise the checks below raise the first error
     check_positive_int("k", k, allow_none=True)
     check_max_fpr(max_fpr)
-    check_choice("ties", ties, ("average", "order"))
-    check_choice("empty", empty, ("skip", "zero", "one", "error"))
-    check_choice("reduction", reduction, ("mean", "none"))
-    check_choice("gain", gain, ("linear", "exponential"))
+    check_choice("ties", ties, _TIES)
+    check_choice("empty", empty, _EMPTY)
+    check_choice("reduction", reduction, _REDUCTIONS)
+    check_choice("gain", gain, _GAINS)
     if ignore_index is not None and (isinstance(ignore_index, bool) or not isinstance(ignore_index, int)):
         raise ValueError(f"Expected `ignore_index` to be an int or None, got {ignore_index!r}")
 

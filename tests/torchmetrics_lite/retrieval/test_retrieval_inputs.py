@@ -236,6 +236,11 @@ ERRORS = [
     (dict(empty="nan"), ValueError, r"`empty` to be one of \('skip', 'zero', 'one', 'error'\), got 'nan'"),
     (dict(reduction="sum"), ValueError, r"`reduction` to be one of \('mean', 'none'\), got 'sum'"),
     (dict(ignore_index=1.5), ValueError, r"`ignore_index` to be an int or None, got 1.5"),
+    # check_retrieval_options' one-test fast path: a bool is no int, and the first bad option is named
+    (dict(k=True), ValueError, r"`k` to be a positive int or None, got True"),
+    (dict(ignore_index=False), ValueError, r"`ignore_index` to be an int or None, got False"),
+    (dict(k=0, ties="random", reduction="sum"), ValueError, r"`k` to be a positive int or None, got 0"),
+    (dict(empty="nan", reduction="sum"), ValueError, r"`empty` to be one of"),
     (dict(preds=torch.full((Q, N), float("nan"))), ValueError, r"`preds` to contain no NaN, got 300"),
     (dict(target=TARGET - 1), ValueError, r"`target` to be non-negative \(relevance grades\), got minimum -1"),
     (dict(target=TARGET.double().fill_(float("nan"))), ValueError, r"`target` to contain no NaN"),

@@ -51,7 +51,8 @@ def _compact_ids(indexes: Tensor) -> tuple:
     n = indexes.numel()
     if n == 0:
         return indexes.to(torch.int64), 0
-    lo, hi = (v.item() for v in torch.aminmax(indexes))
+    extremes = torch.aminmax(indexes)
+    lo, hi = extremes.min.item(), extremes.max.item()
     if hi - lo < 4 * n + 1024:
         ids = indexes.to(torch.int64)
         return (ids - lo if lo else ids), hi - lo + 1
