@@ -19,20 +19,26 @@ from torchmetrics_lite._checks.primitives import (
     check_tensor,
     upcast,
 )
+from torchmetrics_lite._dtype import float_dtype
 
 AGGREGATIONS = ("mean", "median", "min", "max")
+_TIES, _EMPTY, _REDUCTIONS, _GAINS = ("average", "order"), ("skip", "zero", "one", "error"), ("mean", "none"), \
+    ("linear", "exponential")
 
 
 def check_retrieval_options(*, k: Any = None, ties: Any = "average", empty: Any = "zero",
                             ignore_index: Any = None, reduction: Any = "mean", gain: Any = "linear",
                             max_fpr: Any = None) -> None:
     """The options shared by every retrieval function and module (``max_fpr``: AUROC's, in ``(0, 1]``)."""
+    if ((k is None or (type(k) is int and k > 0)) and max_fpr is None and ties in _TIES and empty in _EMPTY
+            and reduction in _REDUCTIONS and gain in _GAINS and (ignore_index is None or type(ignore_index) is int)):
+        return  # the common case at once; otherwise the checks below raise the first error
     check_positive_int("k", k, allow_none=True)
     check_max_fpr(max_fpr)
-    check_choice("ties", ties, ("average", "order"))
-    check_choice("empty", empty, ("skip", "zero", "one", "error"))
-    check_choice("reduction", reduction, ("mean", "none"))
-    check_choice("gain", gain, ("linear", "exponential"))
+    check_choice("ties", ties, _TIES)
+    check_choice("empty", empty, _EMPTY)
+    check_choice("reduction", reduction, _REDUCTIONS)
+    check_choice("gain", gain, _GAINS)
     if ignore_index is not None and (isinstance(ignore_index, bool) or not isinstance(ignore_index, int)):
         raise ValueError(f"Expected `ignore_index` to be an int or None, got {ignore_index!r}")
 
@@ -60,34 +66,52 @@ def check_retrieval_inputs(preds: Any, target: Any, indexes: Any, mask: Any,
     flat 1-D ``preds``/``target``/``indexes``. Integer scores become float64 (order exact up to 2**53 in
     magnitude; float32, exact up to 2**24, on a device without float64), float16/bfloat16 float32; value checks:
     no NaN score, no NaN or negative target (``ignore_index`` rows are dropped first)."""
-    preds, target = check_tensor("preds", preds), check_tensor("target", target)
+    if not (isinstance(preds, Tensor) and isinstance(target, Tensor)) or preds.is_complex() or \
+            target.is_complex() or preds.shape != target.shape:  # one test for the common case; the messages:
+        _check_pair(preds, target)
+    if indexes is None:
+        if preds.dim() not in (1, 2):
+            check_ndim("preds", preds, (1, 2), "; for (..., items) inputs pass preds.reshape(-1, items) and the "
+                       "same for target (one query per row), or flat inputs with `indexes=`")
+    elif not (isinstance(indexes, Tensor) and preds.dim() == 1 and indexes.shape == preds.shape
+              and not (indexes.is_floating_point() or indexes.is_complex() or indexes.dtype == torch.bool)):
+        _check_indexes(preds, indexes)
+    if mask is not None and not (isinstance(mask, Tensor) and mask.dtype == torch.bool and mask.shape == preds.shape):
+        _check_mask(preds, mask)
+    if not preds.is_floating_point():
+        preds = preds.to(float_dtype(preds.device))
+    elif preds.dtype in (torch.float16, torch.bfloat16):
+        preds = upcast(preds)
+    return preds, target, indexes, mask
+
+
+def _check_pair(preds: Any, target: Any) -> None:
+    """Raise the first error about ``preds``/``target`` themselves (tensors, real, the same shape)."""
+    check_tensor("preds", preds)
+    check_tensor("target", target)
     check_real("preds", preds)
     check_real("target", target)
     check_same_shape("preds", preds, "target", target)
-    if indexes is None:
-        check_ndim("preds", preds, (1, 2), "; for (..., items) inputs pass preds.reshape(-1, items) and the same "
-                   "for target (one query per row), or flat inputs with `indexes=`")
-    else:
-        if isinstance(indexes, int) and not isinstance(indexes, bool):
-            raise TypeError(f"Expected `indexes` to be a torch.Tensor, got int {indexes}; torchmetrics' third "
-                            f"positional argument `top_k` is `k={indexes}` here (by keyword)")
-        check_tensor("indexes", indexes)
-        check_ndim("preds", preds, (1,), "; with `indexes=` the inputs are flat (torchmetrics flattens them): pass "
-                   "preds.reshape(-1), target.reshape(-1), indexes=indexes.reshape(-1)")
-        check_integer("indexes", indexes, allow_bool=False)
-        check_same_shape("indexes", indexes, "preds", preds)
-    if mask is not None:
-        check_tensor("mask", mask)
-        if mask.dtype != torch.bool:
-            raise TypeError(f"Expected `mask` to have dtype torch.bool, got {mask.dtype}")
-        check_same_shape("mask", mask, "preds", preds)
-    if preds.is_floating_point():
-        preds = upcast(preds)
-    else:
-        from torchmetrics_lite._dtype import float_dtype
 
-        preds = preds.to(float_dtype(preds.device))
-    return preds, target, indexes, mask
+
+def _check_indexes(preds: Tensor, indexes: Any) -> None:
+    """Raise the first error about flat input's ``indexes`` (a tensor of integer query ids, ``preds``' 1-D shape)."""
+    if isinstance(indexes, int) and not isinstance(indexes, bool):
+        raise TypeError(f"Expected `indexes` to be a torch.Tensor, got int {indexes}; torchmetrics' third "
+                        f"positional argument `top_k` is `k={indexes}` here (by keyword)")
+    check_tensor("indexes", indexes)
+    check_ndim("preds", preds, (1,), "; with `indexes=` the inputs are flat (torchmetrics flattens them): pass "
+               "preds.reshape(-1), target.reshape(-1), indexes=indexes.reshape(-1)")
+    check_integer("indexes", indexes, allow_bool=False)
+    check_same_shape("indexes", indexes, "preds", preds)
+
+
+def _check_mask(preds: Tensor, mask: Any) -> None:
+    """Raise the first error about ``mask`` (a bool tensor of ``preds``' shape)."""
+    check_tensor("mask", mask)
+    if mask.dtype != torch.bool:
+        raise TypeError(f"Expected `mask` to have dtype torch.bool, got {mask.dtype}")
+    check_same_shape("mask", mask, "preds", preds)
 
 
 def check_retrieval_values(preds: Tensor, target: Tensor, keep: Optional[Tensor] = None) -> None:

@@ -217,6 +217,12 @@ def test_validate_args_false_skips_value_checks(monkeypatch):
 ERRORS = [
     (dict(preds=[0.1]), TypeError, r"`preds` to be a torch.Tensor, got list"),
     (dict(target=torch.ones(Q, N, dtype=torch.complex64)), TypeError, r"`target` to have a real dtype"),
+    # each branch of check_retrieval_inputs' one-test fast path, and the order of its messages
+    (dict(target=[1]), TypeError, r"`target` to be a torch.Tensor, got list"),
+    (dict(preds=torch.ones(Q, N, dtype=torch.complex64)), TypeError, r"`preds` to have a real dtype"),
+    (dict(preds=torch.ones(Q, 3, dtype=torch.complex64)), TypeError, r"`preds` to have a real dtype"),
+    (dict(preds=torch.ones(Q, 3, dtype=torch.complex64), target=(0,)), TypeError, r"`target` to be a torch.Tensor"),
+    (dict(target=TARGET[:, :3].to(torch.complex64)), TypeError, r"`target` to have a real dtype"),
     (dict(target=TARGET[:, :3]), ValueError, r"`preds` and `target` to have the same shape, got \(25, 12\) and"),
     (dict(preds=PREDS[None], target=TARGET[None]), ValueError, r"`preds` to be 1-D or 2-D, got shape \(1, 25, 12\)"),
     (dict(indexes=torch.zeros(Q, N, dtype=torch.long)), ValueError, r"`preds` to be 1-D, got shape \(25, 12\)"),
@@ -230,6 +236,11 @@ ERRORS = [
     (dict(empty="nan"), ValueError, r"`empty` to be one of \('skip', 'zero', 'one', 'error'\), got 'nan'"),
     (dict(reduction="sum"), ValueError, r"`reduction` to be one of \('mean', 'none'\), got 'sum'"),
     (dict(ignore_index=1.5), ValueError, r"`ignore_index` to be an int or None, got 1.5"),
+    # check_retrieval_options' one-test fast path: a bool is no int, and the first bad option is named
+    (dict(k=True), ValueError, r"`k` to be a positive int or None, got True"),
+    (dict(ignore_index=False), ValueError, r"`ignore_index` to be an int or None, got False"),
+    (dict(k=0, ties="random", reduction="sum"), ValueError, r"`k` to be a positive int or None, got 0"),
+    (dict(empty="nan", reduction="sum"), ValueError, r"`empty` to be one of"),
     (dict(preds=torch.full((Q, N), float("nan"))), ValueError, r"`preds` to contain no NaN, got 300"),
     (dict(target=TARGET - 1), ValueError, r"`target` to be non-negative \(relevance grades\), got minimum -1"),
     (dict(target=TARGET.double().fill_(float("nan"))), ValueError, r"`target` to contain no NaN"),

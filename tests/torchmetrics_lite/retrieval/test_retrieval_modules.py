@@ -363,8 +363,8 @@ def test_compute_from_stats_is_pure_and_evaluates_once_per_compute(monkeypatch):
     assert_close(m.per_query(), want, atol=1e-12)
     assert m.skipped() == int(torch.isnan(want).sum()) - int((~dense[3].any(1)).sum())
     calls = []
-    real = module_retrieval._measure_values
-    monkeypatch.setattr(module_retrieval, "_measure_values", lambda *a, **kw: calls.append(1) or real(*a, **kw))
+    real = module_retrieval._rank
+    monkeypatch.setattr(module_retrieval, "_rank", lambda *a, **kw: calls.append(1) or real(*a, **kw))
     m.update(*FLAT[0])
     m.per_query(), m.skipped(), m.compute(), m.per_query()
     assert len(calls) == 1  # the flat rows are ranked once for compute, per_query and skipped together

@@ -32,6 +32,7 @@ before the data: ``torch.compile`` traces it without a graph break and CUDA need
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable, NamedTuple, Optional
 
 A = Any  # a numpy array or a torch tensor, as the Ops in use
@@ -62,7 +63,8 @@ class Ops(NamedTuple):
     lgamma: Callable[[A], A]  # log Gamma of whole numbers >= 1 (floating)
     ceil: Callable[[A], A]  # int64 ceiling of non-negative floating values
     searchsorted: Callable[[A, A], A]  # int64 left insertion points of values in an ascending 1-D array
-    span: Callable[[A, Optional[int], int], int]  # table length >= 1 + min(k, longest query) (n: the items)
+    span: Callable[..., int]  # (n, k, *counts): table length >= 1 + min(k, largest count) (n: the items)
+    table: Callable[..., A]  # (term, n, k, *counts): prefix sums of term(p) for ranks p up to the span
     ideal_runs: Callable[["Ranked"], "Runs"]  # the runs of equal grades of each query's ideal order
 
 
@@ -150,19 +152,6 @@ def _slots(r: Ranked, cut: Any) -> A:
     return r.gsize if cut is None else r.ops.clip0(cut - r.above, r.gsize)
 
 
-def _table(r: Ranked, length: int, term: Callable[[A], A]) -> A:
-    """Prefix sums ``T[i] = sum_{p=1..i} term(p)`` for ``i < length``."""
-    ops = r.ops
-    return ops.cumsum0(term(ops.real(ops.arange(length - 1, r.q)) + 1.0))
-
-
-def _range_sum(r: Ranked, table: A, m: A) -> A:
-    """``T[a+m] - T[a]`` per group: the sum of the table's terms over the group's ranks inside the cut-off."""
-    ops = r.ops
-    lo = ops.cap(r.above, table.shape[0] - 1)  # a group below the cut-off has m = 0: lo = hi
-    return ops.take(table, lo + m) - ops.take(table, lo)
-
-
 def _div(num: A, den: A, ops: Ops) -> A:
     """``num / den`` with 0 / 0 = 0 for the non-negative counts ``den`` (those queries are empty anyway)."""
     return num / ops.real(ops.where(den > 0, den, 1))
@@ -179,39 +168,34 @@ def _hits(r: Ranked, cut: Any) -> A:
     return _group_sum(r, ops.real(r.r * _slots(r, cut)) / ops.real(r.gsize))
 
 
-def _gains(rel: A, gain: str, ops: Ops) -> A:
-    rel = ops.real(rel)
-    return rel if gain == "linear" else ops.exp2(rel) - 1.0
-
-
-def _discount(ops: Ops) -> Callable[[A], A]:
-    return lambda pos: 1.0 / ops.log2(pos + 1.0)
-
-
 # ------------------------------------------------------------------------------------------ measures
-def _dcg(r: Ranked, k: Optional[int], gain: str, disc: A) -> A:
+def dcg_values(r: Ranked, k: Optional[int] = None, gain: str = "linear", normalize: bool = False) -> PerQuery:
+    """DCG@k per query, each item of a tie group getting the group's mean gain; ``normalize``: divided by the
+    DCG@k of the query's ideal order (its runs of equal grades, ``Ops.ideal_runs``), NDCG@k (:data:`ndcg_values`).
+    """
     ops = r.ops
-    g = ops.cumsum0(_gains(r.rel, gain, ops))
+    ideal = ops.ideal_runs(r) if normalize else None  # in the command line: also relevant documents not retrieved
+    extents = (r.n_items,) if ideal is None else (r.n_items, ideal.above + ideal.size)
+    disc = ops.table("discount", r.q.shape[0], k, *extents)  # prefix sums of 1 / log2(rank + 1)
+    rel = ops.real(r.rel)
+    g = ops.cumsum0(rel if gain == "linear" else ops.exp2(rel) - 1.0)
     group_gain = ops.take(g, r.gstart + r.gsize) - ops.take(g, r.gstart)
-    return _group_sum(r, group_gain / ops.real(r.gsize) * _range_sum(r, disc, _slots(r, k)))
-
-
-def dcg_values(r: Ranked, k: Optional[int] = None, gain: str = "linear") -> PerQuery:
-    disc = _table(r, r.ops.span(r.n_items, k, r.q.shape[0]), _discount(r.ops))
-    return PerQuery(_dcg(r, k, gain, disc), r.n_items, r.n_rel)
-
-
-def ndcg_values(r: Ranked, k: Optional[int] = None, gain: str = "linear") -> PerQuery:
-    ops = r.ops
-    ideal = ops.ideal_runs(r)  # in the command line it holds relevant documents the run did not retrieve
-    n = r.q.shape[0]
-    disc = _table(r, max(ops.span(r.n_items, k, n), ops.span(ideal.above + ideal.size, k, n)), _discount(ops))
-    dcg = _dcg(r, k, gain, disc)
+    m = r.gsize if k is None else ops.clip0(k - r.above, r.gsize)  # the group's ranks inside the cut-off
+    lo = ops.cap(r.above, disc.shape[0] - 1)  # a group below the cut-off has m = 0: lo = hi
+    term = group_gain / ops.real(r.gsize) * (ops.take(disc, lo + m) - ops.take(disc, lo))
+    dcg = ops.segsum(term if r.weight is None else term * r.weight, r.gq, r.n_queries)
+    if ideal is None:
+        return PerQuery(dcg, r.n_items, r.n_rel)
     m = ideal.size if k is None else ops.clip0(k - ideal.above, ideal.size)
     lo = ops.cap(ideal.above, disc.shape[0] - 1)
-    span = ops.take(disc, lo + m) - ops.take(disc, lo)
-    idcg = ops.segsum(_gains(ideal.grade, gain, ops) * span, ideal.gq, r.n_queries)
+    grade = ops.real(ideal.grade)
+    gains = grade if gain == "linear" else ops.exp2(grade) - 1.0
+    idcg = ops.segsum(gains * (ops.take(disc, lo + m) - ops.take(disc, lo)), ideal.gq, r.n_queries)
     return PerQuery(dcg / ops.where(idcg > 0, idcg, 1.0), r.n_items, r.n_rel)  # IDCG < 1 for grades < 1
+
+
+#: NDCG@k: :func:`dcg_values` over the ideal order's DCG@k (a partial: no frame of its own).
+ndcg_values = partial(dcg_values, normalize=True)
 
 
 def _precision_sum(ops: Ops, table: A, n: A, rr: A, a: A, h: A, m: A) -> A:
@@ -229,7 +213,7 @@ def average_precision_values(r: Ranked, k: Optional[int] = None, normalize: str 
     (``normalize="relevant"``, trec_eval's ``map_cut``) or by the relevant items in the top k
     (``"retrieved"``, torchmetrics; see :func:`_retrieved_ap`)."""
     ops = r.ops
-    table = _table(r, ops.span(r.n_items, k, r.q.shape[0]), lambda pos: 1.0 / pos)
+    table = ops.table("reciprocal", r.q.shape[0], k, r.n_items)
     if normalize == "retrieved" and k is not None:
         return _retrieved_ap(r, k, table)
     term = _precision_sum(ops, table, ops.real(r.gsize), ops.real(r.r), r.above, ops.real(r.h), _slots(r, k))
@@ -395,7 +379,7 @@ def _roc_area(r: Ranked, inside: A, rows: _CutRows, f: A) -> A:
     group's end); ONE search finds the group where ``f`` falls, exact doubled int64 areas summed before it give
     the area of the groups passed, and the group's own straight segment is cut at ``f``."""
     ops = r.ops
-    top = ops.span(r.n_items, None, r.q.shape[0])  # > every query's count of non-relevant items
+    top = ops.span(r.q.shape[0], None, r.n_items)  # > every query's count of non-relevant items
     neg = r.gsize - r.r
     keys = r.gq * (top + 1) + ops.where(inside, r.above - r.h + neg, top)
     area2 = ops.where(inside, neg * (2 * r.h + r.r), 0)  # twice each inside group's trapezoid

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from functools import partial
-from typing import Optional
+from typing import Any, NamedTuple, Optional
 
 import numpy as np
 
@@ -40,14 +40,40 @@ def _lgamma(x: np.ndarray) -> np.ndarray:
     return table.take(x.astype(np.int64))
 
 
-def _span(n_items: np.ndarray, k: Optional[int], n: int) -> int:
-    longest = int(n_items.max(initial=0))
+def _span(n: int, k: Optional[int], *counts: np.ndarray) -> int:
+    """``1 + min(k, the largest count)`` (``k=None``: the largest count)."""
+    longest = 0
+    for c in counts:
+        longest = max(longest, int(c.max(initial=0)))
     return 1 + (longest if k is None else min(k, longest))
 
 
+def _table(term: str, n: int, k: Optional[int], *counts: np.ndarray) -> np.ndarray:
+    """``Ops.table``: prefix sums ``T[i] = sum_{p=1..i} t(p)`` of ``t(p) = 1/log2(p+1)`` (``"discount"``) or
+    ``1/p`` (``"reciprocal"``), for ``i`` up to ``min(k, the largest count)`` (:func:`_span`)."""
+    length = _span(n, k, *counts)
+    pos = np.arange(length - 1, dtype=np.int64).astype(np.float64) + 1.0
+    out = np.zeros(length, dtype=np.float64)
+    np.cumsum(1.0 / np.log2(pos + 1.0) if term == "discount" else 1.0 / pos, out=out[1:])
+    return out
+
+
+class _Items(NamedTuple):
+    q: np.ndarray  # (n,) int64 query of each item
+    rel: np.ndarray  # (n,) its grade
+    n_queries: int
+
+
 def ideal_runs(q: np.ndarray, rel: np.ndarray, n_queries: int) -> Runs:
-    """The runs of equal grades of each query's ideal order (grades descending) of items in any order: a
-    histogram of (query, grade) for whole-number grades, else a sort by (query, grade)."""
+    """The runs of equal grades of each query's ideal order (grades descending) of items in any order (see
+    :func:`_ideal_runs`)."""
+    return _ideal_runs(_Items(q, rel, n_queries))
+
+
+def _ideal_runs(items: Any) -> Runs:
+    """:func:`ideal_runs` of a :class:`Ranked` or :class:`_Items` (``Ops.ideal_runs``): a histogram of
+    (query, grade) for whole-number grades, else a sort by (query, grade)."""
+    q, rel, n_queries = items.q, items.rel, items.n_queries
     top = int(rel.max(initial=0))
     whole = rel.dtype.kind in "biu" or np.array_equal(np.floor(rel), rel)
     if rel.size and n_queries * (top + 1) <= 4 * rel.size + 1024 and whole:
@@ -64,11 +90,11 @@ NUMPY = Ops(
     name="numpy",
     real=partial(np.asarray, dtype=np.float64),  # numpy callables, not lambdas: no Python frame per call
     cumsum0=_cumsum0,
-    take=np.take,
+    take=np.ndarray.take,  # the method: np.take adds a Python wrapper call per gather
     segsum=_segsum,
     nonzero=np.flatnonzero,
     arange=lambda n, like: np.arange(n, dtype=np.int64),
-    repeat=np.repeat,
+    repeat=np.ndarray.repeat,
     cap=np.minimum,
     clip0=lambda x, hi: np.minimum(np.maximum(x, 0), hi),
     where=np.where,
@@ -80,7 +106,8 @@ NUMPY = Ops(
     ceil=lambda x: np.ceil(x).astype(np.int64),
     searchsorted=lambda a, v: np.searchsorted(a, v, side="left").astype(np.int64, copy=False),
     span=_span,
-    ideal_runs=lambda r: ideal_runs(r.q, r.rel, r.n_queries),
+    table=_table,
+    ideal_runs=_ideal_runs,
 )
 
 

@@ -11,15 +11,7 @@ from torch import Tensor
 
 from torchmetrics_lite._checks import check_retrieval_aggregated, check_retrieval_inputs, check_retrieval_values
 from torchmetrics_lite._dtype import float_dtype
-from torchmetrics_lite.functional.retrieval._torch_kernels import (
-    RELEVANT,
-    Measure,
-    PerQuery,
-    _measure_values,
-    _per_query,
-    _retrieval_from_stats,
-    _retrieval_stats,
-)
+from torchmetrics_lite.functional.retrieval._torch_kernels import RELEVANT, Measure, PerQuery, _rank, _reduce
 
 __all__: list = []  # private: the module-facing steps of the retrieval family
 
@@ -44,12 +36,9 @@ def _retrieval_batch_stats(preds: Any, target: Any, indexes: Any = None, mask: A
     host sync)."""
     preds, target, indexes, mask = check_retrieval_inputs(preds, target, indexes, mask, validate_args)
     if indexes is None:
-        pq, _ = _measure_values(measure, preds, target, None, mask, ties=ties, ignore_index=ignore_index,
-                                validate_args=validate_args, options=measure_options)
-        stats = _retrieval_stats(pq, empty, need)
-        if keep:
-            stats["query_values"] = _per_query(pq, empty, True, need)
-        return stats
+        ranked = _rank(preds, target, None, mask, ties=ties, ignore_index=ignore_index,
+                          validate_args=validate_args, cut=measure_options.get("k"))
+        return _reduce(measure(ranked, **measure_options), empty, need, keep=keep)
     kept = mask
     if ignore_index is not None:
         kept = (target != ignore_index) if kept is None else kept & (target != ignore_index)
@@ -67,9 +56,9 @@ def _flat_values(state: Dict[str, Tensor], measure: Measure, measure_options: Di
     preds, target, indexes = state["preds"], state["target"], state["indexes"]
     dropped = torch.isnan(target)
     kept = None if not bool(dropped.any()) else ~dropped
-    pq, _ = _measure_values(measure, preds, target, indexes, kept, ties=ties, ignore_index=None,
-                            validate_args=False, options=measure_options)
-    return pq
+    ranked = _rank(preds, target, indexes, kept, ties=ties, ignore_index=None, validate_args=False,
+                      cut=measure_options.get("k"))
+    return measure(ranked, **measure_options)
 
 
 def _retrieval_summary(state: Dict[str, Tensor], *, measure: Measure, measure_options: Dict[str, Any],
@@ -85,14 +74,13 @@ def _retrieval_summary(state: Dict[str, Tensor], *, measure: Measure, measure_op
     # flat rows keep their per-query values (the README's promise); dense ones only with keep_per_query
     keep = keep or not bool(totals["n_queries"])
     if "preds" in state and state["preds"].numel():
-        pq = _flat_values(state, measure, measure_options, ties)
-        part = _retrieval_stats(pq, empty, need)
+        part = _reduce(_flat_values(state, measure, measure_options, ties), empty, need, dense=False, keep=keep)
         totals = {name: totals[name] + part[name] for name in _SUMS}
         if keep:
-            values.append(_per_query(pq, empty, False, need))
+            values.append(part["query_values"])
     every = torch.cat(values) if keep and values else None
     if isinstance(aggregation, str) and aggregation == "mean":
-        value = _retrieval_from_stats(totals)
+        value = totals["value_sum"] / totals["n_queries"].to(totals["value_sum"].dtype)
     elif every is None or bool(torch.isnan(every).all()):
         value = torch.tensor(float("nan"), dtype=dtype, device=device)
     elif callable(aggregation):
@@ -112,6 +100,6 @@ def _retrieval_value(state: Dict[str, Tensor], *, measure: Measure, measure_opti
     if evaluated is not None and evaluated[0] is state:
         return evaluated[1].value
     if "preds" not in state and isinstance(aggregation, str) and aggregation == "mean":  # dense sums alone
-        return _retrieval_from_stats(state)
+        return state["value_sum"] / state["n_queries"].to(state["value_sum"].dtype)  # nan when none counted
     return _retrieval_summary(state, measure=measure, measure_options=measure_options, ties=ties, empty=empty,
                               keep=keep, need=need, aggregation=aggregation).value

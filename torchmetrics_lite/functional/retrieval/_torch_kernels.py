@@ -1,15 +1,18 @@
-"""The torch side of the retrieval kernels, input flattening, the empty-query rule and the dispatch.
+"""The torch side of the retrieval kernels, the ranking dispatch and the empty-query rule.
 
-:func:`_measure_values` turns checked dense ``(queries, items)`` or flat ``(preds, target, indexes)`` input into
-one flat list of items with compact query ids (:func:`_flatten`), ranks it with ONE sort (numpy's packed sort on
-CPU, :func:`rank` here on every other device and under ``torch.compile``; :mod:`torchmetrics_lite._backend`
-chooses) and evaluates a measure of :mod:`~torchmetrics_lite.functional.retrieval._kernels` on the tie groups.
-``_retrieval_stats`` applies the empty-query rule and sums, ``_retrieval_from_stats`` divides.
+The pipeline (:func:`~torchmetrics_lite.functional.retrieval._streaming._retrieval_batch_stats`): checked dense
+``(queries, items)`` or flat ``(preds, target, indexes)`` input -> :func:`_rank` (one flat item list with compact
+query ids, ranked by ONE sort: numpy's packed sort on CPU, :func:`rank` here on every other device and under
+``torch.compile``; :mod:`torchmetrics_lite._backend` chooses) -> a measure of
+:mod:`~torchmetrics_lite.functional.retrieval._kernels` on the tie groups -> :func:`_reduce` (the empty-query
+rule and the sums).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, NamedTuple, Optional
+from functools import partial
+from typing import Callable, Dict, NamedTuple, Optional
 
+import numpy as np
 import torch
 from torch import Tensor
 
@@ -38,9 +41,7 @@ class Flat(NamedTuple):
     target: Tensor  # (n,) relevance (the input's dtype)
     qid: Tensor  # (n,) int64 query ids in [0, n_queries)
     n_queries: int
-    dense: bool  # the queries are the rows of a dense block: reduction="none" returns one value per row
     valid: Optional[Tensor] = None  # (n,) bool: False at masked items kept in place (static shapes)
-    row_length: int = 0  # > 0: the items are the full rows of a dense block, this long (nothing dropped)
 
 
 # ------------------------------------------------------------------------------------ flatten and rank
@@ -50,7 +51,8 @@ def _compact_ids(indexes: Tensor) -> tuple:
     n = indexes.numel()
     if n == 0:
         return indexes.to(torch.int64), 0
-    lo, hi = (v.item() for v in torch.aminmax(indexes))
+    extremes = torch.aminmax(indexes)
+    lo, hi = extremes.min.item(), extremes.max.item()
     if hi - lo < 4 * n + 1024:
         ids = indexes.to(torch.int64)
         return (ids - lo if lo else ids), hi - lo + 1
@@ -58,11 +60,14 @@ def _compact_ids(indexes: Tensor) -> tuple:
     return inverse, uniq.numel()
 
 
-def _flatten(preds: Tensor, target: Tensor, indexes: Optional[Tensor], mask: Optional[Tensor],
-             ignore_index: Optional[int], validate_args: bool, drop: bool = True) -> Flat:
-    """Checked inputs -> one flat item list. Masked and ``ignore_index`` items are dropped, or, with
-    ``drop=False`` on dense input, kept in place and flagged in ``valid`` (every shape then follows the input's
-    shape, as ``torch.compile`` needs)."""
+def _rank(preds: Tensor, target: Tensor, indexes: Optional[Tensor], mask: Optional[Tensor], *, ties: str,
+          ignore_index: Optional[int], validate_args: bool, cut: Optional[int] = None) -> K.Ranked:
+    """Checked inputs -> the ranking: one flat item list with compact query ids, ranked by ONE sort
+    (numpy's packed sort on CPU, :func:`rank` on other devices and under ``torch.compile``; ``_backend``
+    chooses). Masked and ``ignore_index`` items are dropped before the numpy sort; the torch ranking of dense
+    input keeps them in place, flagged (every shape then follows the input's, as ``torch.compile`` needs).
+    ``cut``: the measure reads only the ranks up to it (see :func:`_numpy_kernels.rank`)."""
+    on_numpy = _backend.use_numpy(preds)
     dense = indexes is None
     if dense:
         if preds.dim() == 1:
@@ -80,13 +85,19 @@ def _flatten(preds: Tensor, target: Tensor, indexes: Optional[Tensor], mask: Opt
         keep = (target != ignore_index) if keep is None else keep & (target != ignore_index)
     if validate_args:
         check_retrieval_values(preds, target, keep)
-    if keep is not None and not (dense and not drop):
+    if keep is not None and (on_numpy or not dense):
         preds, target, qid = preds[keep], target[keep], qid[keep]
         keep = None
     if not dense:
         qid, n_queries = _compact_ids(qid)
-    full_rows = n_cols if dense and keep is None and mask is None and ignore_index is None else 0
-    return Flat(preds, target, qid, n_queries, dense, keep, full_rows)
+    if not on_numpy:
+        return rank(Flat(preds, target, qid, n_queries, keep), ties)
+    full_rows = n_cols if dense and mask is None and ignore_index is None else 0
+    target = target.detach()
+    if target.dtype in (torch.bfloat16, torch.float16):
+        target = target.float()  # exact
+    return _numpy_kernels.rank(qid.numpy(), preds.numpy(force=True), target.numpy(), n_queries, ties, cut=cut,
+                               row_length=full_rows)
 
 
 # ------------------------------------------------------------------------------------------ torch ops
@@ -100,9 +111,16 @@ def _segsum(values: Tensor, ids: Tensor, n: int) -> Tensor:
     return torch.zeros(n, dtype=values.dtype, device=values.device).index_add_(0, ids, values)
 
 
-def _span(n_items: Tensor, k: Optional[int], n: int) -> int:
+def _span(n: int, k: Optional[int], *counts: Tensor) -> int:
     """An upper bound known without a host sync: the number of items, or ``k`` if smaller."""
     return 1 + (n if k is None else min(k, n))
+
+
+def _table(term: str, n: int, k: Optional[int], *counts: Tensor, dtype: torch.dtype = torch.float64) -> Tensor:
+    """``Ops.table``: prefix sums of ``1/log2(p+1)`` (``"discount"``) or ``1/p`` for the ranks ``p`` up to
+    :func:`_span` (``dtype``: the kernel's floating dtype)."""
+    pos = torch.arange(_span(n, k) - 1, device=counts[0].device).to(dtype) + 1.0
+    return _cumsum0(1.0 / torch.log2(pos + 1.0) if term == "discount" else 1.0 / pos)
 
 
 def _ideal_runs(r: K.Ranked) -> K.Runs:
@@ -134,10 +152,12 @@ TORCH = K.Ops(
     ceil=lambda x: torch.ceil(x).to(torch.int64),
     searchsorted=lambda a, v: torch.searchsorted(a, v),
     span=_span,
-    ideal_runs=lambda r: _ideal_runs(r),
+    table=_table,
+    ideal_runs=_ideal_runs,
 )
 #: The torch ops by floating dtype: float64, or float32 on a device without float64 (``float_dtype``).
-TORCH_OPS = {torch.float64: TORCH, torch.float32: TORCH._replace(real=lambda x: x.to(torch.float32))}
+TORCH_OPS = {torch.float64: TORCH, torch.float32: TORCH._replace(real=lambda x: x.to(torch.float32),
+                                                                  table=partial(_table, dtype=torch.float32))}
 
 
 def _group_bounds(new: Tensor) -> tuple:
@@ -196,9 +216,14 @@ _FILL = {"zero": 0.0, "one": 1.0}
 RELEVANT = "a relevant item (target > 0)"
 
 
-def _counted(pq: PerQuery, empty: str, need: str = RELEVANT) -> tuple:
-    """(values with the empty rule applied, counted mask, queries without a relevant item)."""
-    present = pq.n_items > 0
+def _reduce(pq: PerQuery, empty: str, need: str = RELEVANT, *, dense: bool = True,
+            keep: bool = False) -> Dict[str, Tensor]:
+    """Per-query values (numpy or torch) -> the sum of the counted values (``empty`` applied), the number counted
+    and the number skipped (``empty="skip"`` only); with ``keep`` also ``"query_values"``: one per dense row
+    (``nan`` for a skipped or item-less row), or per flat query id present, in ascending id order."""
+    if isinstance(pq.values, np.ndarray):
+        pq = PerQuery(torch.from_numpy(pq.values), torch.from_numpy(pq.n_items), torch.from_numpy(pq.support))
+    values, present = pq.values, pq.n_items > 0
     blank = present & (pq.support == 0)
     if empty == "error" and bool(blank.any()):
         raise ValueError(
@@ -206,45 +231,12 @@ def _counted(pq: PerQuery, empty: str, need: str = RELEVANT) -> tuple:
             "query(ies) without one; pass empty='skip', 'zero' or 'one' to allow them"
         )
     if empty in _FILL:
-        return torch.where(blank, _FILL[empty], pq.values), present, blank
-    return pq.values, present & ~blank, blank
-
-
-def _retrieval_stats(pq: PerQuery, empty: str, need: str = RELEVANT) -> Dict[str, Tensor]:
-    """Sum of the counted per-query values, number counted, number skipped (``empty="skip"`` only)."""
-    values, counted, blank = _counted(pq, empty, need)
+        values, counted = torch.where(blank, _FILL[empty], values), present
+    else:
+        counted = present & ~blank
     skipped = blank.sum() if empty == "skip" else torch.zeros((), dtype=torch.int64, device=blank.device)
-    return {"value_sum": torch.where(counted, values, 0.0).sum(), "n_queries": counted.sum(), "n_skipped": skipped}
-
-
-def _retrieval_from_stats(stats: Dict[str, Tensor]) -> Tensor:
-    """Mean over counted queries (``nan`` when there is none), in the dtype of the sum."""
-    total = stats["value_sum"]
-    return total / stats["n_queries"].to(total.dtype)
-
-
-def _per_query(pq: PerQuery, empty: str, dense: bool, need: str = RELEVANT) -> Tensor:
-    """``reduction="none"``: one value per dense row (``nan`` for a skipped or item-less row), or per flat
-    query id present, in ascending id order (``nan`` for a skipped one)."""
-    values, counted, _ = _counted(pq, empty, need)
-    values = torch.where(counted, values, float("nan"))
-    return values if dense else values[pq.n_items > 0]
-
-
-# ------------------------------------------------------------------------------------------ dispatch
-def _measure_values(measure: Measure, preds: Tensor, target: Tensor, indexes: Optional[Tensor],
-                    mask: Optional[Tensor], *, ties: str, ignore_index: Optional[int], validate_args: bool,
-                    options: Dict[str, Any]) -> tuple:
-    """Checked inputs -> (per-query values as floating/int64 tensors, dense?). The values are float64, or float32
-    on a device without float64 (the torch kernels run there: numpy never sees a non-CPU tensor)."""
-    on_numpy = _backend.use_numpy(preds)
-    flat = _flatten(preds, target, indexes, mask, ignore_index, validate_args, drop=on_numpy)
-    if not on_numpy:
-        values, n_items, n_rel = measure(rank(flat, ties), **options)
-        return PerQuery(values, n_items, n_rel), flat.dense
-    target = flat.target.detach()
-    if target.dtype in (torch.bfloat16, torch.float16):
-        target = target.float()  # exact
-    ranked = _numpy_kernels.rank(flat.qid.numpy(), _backend.host(flat.preds), target.numpy(), flat.n_queries, ties,
-                                 cut=options.get("k"), row_length=flat.row_length)
-    return PerQuery(*(torch.from_numpy(x) for x in measure(ranked, **options))), flat.dense
+    stats = {"value_sum": torch.where(counted, values, 0.0).sum(), "n_queries": counted.sum(), "n_skipped": skipped}
+    if keep:
+        values = torch.where(counted, values, float("nan"))
+        stats["query_values"] = values if dense else values[present]
+    return stats

@@ -15,30 +15,16 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from torchmetrics_lite import _backend
 from torchmetrics_lite._checks import check_retrieval_inputs, check_retrieval_options
 from torchmetrics_lite._checks.retrieval_curves import check_curve_options, check_min_precision
 from torchmetrics_lite._dtype import float_dtype
-from torchmetrics_lite.functional.retrieval import _numpy_kernels
 from torchmetrics_lite.functional.retrieval._kernels import Ranked
-from torchmetrics_lite.functional.retrieval._torch_kernels import RELEVANT, _flatten, rank
+from torchmetrics_lite.functional.retrieval._torch_kernels import RELEVANT, _rank
 
 __all__ = ["retrieval_precision_recall_curve", "retrieval_recall_at_fixed_precision"]
 
 Curves = Tuple[Tensor, Tensor, Tensor, Tensor]  # hits (Q, K), n_items (Q,), n_rel (Q,), k (K,)
 Aggregation = Union[str, Callable[..., Tensor]]
-
-
-def _ranked(preds: Tensor, target: Tensor, indexes: Optional[Tensor], mask: Optional[Tensor], ties: str,
-            ignore_index: Optional[int], validate_args: bool, cut: Optional[int]) -> Ranked:
-    on_numpy = _backend.use_numpy(preds)
-    flat = _flatten(preds, target, indexes, mask, ignore_index, validate_args, drop=True)
-    if not on_numpy:
-        return rank(flat, ties)
-    t = flat.target.detach()
-    t = t.float() if t.dtype in (torch.bfloat16, torch.float16) else t
-    return _numpy_kernels.rank(flat.qid.numpy(), _backend.host(flat.preds), t.numpy(), flat.n_queries, ties,
-                               cut=cut)
 
 
 def _hits(r: Ranked, k: int, device: torch.device) -> Tensor:
@@ -71,7 +57,8 @@ def _curves(preds: Tensor, target: Tensor, indexes: Optional[Tensor], mask: Opti
     """Checked inputs -> the per-query expected hits ``(Q, K)``, items and relevant items of each query id
     (``K = max_k``, or the longest query's length)."""
     preds, target, indexes, mask = check_retrieval_inputs(preds, target, indexes, mask, validate_args)
-    r = _ranked(preds, target, indexes, mask, ties, ignore_index, validate_args, max_k)
+    r = _rank(preds, target, indexes, mask, ties=ties, ignore_index=ignore_index, validate_args=validate_args,
+              cut=max_k)
     n_items = torch.as_tensor(r.n_items).to(preds.device)
     n_rel = torch.as_tensor(r.n_rel).to(preds.device)
     k = max_k if max_k is not None else int(n_items.max()) if n_items.numel() else 0

@@ -26,10 +26,8 @@ from torchmetrics_lite.functional.retrieval._torch_kernels import (
     RECIPROCAL_RANK,
     RELEVANT,
     Measure,
-    _measure_values,
-    _per_query,
-    _retrieval_from_stats,
-    _retrieval_stats,
+    _rank,
+    _reduce,
 )
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -53,18 +51,23 @@ BOTH = "a relevant (target > 0) and a non-relevant item"
 def _evaluate(measure: Measure, preds: Any, target: Any, indexes: Any, mask: Any, *,
               ties: str, empty: str, ignore_index: Optional[int], reduction: str, validate_args: bool,
               need: str = RELEVANT, **options: Any) -> Tensor:
+    """Check the options, then dense input takes the module's two steps (``reduction="none"``: the per-query
+    values its statistics keep); flat input is whole here, so it is ranked and reduced at once."""
     check_retrieval_options(k=options.get("k"), ties=ties, empty=empty, ignore_index=ignore_index,
                             reduction=reduction, gain=options.get("gain", "linear"), max_fpr=options.get("max_fpr"))
-    if indexes is None and reduction == "mean":  # the module's two steps (flat input: its rows, grouped here)
+    keep = reduction == "none"
+    if indexes is None:
         stats = _retrieval_batch_stats(preds, target, None, mask, measure=measure, measure_options=options, ties=ties,
                                        empty=empty, ignore_index=ignore_index, validate_args=validate_args,
-                                       need=need)
-        return _retrieval_value(stats, measure=measure, measure_options=options, ties=ties, empty=empty, need=need)
-    pq, dense = _measure_values(measure, *check_retrieval_inputs(preds, target, indexes, mask, validate_args),
-                                ties=ties, ignore_index=ignore_index, validate_args=validate_args, options=options)
-    if reduction == "none":
-        return _per_query(pq, empty, dense, need)
-    return _retrieval_from_stats(_retrieval_stats(pq, empty, need))
+                                       keep=keep, need=need)
+    else:
+        preds, target, indexes, mask = check_retrieval_inputs(preds, target, indexes, mask, validate_args)
+        ranked = _rank(preds, target, indexes, mask, ties=ties, ignore_index=ignore_index,
+                       validate_args=validate_args, cut=options.get("k"))
+        stats = _reduce(measure(ranked, **options), empty, need, dense=False, keep=keep)
+    if keep:
+        return stats["query_values"]
+    return _retrieval_value(stats, measure=measure, measure_options=options, ties=ties, empty=empty, need=need)
 
 
 @fill_doc
