@@ -1,6 +1,7 @@
 """The walk of one parameter through the code (issue 25): the package's function frames entered with the parameter,
 or an array derived from it (any array a counted frame returned), among their arguments ("stays"), and the counted
-frames that return arrays back up ("returns"), from the public call until its value returns; ``-v`` lists them.
+frames that return arrays back up ("returns"); an array counts as derived when it is one of those or shares its
+memory (a zero-copy numpy view), from the public call until its value returns; ``-v`` lists them.
 
 Run: python -m benchmarks.walk_counts [-v]   (for another checkout: cd there; PYTHONPATH=. python <this file>)
 """
@@ -27,9 +28,17 @@ def _arrays(value, depth=0):
             yield from _arrays(v, depth + 1)
 
 
+def _address(a):
+    """Where an array's memory starts: a zero-copy numpy view of a tracked tensor is the same data."""
+    if isinstance(a, torch.Tensor):
+        return a.data_ptr() if a.numel() else None
+    return a.__array_interface__["data"][0] if a.size else None
+
+
 def walk(fn, tracked_arg, *args, **kwargs):
     fn(*args, **kwargs)
     tracked = {id(tracked_arg)}
+    addresses = {_address(tracked_arg)} - {None}
     keep = []  # keep derived arrays alive so that ids stay unique
     stays, returns, files, marked = [], [], set(), set()
 
@@ -41,7 +50,7 @@ def walk(fn, tracked_arg, *args, **kwargs):
             names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount
                                      + bool(code.co_flags & 4) + bool(code.co_flags & 8)]
             values = [frame.f_locals.get(n) for n in names]
-            if any(id(a) in tracked for v in values for a in _arrays(v)):
+            if any(id(a) in tracked or _address(a) in addresses for v in values for a in _arrays(v)):
                 marked.add(id(frame))
                 stays.append(f"{os.path.relpath(code.co_filename, root)}:{code.co_name}:{code.co_firstlineno}")
                 files.add(code.co_filename)
@@ -52,6 +61,8 @@ def walk(fn, tracked_arg, *args, **kwargs):
                 returns.append(code.co_name)
                 keep.extend(out)
                 tracked.update(id(a) for a in out)
+                addresses.update(_address(a) for a in out)
+                addresses.discard(None)
         return tracer
 
     sys.settrace(tracer)
