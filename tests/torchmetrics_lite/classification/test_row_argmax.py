@@ -1,0 +1,122 @@
+"""The multiclass row argmax through the scores' integer bits (``_stat_scores._bits_argmax``, taken on CPU from
+``BITS_ARGMAX_MIN`` elements) gives torch's float argmax (and numpy's) on every input it accepts: ties, zeros, +inf,
+subnormals, each float dtype; it declines negative values, -0.0, NaN and integer dtypes; and the counts of every
+path that reads it (confusion matrix, scores, exact match, NaN errors) are those of the float argmax."""
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import torchmetrics_lite.functional as F
+from torchmetrics_lite.functional.classification import _stat_scores
+from torchmetrics_lite.functional.classification._stat_scores import _bits_argmax
+
+DTYPES = [torch.float16, torch.bfloat16, torch.float32, torch.float64]
+# few distinct values, so that rows tie; the smallest subnormal of each dtype is added per test
+POOL = [0.0, 0.25, 0.5, 0.5, 1.0, 3.0, 1e30, float("inf")]
+
+
+@pytest.fixture
+def always(monkeypatch):
+    """The bits path at every size."""
+    monkeypatch.setattr(_stat_scores, "BITS_ARGMAX_MIN", 0)
+
+
+@pytest.fixture
+def never(monkeypatch):
+    monkeypatch.setattr(_stat_scores, "BITS_ARGMAX_MIN", 1 << 62)
+
+
+def _tiny(dtype):
+    return float(torch.finfo(dtype).smallest_normal) / 4 if dtype != torch.float64 else 5e-324
+
+
+@settings(max_examples=30, deadline=None)
+@given(rows=st.lists(st.lists(st.sampled_from(range(len(POOL) + 1)), min_size=5, max_size=5), min_size=1,
+                     max_size=40),
+       dtype=st.sampled_from(DTYPES))
+def test_bits_argmax_is_the_float_argmax_and_numpys(rows, dtype):
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_stat_scores, "BITS_ARGMAX_MIN", 0)
+        values = POOL + [_tiny(dtype)]
+        preds = torch.tensor([[values[i] for i in row] for row in rows], dtype=torch.float64).to(dtype)
+        labels = _bits_argmax(preds)
+        assert labels is not None and labels.dtype == torch.int64
+        assert torch.equal(labels, preds.argmax(dim=1))
+        assert np.array_equal(labels.numpy(), preds.double().numpy().argmax(axis=1))  # exact: every dtype fits
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_bits_argmax_on_strided_and_large_inputs(dtype):
+    g = torch.Generator().manual_seed(0)
+    wide = (torch.rand(7000, 40, generator=g) * 8).round().to(dtype)  # ties in most rows
+    view = wide[:, ::4]  # not contiguous: the bits are read through the same strides
+    assert view.numel() >= _stat_scores.BITS_ARGMAX_MIN
+    labels = _bits_argmax(view)
+    assert labels is not None and torch.equal(labels, view.argmax(dim=1))
+
+
+@pytest.mark.parametrize("bad, why", [
+    ([[0.2, -0.1], [0.3, 0.1]], "a negative value in the first row"),
+    ([[0.2, 0.1], [0.3, -0.1]], "a negative value later"),
+    ([[0.2, 0.1], [-0.0, 0.0]], "-0.0 (a sign bit; it ties +0.0 as a float)"),
+    ([[0.2, 0.1], [float("nan"), 0.0]], "NaN"),
+    ([[0.2, 0.1], [0.0, -float("nan")]], "a NaN with its sign bit set"),
+])
+def test_bits_argmax_declines_what_its_bits_do_not_order(always, bad, why):
+    preds = torch.tensor(bad)
+    assert _bits_argmax(preds) is None, why
+    assert _bits_argmax(torch.tensor([[1, 2], [3, 4]])) is None  # integer scores are not floats
+
+
+def test_bits_argmax_waits_for_size():
+    small = torch.rand(8, 3)
+    assert _bits_argmax(small) is None
+    large = torch.rand(_stat_scores.BITS_ARGMAX_MIN // 4 + 1, 4)
+    labels = _bits_argmax(large)
+    assert labels is not None and torch.equal(labels, large.argmax(dim=1))
+
+
+def _scores(n=400, c=6, negative=False, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    scores = (torch.rand(n, c, generator=g) * 4).round() / 4  # ties
+    return (scores - 0.5 if negative else scores), torch.randint(0, c, (n,), generator=g)
+
+
+COUNTS = [
+    lambda s, t, c, v: F.multiclass_confusion_matrix(s, t, c, validate_args=v),
+    lambda s, t, c, v: F.multiclass_stat_scores(s, t, c, average=None, validate_args=v),
+    lambda s, t, c, v: F.multiclass_negative_predictive_value(s, t, c, validate_args=v),
+    lambda s, t, c, v: F.multiclass_hamming_distance(s, t, c, "micro", validate_args=v),
+    lambda s, t, c, v: F.multiclass_f1_score(s, t, c, ignore_index=1, validate_args=v),
+    lambda s, t, c, v: F.multiclass_accuracy(s, t, c, weight=torch.rand(t.shape[0]), validate_args=v),
+    lambda s, t, c, v: F.multiclass_exact_match(s.reshape(40, 10, c).transpose(1, 2), t.reshape(40, 10), c,
+                                                validate_args=v),
+]
+
+
+@pytest.mark.parametrize("metric", range(len(COUNTS)))
+@pytest.mark.parametrize("negative", [False, True])
+def test_counts_through_the_bits_are_those_of_the_float_argmax(monkeypatch, metric, negative):
+    scores, target = _scores(negative=negative)
+    values = {}
+    for floor in (0, 1 << 62):
+        monkeypatch.setattr(_stat_scores, "BITS_ARGMAX_MIN", floor)
+        torch.manual_seed(0)  # the weight of the weighted row
+        values[floor] = [COUNTS[metric](scores, target, 6, v) for v in (True, False)]
+    for fast, slow in zip(values[0], values[1 << 62]):
+        torch.testing.assert_close(fast, slow, rtol=0, atol=0, equal_nan=True)
+
+
+@pytest.mark.parametrize("floor", ["always", "never"])
+def test_nan_scores_raise_with_checks_and_count_as_torch_argmax_without(request, floor):
+    request.getfixturevalue(floor)
+    scores, target = _scores()
+    scores[7, 2] = float("nan")
+    with pytest.raises(ValueError, match=r"Expected `preds` to contain no NaN, got 1 NaN value\(s\)"):
+        F.multiclass_confusion_matrix(scores, target, 6)
+    with pytest.raises(ValueError, match=r"Expected `preds` to contain no NaN, got 1 NaN value\(s\)"):
+        F.multiclass_exact_match(scores.reshape(40, 10, 6).transpose(1, 2), target.reshape(40, 10), 6)
+    expected = torch.bincount(target * 6 + scores.argmax(dim=1), minlength=36).view(6, 6)  # NaN is a maximum
+    assert torch.equal(F.multiclass_confusion_matrix(scores, target, 6, validate_args=False), expected)
