@@ -19,9 +19,11 @@ import functools
 import math
 from typing import Callable, Dict, Optional, Tuple
 
+import numpy as np
 import torch
 from torch import Tensor
 
+from torchmetrics_lite._backend import host, use_numpy
 from torchmetrics_lite._checks import fused_multiclass_checks
 from torchmetrics_lite._dtype import float_dtype
 
@@ -153,6 +155,8 @@ def _multiclass_confmat(preds: Tensor, target: Tensor, num_classes: int, top_k: 
     c = num_classes
     target = _long(target)
     fused = validate_args and fused_multiclass_checks(top_k, ignore_index, target, weight)
+    if top_k == 1 and ignore_index is None and weight is None and use_numpy(preds, BITS_ARGMAX_MIN - 1):
+        return _numpy_confmat(preds, target, c, fused)
     labels, maxima = _multiclass_labels(preds, target, top_k, fused)
     # labels of scores are a new tensor: the index is built in it (no 8-byte-per-sample allocation)
     index = labels.add_(target, alpha=c) if preds.dim() == 2 else torch.add(labels, target, alpha=c)
@@ -170,6 +174,24 @@ def _multiclass_confmat(preds: Tensor, target: Tensor, num_classes: int, top_k: 
         return counts[:-1].view(c, c)
     index = index.masked_fill(target == ignore_index, c * c)
     return _count(index, c * c + 1, weight)[:-1].view(c, c)
+
+
+def _numpy_confmat(preds: Tensor, target: Tensor, c: int, fused: bool) -> Tensor:
+    """The unweighted top-1 count of :func:`_multiclass_confmat` in numpy, on zero-copy views: a per-step batch
+    (below ``BITS_ARGMAX_MIN`` elements) pays numpy's dispatch, a fraction of torch's, for the same counts
+    (``argmax`` is the first maximum, a NaN first, in both). A target out of range or (``fused``) a NaN score
+    raises IndexError, as the torch count."""
+    p, y = host(preds), host(target)
+    index = p.argmax(axis=1) if p.ndim == 2 else p.astype(np.int64)
+    index += y * c
+    np.minimum(index, c * c, out=index)  # a target >= C: the extra bin
+    try:
+        counts = np.bincount(index, minlength=c * c + 1)
+    except ValueError as err:  # a negative target (or label): torch's bincount raises too
+        raise IndexError("target out of range") from err
+    if fused and (counts[-1] or (p.ndim == 2 and p.size and math.isnan(p.max()))):
+        raise IndexError("target out of range or NaN score")
+    return torch.from_numpy(counts[:-1].astype(np.int64, copy=False).reshape(c, c))
 
 
 # ------------------------------------------------------------------------------------------------- counts
@@ -252,8 +274,8 @@ def _fbeta_terms(beta: float) -> Terms:
 # -------------------------------------------------------------------------------------------- averaging
 def _safe_divide(num: Tensor, den: Tensor, zero_division: float) -> Tensor:
     dtype = float_dtype(num.device)
-    num, den = num.to(dtype), den.to(dtype)
-    return torch.where(den == 0, torch.full_like(num, zero_division), num / torch.where(den == 0, 1.0, den))
+    # x / 0 is computed and replaced: five ops, not seven (a per-step call's cost is its ops' dispatch)
+    return torch.where(den == 0, zero_division, num.to(dtype) / den.to(dtype))
 
 
 def _average(counts: Counts, terms: Terms, average: str, zero_division: float,
@@ -285,8 +307,7 @@ def _average(counts: Counts, terms: Terms, average: str, zero_division: float,
         weights = present.to(scores.dtype)
     weights = weights.masked_fill(torch.isnan(scores), 0.0)
     total = weights.sum(-1)
-    mean = (weights * scores.nan_to_num(0.0)).sum(-1) / torch.where(total == 0, 1.0, total)
-    return torch.where(total == 0, torch.full_like(mean, zero_division), mean)
+    return torch.where(total == 0, zero_division, (weights * scores.nan_to_num(0.0)).sum(-1) / total)
 
 
 def _normalize(confmat: Tensor, normalize: Optional[str]) -> Tensor:

@@ -1,7 +1,9 @@
-"""The multiclass row argmax through the scores' integer bits (``_stat_scores._bits_argmax``, taken on CPU from
-``BITS_ARGMAX_MIN`` elements) gives torch's float argmax (and numpy's) on every input it accepts: ties, zeros, +inf,
-subnormals, each float dtype; it declines negative values, -0.0, NaN and integer dtypes; and the counts of every
-path that reads it (confusion matrix, scores, exact match, NaN errors) are those of the float argmax."""
+"""The multiclass counting kernels give the same counts and errors: the row argmax through the scores' integer bits
+(``_stat_scores._bits_argmax``, taken on CPU from ``BITS_ARGMAX_MIN`` elements) is torch's float argmax (and
+numpy's) on every input it accepts (ties, zeros, +inf, subnormals, each float dtype) and declines negative values,
+-0.0, NaN and integer dtypes; every path that reads it (confusion matrix, scores, exact match, NaN errors) counts as
+the float argmax; and the numpy count of small CPU batches (``_numpy_confmat``) equals the torch count
+(``_backend.force``), errors included."""
 import numpy as np
 import pytest
 import torch
@@ -9,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import torchmetrics_lite.functional as F
+from torchmetrics_lite import _backend
 from torchmetrics_lite.functional.classification import _stat_scores
 from torchmetrics_lite.functional.classification._stat_scores import _bits_argmax
 
@@ -120,3 +123,56 @@ def test_nan_scores_raise_with_checks_and_count_as_torch_argmax_without(request,
         F.multiclass_exact_match(scores.reshape(40, 10, 6).transpose(1, 2), target.reshape(40, 10), 6)
     expected = torch.bincount(target * 6 + scores.argmax(dim=1), minlength=36).view(6, 6)  # NaN is a maximum
     assert torch.equal(F.multiclass_confusion_matrix(scores, target, 6, validate_args=False), expected)
+
+
+def _count_inputs():
+    g = torch.Generator().manual_seed(3)
+    ties = (torch.rand(300, 7, generator=g) * 3).round()
+    target = torch.randint(0, 7, (300,), generator=g)
+    nan = ties.clone()
+    nan[[4, 9], [1, 6]] = float("nan")
+    infs = ties.clone()
+    infs[5] = torch.tensor([float("inf"), -float("inf"), 0, 0, 0, 0, 0])
+    infs[6] = -float("inf")
+    return [
+        ("tied scores", ties, target), ("logits", torch.randn(300, 7, generator=g), target),
+        ("uint8 target", ties, target.to(torch.uint8)), ("float16", ties.half(), target),
+        ("bfloat16", ties.bfloat16(), target), ("float64", ties.double(), target), ("infinities", infs, target),
+        ("labels", target.roll(1), target), ("int32 labels", target.roll(1).int(), target),
+        ("bool labels", target.roll(1) > 3, (target > 3).long()), ("empty", ties[:0], target[:0]),
+        ("extra dims", ties.reshape(30, 10, 7).transpose(1, 2), target.reshape(30, 10)),
+        ("NaN scores (no checks: the first NaN is the maximum)", nan, target),
+    ]
+
+
+@pytest.mark.parametrize("case", _count_inputs(), ids=lambda case: case[0])
+def test_numpy_and_torch_counts_are_equal(case):
+    _, preds, target = case
+    checks = [False] if "NaN" in case[0] else [True, False]
+    for validate_args in checks:
+        counts = {}
+        for backend in ("numpy", "torch"):
+            with _backend.force(backend):
+                counts[backend] = F.multiclass_confusion_matrix(preds, target, 7, validate_args=validate_args)
+        assert counts["numpy"].dtype == counts["torch"].dtype == torch.int64
+        assert torch.equal(counts["numpy"], counts["torch"])
+    is_labels = preds.dim() == target.dim()
+    labels = preds.reshape(-1).long() if is_labels else preds.movedim(1, -1).reshape(-1, 7).float().argmax(dim=1)
+    expected = torch.bincount(target.reshape(-1).long() * 7 + labels, minlength=49).view(7, 7)  # by hand
+    assert torch.equal(counts["numpy"], expected)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_both_counts_report_bad_values_alike(backend):
+    scores, labels = torch.rand(3, 7), r"Expected `target` to hold labels in \[0, 6\], got values in "
+    with _backend.force(backend):
+        with pytest.raises(ValueError, match=labels + r"\[0, 7\]"):
+            F.multiclass_confusion_matrix(scores, torch.tensor([0, 7, 1]), 7)
+        for validate_args in (True, False):  # a negative bin makes either bincount raise, then the check
+            with pytest.raises(ValueError, match=labels + r"\[-1, 1\]"):
+                F.multiclass_confusion_matrix(scores, torch.tensor([0, -1, 1]), 7, validate_args=validate_args)
+        unchecked = F.multiclass_confusion_matrix(scores, torch.tensor([0, 7, 1]), 7, validate_args=False)
+        assert int(unchecked.sum()) == 2  # without checks a target >= C is dropped, by both
+        scores[1, 3] = float("nan")
+        with pytest.raises(ValueError, match=r"Expected `preds` to contain no NaN, got 1 NaN value\(s\)"):
+            F.multiclass_confusion_matrix(scores, torch.tensor([0, 6, 1]), 7)
