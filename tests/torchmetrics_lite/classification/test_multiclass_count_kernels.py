@@ -81,6 +81,24 @@ def test_bits_argmax_waits_for_size():
     assert labels is not None and torch.equal(labels, large.argmax(dim=1))
 
 
+def test_flush_denormal_mode_counts_as_the_float_argmax(always):
+    """Under torch.set_flush_denormal(True) the float argmax (and numpy's) reads a subnormal as 0, a tie with an
+    earlier 0; the bits would order it above, so the bits path stands aside."""
+    preds = torch.tensor([[0.0, 1e-45, 0.5e-45], [1e-45, 0.0, 0.0], [0.2, 0.1, 0.3]])
+    target = torch.tensor([1, 0, 2])
+    try:
+        flushing = torch.set_flush_denormal(True)
+        expected = torch.bincount(target * 3 + preds.argmax(dim=1), minlength=9).view(3, 3)
+        assert _bits_argmax(preds) is None or not flushing
+        for backend in ("numpy", "torch"):
+            with _backend.force(backend):
+                assert torch.equal(F.multiclass_confusion_matrix(preds, target, 3), expected)
+        assert torch.equal(F.multiclass_exact_match(preds, target, 3), expected.trace().double() / 3)
+    finally:
+        torch.set_flush_denormal(False)
+    assert torch.equal(_bits_argmax(preds), torch.tensor([1, 0, 2]))  # the mode off: subnormals order again
+
+
 def _scores(n=400, c=6, negative=False, seed=0):
     g = torch.Generator().manual_seed(seed)
     scores = (torch.rand(n, c, generator=g) * 4).round() / 4  # ties

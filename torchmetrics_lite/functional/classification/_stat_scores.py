@@ -108,6 +108,7 @@ def _multilabel_confmat(preds: Tensor, target: Tensor, cut: float, ignore_index:
 _BITS = {torch.float64: (torch.int64, 0x7FF0000000000000), torch.float32: (torch.int32, 0x7F800000),
          torch.float16: (torch.int16, 0x7C00), torch.bfloat16: (torch.int16, 0x7F80)}
 BITS_ARGMAX_MIN = 1 << 16  # elements: below it the float argmax is cheaper than the extra bounds pass
+_SUBNORMAL, _ZERO = 5e-324, 0.0  # compared at run time: equal under torch.set_flush_denormal(True)
 
 
 def _bits_argmax(preds: Tensor) -> Optional[Tensor]:
@@ -116,9 +117,12 @@ def _bits_argmax(preds: Tensor) -> Optional[Tensor]:
     torch's float argmax tests every element for NaN and runs 3-4x slower than its integer argmax. Scores without
     a sign bit (no negative value, no -0.0: probabilities, as a rule) and without NaN order as their bits read as
     signed integers, so the integer argmax (also the first maximum) gives the same labels; one min/max pass over
-    the bits checks both. Negative scores (logits) are seen in the first row, as a rule, and skip that pass."""
+    the bits checks both. Negative scores (logits) are seen in the first row, as a rule, and skip that pass. Not
+    in flush-denormal mode, where the float argmax reads a subnormal score as 0 (a tie) and its bits would not."""
     spec = _BITS.get(preds.dtype)
     if spec is None or preds.numel() < BITS_ARGMAX_MIN or not preds.is_cpu or torch.compiler.is_compiling():
+        return None
+    if not _SUBNORMAL > _ZERO:  # the CPU's denormals-are-zero flag, as the float argmax will see it
         return None
     bits = preds.view(spec[0])
     if bool((bits[0] < 0).any()):
