@@ -134,6 +134,8 @@ def test_counts_through_the_bits_are_those_of_the_float_argmax(monkeypatch, metr
 def test_nan_scores_raise_with_checks_and_count_as_torch_argmax_without(request, floor):
     request.getfixturevalue(floor)
     scores, target = _scores()
+    with pytest.raises(ValueError, match=r"Expected `target` to hold labels in \[0, 5\], got values in \[0, 6\]"):
+        F.multiclass_confusion_matrix(scores, torch.where(target == 3, 6, target), 6)
     scores[7, 2] = float("nan")
     with pytest.raises(ValueError, match=r"Expected `preds` to contain no NaN, got 1 NaN value\(s\)"):
         F.multiclass_confusion_matrix(scores, target, 6)
