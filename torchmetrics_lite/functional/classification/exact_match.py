@@ -139,7 +139,7 @@ def _multiclass_exact_match_counts(preds: Tensor, target: Tensor, num_classes: i
     if labels is None:  # scores the bits could not read (they saw no NaN where they could)
         if fused:
             check_no_nan("preds", checked)
-        labels = checked.argmax(dim=1)
+        labels = checked.max(dim=1).indices if checked.is_cpu else checked.argmax(dim=1)  # as _multiclass_labels
     right = labels == flat
     if ignore_index is not None:
         right = right | (flat == ignore_index)
