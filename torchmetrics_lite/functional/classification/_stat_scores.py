@@ -19,9 +19,11 @@ import functools
 import math
 from typing import Callable, Dict, Optional, Tuple
 
+import numpy as np
 import torch
 from torch import Tensor
 
+from torchmetrics_lite._backend import host, use_numpy
 from torchmetrics_lite._checks import fused_multiclass_checks
 from torchmetrics_lite._dtype import float_dtype
 
@@ -101,6 +103,36 @@ def _multilabel_confmat(preds: Tensor, target: Tensor, cut: float, ignore_index:
     return _count(index, 4 * num_labels + 1, weight)[:-1].view(num_labels, 2, 2)
 
 
+# The signed integer type of each float type's width, and the bits of its +inf: read as that integer, floats without
+# a sign bit order as the floats do (equal floats have equal bits), +inf above every number and a NaN above +inf.
+_BITS = {torch.float64: (torch.int64, 0x7FF0000000000000), torch.float32: (torch.int32, 0x7F800000),
+         torch.float16: (torch.int16, 0x7C00), torch.bfloat16: (torch.int16, 0x7F80)}
+BITS_ARGMAX_MIN = 1 << 16  # elements: below it the float argmax is cheaper than the extra bounds pass
+_SUBNORMAL, _ZERO = 5e-324, 0.0  # compared at run time: equal under torch.set_flush_denormal(True)
+
+
+def _bits_argmax(preds: Tensor) -> Optional[Tensor]:
+    """``preds.argmax(dim=1)`` of (M, C) scores on CPU through their bits, or ``None`` where that does not apply.
+
+    torch's float argmax tests every element for NaN and runs 3-4x slower than its integer argmax. Scores without
+    a sign bit (no negative value, no -0.0: probabilities, as a rule) and without NaN order as their bits read as
+    signed integers, so the integer argmax (also the first maximum) gives the same labels; one min/max pass over
+    the bits checks both. Negative scores (logits) are seen in the first row, as a rule, and skip that pass. Not
+    in flush-denormal mode, where the float argmax reads a subnormal score as 0 (a tie) and its bits would not."""
+    spec = _BITS.get(preds.dtype)
+    if spec is None or preds.numel() < BITS_ARGMAX_MIN or not preds.is_cpu or torch.compiler.is_compiling():
+        return None
+    if not _SUBNORMAL > _ZERO:  # the CPU's denormals-are-zero flag, as the float argmax will see it
+        return None
+    bits = preds.view(spec[0])
+    if bool((bits[0] < 0).any()):
+        return None
+    lo, hi = torch.aminmax(bits)
+    if lo.item() < 0 or hi.item() > spec[1]:
+        return None
+    return bits.argmax(dim=1)
+
+
 def _multiclass_labels(preds: Tensor, target: Tensor, top_k: int, maxima: bool) -> Tuple[Tensor, Optional[Tensor]]:
     """One predicted label per sample, and with ``maxima`` (scores, ``top_k=1``) the row maxima too. Labels are
     used as given; scores predict their first maximum (``argmax``), or with ``top_k=k`` the target when it is
@@ -109,10 +141,13 @@ def _multiclass_labels(preds: Tensor, target: Tensor, top_k: int, maxima: bool) 
     if preds.dim() == 1:
         return _long(preds), None
     if top_k == 1:
-        if not maxima:
+        labels = _bits_argmax(preds)
+        if labels is not None:  # the same labels, and the bits were seen to hold no NaN
+            return labels, None
+        if not maxima and not preds.is_cpu:
             return preds.argmax(dim=1), None
-        best = preds.max(dim=1)  # the first maximum, as argmax
-        return best.indices, best.values
+        best = preds.max(dim=1)  # the first maximum (a NaN first), as argmax; on CPU 1.3x faster than argmax
+        return best.indices, best.values if maxima else None
     top = torch.topk(preds, top_k, dim=1).indices
     hit = (top == target[:, None]).any(dim=1)
     return torch.where(hit, target, top[:, 0]), None
@@ -124,8 +159,11 @@ def _multiclass_confmat(preds: Tensor, target: Tensor, num_classes: int, top_k: 
     c = num_classes
     target = _long(target)
     fused = validate_args and fused_multiclass_checks(top_k, ignore_index, target, weight)
+    if top_k == 1 and ignore_index is None and weight is None and use_numpy(preds, BITS_ARGMAX_MIN - 1):
+        return _numpy_confmat(preds, target, c, fused)
     labels, maxima = _multiclass_labels(preds, target, top_k, fused)
-    index = torch.add(labels, target, alpha=c)
+    # labels of scores are a new tensor: the index is built in it (no 8-byte-per-sample allocation)
+    index = labels.add_(target, alpha=c) if preds.dim() == 2 else torch.add(labels, target, alpha=c)
     if ignore_index is None:
         if weight is not None:
             return _count(index, c * c, weight).view(c, c)
@@ -133,13 +171,31 @@ def _multiclass_confmat(preds: Tensor, target: Tensor, num_classes: int, top_k: 
         # validate_args on CPU that bin and the sum of the row maxima (NaN if a score is) are read back (two
         # scalar reads, cheaper there than fusing them) and a failure raises for the caller to report
         # (check_multiclass_inputs)
-        counts = _count(index.clamp(max=c * c), c * c + 1)
+        counts = _count(index.clamp_(max=c * c), c * c + 1)
         if fused:
             if counts[-1].item() or (maxima is not None and math.isnan(maxima.sum().item())):
                 raise IndexError("target out of range or NaN score")
         return counts[:-1].view(c, c)
     index = index.masked_fill(target == ignore_index, c * c)
     return _count(index, c * c + 1, weight)[:-1].view(c, c)
+
+
+def _numpy_confmat(preds: Tensor, target: Tensor, c: int, fused: bool) -> Tensor:
+    """The unweighted top-1 count of :func:`_multiclass_confmat` in numpy, on zero-copy views: a per-step batch
+    (below ``BITS_ARGMAX_MIN`` elements) pays numpy's dispatch, a fraction of torch's, for the same counts
+    (``argmax`` is the first maximum, a NaN first, in both). A target out of range or (``fused``) a NaN score
+    raises IndexError, as the torch count."""
+    p, y = host(preds), host(target)
+    index = p.argmax(axis=1) if p.ndim == 2 else p.astype(np.int64)
+    index += y * c
+    np.minimum(index, c * c, out=index)  # a target >= C: the extra bin
+    try:
+        counts = np.bincount(index, minlength=c * c + 1)
+    except ValueError as err:  # a negative target (or label): torch's bincount raises too
+        raise IndexError("target out of range") from err
+    if fused and (counts[-1] or (p.ndim == 2 and p.size and math.isnan(p.max()))):
+        raise IndexError("target out of range or NaN score")
+    return torch.from_numpy(counts[:-1].astype(np.int64, copy=False).reshape(c, c))
 
 
 # ------------------------------------------------------------------------------------------------- counts
@@ -222,8 +278,8 @@ def _fbeta_terms(beta: float) -> Terms:
 # -------------------------------------------------------------------------------------------- averaging
 def _safe_divide(num: Tensor, den: Tensor, zero_division: float) -> Tensor:
     dtype = float_dtype(num.device)
-    num, den = num.to(dtype), den.to(dtype)
-    return torch.where(den == 0, torch.full_like(num, zero_division), num / torch.where(den == 0, 1.0, den))
+    # x / 0 is computed and replaced: five ops, not seven (a per-step call's cost is its ops' dispatch)
+    return torch.where(den == 0, zero_division, num.to(dtype) / den.to(dtype))
 
 
 def _average(counts: Counts, terms: Terms, average: str, zero_division: float,
@@ -255,8 +311,7 @@ def _average(counts: Counts, terms: Terms, average: str, zero_division: float,
         weights = present.to(scores.dtype)
     weights = weights.masked_fill(torch.isnan(scores), 0.0)
     total = weights.sum(-1)
-    mean = (weights * scores.nan_to_num(0.0)).sum(-1) / torch.where(total == 0, 1.0, total)
-    return torch.where(total == 0, torch.full_like(mean, zero_division), mean)
+    return torch.where(total == 0, zero_division, (weights * scores.nan_to_num(0.0)).sum(-1) / total)
 
 
 def _normalize(confmat: Tensor, normalize: Optional[str]) -> Tensor:

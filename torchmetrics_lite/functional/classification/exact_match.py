@@ -26,7 +26,12 @@ from torchmetrics_lite._checks import (
 )
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
-from torchmetrics_lite.functional.classification._stat_scores import _fixed_counts, _positive, _safe_divide
+from torchmetrics_lite.functional.classification._stat_scores import (
+    _bits_argmax,
+    _fixed_counts,
+    _positive,
+    _safe_divide,
+)
 from torchmetrics_lite.functional.classification.multiclass import _multiclass_config
 from torchmetrics_lite.functional.classification.multilabel import _multilabel_config
 
@@ -131,11 +136,14 @@ def _multiclass_exact_match_counts(preds: Tensor, target: Tensor, num_classes: i
                                                ignore_index=ignore_index, validate_args=validate_args)
     n = target.shape[0] if target.dim() else 1
     weight = check_sample_weight(weight, (n,), validate_args=validate_args)
-    if validate_args and fused_multiclass_checks(1, ignore_index, flat, None):  # the count checks nothing here
+    fused = validate_args and fused_multiclass_checks(1, ignore_index, flat, None)  # the count checks nothing here
+    if fused:
         check_labels("target", flat, num_classes)
-        if checked.dim() == 2:
+    labels = _bits_argmax(checked) if checked.dim() == 2 else checked
+    if labels is None:  # scores the bits could not read (they saw no NaN where they could)
+        if fused:
             check_no_nan("preds", checked)
-    labels = checked.argmax(dim=1) if checked.dim() == 2 else checked
+        labels = checked.max(dim=1).indices if checked.is_cpu else checked.argmax(dim=1)  # as _multiclass_labels
     right = labels == flat
     if ignore_index is not None:
         right = right | (flat == ignore_index)

@@ -100,6 +100,8 @@ def _multiclass_score_from_stats(state: Dict[str, Tensor], *, terms: Terms, aver
     targets or predictions (``tp + fp + fn > 0``), or, with ``by_support`` and ``top_k > 1``, over those present
     in the targets (``tp + fn > 0``): torchmetrics' rule for accuracy, precision and recall."""
     counts = _multiclass_counts(state["confmat"])
+    if average != "macro":  # only the macro mean reads which classes are present
+        return _average(counts, terms, average, zero_division)
     tp, fp, _, fn = counts
     present = tp + fn > 0 if by_support and top_k > 1 else tp + fp + fn > 0
     return _average(counts, terms, average, zero_division, present)
