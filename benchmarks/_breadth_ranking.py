@@ -46,7 +46,7 @@ def _peer(fn: Optional[Callable[[], object]], repeat: int, size: str) -> Tuple[O
     try:
         fn()
     except Exception as err:  # a peer's failure is a result: the row says it
-        return None, f"fails at {size}: {type(err).__name__}: {str(err).splitlines()[0][:90]}"
+        return None, f"fails at {size}: {type(err).__name__}: {str(err).splitlines()[0][:160]}"
     return _time(fn, repeat), ""
 
 
@@ -132,6 +132,8 @@ def main() -> None:
         peers = [t for _, t, _ in rows[1:] if t is not None]
         if ours and peers:
             ratios.append(f"| {title} | {min(peers) / ours:.2f}x |")
+        elif any(note.startswith("fails") for _, _, note in rows[1:]):
+            ratios.append(f"| {title} | every peer fails |")
     print("| metric | the faster peer's time / ours |\n|---|---:|\n" + "\n".join(ratios))
 
 

@@ -24,7 +24,16 @@ def test_a_peer_that_raises_is_marked_in_its_row():
     def fails():
         raise RuntimeError("[enforce fail at alloc_cpu.cpp:117] DefaultCPUAllocator: not enough memory\nmore")
 
-    rows = bench._rows(lambda: None, fails, size="1e6 x 10")
+    rows = bench._rows(lambda: None, fails, size="1e6 x 10")  # the message's first line is kept
     assert rows[1] == ("torchmetrics 1.9", None, "fails at 1e6 x 10: RuntimeError: [enforce fail at "
                                                   "alloc_cpu.cpp:117] DefaultCPUAllocator: not enough memory")
     assert bench._rows(lambda: None, None)[1] == ("torchmetrics 1.9", None, "not installed")
+
+
+def test_the_summary_says_where_every_peer_fails(monkeypatch, capsys):
+    rows = [(bench.OURS, 1.0, ""), ("torchmetrics 1.9", None, "fails at 1e6 x 10: RuntimeError: no memory")]
+    monkeypatch.setattr(bench, "_cases", lambda scale: {"multiclass EER macro (1e6 x 10, logits)": rows})
+    bench.main()
+    out = capsys.readouterr().out
+    assert "| multiclass EER macro (1e6 x 10, logits) | every peer fails |" in out
+    assert "| torchmetrics 1.9 | n/a | n/a | fails at 1e6 x 10: RuntimeError: no memory |" in out
