@@ -1,8 +1,11 @@
 """The AUROC family's breadth metrics against torchmetrics (and scikit-learn where it has the metric), one process:
-EER and LogAUC (binary at 1e6 scores, multiclass at 2e5 x 5, multilabel at 1e5 x 50), the multilabel ranking
-metrics and the multilabel operating points at 1e5 x 50. Scores are float32 uniforms (distinct: the regime where
-torchmetrics and we compute the same curves), 10% positives per label; each row is one functional call on the
-whole data (torchmetrics with ``thresholds=None``, its exact mode). scikit-learn's label-ranking average precision
+EER and LogAUC (binary at 1e6 scores, multiclass at 1e6 x 10 on probabilities and on logits with
+``from_logits=True``, multilabel at 1e5 x 50), the multilabel ranking metrics and the multilabel operating points at
+1e5 x 50. Binary and multilabel scores are float32 uniforms (distinct: the regime where torchmetrics and we compute
+the same curves), 10% positives per label; multiclass scores are float32 standard normal logits and their softmax
+(torchmetrics takes logits as they are: it applies the softmax itself when a score is outside [0, 1]). Each row is
+one functional call on the whole data (torchmetrics with ``thresholds=None``, its exact mode); a peer that raises
+is marked so in its row, with the error and the size. scikit-learn's label-ranking average precision
 and loss, and torchmetrics' label-ranking average precision, loop over samples in Python; they are timed on a
 tenth of the samples and scaled by 10 (linear in the samples), which the note says; so is torchmetrics'
 multilabel precision at fixed recall (minutes at full size; its cost grows faster than linearly, so the scaled
@@ -24,11 +27,11 @@ OURS = "torchmetrics_lite"
 
 def _data(seed: int, scale: float):
     g = torch.Generator().manual_seed(seed)
-    n, rows, labels, mc_rows, classes = (int(1_000_000 * scale), int(100_000 * scale), 50, int(200_000 * scale), 5)
+    n, rows, labels, mc_rows, classes = (int(1_000_000 * scale), int(100_000 * scale), 50, int(1_000_000 * scale), 10)
     binary = (torch.rand(n, generator=g), (torch.rand(n, generator=g) < 0.1).long())
     ml = (torch.rand(rows, labels, generator=g), (torch.rand(rows, labels, generator=g) < 0.1).long())
-    mc = (torch.softmax(torch.randn(mc_rows, classes, generator=g), 1), torch.randint(0, classes, (mc_rows,),
-                                                                                      generator=g))
+    logits = torch.randn(mc_rows, classes, generator=g)
+    mc = (torch.softmax(logits, 1), logits, torch.randint(0, classes, (mc_rows,), generator=g))
     return binary, ml, mc, labels, classes
 
 
@@ -36,10 +39,20 @@ def _time(fn: Optional[Callable[[], object]], repeat: int) -> Optional[float]:
     return None if fn is None else median_time(fn, repeat=repeat, warmup=0)
 
 
+def _peer(fn: Optional[Callable[[], object]], repeat: int, size: str) -> Tuple[Optional[float], str]:
+    """The peer's median time, or ``None`` with a note: not installed, or the error it raised (at ``size``)."""
+    if fn is None:
+        return None, "not installed"
+    try:
+        fn()
+    except Exception as err:  # a peer's failure is a result: the row says it
+        return None, f"fails at {size}: {type(err).__name__}: {str(err).splitlines()[0][:160]}"
+    return _time(fn, repeat), ""
+
+
 def _rows(ours: Callable[[], object], tm: Optional[Callable[[], object]], sk: Optional[Callable[[], object]] = None,
-          sk_scale: float = 1.0, repeat: int = 3) -> List[Tuple[str, Optional[float], str]]:
-    rows = [(OURS, _time(ours, repeat), ""), ("torchmetrics 1.9", _time(tm, max(1, repeat - 1)),
-                                               "" if tm else "not installed")]
+          sk_scale: float = 1.0, repeat: int = 3, size: str = "") -> List[Tuple[str, Optional[float], str]]:
+    rows = [(OURS, _time(ours, repeat), ""), ("torchmetrics 1.9", *_peer(tm, max(1, repeat - 1), size))]
     if sk is not None:
         t = _time(sk, 1)
         rows.append(("scikit-learn", None if t is None else t * sk_scale,
@@ -52,7 +65,8 @@ def _cases(scale: float) -> Dict[str, List[Tuple[str, Optional[float], str]]]:
 
     tmf = optional("torchmetrics.functional.classification")
     skm = optional("sklearn.metrics")
-    (bp, bt), (mp, mt), (cp, ct), labels, classes = _data(0, scale)
+    (bp, bt), (mp, mt), (cp, cl, ct), labels, classes = _data(0, scale)
+    mc_size = f"{cp.shape[0]:.0e} x {classes}".replace("e+0", "e")
     tenth = max(1, mp.shape[0] // 10)
     mpn, mtn, mpt, mtt = mp.numpy(), mt.numpy(), mp[:tenth].numpy(), mt[:tenth].numpy()
     tm = (lambda name, *a, **k: (lambda: getattr(tmf.functional.classification, name)(*a, **k))) if tmf else \
@@ -60,13 +74,19 @@ def _cases(scale: float) -> Dict[str, List[Tuple[str, Optional[float], str]]]:
     sk = (lambda name, *a: (lambda: getattr(skm.metrics, name)(*a))) if skm else (lambda *a: None)
     out = {
         "binary EER (1e6)": _rows(lambda: F.binary_eer(bp, bt), tm("binary_eer", bp, bt)),
-        "multiclass EER (2e5 x 5)": _rows(lambda: F.multiclass_eer(cp, ct, classes),
-                                          tm("multiclass_eer", cp, ct, classes)),
+        **{f"multiclass EER{av} ({mc_size}, {kind})": _rows(
+            lambda p=p, k=k: F.multiclass_eer(p, ct, classes, average=k["average"], from_logits=k["logits"]),
+            tm("multiclass_eer", p, ct, classes, average=k["average"]), size=mc_size, repeat=1 if av else 3)
+           for av, average in (("", None), (" macro", "macro"))
+           for kind, p, k in (("probabilities", cp, {"average": average, "logits": False}),
+                              ("logits", cl, {"average": average, "logits": True}))},
         "multilabel EER (1e5 x 50)": _rows(lambda: F.multilabel_eer(mp, mt, labels),
                                            tm("multilabel_eer", mp, mt, labels), repeat=1),
         "binary LogAUC (1e6)": _rows(lambda: F.binary_logauc(bp, bt), tm("binary_logauc", bp, bt)),
-        "multiclass LogAUC (2e5 x 5)": _rows(lambda: F.multiclass_logauc(cp, ct, classes),
-                                             tm("multiclass_logauc", cp, ct, classes)),
+        **{f"multiclass LogAUC ({mc_size}, {kind})": _rows(
+            lambda p=p, lg=lg: F.multiclass_logauc(p, ct, classes, from_logits=lg),
+            tm("multiclass_logauc", p, ct, classes), size=mc_size)
+           for kind, p, lg in (("probabilities", cp, False), ("logits", cl, True))},
         "multilabel LogAUC (1e5 x 50)": _rows(lambda: F.multilabel_logauc(mp, mt, labels),
                                               tm("multilabel_logauc", mp, mt, labels), repeat=1),
         "coverage error (1e5 x 50)": _rows(lambda: F.multilabel_coverage_error(mp, mt, labels),
@@ -112,6 +132,8 @@ def main() -> None:
         peers = [t for _, t, _ in rows[1:] if t is not None]
         if ours and peers:
             ratios.append(f"| {title} | {min(peers) / ours:.2f}x |")
+        elif any(note.startswith("fails") for _, _, note in rows[1:]):
+            ratios.append(f"| {title} | every peer fails |")
     print("| metric | the faster peer's time / ours |\n|---|---:|\n" + "\n".join(ratios))
 
 

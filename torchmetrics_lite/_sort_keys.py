@@ -15,8 +15,8 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-__all__ = ["key32", "desc_key32", "key64", "segment_order", "segment_sort_payload", "tie_group_weights",
-           "row_bucket_weights", "MAX_BUCKETS"]
+__all__ = ["key32", "desc_key32", "desc_key62", "decode_desc_key62", "key64", "segment_order",
+           "segment_sort_payload", "tie_group_weights", "row_bucket_weights", "MAX_BUCKETS"]
 
 
 def key32(a: np.ndarray) -> Optional[np.ndarray]:
@@ -50,6 +50,28 @@ def desc_key32(a: np.ndarray) -> Optional[np.ndarray]:
         return (bits ^ (~(bits >> 31) & np.int32(0x7FFFFFFF))).view(np.uint32)
     key = key32(a)
     return None if key is None else ((1 << 32) - 1) - key
+
+
+def desc_key62(a: np.ndarray) -> Optional[np.ndarray]:
+    """int64 keys in [0, 2**62) ordered as the float64 ``a`` DEScending (smallest key = largest value, equal
+    exactly where the values are), or None unless every value is a non-negative float64 below 2.0.
+
+    Such a value has its sign bit and its exponent's top bit clear, so its bits read as int64 lie in [0, 2**62) and
+    rise with the value; the key is ``2**62 - 1 - bits`` (:func:`decode_desc_key62` inverts it). The condition is
+    read on the bits themselves: their minimum ``>= 0`` rejects -0.0 and negative values (NaN with the sign bit
+    too), their maximum ``< 2**62`` rejects values ``>= 2``, inf and NaN. A key shifted left by one leaves room
+    for a label bit in a non-negative int64."""
+    if a.dtype != np.float64:
+        return None
+    bits = a.view(np.int64)
+    if bits.size and (int(bits.min()) < 0 or int(bits.max()) >= 1 << 62):
+        return None
+    return np.int64((1 << 62) - 1) - bits
+
+
+def decode_desc_key62(key: np.ndarray) -> np.ndarray:
+    """The float64 values of :func:`desc_key62` keys."""
+    return (np.int64((1 << 62) - 1) - key).view(np.float64)
 
 
 def key64(a: np.ndarray) -> np.ndarray:

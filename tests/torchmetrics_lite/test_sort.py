@@ -20,6 +20,7 @@ def test_paths_agree(dtype, descending):
     for backend in ("numpy", "torch"):
         with _backend.force(backend):
             assert torch.equal(_sort.sort(x, descending=descending).double(), ref.values)
+            assert torch.equal(_sort.sort(x, descending=descending, runs=True).double(), ref.values)
             idx = _sort.argsort(x, descending=descending, stable=True)
             assert torch.equal(idx, ref.indices), backend
             loose = _sort.argsort(x, descending=descending)
@@ -35,6 +36,18 @@ def test_searchsorted_matches_numpy(values, queries, right):
     for backend in ("numpy", "torch"):
         with _backend.force(backend):
             assert _sort.searchsorted(s, q, right=right).tolist() == want.tolist()
+
+
+def test_sort_of_sorted_runs_gives_the_same_bits():
+    """``runs=True`` (numpy's stable merge of sorted runs) sorts rows of curves laid end to end into the same
+    values, -0.0 and +0.0 included, as ``torch.sort`` (the union grid of the macro EER)."""
+    g = torch.Generator().manual_seed(1)
+    rows = torch.rand(4, 300, generator=g, dtype=torch.float64).sort(1).values
+    rows[1, :20], rows[2, :5] = 0.0, -0.0
+    x = rows.reshape(-1)
+    with _backend.force("numpy"):
+        got = _sort.sort(x, runs=True)
+    assert torch.equal(got, torch.sort(x).values) and got.dtype == x.dtype
 
 
 def test_numpy_needs_cpu():

@@ -2,6 +2,7 @@
 each situation (backend, weights, rows, need, ``torch.compile``), that every kernel gives scikit-learn's numbers
 on tied, weighted input (and so the same numbers as each other), and that the readers ask the chooser and
 nothing else."""
+import math
 import pathlib
 import re
 import warnings
@@ -14,6 +15,8 @@ from sklearn.metrics import average_precision_score, roc_auc_score, roc_curve
 import torchmetrics_lite.functional as F
 from torchmetrics_lite import _backend
 from torchmetrics_lite.functional.auroc import _kernels as K
+from torchmetrics_lite.functional.auroc import _packed as pk
+from torchmetrics_lite.functional.auroc import _roc_reads as rr
 from torchmetrics_lite.functional.auroc import _sweep as sw
 
 ONE, ROWS = torch.rand(8), torch.rand(3, 8)
@@ -152,6 +155,72 @@ def test_the_packed_reads_equal_the_sweeps():
     for got, want in zip(got_points, want_points):
         for g, w in zip(got, want):
             torch.testing.assert_close(g.double(), w.double(), rtol=0, atol=1e-12)
+
+
+def _float64_probabilities(seed, rows=3, n=400):
+    g = torch.Generator().manual_seed(seed)
+    scores = torch.randn(n, rows, generator=g, dtype=torch.float64).softmax(1).t().contiguous()
+    scores[:, ::3] = (scores[:, ::3] * 8).round() / 8  # ties, 0.0 and 1.0 among them
+    scores[0, :5], scores[1, 5:7] = 0.0, 1.0
+    scores[2, 7:9] = 5e-324  # a subnormal
+    return scores, torch.rand(rows, n, generator=g) < 0.4
+
+
+def _same(got, want):
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert torch.equal(torch.isnan(got), torch.isnan(want)) and torch.equal(got.nan_to_num(), want.nan_to_num())
+
+
+@pytest.mark.parametrize("rows", [True, False])
+def test_float64_probabilities_take_the_wide_packed_key_and_read_the_sweeps_bits(monkeypatch, rows):
+    """Float64 scores in [0, 2) that are not float32 (softmax output) run the packed kernel with the 62-bit key:
+    EER, thresholds, the ROC segments' points and the operating points' curve equal the static sweep's bits."""
+    scores, labels = _float64_probabilities(seed=5)
+    if not rows:
+        scores, labels = scores.reshape(-1), labels.reshape(-1)
+    wide = []
+    packed_rows = pk._packed_rows
+    monkeypatch.setattr(pk, "_packed_rows", lambda *a: wide.append(packed_rows(*a)[1]) or packed_rows(*a))
+    got_eer, got_segments, got_points = K.eer(scores, labels), K.segments(scores, labels), \
+        sw.roc_points(K.reads(scores, labels))
+    assert wide == [True, True, True]
+    with _backend.force("torch"):
+        want_eer, want_segments = K.eer(scores, labels), K.segments(scores, labels)
+        want_points = sw.roc_points(K.reads(scores, labels))
+    for got, want in zip(got_eer, want_eer):
+        _same(got, want)
+    for field in ("fpr", "fnr", "fpr_prev", "fnr_prev", "thresholds"):
+        _same(getattr(got_segments, field)[got_segments.valid], getattr(want_segments, field)[want_segments.valid])
+    for got, want in zip(got_points, want_points):
+        for g, w in zip(got, want):
+            _same(g, w)
+
+
+@pytest.mark.parametrize("bad", [-0.0, 2.0, 2.5, math.nan])
+def test_float64_scores_the_wide_key_refuses_fall_back_to_the_sweep(bad):
+    """-0.0, a score >= 2 or NaN among float64 scores that are not float32: the packed kernel declines (``None``)
+    and the chooser's fallback gives the static sweep's values."""
+    scores, labels = _float64_probabilities(seed=6)
+    scores[1, 10] = bad
+    assert pk.eer(scores, labels) is None and pk.segments(scores, labels) is None
+    assert pk.curve_sweep(scores, labels) is None
+    got = K.eer(scores, labels)
+    want = rr.eer_rows(rr.segments(sw.sweep(scores, labels, None)))
+    for g, w in zip(got, want):
+        _same(g, w)
+    _same(sw.roc_points(K.reads(scores, labels))[0][1], sw.roc_points(sw.sweep(scores, labels, None))[0][1])
+
+
+def test_float64_holding_float32_values_keep_the_wide_key_where_it_applies_and_the_32_bit_one_else():
+    """Float64 probabilities holding float32 values take the 62-bit key (no float32 round trip); negative ones
+    (float64 logits that are exact float32) still take the 32-bit key, and both read the sweep's EER."""
+    scores, labels = _float64_probabilities(seed=7)
+    for s, wide in ((scores.float().double(), True), (-scores.float().double(), False)):
+        assert pk._packed_rows(s, labels)[1] is wide
+        with _backend.force("torch"):
+            want = K.eer(s, labels)
+        for g, w in zip(K.eer(s, labels), want):
+            _same(g, w)
 
 
 # ------------------------------------------------------------------ the readers ask the chooser

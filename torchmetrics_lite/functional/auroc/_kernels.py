@@ -24,7 +24,8 @@ scikit-learn on tied, weighted input): ``RANK_*`` the exact int64 mid-rank count
 ``COUNTS_*``, ``GROUPS``, ``BUCKETS`` and ``GATHER_*`` one position per tie group (:mod:`._groups`); ``PACKED``
 one packed value sort per row (:mod:`._packed`, the reads only: EER, LogAUC, operating points); ``SWEEP`` the
 static-shape sweep of :mod:`._sweep`. ``GROUPS``, ``BUCKETS`` and ``PACKED`` apply to some data only (32-bit
-scores, tables that fit); where they do not, their fallback runs: ``GROUPS`` -> ``GATHER_NUMPY``,
+scores, tables that fit; ``PACKED`` also float64 scores in ``[0, 2)``, e.g. the ``from_logits`` softmax); where
+they do not, their fallback runs: ``GROUPS`` -> ``GATHER_NUMPY``,
 ``BUCKETS`` -> ``SWEEP``, ``PACKED`` -> the ``"sweep"`` choice. Every result is a :class:`~._sweep.Swept`, a
 :class:`~._roc_reads.Segments` or a value, whichever kernel ran; callers ask the functions below (one per
 quantity) and never branch on weights, tracing or the backend themselves.

@@ -1,8 +1,9 @@
 """The packed kernel (``PACKED`` of :func:`._kernels.choose`): the unweighted curve reads of rows on CPU (EER,
 LogAUC, the operating points) from one value sort per row of packed ``(descending score key, label)`` int64 keys
 (:func:`torchmetrics_lite._sort_keys.desc_key32`, the label in the low bit): no argsort, no gather; the thresholds
-are decoded from the keys. It applies to 32-bit scores (float32, or float64 holding float32 values); each function
-returns ``None`` otherwise, and the chooser's fallback runs.
+are decoded from the keys. It applies to 32-bit scores (float32, or float64 holding float32 values) and to float64
+scores in ``[0, 2)`` (probabilities: :func:`~torchmetrics_lite._sort_keys.desc_key62`, whose keys also leave
+room for the label bit); each function returns ``None`` otherwise, and the chooser's fallback runs.
 
 >>> g = segments(torch.tensor([[0.9, 0.4, 0.4, 0.1]]), torch.tensor([[True, True, False, False]]))
 >>> g.fpr.tolist(), g.valid.tolist()
@@ -19,7 +20,7 @@ from torch import Tensor
 
 from torchmetrics_lite import _backend
 from torchmetrics_lite._dtype import float_dtype
-from torchmetrics_lite._sort_keys import desc_key32
+from torchmetrics_lite._sort_keys import decode_desc_key62, desc_key32, desc_key62
 from torchmetrics_lite.functional.auroc._roc_reads import Segments
 from torchmetrics_lite.functional.auroc._sweep import Swept
 
@@ -29,9 +30,10 @@ __all__ = ["segments", "eer", "curve_sweep"]
 def segments(scores: Tensor, positive: Tensor, hi: float = 1.0) -> Optional[Segments]:
     """The :class:`~._roc_reads.Segments` of every row's ROC curve up to (at least) the first point with
     ``fpr >= hi``, cut after the last row's point past ``hi``; ``None`` where the packed sort does not apply."""
-    packed = _packed_rows(scores, positive)
-    if packed is None:
+    found = _packed_rows(scores, positive)
+    if found is None:
         return None
+    packed, wide = found
     rows, n = packed.shape
     tp = np.cumsum(packed & 1, axis=1)
     fp = np.arange(1, n + 1) - tp
@@ -50,7 +52,7 @@ def segments(scores: Tensor, positive: Tensor, hi: float = 1.0) -> Optional[Segm
     at = np.maximum(prev, 0)
     fpr_prev = np.where(prev >= 0, np.take_along_axis(fpr, at, 1), 0.0)
     fnr_prev = np.where(prev >= 0, np.take_along_axis(fnr, at, 1), 1.0)
-    thresholds = torch.from_numpy(_decode(key[:, :cut])).to(scores.dtype)
+    thresholds = torch.from_numpy(_decode(key[:, :cut], wide)).to(scores.dtype)
     t = torch.from_numpy
     return Segments(t(fpr), t(fnr), t(fpr_prev), t(fnr_prev), t(valid), thresholds)
 
@@ -61,9 +63,10 @@ def eer(scores: Tensor, positive: Tensor) -> Optional[Tuple[Tensor, Tensor]]:
     ``fn``, a negative raises ``fp``), so the first position with ``d >= 0`` is the number of positions below 0; the
     crossing's segment ends at the end of that position's tie group and starts at the end of the group before (two
     counts of keys per row)."""
-    packed = _packed_rows(scores, positive)
-    if packed is None:
+    found = _packed_rows(scores, positive)
+    if found is None:
         return None
+    packed, wide = found
     rows, n = packed.shape
     tp = np.cumsum(packed & 1, axis=1)
     fp = np.arange(1, n + 1) - tp
@@ -81,7 +84,7 @@ def eer(scores: Tensor, positive: Tensor) -> Optional[Tuple[Tensor, Tensor]]:
         g0 = np.where(start >= 0, (n_pos - np.take_along_axis(tp, before, 1)) / n_pos, 1.0)
         d0, d1 = f0 - g0, f1 - g1
         rate = np.where((n_pos > 0) & (n_neg > 0), f0 + (f1 - f0) * d0 / (d0 - d1), np.nan)[:, 0]
-    threshold = torch.from_numpy(_decode(np.take_along_axis(key, end, 1)[:, 0])).to(scores.dtype)
+    threshold = torch.from_numpy(_decode(np.take_along_axis(key, end, 1)[:, 0], wide)).to(scores.dtype)
     return torch.from_numpy(rate), torch.where(torch.from_numpy(np.isnan(rate)), math.nan, threshold)
 
 
@@ -90,9 +93,10 @@ def curve_sweep(scores: Tensor, positive: Tensor) -> Optional[Swept]:
     operating points), ``None`` where the packed sort does not apply: its ``tp_above``/``fp_above`` are per
     position (only their difference from ``tp``/``fp`` being non-zero is read there), so it is not for AUROC,
     the ROC / PR point lists or DeLong."""
-    packed = _packed_rows(scores, positive)
-    if packed is None:
+    found = _packed_rows(scores, positive)
+    if found is None:
         return None
+    packed, wide = found
     rows, n = packed.shape
     pos = packed & 1
     tp = np.cumsum(pos, axis=1)
@@ -102,25 +106,38 @@ def curve_sweep(scores: Tensor, positive: Tensor) -> Optional[Swept]:
     np.not_equal(key[:, 1:], key[:, :-1], out=last[:, :-1])
     t = torch.from_numpy
     neg = 1 - pos
-    return Swept(t(np.zeros((rows, n), dtype=np.int64)), t(_decode(key)).to(scores.dtype), t(pos), t(neg), t(tp),
+    return Swept(t(np.zeros((rows, n), dtype=np.int64)), t(_decode(key, wide)).to(scores.dtype), t(pos), t(neg), t(tp),
                  t(fp), t(tp - pos), t(fp - neg), t(last), t(tp[:, -1]), t(fp[:, -1]))
 
 
-def _decode(key: np.ndarray) -> np.ndarray:
-    """float32 values from their :func:`~torchmetrics_lite._sort_keys.desc_key32` keys (an involution of the bits)."""
+def _decode(key: np.ndarray, wide: bool) -> np.ndarray:
+    """The score values of their keys: float64 from :func:`~torchmetrics_lite._sort_keys.desc_key62` keys
+    (``wide``), else float32 from :func:`~torchmetrics_lite._sort_keys.desc_key32` keys (an involution of the
+    bits)."""
+    if wide:
+        return decode_desc_key62(key)
     bits = key.astype(np.uint32).view(np.int32)
     return (bits ^ (~(bits >> 31) & np.int32(0x7FFFFFFF))).view(np.float32)
 
 
-def _packed_rows(scores: Tensor, positive: Tensor) -> Optional[np.ndarray]:
-    """Per row the sorted int64 keys ``desc_key32(score) << 1 | label``; ``None`` for empty input and scores that
-    are not 32-bit (float64 that are not exact float32)."""
+def _packed_rows(scores: Tensor, positive: Tensor) -> Optional[Tuple[np.ndarray, bool]]:
+    """Per row the sorted int64 keys ``key(score) << 1 | label``, and whether the key is the 62-bit one: float64
+    scores in ``[0, 2)`` take :func:`~torchmetrics_lite._sort_keys.desc_key62` (no float32 round trip to check),
+    other scores :func:`~torchmetrics_lite._sort_keys.desc_key32`; ``None`` for empty input and scores that fit
+    neither (float64 outside ``[0, 2)`` or -0.0 there, that are not exact float32)."""
     if scores.numel() == 0 or float_dtype(scores.device) != torch.float64:
         return None
-    key = desc_key32(_backend.host(scores))
+    values = _backend.host(scores)
+    key, wide = desc_key62(values), True
+    if key is None:
+        key, wide = desc_key32(values), False
     if key is None:
         return None
-    packed = key.astype(np.int64) << 1
+    if wide:  # a new int64 array already
+        key <<= 1
+        packed = key
+    else:
+        packed = key.astype(np.int64) << 1
     packed |= _backend.host(positive)
     packed.sort(axis=1)
-    return packed
+    return packed, wide

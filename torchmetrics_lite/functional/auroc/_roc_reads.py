@@ -15,6 +15,7 @@ from typing import NamedTuple, Tuple
 import torch
 from torch import Tensor
 
+from torchmetrics_lite import _sort
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.auroc import _sweep as sw
 
@@ -92,7 +93,7 @@ def mean_curve_eer(g: Segments) -> Tensor:
     fpr = torch.where(keep.unsqueeze(1), torch.cat([start, fpr, end], 1), 0.0)  # with (0, 1) and (1, 0): the
     fnr = torch.where(keep.unsqueeze(1), torch.cat([end, fnr, start], 1), 0.0)  # ends a cut curve may lack
     weight = keep.to(fpr.dtype) / keep.sum().clamp(min=1)
-    grid = fpr.reshape(-1).sort().values
+    grid = _sort.sort(fpr.reshape(-1), runs=True)  # each row ascending: a merge of sorted runs on CPU
     lo = torch.full((1,), -1, dtype=torch.long, device=fpr.device)  # shape (1,): index tensors, no host reads
     hi = torch.full((1,), grid.numel() - 1, dtype=torch.long, device=fpr.device)
     for _ in range(max(1, int(grid.numel()).bit_length())):  # D+(grid[hi]) >= 0 > D+(grid[lo]) (lo = -1: none)
