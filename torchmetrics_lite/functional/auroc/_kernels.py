@@ -41,7 +41,7 @@ quantity) and never branch on weights, tracing or the backend themselves.
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Callable, Optional, Tuple, TypeVar
 
 import torch
 from torch import Tensor
@@ -65,6 +65,7 @@ KERNELS = (RANK_NUMPY, RANK_TORCH, COUNTS_NUMPY, COUNTS_TORCH, GROUPS, BUCKETS, 
            SWEEP)
 NEEDS = ("value", "sweep", "reads")
 
+_R = TypeVar("_R")
 _RANK_ONE_ROW = {RANK_NUMPY: rk.rank_binary_numpy, RANK_TORCH: rk.rank_binary_torch}
 
 
@@ -91,23 +92,27 @@ def choose(scores: Tensor, weight: Optional[Tensor] = None, need: str = "value")
 def auroc(scores: Tensor, positive: Tensor, weight: Optional[Tensor] = None) -> Tuple[Tensor, Tensor]:
     """``(AUROC, positive weight)``: scalars for 1-D ``scores``, ``(R,)`` for rows (float64, float32 on a device
     without float64; ``nan`` where a row lacks a class)."""
-    kernel = choose(scores, weight)
-    if kernel == RANK_NUMPY or kernel == RANK_TORCH:
-        ranked = _RANK_ONE_ROW[kernel](scores, positive) if scores.dim() == 1 else rk.rank_rows(scores, positive)
-        return rk.auroc_from_ranked(ranked), ranked.n_pos
-    s = _swept(kernel, scores, positive, weight)
-    values = sw.auroc_from_swept(s)
-    return (values[0], s.n_pos[0]) if scores.dim() == 1 else (values, s.n_pos)
+    return _value(scores, positive, weight, rk.auroc_from_ranked, sw.auroc_from_swept)
 
 
 def average_precision(scores: Tensor, positive: Tensor, weight: Optional[Tensor] = None) -> Tuple[Tensor, Tensor]:
     """``(average precision, positive weight)``, shaped as :func:`auroc` (``nan`` without positive weight)."""
+    return _value(scores, positive, weight, _ap_from_ranked, sw.ap_from_swept)
+
+
+def _ap_from_ranked(ranked: rk.Ranked) -> Tensor:
+    return rk.precision_sum(ranked) / ranked.n_pos.to(float_dtype(ranked.n_pos.device))
+
+
+def _value(scores: Tensor, positive: Tensor, weight: Optional[Tensor], from_ranked: Callable[[rk.Ranked], Tensor],
+           from_swept: Callable[[sw.Swept], Tensor]) -> Tuple[Tensor, Tensor]:
+    """A per-row value and the positive weight, from the rank counts or from the sweep, whichever kernel runs."""
     kernel = choose(scores, weight)
     if kernel == RANK_NUMPY or kernel == RANK_TORCH:
         ranked = _RANK_ONE_ROW[kernel](scores, positive) if scores.dim() == 1 else rk.rank_rows(scores, positive)
-        return rk.precision_sum(ranked) / ranked.n_pos.to(float_dtype(scores.device)), ranked.n_pos
+        return from_ranked(ranked), ranked.n_pos
     s = _swept(kernel, scores, positive, weight)
-    values = sw.ap_from_swept(s)
+    values = from_swept(s)
     return (values[0], s.n_pos[0]) if scores.dim() == 1 else (values, s.n_pos)
 
 
@@ -130,36 +135,29 @@ def counts(scores: Tensor, positive: Tensor, weight: Optional[Tensor] = None) ->
 def reads(scores: Tensor, positive: Tensor) -> sw.Swept:
     """An unweighted sweep for :func:`._sweep.roc_rates` / :func:`._sweep.pr_rates` (the operating points): the
     packed one where it applies (per position, group ends marked), else :func:`swept`'s."""
-    kernel = choose(scores, None, "reads")
-    if kernel == PACKED:
-        found = pk.curve_sweep(_rows(scores), _rows(positive))
-        if found is not None:
-            return found
-        kernel = choose(scores, None, "sweep")
-    return _swept(kernel, scores, positive, None)
+    return _read(scores, positive, pk.curve_sweep, lambda s: s)
 
 
 def segments(scores: Tensor, positive: Tensor, hi: float = 1.0) -> rr.Segments:
     """The unweighted ROC curve's segments of every row (one for 1-D ``scores``), at least up to the first point
     with ``fpr >= hi`` (every point but from the packed kernel)."""
-    kernel = choose(scores, None, "reads")
-    if kernel == PACKED:
-        found = pk.segments(_rows(scores), _rows(positive), hi)
-        if found is not None:
-            return found
-        kernel = choose(scores, None, "sweep")
-    return rr.segments(_swept(kernel, scores, positive, None))
+    return _read(scores, positive, lambda s, p: pk.segments(s, p, hi), rr.segments)
 
 
 def eer(scores: Tensor, positive: Tensor) -> Tuple[Tensor, Tensor]:
     """``(eer, threshold)`` per row (shape ``(1,)`` for 1-D ``scores``), unweighted."""
-    kernel = choose(scores, None, "reads")
-    if kernel == PACKED:
-        found = pk.eer(_rows(scores), _rows(positive))
+    return _read(scores, positive, pk.eer, lambda s: rr.eer_rows(rr.segments(s)))
+
+
+def _read(scores: Tensor, positive: Tensor, packed: Callable[[Tensor, Tensor], Optional[_R]],
+          from_swept: Callable[[sw.Swept], _R]) -> _R:
+    """An unweighted read of the curve: from the packed kernel where it is chosen and applies, else from the sweep
+    of the ``"sweep"`` choice (its fallback)."""
+    if choose(scores, None, "reads") == PACKED:
+        found = packed(_rows(scores), _rows(positive))
         if found is not None:
             return found
-        kernel = choose(scores, None, "sweep")
-    return rr.eer_rows(rr.segments(_swept(kernel, scores, positive, None)))
+    return from_swept(_swept(choose(scores, None, "sweep"), scores, positive, None))
 
 
 def _rows(t: Tensor) -> Tensor:

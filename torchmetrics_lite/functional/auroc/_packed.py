@@ -30,13 +30,11 @@ __all__ = ["segments", "eer", "curve_sweep"]
 def segments(scores: Tensor, positive: Tensor, hi: float = 1.0) -> Optional[Segments]:
     """The :class:`~._roc_reads.Segments` of every row's ROC curve up to (at least) the first point with
     ``fpr >= hi``, cut after the last row's point past ``hi``; ``None`` where the packed sort does not apply."""
-    found = _packed_rows(scores, positive)
+    found = _cumulative(scores, positive)
     if found is None:
         return None
-    packed, wide = found
+    packed, wide, tp, fp = found
     rows, n = packed.shape
-    tp = np.cumsum(packed & 1, axis=1)
-    fp = np.arange(1, n + 1) - tp
     n_pos, n_neg = tp[:, -1:], n - tp[:, -1:]
     key = packed >> 1
     reach = np.minimum((fp < hi * n_neg).sum(1, keepdims=True), n - 1)  # the first position with fpr >= hi
@@ -63,13 +61,11 @@ def eer(scores: Tensor, positive: Tensor) -> Optional[Tuple[Tensor, Tensor]]:
     ``fn``, a negative raises ``fp``), so the first position with ``d >= 0`` is the number of positions below 0; the
     crossing's segment ends at the end of that position's tie group and starts at the end of the group before (two
     counts of keys per row)."""
-    found = _packed_rows(scores, positive)
+    found = _cumulative(scores, positive)
     if found is None:
         return None
-    packed, wide = found
+    packed, wide, tp, fp = found
     rows, n = packed.shape
-    tp = np.cumsum(packed & 1, axis=1)
-    fp = np.arange(1, n + 1) - tp
     n_pos, n_neg = tp[:, -1:], n - tp[:, -1:]
     first = (fp * n_pos < (n_pos - tp) * n_neg).sum(1, keepdims=True)  # d < 0 before it
     key = packed >> 1
@@ -93,14 +89,12 @@ def curve_sweep(scores: Tensor, positive: Tensor) -> Optional[Swept]:
     operating points), ``None`` where the packed sort does not apply: its ``tp_above``/``fp_above`` are per
     position (only their difference from ``tp``/``fp`` being non-zero is read there), so it is not for AUROC,
     the ROC / PR point lists or DeLong."""
-    found = _packed_rows(scores, positive)
+    found = _cumulative(scores, positive)
     if found is None:
         return None
-    packed, wide = found
+    packed, wide, tp, fp = found
     rows, n = packed.shape
     pos = packed & 1
-    tp = np.cumsum(pos, axis=1)
-    fp = np.arange(1, n + 1) - tp
     key = packed >> 1
     last = np.ones((rows, n), dtype=bool)
     np.not_equal(key[:, 1:], key[:, :-1], out=last[:, :-1])
@@ -108,6 +102,17 @@ def curve_sweep(scores: Tensor, positive: Tensor) -> Optional[Swept]:
     neg = 1 - pos
     return Swept(t(np.zeros((rows, n), dtype=np.int64)), t(_decode(key, wide)).to(scores.dtype), t(pos), t(neg), t(tp),
                  t(fp), t(tp - pos), t(fp - neg), t(last), t(tp[:, -1]), t(fp[:, -1]))
+
+
+def _cumulative(scores: Tensor, positive: Tensor) -> Optional[Tuple[np.ndarray, bool, np.ndarray, np.ndarray]]:
+    """The packed rows of :func:`_packed_rows` (and whether their key is the wide one) with the positives and the
+    negatives at or above each sorted position, ``tp`` and ``fp`` ``(R, n)``; ``None`` where it does not apply."""
+    found = _packed_rows(scores, positive)
+    if found is None:
+        return None
+    packed, wide = found
+    tp = np.cumsum(packed & 1, axis=1)
+    return packed, wide, tp, np.arange(1, packed.shape[1] + 1) - tp
 
 
 def _decode(key: np.ndarray, wide: bool) -> np.ndarray:
