@@ -1,7 +1,9 @@
-"""Fenced code blocks of the project's Markdown pages (README.md, ARCHITECTURE.md), for the tests that run them.
+"""Fenced code blocks of the project's Markdown pages (README.md, ``docs/**/*.md``, ARCHITECTURE.md), for the
+tests that run them (``tests/test_doc_pages.py``; ARCHITECTURE.md's worked examples: ``tests/test_docs.py``).
 
-Rule for authors: a block fenced as ```python runs in the tests, on its own (no network, no data of yours); a
-sketch that needs your model or data is fenced as ```py and is not run.
+Rule for authors: a block fenced as ```python runs in the tests, on its own, in a temporary working directory
+(no network, no data of yours, fast: the test extra's packages only); a sketch that needs your model or data is
+fenced as ```py and is not run.
 """
 from __future__ import annotations
 
