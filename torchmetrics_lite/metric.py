@@ -109,8 +109,9 @@ from torchmetrics_lite._checks import (
 )
 from torchmetrics_lite._compat import init_info, is_noop, raise_unknown_argument, same_value
 from torchmetrics_lite._dtype import float_dtype  # noqa: F401 (re-exported for custom metrics)
+from torchmetrics_lite._signature import ConstructorSignature
 
-__all__ = ["Fold", "Metric"]  # float_dtype and update_signature stay importable from here
+__all__ = ["Metric", "Fold"]  # in the docs page's order; float_dtype and update_signature stay importable from here
 
 _REDUCTIONS = ("sum", "max", "min", "cat")
 _MIN_CAPACITY = 1024
@@ -272,6 +273,8 @@ class Metric(nn.Module):
     #: exact-only rank classes' ``thresholds``): the class answers them as unknown arguments, with torchmetrics'
     #: advice, while its ``**kwargs`` still reach the base.
     not_offered: ClassVar[Tuple[str, ...]] = ()
+    #: ``inspect.signature(cls)``: the parameters of ``__init__``, not ``__new__``'s ``(*args, **kwargs)``.
+    __signature__ = ConstructorSignature()
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "Metric":
         self = super().__new__(cls)
