@@ -127,9 +127,29 @@ def _check_class_signature(app: Any, what: str, name: str, obj: Any, options: An
         logging.getLogger(__name__).warning("%s shows %s, not its constructor's parameters", name, signature)
 
 
+_REMOTE_ASSET = re.compile(r"<script[^>]*\ssrc=\"(https?:)?//|<link[^>]*rel=\"stylesheet\"[^>]*href=\"(https?:)?//")
+
+
+def _check_offline(app: Any, exception: Optional[BaseException]) -> None:
+    """The site reads offline: no page loads a script or a stylesheet from the network (MathJax is bundled)."""
+    if exception is not None or app.builder.format != "html":
+        return
+    from sphinx.util import logging
+
+    for folder, _, files in os.walk(app.outdir):
+        for name in files:
+            if name.endswith(".html"):
+                path = os.path.join(folder, name)
+                with open(path, encoding="utf-8") as page:
+                    if _REMOTE_ASSET.search(page.read()):
+                        logging.getLogger(__name__).warning("%s loads a script or stylesheet from the network",
+                                                            os.path.relpath(path, app.outdir))
+
+
 def setup(app: Any) -> None:
     app.connect("missing-reference", _resolve_public_alias)
     app.connect("autodoc-process-docstring", _split_module_docstring)
     app.connect("autodoc-process-signature", _check_class_signature)
     app.connect("env-check-consistency", _check_notes_placed)
     app.add_directive("module-notes", _module_notes_directive())
+    app.connect("build-finished", _check_offline)
