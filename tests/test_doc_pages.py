@@ -21,7 +21,7 @@ def test_the_pages_and_their_blocks_are_found():
     for page in ("docs/quickstart.md", "docs/torchmetrics.md", "docs/extending.md", "docs/losses.md"):
         assert page in PAGES, f"{page} is not collected"
         assert any(p == page for p, _, _ in BLOCKS), f"no python block found on {page}"
-    assert sum(p == "README.md" for p, _, _ in BLOCKS) == 1  # the front page's ten lines
+    assert any(p == "README.md" for p, _, _ in BLOCKS)  # the front page's ten lines
 
 
 @pytest.mark.parametrize("page,line,code", BLOCKS, ids=[f"{page}:{line}" for page, line, _ in BLOCKS])
