@@ -24,27 +24,10 @@ from losses._utils import (
     safe_inverse,
     zero_where_not,
 )
+from losses.relaxed_sort import neural_sort_rows
 from torchmetrics_lite.checks import check_positive_int
 
 __all__ = ["NeuralNDCGLoss", "neural_ndcg_loss"]
-
-
-def _neural_sort(s: Tensor, mask: Tensor, temperature: float) -> Tensor:
-    """NeuralSort's relaxed permutation matrix over the real items, ``(c, n, n)``: row ``r`` (rank, 0-based) is
-    ``softmax_j(((m + 1 - 2(r + 1)) s_j - sum_k |s_j - s_k|) / T)`` over the ``m`` real items ``j``; rows of ranks
-    ``>= m`` and columns of padded items are 0."""
-    n = s.shape[-1]
-    m = mask.sum(-1, keepdim=True).to(s.dtype)  # (c, 1) real items per list
-    spread = ((s[:, :, None] - s[:, None, :]).abs() * mask[:, None, :]).sum(-1)  # (c, n): sum_k |s_j - s_k|
-    coef = m + 1.0 - 2.0 * torch.arange(1, n + 1, dtype=s.dtype, device=s.device)  # (c, n) per rank
-    logits = (coef[:, :, None] * s[:, None, :] - spread[:, None, :]) / temperature
-    rows = torch.arange(n, device=s.device)[None, :] < m  # (c, n): ranks that exist
-    valid = rows[:, :, None] & mask[:, None, :]
-    zero = torch.zeros((), dtype=s.dtype, device=s.device)
-    # padded columns take no mass; rows of missing ranks get finite logits (no NaN) and are zeroed after softmax
-    logits = torch.where(mask[:, None, :], logits, torch.tensor(-float("inf"), dtype=s.dtype, device=s.device))
-    logits = torch.where(rows[:, :, None], logits, zero)
-    return torch.where(valid, torch.softmax(logits, dim=-1), zero)
 
 
 class _Sinkhorn(torch.autograd.Function):
@@ -104,7 +87,7 @@ class _Sinkhorn(torch.autograd.Function):
 def _neural_ndcg_block(s: Tensor, g: Tensor, mask: Tensor, inv_idcg: Tensor, keep: Tensor, *, temperature: float,
                        k: int | None, iters: int, transposed: bool) -> Tensor:
     n = s.shape[-1]
-    p = _neural_sort(s, mask, temperature)  # (c, ranks, items)
+    p = neural_sort_rows(s, mask, temperature)  # (c, ranks, items)
     u, v = _Sinkhorn.apply(p, iters, transposed)
     d = discounts(n, k, dtype=s.dtype, device=s.device)
     dcg = (u * d * torch.matmul(p, (v * g)[:, :, None])[:, :, 0]).sum(-1)  # u^T diag(d) p diag(g) v
