@@ -5,7 +5,8 @@ A formula sees a list through :class:`Lists` and its ranks through ``ranks(view)
 1-based rank of each item among the real items, best first) or ``"relevant"`` (its rank among the relevant items:
 ``q_i = 1 + #relevant items above i``). A view answers ``expect(phi, k)``: per item, the expectation of
 ``phi(rank) * [rank <= k]`` under the method's (hard or relaxed) ranks, ``k`` an int, a ``(lists, 1)`` tensor or
-``None`` (no cut-off). Every metric is a sum over items of products of such terms:
+``None`` (no cut-off), and ``total(c, phi, k)``: per list, ``sum_i c_i expect(phi, k)_i``. Every metric is a sum
+over items of products of such terms:
 
 * ``DCG@k = sum_i gain_i E[d(r_i) [r_i <= k]]``, ``d(r) = 1 / log2(r + 1)``; NDCG@k divides by the ideal DCG@k;
 * ``P@k = sum_{i rel} E[r_i <= k] / k``; ``R@k``: over the relevant items; R-precision: ``R@R``, ``R`` relevant;
@@ -36,33 +37,31 @@ class Lists(NamedTuple):
     n_rel: Tensor  # (L,) floating
 
 
-def one(r: Tensor) -> Tensor:
-    return torch.ones_like(r)
+class RankFn(NamedTuple):
+    """A function of the rank: ``of(r)``, and ``times(c, r) = c * of(r)`` computed as the hand-written losses do
+    (a division for the discounts), so that a loss derived from a formula keeps its values bit for bit."""
+
+    of: Callable[[Tensor], Tensor]
+    times: Callable[[Tensor, Tensor], Tensor]
 
 
-def identity(r: Tensor) -> Tensor:
-    return r
-
-
-def reciprocal(r: Tensor) -> Tensor:
-    return 1.0 / r
-
-
-def discount(r: Tensor) -> Tensor:
-    return 1.0 / torch.log2(1.0 + r)
+ONE = RankFn(torch.ones_like, lambda c, r: c * torch.ones_like(r))
+IDENTITY = RankFn(lambda r: r, lambda c, r: c * r)
+RECIPROCAL = RankFn(lambda r: 1.0 / r, lambda c, r: c / r)
+DISCOUNT = RankFn(lambda r: 1.0 / torch.log2(1.0 + r), lambda c, r: c / torch.log2(1.0 + r))  # 1/log2(r + 1)
 
 
 def dcg(x: Lists, ranks: Callable, *, k: Optional[int] = None, gain: str = "linear") -> Tensor:
-    return (gains(x.rel, x.real, gain) * ranks("all").expect(discount, k)).sum(-1)
+    return ranks("all").total(gains(x.rel, x.real, gain), DISCOUNT, k)
 
 
 def ndcg(x: Lists, ranks: Callable, *, k: Optional[int] = None, gain: str = "linear") -> Tensor:
     g = gains(x.rel, x.real, gain)
-    return (g * ranks("all").expect(discount, k)).sum(-1) * safe_inverse(ideal_dcg(g, x.real, k))
+    return ranks("all").total(g, DISCOUNT, k) * safe_inverse(ideal_dcg(g, x.real, k))
 
 
 def _hits(x: Lists, ranks: Callable, k: Cut) -> Tensor:
-    return (x.relevant * ranks("all").expect(one, k)).sum(-1)
+    return ranks("all").total(x.relevant, ONE, k)
 
 
 def precision(x: Lists, ranks: Callable, *, k: Optional[int] = None) -> Tensor:
@@ -78,15 +77,15 @@ def r_precision(x: Lists, ranks: Callable) -> Tensor:
 
 
 def hit_rate(x: Lists, ranks: Callable, *, k: Optional[int] = None) -> Tensor:
-    return (x.relevant * ranks("relevant").expect(one, 1) * ranks("all").expect(one, k)).sum(-1)
+    return (x.relevant * ranks("relevant").expect(ONE, 1) * ranks("all").expect(ONE, k)).sum(-1)
 
 
 def reciprocal_rank(x: Lists, ranks: Callable, *, k: Optional[int] = None) -> Tensor:
-    return (x.relevant * ranks("relevant").expect(one, 1) * ranks("all").expect(reciprocal, k)).sum(-1)
+    return (x.relevant * ranks("relevant").expect(ONE, 1) * ranks("all").expect(RECIPROCAL, k)).sum(-1)
 
 
 def average_precision(x: Lists, ranks: Callable, *, k: Optional[int] = None) -> Tensor:
-    terms = x.relevant * ranks("relevant").expect(identity, None) * ranks("all").expect(reciprocal, k)
+    terms = x.relevant * ranks("relevant").expect(IDENTITY, None) * ranks("all").expect(RECIPROCAL, k)
     return terms.sum(-1) * safe_inverse(x.n_rel)
 
 
@@ -96,5 +95,5 @@ def binary_average_precision(x: Lists, ranks: Callable) -> Tensor:
 
 def auroc(x: Lists, ranks: Callable) -> Tensor:
     pairs = x.n_rel * (x.n_items - x.n_rel)
-    shift = (x.relevant * (ranks("relevant").expect(identity, None) - ranks("all").expect(identity, None))).sum(-1)
+    shift = (x.relevant * (ranks("relevant").expect(IDENTITY, None) - ranks("all").expect(IDENTITY, None))).sum(-1)
     return (pairs + shift) * safe_inverse(pairs)

@@ -74,28 +74,42 @@ class _PointRanks:
         self.r = torch.where(mask, r, torch.ones((), dtype=r.dtype, device=r.device))  # items outside: finite
         self.n_items, self.cut = mask.sum(-1).to(r.dtype), cut
 
-    def expect(self, phi: Callable[[Tensor], Tensor], k: forms.Cut) -> Tensor:
-        value = phi(self.r)
+    def _cut(self, value: Tensor, k: forms.Cut) -> Tensor:
         if k is None:
             return value
         # a list with at most k real items has no cut-off to smooth
         return value * torch.where(self.n_items[:, None] > k, self.cut(self.r, k), torch.ones_like(value))
 
+    def expect(self, phi: forms.RankFn, k: forms.Cut) -> Tensor:
+        return self._cut(phi.of(self.r), k)
+
+    def total(self, c: Tensor, phi: forms.RankFn, k: forms.Cut) -> Tensor:
+        return self._cut(phi.times(c, self.r), k).sum(-1)
+
 
 class _PermutationRanks:
-    """Ranks as a row-stochastic ``(c, ranks, items)`` matrix: ``E[phi(r) [r <= k]] = sum_r P[r, i] phi(r) [r <= k]``."""
+    """Ranks as a row-stochastic ``(c, ranks, items)`` matrix ``diag(u) p diag(v)`` (``u, v``: Sinkhorn's scaling
+    vectors, or None): ``E[phi(r) [r <= k]]_i = sum_r P[r, i] phi(r) [r <= k]``."""
 
-    def __init__(self, p: Tensor):
-        self.p = p
+    def __init__(self, p: Tensor, u: Optional[Tensor], v: Optional[Tensor]):
+        self.p, self.u, self.v = p, u, v
 
-    def expect(self, phi: Callable[[Tensor], Tensor], k: forms.Cut) -> Tensor:
+    def _weights(self, phi: forms.RankFn, k: forms.Cut) -> Tensor:
         n = self.p.shape[-1]
         pos = torch.arange(1, n + 1, dtype=self.p.dtype, device=self.p.device)[None, :]
-        w = phi(pos)
-        if k is not None:
-            w = w * (pos <= k).to(w.dtype)
-        w = w.expand(self.p.shape[0], n)
-        return torch.matmul(w[:, None, :], self.p)[:, 0, :]
+        w = phi.of(pos)
+        return w if k is None else w * (pos <= k).to(w.dtype)
+
+    def expect(self, phi: forms.RankFn, k: forms.Cut) -> Tensor:
+        w = self._weights(phi, k).expand(self.p.shape[0], self.p.shape[-1])
+        p = self.p if self.u is None or self.v is None else self.u[:, :, None] * self.p * self.v[:, None, :]
+        return torch.matmul(w[:, None, :], p)[:, 0, :]
+
+    def total(self, c: Tensor, phi: forms.RankFn, k: forms.Cut) -> Tensor:
+        w = self._weights(phi, k)
+        if self.u is None or self.v is None:
+            return (w * torch.matmul(self.p, c[:, :, None])[:, :, 0]).sum(-1)
+        return (self.u * w * torch.matmul(self.p, (self.v * c)[:, :, None])[:, :, 0]).sum(-1)  # u^T diag(w) p diag(c) v
 
 
 def _sigmoid_cut(temperature: float) -> Callable[[Tensor, Any], Tensor]:
@@ -111,7 +125,7 @@ def _hard_cut(r: Tensor, k: Any) -> Tensor:
 
 
 def _ranks_of(method: str, s: Tensor, mask: Tensor, *, temperature: float, regularization: str,
-              sinkhorn_iters: int) -> Any:
+              sinkhorn_iters: int, transposed: bool = False) -> Any:
     if method == "approx":
         return _PointRanks(approx_ranks(s, mask.to(s.dtype), temperature), mask, _sigmoid_cut(temperature))
     if method == "bound":
@@ -127,11 +141,11 @@ def _ranks_of(method: str, s: Tensor, mask: Tensor, *, temperature: float, regul
         return _PointRanks(torch.empty_like(s).scatter_(-1, order, pos), mask, _hard_cut)
     kernel = neural_sort_rows if method == "neural_sort" else softsort_rows
     p = kernel(s, mask, temperature)
-    if sinkhorn_iters:
-        from losses.neural_ndcg import _Sinkhorn  # the shared Sinkhorn scaling of NeuralNDCG
-        u, v = _Sinkhorn.apply(p, sinkhorn_iters, False)
-        p = u[:, :, None] * p * v[:, None, :]
-    return _PermutationRanks(p)
+    if not sinkhorn_iters:
+        return _PermutationRanks(p, None, None)
+    from losses.neural_ndcg import _Sinkhorn  # NeuralNDCG's Sinkhorn scaling (imported late: it imports us)
+    u, v = _Sinkhorn.apply(p, sinkhorn_iters, transposed)
+    return _PermutationRanks(p, u, v)
 
 
 def _evaluate(formula: Callable[..., Tensor], scores: Tensor, target: Tensor, *, mask: Optional[Tensor],
@@ -152,10 +166,20 @@ def _evaluate(formula: Callable[..., Tensor], scores: Tensor, target: Tensor, *,
         u = torch.rand(s.shape, dtype=s.dtype, device=s.device, generator=generator)
         tiny = torch.finfo(s.dtype).tiny
         s = torch.where(m, s - gumbel_scale * torch.log(-torch.log(u.clamp(tiny, 1.0 - 1e-7)) + tiny), s)
+    values = rank_form_values(formula, s, rel, m, method=method, temperature=temperature,
+                              regularization=regularization, sinkhorn_iters=sinkhorn_iters, options=options)
+    return reduce(values, reduction, batch_shape)
+
+
+def rank_form_values(formula: Callable[..., Tensor], s: Tensor, rel: Tensor, m: Tensor, *, method: str,
+                     temperature: float, regularization: str = "l2", sinkhorn_iters: int = 0, transposed: bool = False,
+                     options: Dict[str, Any]) -> Tensor:
+    """``formula``'s value per list of checked ``(lists, n)`` inputs (padded scores finite, padded grades 0) under the
+    ranks of ``method``: the one evaluation path of :func:`smooth` and of the losses derived from it."""
     relevant = m & (rel > 0)
     x = forms.Lists(rel, m, relevant.to(s.dtype), m.sum(-1).to(s.dtype), relevant.sum(-1).to(s.dtype))
     make = functools.partial(_ranks_of, method, s, temperature=temperature, regularization=regularization,
-                             sinkhorn_iters=sinkhorn_iters)
+                             sinkhorn_iters=sinkhorn_iters, transposed=transposed)
     cache: Dict[str, Any] = {}
 
     def ranks(view: str) -> Any:
@@ -163,7 +187,7 @@ def _evaluate(formula: Callable[..., Tensor], scores: Tensor, target: Tensor, *,
             cache[view] = make(m if view == "all" else relevant)
         return cache[view]
 
-    return reduce(formula(x, ranks, **options), reduction, batch_shape)
+    return formula(x, ranks, **options)
 
 
 def smooth(metric: Callable[..., Tensor], *, method: str = "approx", temperature: float = 1.0,

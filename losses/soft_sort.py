@@ -78,7 +78,7 @@ class _Projection(torch.autograd.Function):
     ``"kl"``: the block's softmax of ``a``, resp. ``b``, times the block sum)."""
 
     @staticmethod
-    def forward(ctx, a: Tensor, b: Tensor, real: Tensor, kind: str) -> Tensor:  # type: ignore[override]
+    def forward(ctx, a: Tensor, b: Tensor, real: Tensor, kind: str) -> Tensor:
         flat = _pool(a, b, real, kind)
         _, sa, sb = _block_values(a, b, flat, kind)
         primal = a - sa + sb
@@ -90,7 +90,7 @@ class _Projection(torch.autograd.Function):
         return primal
 
     @staticmethod
-    def backward(ctx, grad: Tensor):  # type: ignore[override]
+    def backward(ctx, grad: Tensor):
         if ctx.kind == "kl":
             flat, wa, wb = ctx.saved_tensors
             total = _segment_sum(grad, flat)
