@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 
+import torch  # noqa: F401 (the doctests use it)
 from torch import Tensor, nn
 
 from losses._module import module_of

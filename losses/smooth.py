@@ -36,7 +36,7 @@ from losses.soft_sort import soft_rank
 from torchmetrics_lite import functional as F
 from torchmetrics_lite.checks import check_choice, check_number, check_positive_int
 
-__all__ = ["smooth", "approx_ranks", "bound_ranks"]
+__all__ = ["smooth", "approx_ranks", "bound_ranks", "rank_form_values"]
 
 METHODS = ("approx", "bound", "soft_rank", "neural_sort", "softsort")
 
