@@ -237,8 +237,8 @@ def soft_sort(values: Tensor, *, regularization: str = "l2", regularization_stre
         >>> x = torch.tensor([[8.0, 0.0, 5.0, 3.0, 2.0, 1.0, 6.0, 7.0, 9.0]])
         >>> soft_sort(x, regularization_strength=0.1)
         tensor([[0., 1., 2., 3., 5., 6., 7., 8., 9.]])
-        >>> soft_sort(torch.tensor([3.0, 1.0, 2.0]), regularization_strength=10.0)  # pooled: the mean
-        tensor([2., 2., 2.])
+        >>> soft_sort(torch.tensor([3.0, 1.0, 2.0]), regularization_strength=10.0)  # one block: mean + (rho - 2)/10
+        tensor([1.9000, 2.0000, 2.1000])
     """
     mask = _check(values, mask, regularization, regularization_strength, descending)
     dtype = values.dtype
