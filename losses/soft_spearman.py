@@ -28,7 +28,9 @@ def _pearson(x: Tensor, y: Tensor, mask: Tensor) -> Tensor:
     xc = (x - (x * w).sum(-1, keepdim=True) * safe_inverse(count)) * w
     yc = (y - (y * w).sum(-1, keepdim=True) * safe_inverse(count)) * w
     var = (xc * xc).sum(-1) * (yc * yc).sum(-1)
-    return (xc * yc).sum(-1) * safe_inverse(torch.sqrt(var))
+    spread = var > 0  # no spread: 0, and no sqrt(0) (its gradient is infinite)
+    one = torch.ones((), dtype=x.dtype, device=x.device)
+    return torch.where(spread, (xc * yc).sum(-1) / torch.sqrt(torch.where(spread, var, one)), 0.0 * one)
 
 
 def soft_spearman_corrcoef(preds: Tensor, target: Tensor, *, regularization: str = "l2",
