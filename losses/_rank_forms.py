@@ -45,7 +45,8 @@ class RankFn(NamedTuple):
     times: Callable[[Tensor, Tensor], Tensor]
 
 
-ONE = RankFn(torch.ones_like, lambda c, r: c * torch.ones_like(r))
+# 1 + 0 r: a constant metric (P and hit rate without a cut-off) still has a graph, with a gradient of 0
+ONE = RankFn(lambda r: 1.0 + 0.0 * r, lambda c, r: c + 0.0 * r)
 IDENTITY = RankFn(lambda r: r, lambda c, r: c * r)
 RECIPROCAL = RankFn(lambda r: 1.0 / r, lambda c, r: c / r)
 DISCOUNT = RankFn(lambda r: 1.0 / torch.log2(1.0 + r), lambda c, r: c / torch.log2(1.0 + r))  # 1/log2(r + 1)
