@@ -18,13 +18,13 @@ from losses.listmle import ListMLELoss, listmle_loss
 from losses.listwise import ListNetLoss, SoftmaxLoss, listnet_loss, softmax_loss
 from losses.neural_ndcg import NeuralNDCGLoss, neural_ndcg_loss
 from losses.partial_auc import PartialAUCLoss, partial_auc_loss
+from losses.permutahedron import soft_rank, soft_sort, soft_top_k
 from losses.ranknet import RankNetLoss, ranknet_loss
 from losses.relaxed_sort import neural_sort_permutation, softsort_permutation
-from losses.smooth import smooth
 from losses.smooth_ap import SmoothAPLoss, smooth_ap_loss
+from losses.smooth_metrics import smooth
 from losses.soft_auc import SoftAUCLoss, soft_auc_loss
 from losses.soft_fbeta import SoftFBetaLoss, soft_fbeta_loss
-from losses.soft_sort import soft_rank, soft_sort, soft_top_k
 from losses.soft_spearman import soft_spearman_corrcoef
 from torchmetrics_lite import __version__
 

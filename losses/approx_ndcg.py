@@ -23,7 +23,7 @@ from losses._utils import (
     reduce,
     zero_where_not,
 )
-from losses.smooth import rank_form_values
+from losses.smooth_metrics import rank_form_values
 
 __all__ = ["ApproxNDCGLoss", "approx_ndcg_loss"]
 

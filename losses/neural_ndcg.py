@@ -24,7 +24,7 @@ from losses._utils import (
     safe_inverse,
     zero_where_not,
 )
-from losses.smooth import rank_form_values
+from losses.smooth_metrics import rank_form_values
 from torchmetrics_lite.checks import check_positive_int
 
 __all__ = ["NeuralNDCGLoss", "neural_ndcg_loss"]

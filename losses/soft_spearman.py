@@ -5,7 +5,7 @@ import torch
 from torch import Tensor
 
 from losses._utils import safe_inverse
-from losses.soft_sort import soft_rank
+from losses.permutahedron import soft_rank
 from torchmetrics_lite.checks import check_same_shape, check_tensor
 
 __all__ = ["soft_spearman_corrcoef"]

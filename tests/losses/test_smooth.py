@@ -6,7 +6,7 @@ import pytest
 import torch
 
 import losses
-from losses.smooth import FORMULAS, METHODS, approx_ranks, bound_ranks
+from losses.smooth_metrics import FORMULAS, METHODS, approx_ranks, bound_ranks
 from torchmetrics_lite import functional as F
 
 #: each metric with the options its limit is checked under (every cut-off metric with and without k)

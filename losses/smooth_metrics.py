@@ -31,8 +31,8 @@ from torch import Tensor
 
 from losses import _rank_forms as forms
 from losses._utils import check_lists, check_positive, check_validate_args, flatten_lists, masked_scores, reduce
+from losses.permutahedron import soft_rank
 from losses.relaxed_sort import neural_sort_rows, softsort_rows
-from losses.soft_sort import soft_rank
 from torchmetrics_lite import functional as F
 from torchmetrics_lite.checks import check_choice, check_number, check_positive_int
 
