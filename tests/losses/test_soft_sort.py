@@ -5,6 +5,8 @@ import itertools
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.optimize import minimize
 from scipy.stats import rankdata
 
@@ -221,3 +223,18 @@ def test_relaxed_permutations():
         assert torch.autograd.gradcheck(lambda t: fn(t, temperature=0.5, mask=mask), x.clone().requires_grad_())
         tied = fn(torch.tensor([1.0, 1.0, 0.0], dtype=torch.float64), temperature=1e-4)
         torch.testing.assert_close(tied[:2, :2], torch.full((2, 2), 0.5, dtype=torch.float64))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(-5, 5), min_size=1, max_size=12), st.floats(0.05, 20.0), st.sampled_from(REGS))
+def test_soft_ranks_lie_in_the_permutahedron_and_keep_the_order(values, eps, reg):
+    # P(rho): the ranks sum to m(m+1)/2 and the k largest sum to at most the k largest of rho (majorization); a
+    # projection onto P(rho) keeps the order of its input (rank-preserving)
+    x = torch.tensor(values, dtype=torch.float64)
+    r = losses.soft_rank(x, regularization=reg, regularization_strength=eps)
+    m = len(values)
+    top = torch.cumsum(torch.sort(r, descending=True).values, 0)
+    rho = torch.cumsum(torch.arange(m, 0, -1, dtype=torch.float64), 0)
+    assert abs(top[-1].item() - m * (m + 1) / 2) < 1e-9 and bool((top <= rho + 1e-9).all())
+    order = torch.argsort(x)
+    assert bool((torch.diff(r[order]) >= -1e-9).all())
