@@ -7,8 +7,9 @@ cut-off) replaced by smooth ones, by one of :data:`METHODS`:
 * ``"approx"``: ``r_i = 1/2 + sum_j sigmoid((s_j - s_i) / T)`` over the real items (ApproxNDCG, Qin et al. 2010);
   cut-off ``sigmoid((k + 1/2 - r) / T)``. Ties: each tied item at its mid-rank. O(n^2) memory.
 * ``"bound"``: the step ``[s_j > s_i]`` replaced by its upper bound ``clamp(1 + (s_j - s_i) / T, 0, 1)`` (a hinge
-  capped at 1, so that it tends to the step), giving ranks ``>=`` the exact ones: for the metrics decreasing in
-  the rank a lower bound, exact once every gap is ``>= T``. Ties: each tied item ranked last of its tie group.
+  capped at 1, so that it tends to the step), giving ranks ``>=`` the exact ones: for ``T <= 1`` a lower bound of
+  the metrics decreasing in the rank (DCG, NDCG, P@k, R@k, MRR, hit rate), exact once every gap is ``>= T``.
+  Ties: each tied item ranked last of its tie group.
   O(n^2) memory.
 * ``"soft_rank"``: Blondel et al.'s projection ranks (:func:`losses.soft_rank`, ``regularization`` ``"l2"`` or
   ``"kl"``, strength ``T``); cut-off as ``"approx"``. Ties: mid-ranks. O(n) memory.

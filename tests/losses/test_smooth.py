@@ -210,3 +210,18 @@ def limit_table() -> str:
 
 if __name__ == "__main__":
     print(limit_table())
+
+
+def test_bound_is_a_lower_bound_of_the_metrics_decreasing_in_the_rank():
+    # ranks >= the exact ones and a cut-off <= the exact one (T <= 1): a lower bound of DCG, NDCG, P@k, R@k, MRR,
+    # hit rate (not of AP or AUROC, whose q_i in the numerator is bounded the other way)
+    g = torch.Generator().manual_seed(8)
+    s = torch.randn(50, 8, generator=g, dtype=torch.float64)
+    rel = torch.randint(0, 3, (50, 8), generator=g)
+    for metric, options in [(F.retrieval_normalized_dcg, {"k": 3}), (F.retrieval_dcg, {}),
+                            (F.retrieval_precision, {"k": 2}), (F.retrieval_recall, {"k": 4}),
+                            (F.retrieval_reciprocal_rank, {"k": 5}), (F.retrieval_hit_rate, {"k": 1})]:
+        exact = metric(s, rel, reduction="none", **options).double()
+        for t in (0.1, 1.0):
+            low = losses.smooth(metric, method="bound", temperature=t)(s, rel, reduction="none", **options)
+            assert bool((low <= exact + 1e-12).all()) and bool((low < exact - 1e-3).any()), (metric, t)
