@@ -6,6 +6,10 @@ Ranking losses take lists on the last dimension with an optional boolean ``mask`
 Ranking (lists): ranknet_loss, lambdarank_loss (LambdaRank, NDCG-Loss2++), approx_ndcg_loss, neural_ndcg_loss,
 listnet_loss, listmle_loss, softmax_loss, smooth_ap_loss (average precision). Binary / multilabel
 classification: soft_auc_loss, partial_auc_loss, aucm_loss (AUROC), soft_fbeta_loss (F-beta).
+
+Differentiable metrics and sorting: smooth (the differentiable twin of an exact ranking metric, from the metric's one
+rank form), soft_sort, soft_rank, soft_top_k (permutahedron projections), neural_sort_permutation,
+softsort_permutation (relaxed permutation matrices), soft_spearman_corrcoef.
 """
 from losses.approx_ndcg import ApproxNDCGLoss, approx_ndcg_loss
 from losses.aucm import AUCMLoss, aucm_loss
@@ -14,10 +18,14 @@ from losses.listmle import ListMLELoss, listmle_loss
 from losses.listwise import ListNetLoss, SoftmaxLoss, listnet_loss, softmax_loss
 from losses.neural_ndcg import NeuralNDCGLoss, neural_ndcg_loss
 from losses.partial_auc import PartialAUCLoss, partial_auc_loss
+from losses.permutahedron import soft_rank, soft_sort, soft_top_k
 from losses.ranknet import RankNetLoss, ranknet_loss
+from losses.relaxed_sort import neural_sort_permutation, softsort_permutation
 from losses.smooth_ap import SmoothAPLoss, smooth_ap_loss
+from losses.smooth_metrics import smooth
 from losses.soft_auc import SoftAUCLoss, soft_auc_loss
 from losses.soft_fbeta import SoftFBetaLoss, soft_fbeta_loss
+from losses.soft_spearman import soft_spearman_corrcoef
 from torchmetrics_lite import __version__
 
 __all__ = [
@@ -40,10 +48,17 @@ __all__ = [
     "listmle_loss",
     "listnet_loss",
     "neural_ndcg_loss",
+    "neural_sort_permutation",
     "partial_auc_loss",
     "ranknet_loss",
+    "smooth",
     "smooth_ap_loss",
     "soft_auc_loss",
     "soft_fbeta_loss",
+    "soft_rank",
+    "soft_sort",
+    "soft_spearman_corrcoef",
+    "soft_top_k",
     "softmax_loss",
+    "softsort_permutation",
 ]

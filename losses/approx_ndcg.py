@@ -1,39 +1,39 @@
-"""ApproxNDCG (Qin, Liu and Li, 2010): NDCG with each rank replaced by a smooth, sigmoid-based approximation."""
+"""ApproxNDCG (Qin, Liu and Li, 2010): NDCG with each rank replaced by a smooth, sigmoid-based approximation.
+
+An instance of :func:`losses.smooth`: ``1 - smooth(retrieval_normalized_dcg, method="approx")`` (the same rank form,
+evaluated in blocks of lists), 0 on lists with nothing to learn.
+"""
 from __future__ import annotations
 
 import functools
 
-import torch
+import torch  # noqa: F401 (the doctests use it)
 from torch import Tensor, nn
 
 from losses._module import module_of
+from losses._rank_forms import ndcg
 from losses._utils import (
     check_lists,
     check_options,
     check_positive,
     checkpointed_blocks,
     flatten_lists,
-    gains,
-    ideal_dcg,
     informative,
     masked_scores,
     reduce,
-    safe_inverse,
+    zero_where_not,
 )
+from losses.smooth_metrics import rank_form_values
 
 __all__ = ["ApproxNDCGLoss", "approx_ndcg_loss"]
 
 
-def _approx_block(s: Tensor, g: Tensor, mask: Tensor, inv_idcg: Tensor, *, temperature: float,
-                  k: int | None) -> Tensor:
-    # S[., i, j] = sigmoid((s_j - s_i) / T); over real j (j = i included, sigmoid(0) = 1/2): rank_i = 1/2 + sum_j S_ij
-    pair = torch.sigmoid((s[:, None, :] - s[:, :, None]) / temperature)
-    rank = (pair * mask[:, None, :]).sum(-1) + 0.5
-    dcg = g / torch.log2(1.0 + rank)
-    if k is not None:  # a list with at most k real items has no cut-off to approximate
-        cut = torch.sigmoid((k + 0.5 - rank) / temperature)
-        dcg = dcg * torch.where(mask.sum(-1, keepdim=True) > k, cut, torch.ones_like(cut))
-    return (inv_idcg > 0).to(s.dtype) - dcg.sum(-1) * inv_idcg
+def _approx_block(s: Tensor, rel: Tensor, mask: Tensor, keep: Tensor, *, temperature: float, k: int | None,
+                  gain: str) -> Tensor:
+    # NDCG@k's one rank form (losses._rank_forms.ndcg) under the approximate ranks: smooth(..., method="approx")
+    value = rank_form_values(ndcg, s, rel, mask, method="approx", temperature=temperature,
+                             options={"k": k, "gain": gain})
+    return zero_where_not(keep, 1.0 - value)
 
 
 def approx_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = None, temperature: float = 1.0,
@@ -93,11 +93,10 @@ def approx_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None =
     batch_shape = scores.shape[:-1]
     s, rel, m = flatten_lists(scores, relevance, mask)
     s = masked_scores(s, m)
-    g = gains(rel, m, gain)
-    inv_idcg = safe_inverse(ideal_dcg(g, m, k)) * informative(rel, m)  # 0: nothing to learn
-    fn = functools.partial(_approx_block, temperature=float(temperature), k=k)
+    keep = informative(rel, m)  # the others have nothing to learn: 0
+    fn = functools.partial(_approx_block, temperature=float(temperature), k=k, gain=gain)
     block = s.shape[0] if chunk_size is None else chunk_size
-    per_list = checkpointed_blocks(fn, max(1, block), s, g, m.to(s.dtype), inv_idcg)
+    per_list = checkpointed_blocks(fn, max(1, block), s, rel, m, keep)
     return reduce(per_list, reduction, batch_shape)
 
 

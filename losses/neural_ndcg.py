@@ -7,13 +7,13 @@ import torch
 from torch import Tensor, nn
 
 from losses._module import module_of
+from losses._rank_forms import ndcg
 from losses._utils import (
     PAIR_BLOCK,
     check_lists,
     check_options,
     check_positive,
     checkpointed_blocks,
-    discounts,
     flatten_lists,
     gains,
     ideal_dcg,
@@ -24,27 +24,10 @@ from losses._utils import (
     safe_inverse,
     zero_where_not,
 )
+from losses.smooth_metrics import rank_form_values
 from torchmetrics_lite.checks import check_positive_int
 
 __all__ = ["NeuralNDCGLoss", "neural_ndcg_loss"]
-
-
-def _neural_sort(s: Tensor, mask: Tensor, temperature: float) -> Tensor:
-    """NeuralSort's relaxed permutation matrix over the real items, ``(c, n, n)``: row ``r`` (rank, 0-based) is
-    ``softmax_j(((m + 1 - 2(r + 1)) s_j - sum_k |s_j - s_k|) / T)`` over the ``m`` real items ``j``; rows of ranks
-    ``>= m`` and columns of padded items are 0."""
-    n = s.shape[-1]
-    m = mask.sum(-1, keepdim=True).to(s.dtype)  # (c, 1) real items per list
-    spread = ((s[:, :, None] - s[:, None, :]).abs() * mask[:, None, :]).sum(-1)  # (c, n): sum_k |s_j - s_k|
-    coef = m + 1.0 - 2.0 * torch.arange(1, n + 1, dtype=s.dtype, device=s.device)  # (c, n) per rank
-    logits = (coef[:, :, None] * s[:, None, :] - spread[:, None, :]) / temperature
-    rows = torch.arange(n, device=s.device)[None, :] < m  # (c, n): ranks that exist
-    valid = rows[:, :, None] & mask[:, None, :]
-    zero = torch.zeros((), dtype=s.dtype, device=s.device)
-    # padded columns take no mass; rows of missing ranks get finite logits (no NaN) and are zeroed after softmax
-    logits = torch.where(mask[:, None, :], logits, torch.tensor(-float("inf"), dtype=s.dtype, device=s.device))
-    logits = torch.where(rows[:, :, None], logits, zero)
-    return torch.where(valid, torch.softmax(logits, dim=-1), zero)
 
 
 class _Sinkhorn(torch.autograd.Function):
@@ -101,14 +84,13 @@ class _Sinkhorn(torch.autograd.Function):
         return gp, None, None
 
 
-def _neural_ndcg_block(s: Tensor, g: Tensor, mask: Tensor, inv_idcg: Tensor, keep: Tensor, *, temperature: float,
-                       k: int | None, iters: int, transposed: bool) -> Tensor:
-    n = s.shape[-1]
-    p = _neural_sort(s, mask, temperature)  # (c, ranks, items)
-    u, v = _Sinkhorn.apply(p, iters, transposed)
-    d = discounts(n, k, dtype=s.dtype, device=s.device)
-    dcg = (u * d * torch.matmul(p, (v * g)[:, :, None])[:, :, 0]).sum(-1)  # u^T diag(d) p diag(g) v
-    return zero_where_not(keep, 1.0 - dcg * inv_idcg)
+def _neural_ndcg_block(s: Tensor, rel: Tensor, mask: Tensor, keep: Tensor, *, temperature: float,
+                       k: int | None, iters: int, transposed: bool, gain: str) -> Tensor:
+    # NDCG@k's one rank form (losses._rank_forms.ndcg) under NeuralSort's Sinkhorn-scaled permutation:
+    # u^T diag(d) p diag(g) v, i.e. smooth(..., method="neural_sort", sinkhorn_iters=iters)
+    value = rank_form_values(ndcg, s, rel, mask, method="neural_sort", temperature=temperature,
+                             sinkhorn_iters=iters, transposed=transposed, options={"k": k, "gain": gain})
+    return zero_where_not(keep, 1.0 - value)
 
 
 def neural_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = None, k: int | None = None,
@@ -178,15 +160,13 @@ def neural_ndcg_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None =
     batch_shape = scores.shape[:-1]
     s, rel, m = flatten_lists(scores, relevance, mask)
     s = masked_scores(s, m)
-    g = gains(rel, m, gain)
-    inv_idcg = safe_inverse(ideal_dcg(g, m, k))
-    keep = informative(rel, m) & (inv_idcg > 0)
+    keep = informative(rel, m) & (ideal_dcg(gains(rel, m, gain), m, k) > 0)
     fn = functools.partial(_neural_ndcg_block, temperature=float(temperature), k=k, iters=sinkhorn_iters,
-                           transposed=transposed)
+                           transposed=transposed, gain=gain)
     if s.shape[-1] == 0:
         return reduce(s.sum(-1), reduction, batch_shape)
     block = lists_per_block(s.shape[-1], chunk_size, budget=4 * PAIR_BLOCK)  # ~ten (block, n, n) buffers
-    per_list = checkpointed_blocks(fn, block, s, g, m, inv_idcg, keep)
+    per_list = checkpointed_blocks(fn, block, s, rel, m, keep)
     return reduce(per_list, reduction, batch_shape)
 
 

@@ -12,6 +12,7 @@ import torch
 
 import losses
 from tests.helpers.no_float64 import float64_less_cpu
+from torchmetrics_lite.functional import binary_auroc, retrieval_normalized_dcg
 
 G = torch.Generator().manual_seed(17)
 LISTS = (torch.randn(5, 9, generator=G), torch.randint(0, 4, (5, 9), generator=G))  # scores, integer grades
@@ -48,6 +49,12 @@ CASES = {
     "soft_fbeta": (partial(losses.soft_fbeta_loss, beta=2.0), PROBS, {}),
     "aucm": (losses.aucm_loss, PROBS, {"imratio": 0.3}),
     "aucm_batch_ratio": (losses.aucm_loss, PROBS, {}),
+    # the smooth metrics (one per method) and the soft sorting operators
+    **{f"smooth_{method}": (losses.smooth(retrieval_normalized_dcg, method=method, temperature=0.5), LISTS,
+                            {"mask": MASK, "k": 4}) for method in ("approx", "bound", "soft_rank", "neural_sort",
+                                                                   "softsort")},
+    "smooth_auroc_kl": (losses.smooth(binary_auroc, method="soft_rank", regularization="kl"), BINARY, {}),
+    "soft_spearman_corrcoef": (losses.soft_spearman_corrcoef, LISTS, {"mask": MASK}),
     # modules
     "RankNetLoss": (losses.RankNetLoss(), LISTS, {"mask": MASK}),
     "LambdaRankLoss": (losses.LambdaRankLoss(k=3), LISTS, {}),
@@ -106,9 +113,36 @@ def test_forward_and_backward_make_no_float64(monkeypatch, name, target):
         torch.testing.assert_close(g, w, rtol=1e-5, atol=1e-6)
 
 
+# the operators without a target: (function of the scores, keyword arguments)
+TARGET_FREE = {
+    "soft_rank": {"mask": MASK}, "soft_rank_kl": {"regularization": "kl", "descending": True},
+    "soft_sort": {"mask": MASK}, "soft_sort_kl": {"regularization": "kl"}, "soft_top_k": {"k": 3, "mask": MASK},
+    "neural_sort_permutation": {"mask": MASK}, "softsort_permutation": {"mask": MASK},
+}
+
+
+@pytest.mark.parametrize("name", sorted(TARGET_FREE))
+def test_target_free_operators_make_no_float64(monkeypatch, name):
+    fn = getattr(losses, name.replace("_kl", ""))
+
+    def run():
+        scores = LISTS[0].clone().requires_grad_()
+        out = fn(scores, **TARGET_FREE[name])
+        (out * torch.linspace(-1, 1, out.shape[-1])).sum().backward()
+        return out.detach(), scores.grad
+
+    want = run()
+    with float64_less_cpu(monkeypatch):
+        got = run()
+    for g, w in zip(got, want):
+        assert g.dtype == torch.float32 == w.dtype
+        torch.testing.assert_close(g, w, rtol=1e-5, atol=1e-6)
+
+
 def test_every_public_loss_is_covered():
-    covered = set()
+    covered = {name.replace("_kl", "") for name in TARGET_FREE}
     for loss, _, _ in CASES.values():
         fn = loss.func if isinstance(loss, partial) else loss
-        covered.add(type(fn).__name__ if isinstance(fn, torch.nn.Module) else fn.__name__)
+        name = type(fn).__name__ if isinstance(fn, torch.nn.Module) else fn.__name__
+        covered.add("smooth" if name.startswith("smooth_retrieval") or name.startswith("smooth_binary") else name)
     assert set(losses.__all__) - {"__version__"} <= covered, set(losses.__all__) - covered
