@@ -130,6 +130,15 @@ class MeanMetric(Metric):
     def batch_stats(self, value: Value, weight: Optional[Value] = None) -> Dict[str, Tensor]:
         value = check_aggregation_input(value)
         value = value.to(float_dtype(value.device))
+        if weight is None and value.is_contiguous() and value.numel() <= 2**24:
+            # unweighted: the same sums as with unit weights (x * 1 is x; n ones add up to n exactly), one pass
+            weighted_sum = value.sum()
+            kept_value, kept = apply_nan_strategy(type(self).__name__, self.nan_strategy, value, None, neutral=0.0,
+                                                  validate_args=self.validate_args, total=weighted_sum)
+            if kept is None:
+                return {"weighted_sum": weighted_sum,
+                        "weight_total": torch.full((), value.numel(), dtype=value.dtype, device=value.device)}
+            return {"weighted_sum": (kept_value * kept).sum(), "weight_total": kept.sum()}  # NaNs left out
         if weight is None:
             w = torch.ones((), dtype=value.dtype, device=value.device).expand(value.shape)
         else:
