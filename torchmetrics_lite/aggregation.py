@@ -265,10 +265,14 @@ class CatMetric(Metric):
         value = check_cat_input(check_aggregation_input(value))
         value = value.reshape(-1).to(float_dtype(value.device))
         kept, weight = apply_nan_strategy(type(self).__name__, self.nan_strategy, value, None, neutral=0.0,
-                                          validate_args=self.validate_args)
+                                          validate_args=self.validate_args, total=self._clean_probe(value))
         if weight is not None and self.nan_strategy in ("warn", "ignore"):
             kept = kept[weight != 0]  # dropped values leave the sequence (a host sync, as any cat of a filtered batch)
         return {"value": kept}
+
+    def _clean_probe(self, value: Tensor) -> Optional[Tensor]:
+        """The sum of ``value`` when its NaN check runs (one scalar read in the clean case), else ``None``."""
+        return value.sum() if self.validate_args and self.nan_strategy in ("error", "warn") else None
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return state["value"]

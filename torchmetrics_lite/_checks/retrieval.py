@@ -118,7 +118,7 @@ def check_retrieval_values(preds: Tensor, target: Tensor, keep: Optional[Tensor]
     """Value checks (host sync) on the items that remain after mask and ``ignore_index``: all of them, or those
     where the bool ``keep`` (same shape) is True, read in place (no copy of the kept items)."""
     if keep is None:
-        check_no_nan("preds", preds)
+        check_no_nan("preds", preds, total=preds.sum() if preds.is_floating_point() and preds.numel() else None)
     else:
         _check_kept_no_nan("preds", preds, keep)
     if target.numel() and target.dtype != torch.bool:
