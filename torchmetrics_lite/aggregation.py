@@ -174,12 +174,18 @@ class _RunningExtreme(Metric):
 
     def batch_stats(self, value: Value) -> Dict[str, Tensor]:
         value = check_aggregation_input(value)
-        value, _ = apply_nan_strategy(type(self).__name__, self.nan_strategy, value, None, neutral=self._identity,
-                                      validate_args=self.validate_args)
+        probe = None  # the extreme itself is the NaN probe (torch's max and min propagate NaN): one reduction
+        if value.numel() and self.validate_args and value.is_floating_point() and \
+                self.nan_strategy in ("error", "warn"):
+            probe = value.max() if self._reduce == "max" else value.min()
+        kept, _ = apply_nan_strategy(type(self).__name__, self.nan_strategy, value, None, neutral=self._identity,
+                                     validate_args=self.validate_args, total=probe)
         dtype = float_dtype(value.device)
         if value.numel() == 0:
             return {self._name: torch.tensor(self._identity, dtype=dtype, device=value.device)}
-        extreme = value.max() if self._reduce == "max" else value.min()
+        if probe is not None and kept is value:
+            return {self._name: probe.to(dtype)}
+        extreme = kept.max() if self._reduce == "max" else kept.min()
         return {self._name: extreme.to(dtype)}
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
