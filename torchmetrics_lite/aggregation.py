@@ -130,6 +130,15 @@ class MeanMetric(Metric):
     def batch_stats(self, value: Value, weight: Optional[Value] = None) -> Dict[str, Tensor]:
         value = check_aggregation_input(value)
         value = value.to(float_dtype(value.device))
+        if weight is None and value.is_contiguous() and value.numel() <= 2**24:
+            # unweighted: the same sums as with unit weights (x * 1 is x; n ones add up to n exactly), one pass
+            weighted_sum = value.sum()
+            kept_value, kept = apply_nan_strategy(type(self).__name__, self.nan_strategy, value, None, neutral=0.0,
+                                                  validate_args=self.validate_args, total=weighted_sum)
+            if kept is None:
+                return {"weighted_sum": weighted_sum,
+                        "weight_total": torch.full((), value.numel(), dtype=value.dtype, device=value.device)}
+            return {"weighted_sum": (kept_value * kept).sum(), "weight_total": kept.sum()}  # NaNs left out
         if weight is None:
             w = torch.ones((), dtype=value.dtype, device=value.device).expand(value.shape)
         else:
@@ -165,12 +174,18 @@ class _RunningExtreme(Metric):
 
     def batch_stats(self, value: Value) -> Dict[str, Tensor]:
         value = check_aggregation_input(value)
-        value, _ = apply_nan_strategy(type(self).__name__, self.nan_strategy, value, None, neutral=self._identity,
-                                      validate_args=self.validate_args)
+        probe = None  # the extreme itself is the NaN probe (torch's max and min propagate NaN): one reduction
+        if value.numel() and self.validate_args and value.is_floating_point() and \
+                self.nan_strategy in ("error", "warn"):
+            probe = value.max() if self._reduce == "max" else value.min()
+        kept, _ = apply_nan_strategy(type(self).__name__, self.nan_strategy, value, None, neutral=self._identity,
+                                     validate_args=self.validate_args, total=probe)
         dtype = float_dtype(value.device)
         if value.numel() == 0:
             return {self._name: torch.tensor(self._identity, dtype=dtype, device=value.device)}
-        extreme = value.max() if self._reduce == "max" else value.min()
+        if probe is not None and kept is value:
+            return {self._name: probe.to(dtype)}
+        extreme = kept.max() if self._reduce == "max" else kept.min()
         return {self._name: extreme.to(dtype)}
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
@@ -256,10 +271,14 @@ class CatMetric(Metric):
         value = check_cat_input(check_aggregation_input(value))
         value = value.reshape(-1).to(float_dtype(value.device))
         kept, weight = apply_nan_strategy(type(self).__name__, self.nan_strategy, value, None, neutral=0.0,
-                                          validate_args=self.validate_args)
+                                          validate_args=self.validate_args, total=self._clean_probe(value))
         if weight is not None and self.nan_strategy in ("warn", "ignore"):
             kept = kept[weight != 0]  # dropped values leave the sequence (a host sync, as any cat of a filtered batch)
         return {"value": kept}
+
+    def _clean_probe(self, value: Tensor) -> Optional[Tensor]:
+        """The sum of ``value`` when its NaN check runs (one scalar read in the clean case), else ``None``."""
+        return value.sum() if self.validate_args and self.nan_strategy in ("error", "warn") else None
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:
         return state["value"]

@@ -676,17 +676,23 @@ class Metric(nn.Module):
         d = self.__dict__  # plain dict access: this is the per-update hot path
         if d["_update_count"] == 0:
             self._first_update(stats)
-        buffers, reductions = d["_state"], d["_reductions"]
+        buffers, reductions, filled = d["_state"], d["_reductions"], d["_cat_len"]
         for name, value in stats.items():
             buf = buffers[name]
-            if value.device != buf.device:
+            if not (value.is_cpu and buf.is_cpu) and value.device != buf.device:
                 self.to(value.device)  # states accumulate on the inputs' device
                 buf = buffers[name]
             reduce = reductions[name]
             if reduce == "sum":
                 buf.add_(value)
             elif reduce == "cat":
-                self._append(name, value)
+                n = filled[name]
+                end = n + value.shape[0]
+                if end <= buf.shape[0] and (value.dtype is buf.dtype or not value.is_floating_point()):
+                    buf[n:end] = value  # the common append (room left, no dtype promotion) without a call
+                    filled[name] = end
+                else:
+                    self._append(name, value)
             elif reduce == "max":
                 torch.maximum(buf, value.to(buf.dtype), out=buf)
             elif reduce == "min":

@@ -99,10 +99,14 @@ def check_binary_rank_inputs(preds: Any, target: Any, validate_args: bool) -> Tu
     scores upcast to float32 if narrower and the labels as uint8.
 
     The common case (float32/float64 scores, bool or integer labels, values clean) is checked here in one frame
-    (a sum of the scores, one ``aminmax`` of non-bool labels); anything else, and any value that would fail,
+    (on CPU in numpy, :func:`_host_rank_inputs`; elsewhere a sum of the scores, one ``aminmax`` of non-bool
+    labels); anything else, and any value that would fail,
     goes through the primitive checks, which raise the messages."""
     if isinstance(preds, Tensor) and isinstance(target, Tensor) and preds.dtype in _HOST_SCORES and \
             target.dtype in _HOST_LABELS and preds.shape == target.shape:
+        fast = _host_rank_inputs(preds, target, validate_args)  # numpy on CPU: a third of torch's cost
+        if fast is not None:
+            return fast[0].reshape(-1), fast[1].reshape(-1)
         clean = not validate_args or not preds.numel() or not math.isnan(preds.sum().item())
         if clean and validate_args and target.dtype != torch.bool and target.numel():
             lo, hi = torch.aminmax(target)

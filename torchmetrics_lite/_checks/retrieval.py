@@ -85,6 +85,29 @@ def check_retrieval_inputs(preds: Any, target: Any, indexes: Any, mask: Any,
     return preds, target, indexes, mask
 
 
+_FLAT_SCORES = (torch.float32, torch.float64)
+_FLAT_LABELS = (torch.bool, torch.uint8, torch.int16, torch.int32, torch.int64)
+_FLAT_IDS = (torch.int32, torch.int64)
+
+
+def flat_retrieval_rows(preds: Any, target: Any, indexes: Any,
+                        validate_args: bool) -> Optional[Tuple[Tensor, Tensor, Tensor]]:
+    """The common flat batch (no ``mask``, no ``ignore_index``) checked in one frame: 1-D float32/float64 scores,
+    bool or integer grades and integer query ids of one shape; values: one NaN probe of the scores (their sum)
+    and, for integer grades, their minimum. ``None`` for anything else or any suspect value: then
+    :func:`check_retrieval_inputs` and :func:`check_retrieval_values` decide, and name what is wrong."""
+    if not (isinstance(preds, Tensor) and isinstance(target, Tensor) and isinstance(indexes, Tensor)
+            and preds.dtype in _FLAT_SCORES and target.dtype in _FLAT_LABELS and indexes.dtype in _FLAT_IDS
+            and preds.dim() == 1 and preds.shape == target.shape == indexes.shape):
+        return None
+    if validate_args and preds.numel():
+        if math.isnan(preds.sum().item()):
+            return None
+        if target.dtype != torch.bool and target.min().item() < 0:
+            return None
+    return preds, target, indexes
+
+
 def _check_pair(preds: Any, target: Any) -> None:
     """Raise the first error about ``preds``/``target`` themselves (tensors, real, the same shape)."""
     check_tensor("preds", preds)
@@ -118,7 +141,7 @@ def check_retrieval_values(preds: Tensor, target: Tensor, keep: Optional[Tensor]
     """Value checks (host sync) on the items that remain after mask and ``ignore_index``: all of them, or those
     where the bool ``keep`` (same shape) is True, read in place (no copy of the kept items)."""
     if keep is None:
-        check_no_nan("preds", preds)
+        check_no_nan("preds", preds, total=preds.sum() if preds.is_floating_point() and preds.numel() else None)
     else:
         _check_kept_no_nan("preds", preds, keep)
     if target.numel() and target.dtype != torch.bool:

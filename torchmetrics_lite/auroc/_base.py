@@ -83,11 +83,8 @@ def _weighting(metric: Metric) -> Weighting:
     weighted: bool = getattr(type(metric), "weighted")
     if not weighted:
         return Weighting(type(metric).__name__, False, 0, 0)
-    state = metric.local_state()
-    if "preds" not in state:
-        return Weighting(type(metric).__name__, weighted, 0, 0)
-    return Weighting(type(metric).__name__, weighted, state["preds"].shape[0],
-                     state["weight"].shape[0] if "weight" in state else 0)
+    filled = metric.__dict__["_cat_len"]  # the rows of each cat state (what local_state() trims to), per update
+    return Weighting(type(metric).__name__, weighted, filled.get("preds", 0), filled.get("weight", 0))
 
 
 class _BinaryRank(Metric):

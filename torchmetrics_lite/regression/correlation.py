@@ -14,6 +14,7 @@ from torchmetrics_lite.functional.regression.correlation import (
     _concordance_from_stats,
     _pearson_from_stats,
     fold_comoments,
+    fold_comoments_pair,
 )
 from torchmetrics_lite.functional.regression.rank_correlation import (
     _kendall_from_stats,
@@ -40,7 +41,8 @@ class _ComomentMetric(Metric):
         super().__init__(**kwargs)
         check_positive_int("num_outputs", num_outputs)
         self.num_outputs, self.scalar = num_outputs, num_outputs == 1
-        self.add_state("comoments", torch.zeros(6, num_outputs, dtype=torch.float64), reduce=Fold(fold_comoments))
+        self.add_state("comoments", torch.zeros(6, num_outputs, dtype=torch.float64),
+                       reduce=Fold(fold_comoments, fold_comoments_pair))
         self.stats_key = ("correlation_comoments", num_outputs)
 
 

@@ -8,6 +8,7 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_retrieval_aggregation, check_retrieval_inputs, check_retrieval_options
+from torchmetrics_lite._checks.retrieval import flat_retrieval_rows
 from torchmetrics_lite._checks.retrieval_curves import check_curve_options, check_min_precision
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.retrieval._doc_args import fill_doc
@@ -36,6 +37,10 @@ def _rows(metric: Any, preds: Tensor, target: Tensor, indexes: Optional[Tensor])
     if indexes is None:
         raise ValueError(f"Expected `indexes` (the query id of each item) in {type(metric).__name__}.update, "
                          "got None: the curves group flat rows by query at compute")
+    fast = None if metric.ignore_index is not None else \
+        flat_retrieval_rows(preds, target, indexes, metric.validate_args)
+    if fast is not None:  # the common batch, checked in one frame; bool/integer grades converted by the state copy
+        return {"preds": fast[0], "target": fast[1], "indexes": fast[2].to(torch.int64)}
     preds, target, checked, _ = check_retrieval_inputs(preds, target, indexes, None, metric.validate_args)
     assert checked is not None
     keep = None if metric.ignore_index is None else target != metric.ignore_index
@@ -51,6 +56,8 @@ def _rows(metric: Any, preds: Tensor, target: Tensor, indexes: Optional[Tensor])
 
 def _curve_of_state(metric: Any, state: Dict[str, Tensor]) -> Tuple[Tensor, Tensor, Tensor]:
     preds, target, indexes = state["preds"], state["target"], state["indexes"]
+    if not target.is_floating_point():  # a batch's bool/integer grades (forward), as the state would hold them
+        target = target.to(float_dtype(target.device))
     kept = ~torch.isnan(target)
     if not bool(kept.all()):
         preds, target, indexes = preds[kept], target[kept], indexes[kept]

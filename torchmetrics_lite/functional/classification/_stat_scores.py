@@ -38,13 +38,14 @@ def _count(index: Tensor, size: int, weight: Optional[Tensor] = None) -> Tensor:
 
     Unweighted: int64 counts; weighted: float64 sums of ``weight``. On CPU ``torch.bincount`` itself (one op),
     elsewhere (and under ``torch.compile``, whose bincount needs a data-dependent size) a scatter-add into
-    ``size`` bins (CUDA's bincount reads the maximum back to the host to size its output)."""
+    ``size`` bins (CUDA's bincount reads the maximum back to the host to size its output; the torch path on CPU,
+    ``_backend.force("torch")``, takes the scatter-add too, so that the sync checks see the CUDA path)."""
     if weight is not None:
         weight = weight.reshape(-1).to(float_dtype(index.device))
-        if index.is_cpu and not torch.compiler.is_compiling():
+        if use_numpy(index) and not torch.compiler.is_compiling():
             return torch.bincount(index, weights=weight, minlength=size)
         return torch.zeros(size, dtype=weight.dtype, device=index.device).index_add_(0, index, weight)
-    if index.is_cpu and not torch.compiler.is_compiling():
+    if use_numpy(index) and not torch.compiler.is_compiling():
         return torch.bincount(index, minlength=size)
     ones = torch.ones((), dtype=torch.int64, device=index.device).expand(index.shape[0])
     return torch.zeros(size, dtype=torch.int64, device=index.device).index_add_(0, index, ones)
@@ -62,8 +63,25 @@ def _cut_in(dtype: torch.dtype, cut: float) -> Tuple[float, bool]:
     0.30078 would be called negative at ``threshold=0.3``. ``c`` is the nearest ``dtype`` value to ``cut``;
     no ``dtype`` value lies strictly between the two, so rounded up means ``x >= c``, otherwise ``x > c``. (The
     Python float is rounded to ``dtype`` directly: no float64 tensor, which a float64-less device could not make.)"""
-    c = float(torch.tensor(cut, dtype=dtype))
+    c = _rounded_to(cut, dtype)
     return c, c > cut
+
+
+def _rounded_to(x: float, dtype: torch.dtype) -> float:
+    """``float(torch.tensor(x, dtype=dtype))`` on the host, without a tensor (a tensor read inside a CUDA step
+    looks like a device sync to the sync checks): torch rounds the double to float32 first, then float16 or
+    bfloat16 (round to nearest even), and so does this."""
+    if dtype not in (torch.float32, torch.float16, torch.bfloat16):
+        return float(torch.tensor(x, dtype=dtype))
+    with np.errstate(over="ignore"):
+        f = np.float32(x)
+        if dtype == torch.float16:
+            return float(np.float16(f))
+    if dtype == torch.float32 or f != f:
+        return float(f)
+    bits = int(f.view(np.uint32))
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return float(np.uint32(bits).view(np.float32))
 
 
 def _positive(preds: Tensor, cut: float) -> Tensor:

@@ -15,7 +15,7 @@ computation of covariances and arbitrary-order statistical moments", Sandia repo
 """
 from __future__ import annotations
 
-from typing import Dict
+from typing import Dict, Tuple
 
 import torch
 from torch import Tensor
@@ -90,6 +90,36 @@ def fold_comoments(stack: Tensor) -> Tensor:
     dp, dt = mp_i - means[0], mt_i - means[1]
     return torch.stack([n, means[0], means[1], m2p_i.sum(0) + (n_i * dp.square()).sum(0),
                         m2t_i.sum(0) + (n_i * dt.square()).sum(0), c_i.sum(0) + (n_i * dp * dt).sum(0)])
+
+
+def fold_comoments_pair(state: Tensor, stats: Tensor) -> None:
+    """In place, ``state <- fold_comoments(stack([state, stats]))`` for two ``(6, d)`` co-moment states (the
+    ``pair`` of the modules' :class:`~torchmetrics_lite.metric.Fold`: one merge per update, no stacking). A float64
+    CPU state of up to ``_kernels.SCALAR_COLUMNS`` columns merges on Python floats: the same IEEE double
+    operations in the same order as :func:`fold_comoments` (each sum of two parts from a +0 accumulator, as
+    torch's), so the same bits at a tenth of the cost; any other state through :func:`fold_comoments` itself."""
+    if not (state.is_cpu and state.dtype == torch.float64 and stats.dtype == torch.float64
+            and state.shape[1] <= _impl.SCALAR_COLUMNS) or torch.compiler.is_compiling():
+        state.copy_(fold_comoments(torch.stack([state, stats.to(state.dtype)])))
+        return
+    a = state.numpy()
+    a.T[:] = [_pair_column(x, y) for x, y in zip(zip(*a.tolist()), zip(*stats.tolist()))]
+
+
+def _pair_column(part_a: Tuple[float, ...], part_b: Tuple[float, ...]) -> Tuple[float, ...]:
+    """:func:`fold_comoments` of one column of two parts, on Python floats (see :func:`fold_comoments_pair`)."""
+    (n_a, mp_a, mt_a, m2p_a, m2t_a, c_a), (n_b, mp_b, mt_b, m2p_b, m2t_b, c_b) = part_a, part_b
+    n = 0.0 + n_a + n_b
+    second = not n_a > 0 and n_b > 0  # the first non-empty part is b
+    inv = 1 / (n if n > 0 else 1.0)
+    ref = mp_b if second else mp_a
+    mean_p = ref + (0.0 + n_a * (mp_a - ref) + n_b * (mp_b - ref)) * inv
+    ref = mt_b if second else mt_a
+    mean_t = ref + (0.0 + n_a * (mt_a - ref) + n_b * (mt_b - ref)) * inv
+    dp_a, dp_b, dt_a, dt_b = mp_a - mean_p, mp_b - mean_p, mt_a - mean_t, mt_b - mean_t
+    return (n, mean_p, mean_t, (0.0 + m2p_a + m2p_b) + (0.0 + n_a * (dp_a * dp_a) + n_b * (dp_b * dp_b)),
+            (0.0 + m2t_a + m2t_b) + (0.0 + n_a * (dt_a * dt_a) + n_b * (dt_b * dt_b)),
+            (0.0 + c_a + c_b) + (0.0 + n_a * dp_a * dt_a + n_b * dp_b * dt_b))
 
 
 def _squeezed(value: Tensor, scalar: bool) -> Tensor:

@@ -10,6 +10,7 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_retrieval_aggregated, check_retrieval_inputs, check_retrieval_values
+from torchmetrics_lite._checks.retrieval import flat_retrieval_rows
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.retrieval._torch_kernels import RELEVANT, Measure, PerQuery, _rank, _reduce
 
@@ -33,7 +34,13 @@ def _retrieval_batch_stats(preds: Any, target: Any, indexes: Any = None, mask: A
                            need: str = RELEVANT) -> Dict[str, Tensor]:
     """Dense ``(queries, items)`` input: the three sums (and with ``keep`` the per-query values). Flat input with
     ``indexes``: the checked rows, those dropped by ``mask`` / ``ignore_index`` marked by a ``nan`` target (no
-    host sync)."""
+    host sync); without either, bool or integer grades are returned as given (the floating ``target`` state
+    converts them when it copies them in)."""
+    fast = None if mask is not None or ignore_index is not None else \
+        flat_retrieval_rows(preds, target, indexes, validate_args)
+    if fast is not None:  # the common flat batch, checked in one frame; the grades stay bool/integer here: the
+        preds, target, indexes = fast  # copy into the floating cat state converts them (exact), as _flat_values
+        return {"preds": preds, "target": target, "indexes": indexes.to(torch.int64)}
     preds, target, indexes, mask = check_retrieval_inputs(preds, target, indexes, mask, validate_args)
     if indexes is None:
         ranked = _rank(preds, target, None, mask, ties=ties, ignore_index=ignore_index,
@@ -54,6 +61,8 @@ def _flat_values(state: Dict[str, Tensor], measure: Measure, measure_options: Di
                  ties: str) -> PerQuery:
     """Per-query values of the flat rows of ``state`` (rows marked as dropped removed first)."""
     preds, target, indexes = state["preds"], state["target"], state["indexes"]
+    if not target.is_floating_point():  # a batch's bool/integer grades (forward), as the state would hold them
+        target = target.to(float_dtype(target.device))
     dropped = torch.isnan(target)
     kept = None if not bool(dropped.any()) else ~dropped
     ranked = _rank(preds, target, indexes, kept, ties=ties, ignore_index=None, validate_args=False,

@@ -1,0 +1,379 @@
+"""The cost a training loop pays every step: ``update()`` and ``forward()`` of every module shared with torchmetrics.
+
+Table 1: for every public module whose name torchmetrics 1.9 also exports (task dispatchers, wrappers and the
+collection left out: they forward to these), ``update`` and ``forward`` on batches of 256 and 1,024 samples, one
+thread, median CPU time per call (``time.thread_time``, so that the spells a loaded machine keeps the process
+waiting do not count) over interleaved rounds that alternate ours, torchmetrics and the bare kernel: the few torch
+ops the statistic needs (the bincount of a confusion matrix, the sums of a regression, the copy into a preallocated
+buffer of a metric that keeps its samples), with no input check. Every metric is reset before each round, so that
+the rounds see the same state sizes. ``tm/ours`` > 1 means ours is faster; ``ours/kernel`` is what the module costs
+over the bare kernel.
+
+Table 2: the whole epoch of the families that keep their samples (AUROC, AP, the curves, retrieval, Spearman,
+Kendall, CatMetric): 1,000 updates of 256 samples, then ``compute()``, ours and torchmetrics alternating.
+
+Inputs are realistic: probabilities (or softmax/sigmoid outputs) with targets drawn from them, regression targets
+near 1e4, retrieval batches of whole queries of uneven sizes (2 to 30 documents) with increasing query ids.
+Run: python -m benchmarks.bench_step [--quick] [--only NAME] [--epoch-only | --step-only]
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import statistics
+import time
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+import torch
+
+import torchmetrics_lite as ours_pkg
+from benchmarks._runner import header, optional
+
+C, L, BINS = 5, 4, 15
+SIZES = (256, 1024)
+SKIP = {"MetricCollection", "Metric", "BootStrapper", "ClasswiseWrapper", "MetricTracker", "Running"}
+REQUIRED = {"min_recall": 0.5, "min_precision": 0.5, "min_specificity": 0.5, "min_sensitivity": 0.5, "beta": 2.0}
+CAT = ("AUROC", "AveragePrecision", "PrecisionRecallCurve", "ROC", "AtFixed", "AtSensitivity", "AtSpecificity",
+       "EER", "LogAUC", "Ranking", "CoverageError", "Retrieval", "Spearman", "Kendall", "CatMetric")
+
+Batch = Tuple[tuple, Dict[str, Any]]
+
+
+# ---------------------------------------------------------------------------------------------- inputs
+def _retrieval(n: int, g: torch.Generator, start: int) -> Batch:
+    sizes = torch.randint(2, 31, (n,), generator=g)
+    sizes = sizes[: int((sizes.cumsum(0) < n).sum()) + 1]
+    sizes[-1] -= int(sizes.sum()) - n
+    ids = torch.repeat_interleave(torch.arange(start, start + sizes.numel()), sizes)
+    preds = torch.rand(n, generator=g)
+    target = torch.rand(n, generator=g) < 0.3 * (preds + 0.5)
+    return (preds, target), {"indexes": ids}
+
+
+def inputs(name: str, n: int, seed: int = 0) -> Batch:
+    g = torch.Generator().manual_seed(seed)
+    if name.startswith("Retrieval"):
+        return _retrieval(n, g, seed * n)
+    if name.startswith("Binary"):
+        probs = torch.rand(n, generator=g)
+        target = (torch.rand(n, generator=g) < probs).long()
+        if name in ("BinaryFairness", "BinaryGroupStatRates"):
+            return (probs, target, torch.randint(0, 3, (n,), generator=g)), {}
+        return (probs, target), {}
+    if name.startswith("Multiclass"):
+        probs = torch.softmax(2 * torch.randn(n, C, generator=g), 1)
+        return (probs, torch.multinomial(probs, 1, generator=g).squeeze(1)), {}
+    if name.startswith("Multilabel"):
+        probs = torch.rand(n, L, generator=g)
+        return (probs, (torch.rand(n, L, generator=g) < probs).long()), {}
+    if name in ("CatMetric", "MaxMetric", "MeanMetric", "MinMetric", "SumMetric", "RunningMean", "RunningSum"):
+        return (torch.randn(n, generator=g),), {}
+    target = 1e4 + 10 * torch.randn(n, generator=g)
+    return (target + torch.randn(n, generator=g), target), {}
+
+
+def kwargs_for(name: str, cls: type) -> Dict[str, Any]:
+    import inspect
+
+    params = inspect.signature(cls.__init__).parameters
+    kw: Dict[str, Any] = {k: v for k, v in REQUIRED.items() if k in params}
+    if "num_classes" in params:
+        kw["num_classes"] = C
+    if "num_labels" in params:
+        kw["num_labels"] = L
+    if name in ("BinaryFairness", "BinaryGroupStatRates"):
+        kw["num_groups"] = 3
+    if name in ("RunningMean", "RunningSum"):
+        kw["window"] = 5
+    if name == "RetrievalPrecisionRecallCurve":
+        kw["max_k"] = 10
+    return kw
+
+
+# ---------------------------------------------------------------------------------------------- bare kernels
+def _bincount(keys: Tensor_, length: int, acc: Tensor_) -> None:
+    acc.add_(torch.bincount(keys, minlength=length))
+
+
+Tensor_ = torch.Tensor
+
+
+def kernel(name: str, batch: Batch, capacity: int) -> Callable[[], object]:
+    """The few torch ops the statistic of one batch needs, merged into a preallocated state: no check."""
+    args, kw = batch
+    tensors = list(args) + list(kw.values())
+    if any(key in name for key in CAT):
+        bufs = [torch.empty((capacity, *t.shape[1:]), dtype=torch.float32 if t.is_floating_point() else t.dtype)
+                for t in tensors]
+        pos = [0]
+
+        def append() -> None:
+            i = pos[0] % (capacity - tensors[0].shape[0] + 1)
+            for buf, t in zip(bufs, tensors):
+                buf[i : i + t.shape[0]].copy_(t)
+            pos[0] = i + tensors[0].shape[0]
+        return append
+    if name in ("SumMetric", "MeanMetric", "RunningSum", "RunningMean"):
+        acc = torch.zeros(2, dtype=torch.float64)
+        x = args[0]
+        return lambda: acc.add_(torch.stack([x.sum(dtype=torch.float64), x.new_tensor(x.numel(), dtype=torch.float64)]))
+    if name in ("MaxMetric", "MinMetric"):
+        acc = torch.zeros((), dtype=torch.float64)
+        x = args[0]
+        return lambda: torch.maximum(acc, x.max().double(), out=acc)
+    if name.startswith("Binary") and name.endswith("CalibrationError") or name == "MulticlassCalibrationError":
+        acc = torch.zeros(3, BINS, dtype=torch.float64)
+        p, t = args
+
+        def calib() -> None:
+            conf = p if p.dim() == 1 else p.max(1).values
+            bins = (conf * BINS).long().clamp_(max=BINS - 1)
+            hit = (t.float() if p.dim() == 1 else (p.argmax(1) == t).float())
+            acc[0].add_(torch.bincount(bins, minlength=BINS))
+            acc[1].add_(torch.bincount(bins, conf, minlength=BINS))
+            acc[2].add_(torch.bincount(bins, hit, minlength=BINS))
+        return calib
+    if name.endswith("HingeLoss"):
+        acc = torch.zeros(2, dtype=torch.float64)
+        p, t = args
+        if p.dim() == 1:
+            return lambda: acc[0].add_((1 - (2 * t - 1) * p).clamp_(min=0).sum())
+        return lambda: acc[0].add_((1 - p.gather(1, t[:, None]).squeeze(1) + p.scatter(1, t[:, None], -1e9).max(1)
+                                    .values).clamp_(min=0).sum())
+    if name.startswith("BinaryFairness") or name == "BinaryGroupStatRates":
+        acc = torch.zeros(12, dtype=torch.int64)
+        p, t, grp = args
+        return lambda: _bincount(grp * 4 + (p >= 0.5).long() * 2 + t, 12, acc)
+    if name.startswith("Binary"):
+        acc = torch.zeros(4, dtype=torch.int64)
+        p, t = args
+        return lambda: _bincount((p >= 0.5).long() * 2 + t, 4, acc)
+    if name.startswith("Multiclass"):
+        acc = torch.zeros(C * C, dtype=torch.int64)
+        p, t = args
+        return lambda: _bincount(t * C + p.argmax(1), C * C, acc)
+    if name.startswith("Multilabel"):
+        acc = torch.zeros(4 * L, dtype=torch.int64)
+        p, t = args
+        offset = torch.arange(L) * 4
+        if name == "MultilabelExactMatch":
+            acc2 = torch.zeros(2, dtype=torch.int64)
+            return lambda: acc2[0].add_(((p >= 0.5).long() == t).all(1).sum())
+        return lambda: _bincount(((p >= 0.5).long() * 2 + t + offset).reshape(-1), 4 * L, acc)
+    return _regression_kernel(name, args)
+
+
+def _regression_kernel(name: str, args: tuple) -> Callable[[], object]:
+    """The float64 statistic ours keeps (inputs converted exactly, then one rounding per operation)."""
+    p, t = args
+    acc = torch.zeros(6, dtype=torch.float64)
+    if name in ("MeanSquaredError", "MeanAbsoluteError", "MeanAbsolutePercentageError"):
+        def errors() -> None:
+            t64 = t.double()
+            d = t64 - p.double()
+            if name == "MeanSquaredError":
+                acc[0].add_(d.dot(d))
+            elif name == "MeanAbsoluteError":
+                acc[0].add_(d.abs_().sum())
+            else:
+                acc[0].add_((d.abs_() / t64.abs().clamp_(min=1.17e-6)).sum())
+        return errors
+    # R2, explained variance (the target and the residual), Pearson, concordance (preds and target): the
+    # two-pass means and centred sums of squares of two rows (and their centred cross product)
+    def moments() -> None:
+        t64 = t.double()
+        x = torch.stack([t64, t64 - p.double()] if name in ("R2Score", "ExplainedVariance") else [p.double(), t64])
+        centred = x - x.mean(1, keepdim=True)
+        acc[:2].add_(centred.square().sum(1))
+        if name in ("PearsonCorrCoef", "ConcordanceCorrCoef"):
+            acc[2].add_(centred[0].dot(centred[1]))
+    return moments
+
+
+def floor(name: str, batch: Batch, capacity: int) -> Optional[Callable[[], object]]:
+    """For the families that keep their samples: the bare copy plus the value check ours keeps and
+    torchmetrics skips there (one NaN probe per floating input: a sum read on the host); ``None`` elsewhere."""
+    if not any(key in name for key in CAT) or name == "CatMetric":
+        return None
+    copy = kernel(name, batch, capacity)
+    floats = [t for t in list(batch[0]) + list(batch[1].values()) if t.is_floating_point()]
+
+    def copy_and_probe() -> None:
+        for t in floats:
+            math.isnan(t.sum().item())
+        copy()
+    return copy_and_probe
+
+
+# ---------------------------------------------------------------------------------------------- timing
+def tm_class(name: str) -> Optional[type]:
+    tm = optional("torchmetrics")
+    if tm is None:
+        return None
+    import torchmetrics.aggregation
+    import torchmetrics.classification
+    import torchmetrics.regression
+    import torchmetrics.retrieval
+    for mod in (torchmetrics.classification, torchmetrics.regression, torchmetrics.retrieval,
+                torchmetrics.aggregation, tm):
+        if hasattr(mod, name):
+            return getattr(mod, name)
+    return None
+
+
+def shared_names() -> List[str]:
+    names = []
+    for module_names in ours_pkg._EXPORTS.values():
+        for name in module_names:
+            obj = getattr(ours_pkg, name)
+            if isinstance(obj, type) and name not in SKIP and name not in ours_pkg.tasks.__all__ \
+                    and tm_class(name) is not None:
+                names.append(name)
+    return names
+
+
+def interleaved(fns: Dict[str, Callable[[], object]], resets: Dict[str, Callable[[], object]], *, rounds: int,
+                number: int) -> Dict[str, float]:
+    """Median CPU time per call of each function over ``rounds`` alternating rounds of ``number`` calls."""
+    for name, fn in fns.items():
+        for _ in range(5):
+            fn()
+        resets.get(name, lambda: None)()
+    times: Dict[str, List[float]] = {name: [] for name in fns}
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            resets.get(name, lambda: None)()
+            start = time.thread_time()
+            for _ in range(number):
+                fn()
+            times[name].append((time.thread_time() - start) / number)
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+StepRow = Tuple[str, str, int, float, float, float, Optional[float]]
+
+
+def step_rows(name: str, n: int, rounds: int, number: int) -> List[StepRow]:
+    import warnings
+
+    ours_cls, theirs_cls = getattr(ours_pkg, name), tm_class(name)
+    assert theirs_cls is not None
+    args, kw = inputs(name, n)
+    rows = []
+    for method in ("update", "forward"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a, b = ours_cls(**kwargs_for(name, ours_cls)), theirs_cls(**kwargs_for(name, theirs_cls))
+            fa = a.update if method == "update" else a
+            fb = b.update if method == "update" else b
+            fns = {"ours": lambda: fa(*args, **kw), "tm": lambda: fb(*args, **kw),
+                   "kernel": kernel(name, (args, kw), capacity=(number + 10) * n)}
+            probe = floor(name, (args, kw), capacity=(number + 10) * n)
+            if probe is not None and method == "update":
+                fns["floor"] = probe
+            got = interleaved(fns, {"ours": a.reset, "tm": b.reset}, rounds=rounds, number=number)
+        rows.append((name, method, n, got["ours"], got["tm"], got["kernel"], got.get("floor")))
+    return rows
+
+
+def fmt_us(seconds: float) -> str:
+    return f"{seconds * 1e6:.1f}" if seconds < 1e-2 else f"{seconds * 1e6:.0f}"
+
+
+def step_table(rows: List[StepRow]) -> str:
+    lines = ["| module | call | n | ours us | torchmetrics us | kernel us | floor us | tm/ours | ours/kernel |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for name, method, n, ours, tm, k, fl in rows:
+        flag = "**" if tm / ours < 1.0 else ""
+        lines.append(f"| {name} | {method} | {n} | {fmt_us(ours)} | {fmt_us(tm)} | {fmt_us(k)} | "
+                     f"{'' if fl is None else fmt_us(fl)} | {flag}{tm / ours:.2f}x{flag} | {ours / k:.1f}x |")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------- the epoch
+EPOCH = ("BinaryAUROC", "BinaryAveragePrecision", "BinaryROC", "BinaryPrecisionRecallCurve", "MulticlassAUROC",
+         "MultilabelAveragePrecision", "RetrievalNormalizedDCG", "RetrievalMAP", "RetrievalMRR", "SpearmanCorrCoef",
+         "KendallRankCorrCoef", "CatMetric")
+
+
+#: torchmetrics' Kendall tau compares every pair (O(n^2) time and memory): a shorter epoch for it
+EPOCH_CAP = {"KendallRankCorrCoef": 100}
+
+
+def epoch_rows(names: List[str], updates: int, rounds: int) -> List[Tuple[str, int, float, float]]:
+    import warnings
+
+    rows = []
+    for name in names:
+        count = min(updates, EPOCH_CAP.get(name, updates))
+        batches = [inputs(name, 256, seed) for seed in range(count)]
+        ours_cls, theirs_cls = getattr(ours_pkg, name), tm_class(name)
+        assert theirs_cls is not None
+
+        def epoch(cls: type) -> None:
+            m = cls(**kwargs_for(name, cls))
+            for args, kw in batches:
+                m.update(*args, **kw)
+            m.compute()
+        times: Dict[str, List[float]] = {"ours": [], "tm": []}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for cls in (ours_cls, theirs_cls):  # warm-up: first-call imports and caches
+                m = cls(**kwargs_for(name, cls))
+                for args, kw in batches[:3]:
+                    m.update(*args, **kw)
+                m.compute()
+            for _ in range(rounds):
+                for key, cls in (("ours", ours_cls), ("tm", theirs_cls)):
+                    start = time.thread_time()
+                    epoch(cls)
+                    times[key].append(time.thread_time() - start)
+        rows.append((name, count, statistics.median(times["ours"]), statistics.median(times["tm"])))
+    return rows
+
+
+def epoch_table(rows: List[Tuple[str, int, float, float]]) -> str:
+    lines = ["| module | updates of 256 | ours ms | torchmetrics ms | tm/ours |", "|---|---:|---:|---:|---:|"]
+    for name, count, ours, tm in rows:
+        lines.append(f"| {name} | {count} | {ours * 1e3:.1f} | {tm * 1e3:.1f} | {tm / ours:.2f}x |")
+    return "\n".join(lines)
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer rounds and calls (a smoke run)")
+    parser.add_argument("--only", action="append", help="only these modules (repeatable; a substring matches)")
+    parser.add_argument("--step-only", action="store_true")
+    parser.add_argument("--epoch-only", action="store_true")
+    opts = parser.parse_args(argv)
+    torch.set_num_threads(1)
+    rounds, number = (3, 20) if opts.quick else (7, 40)
+    names = shared_names()
+    if opts.only:
+        names = [n for n in names if any(o == n or o in n for o in opts.only)]
+    print(f"{header()}; load average {os.getloadavg()[0]:.1f} at start")
+    if not opts.epoch_only:
+        rows = []
+        for name in names:
+            for n in SIZES:
+                try:
+                    rows.extend(step_rows(name, n, rounds, number))
+                except Exception as e:  # noqa: BLE001 - one failing row must not hide the others
+                    print(f"{name} at {n}: {type(e).__name__}: {e}")
+        print(f"\n### One step: update / forward, median CPU us per call ({rounds} rounds of {number} calls)\n")
+        print(step_table(rows))
+        ratios = [row[4] / row[3] for row in rows]
+        print(f"\n{sum(r >= 1.0 for r in ratios)} of {len(ratios)} rows at tm/ours >= 1.0; "
+              f"lowest {min(ratios):.2f}x")
+    if not opts.step_only:
+        updates = 100 if opts.quick else 1000
+        epoch_names = [n for n in EPOCH if n in names]
+        print(f"\n### The epoch: {updates} updates of 256 samples + compute (median of "
+              f"{1 if opts.quick else 3} rounds)\n")
+        print(epoch_table(epoch_rows(epoch_names, updates, 1 if opts.quick else 3)))
+    print(f"\nload average {os.getloadavg()[0]:.1f} at the end")
+
+
+if __name__ == "__main__":
+    main()
