@@ -19,6 +19,13 @@ Members = Union[Metric, "MetricCollection", Sequence[Union[Metric, "MetricCollec
                 Mapping[str, Union[Metric, "MetricCollection"]]]
 
 
+def _check_compute_groups(value: Any) -> None:
+    ok = isinstance(value, bool) or (isinstance(value, (list, tuple)) and all(
+        isinstance(group, (list, tuple)) and all(isinstance(name, str) for name in group) for group in value))
+    if not ok:
+        raise TypeError(f"Expected `compute_groups` to be a bool or a list of lists of member names, got {value!r}")
+
+
 def _keywords(metric: Metric) -> Optional[frozenset]:
     """The keyword arguments ``metric.update`` accepts, or None when it takes ``**kwargs`` (all of them)."""
     signature = inspect.signature(metric.update) if metric.overrides_update else update_signature(metric)
@@ -41,10 +48,15 @@ class MetricCollection(nn.ModuleDict):
         sync_timeout: seconds :meth:`compute` waits for every rank to join the sync before it raises a
             ``RuntimeError`` (see :class:`~torchmetrics_lite.Metric`); ``None`` (the default) takes the smallest
             ``sync_timeout`` of the members that sync, or waits as long as the process group when none has one.
+        compute_groups: torchmetrics' argument. ``True`` (the default) shares batch statistics between members
+            with the same ``stats_key``, found automatically; a list of groups of member names (torchmetrics'
+            explicit groups) is accepted and changes nothing (the groups are found from the ``stats_key``
+            whatever it says; the values are the same with or without sharing); ``False`` turns sharing off
+            (every member computes its own statistics).
 
     Raises:
-        TypeError: a member is not a Metric, or an unknown keyword (torchmetrics' ``compute_groups`` says
-            why it is not needed).
+        TypeError: a member is not a Metric, an unknown keyword, or ``compute_groups`` neither a bool nor a
+            list of lists of names.
         ValueError: two members with the same name.
 
     * ``update(*args, **kwargs)`` passes the positional arguments to every member and each keyword argument only
@@ -71,10 +83,13 @@ class MetricCollection(nn.ModuleDict):
     """
 
     def __init__(self, metrics: Members, *additional_metrics: Metric, prefix: Optional[str] = None,
-                 postfix: Optional[str] = None, sync_timeout: Optional[float] = None, **kwargs: Any) -> None:
+                 postfix: Optional[str] = None, sync_timeout: Optional[float] = None,
+                 compute_groups: Union[bool, List[List[str]]] = True, **kwargs: Any) -> None:
         for name in kwargs:
-            raise_unknown_argument(type(self).__name__, name, ["prefix", "postfix", "sync_timeout"])
+            raise_unknown_argument(type(self).__name__, name, ["prefix", "postfix", "sync_timeout", "compute_groups"])
+        _check_compute_groups(compute_groups)
         super().__init__()  # not super().__init__(metrics): ModuleDict would call our `update` to fill itself
+        self.compute_groups = compute_groups
         self.prefix = prefix or ""
         self.postfix = postfix or ""
         self.sync_timeout = check_sync_timeout(sync_timeout)
@@ -119,7 +134,7 @@ class MetricCollection(nn.ModuleDict):
         groups: Dict[Any, Tuple[str, List[Metric]]] = {}
         for name, m in self._members():
             # members share statistics only if they validate alike: group[0]'s checks run for all of them
-            shared = m.stats_key is not None and not m.overrides_update
+            shared = m.stats_key is not None and not m.overrides_update and self.compute_groups is not False
             key = (m.stats_key, m.validate_args) if shared else ("__own__", name)
             groups.setdefault(key, (name, []))[1].append(m)
         return list(groups.values())

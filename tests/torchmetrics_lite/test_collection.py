@@ -71,9 +71,27 @@ def test_constructor_errors():
         MetricCollection({"x": 1})
     with pytest.raises(ValueError, match=r"Expected distinct member names, got 'SumMetric' twice; pass a dict"):
         MetricCollection([SumMetric(), SumMetric()])
-    with pytest.raises(TypeError, match=r"MetricCollection\(\) got an unexpected keyword argument 'compute_groups': "
-                                        r"a MetricCollection shares statistics automatically"):
-        MetricCollection([SumMetric()], compute_groups=False)
+    with pytest.raises(TypeError, match=r"Expected `compute_groups` to be a bool or a list of lists of member "
+                                        r"names, got 'yes'"):
+        MetricCollection([SumMetric()], compute_groups="yes")
+    with pytest.raises(TypeError, match=r"MetricCollection\(\) got an unexpected keyword argument 'groups'"):
+        MetricCollection([SumMetric()], groups=False)
+
+
+def test_compute_groups_is_torchmetrics_argument_false_turns_sharing_off():
+    from torchmetrics_lite import MulticlassF1Score, MulticlassPrecision, MulticlassRecall
+
+    def members():
+        return [MulticlassRecall(num_classes=3), MulticlassPrecision(num_classes=3), MulticlassF1Score(num_classes=3)]
+
+    preds, target = torch.tensor([0, 1, 2, 2, 1, 0]), torch.tensor([0, 2, 2, 1, 1, 0])
+    names = [["MulticlassRecall", "MulticlassPrecision", "MulticlassF1Score"]]
+    collections = {groups: MetricCollection(members(), compute_groups=groups) for groups in (True, False)}
+    collections["list"] = MetricCollection(members(), compute_groups=names)  # torchmetrics' explicit groups
+    assert [len(mc._groups()) for mc in collections.values()] == [1, 3, 1]
+    alone = {type(m).__name__: m(preds, target) for m in members()}
+    for mc in collections.values():
+        assert {k: v.item() for k, v in mc(preds, target).items()} == {k: v.item() for k, v in alone.items()}
 
 
 def test_members_without_shared_key_are_independent():
