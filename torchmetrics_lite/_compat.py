@@ -36,7 +36,7 @@ TORCHMETRICS_ARGUMENTS: Dict[str, Tuple[Optional[str], str]] = {
                    "thresholds=None: rank metrics here are exact over every distinct score"),
     "multidim_average": (None, "this metric has only torchmetrics' multidim_average='global' (the default: leave "
                          "it out); 'samplewise' is taken by the stat-score metrics (StatScores, Accuracy, "
-                         "Precision, Recall, F-beta, F1, Specificity, Hamming distance)"),
+                         "Precision, Recall, F-beta, F1, Specificity, Hamming distance, NPV, exact match)"),
     "task": (None, "there is no task-string dispatch: use the Binary*, Multiclass* or Multilabel* class"),
     "dist_sync_fn": (None, "syncing is built in (torch.distributed); pass `process_group=` to choose the group"),
     "distributed_available_fn": (None, "syncing happens whenever a process group with 2+ ranks exists; pass "

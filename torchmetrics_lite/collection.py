@@ -89,7 +89,7 @@ class MetricCollection(nn.ModuleDict):
             raise_unknown_argument(type(self).__name__, name, ["prefix", "postfix", "sync_timeout", "compute_groups"])
         _check_compute_groups(compute_groups)
         super().__init__()  # not super().__init__(metrics): ModuleDict would call our `update` to fill itself
-        self.compute_groups = compute_groups
+        self._compute_groups = compute_groups
         self.prefix = prefix or ""
         self.postfix = postfix or ""
         self.sync_timeout = check_sync_timeout(sync_timeout)
@@ -134,7 +134,7 @@ class MetricCollection(nn.ModuleDict):
         groups: Dict[Any, Tuple[str, List[Metric]]] = {}
         for name, m in self._members():
             # members share statistics only if they validate alike: group[0]'s checks run for all of them
-            shared = m.stats_key is not None and not m.overrides_update and self.compute_groups is not False
+            shared = m.stats_key is not None and not m.overrides_update and self._compute_groups is not False
             key = (m.stats_key, m.validate_args) if shared else ("__own__", name)
             groups.setdefault(key, (name, []))[1].append(m)
         return list(groups.values())
@@ -228,6 +228,13 @@ class MetricCollection(nn.ModuleDict):
         return new
 
     # ------------------------------------------------------------------ dict interface
+    @property
+    def compute_groups(self) -> Dict[int, List[str]]:
+        """The members that share batch statistics, as torchmetrics' property: ``{0: [names], 1: [names], ...}``
+        (member names without prefix and postfix)."""
+        names = {id(m): name for name, m in self._members()}
+        return {i: [names[id(m)] for m in group] for i, (_, group) in enumerate(self._groups())}
+
     def _members(self) -> Iterable[Tuple[str, Metric]]:
         return self._modules.items()  # type: ignore[return-value]
 

@@ -89,6 +89,8 @@ def test_compute_groups_is_torchmetrics_argument_false_turns_sharing_off():
     collections = {groups: MetricCollection(members(), compute_groups=groups) for groups in (True, False)}
     collections["list"] = MetricCollection(members(), compute_groups=names)  # torchmetrics' explicit groups
     assert [len(mc._groups()) for mc in collections.values()] == [1, 3, 1]
+    assert collections[True].compute_groups == {0: names[0]}  # torchmetrics' property
+    assert collections[False].compute_groups == {i: [name] for i, name in enumerate(names[0])}
     alone = {type(m).__name__: m(preds, target) for m in members()}
     for mc in collections.values():
         assert {k: v.item() for k, v in mc(preds, target).items()} == {k: v.item() for k, v in alone.items()}
