@@ -65,7 +65,9 @@ class MetricCollection(nn.ModuleDict):
       batch statistics computed once. Every member validates the batch before any state changes: a batch that
       one member rejects leaves every member unchanged.
     * ``compute()`` syncs all members with one packed collective per dtype (plus the ``cat`` exchanges), then
-      returns a flat dict ``{prefix + name + postfix: value}`` of values the caller owns.
+      returns a flat dict ``{prefix + name + postfix: value}`` of values the caller owns; a member whose value is a
+      dict (``ClasswiseWrapper``, ``BootStrapper``) gives its own keys instead of its name, as torchmetrics
+      (``{prefix + key + postfix: value}``, so Lightning's ``log_dict`` takes it); two values under one key raise.
     * ``forward`` returns the batch values the same way and merges the batch.
     * ``keys()``/``items()`` give the prefixed names (``keep_base=True``: the members' own names);
       ``collection["name"]`` takes either.
@@ -176,7 +178,21 @@ class MetricCollection(nn.ModuleDict):
         for name, m in self._members():
             if m.overrides_update:
                 values[id(m)] = m(*args, **self._own(name, kwargs))
-        return {self._key(name): values[id(m)] for name, m in self._members()}
+        return self._flat((name, values[id(m)]) for name, m in self._members())
+
+    def _flat(self, values: Iterable[Tuple[str, Any]]) -> Dict[str, Any]:
+        """``{prefix + key + postfix: value}``; a member whose value is a dict (``ClasswiseWrapper``,
+        ``BootStrapper``) gives its own keys, flattened as torchmetrics does (Lightning's ``log_dict`` takes no
+        nested dicts). Two values under one key raise."""
+        out: Dict[str, Any] = {}
+        for name, value in values:
+            for key, v in (value.items() if isinstance(value, dict) else [(name, value)]):
+                full = self._key(key)
+                if full in out:
+                    raise ValueError(f"Expected distinct keys in the values of a MetricCollection, got {full!r} "
+                                     f"twice (member {name!r} returns a dict); give the members prefixes or labels")
+                out[full] = v
+        return out
 
     def set_dtype(self, dst_type: Union[str, torch.dtype]) -> "MetricCollection":
         """Every member's results in ``dst_type`` (torchmetrics' ``MetricCollection.set_dtype``; see
@@ -206,7 +222,7 @@ class MetricCollection(nn.ModuleDict):
                                              timeouts, default=None))
             for (_, m), state in zip(syncing, reduced):
                 m.compute_from_synced(state)
-        return {self._key(name): m.compute() for name, m in self._members()}
+        return self._flat((name, m.compute()) for name, m in self._members())
 
     def reset(self) -> None:
         """Reset every member."""

@@ -186,3 +186,28 @@ def test_collection_uses_only_the_public_contract_of_metric():
                if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
                and not (isinstance(node.value, ast.Name) and node.value.id == "self")}
     assert private == set(), f"MetricCollection reaches into private members: {private}"
+
+
+def test_dict_valued_members_are_flattened_as_torchmetrics():
+    tm = pytest.importorskip("torchmetrics")
+    from torchmetrics_lite import ClasswiseWrapper, MulticlassAccuracy, MulticlassF1Score
+
+    def build(lib, accuracy, f1, wrapper):
+        return lib.MetricCollection({"acc": wrapper(accuracy(num_classes=3, average=None), labels=["a", "b", "c"]),
+                                     "f1": f1(num_classes=3)}, prefix="val_")
+
+    preds, target = torch.tensor([0, 1, 2, 2, 1]), torch.tensor([0, 2, 2, 1, 1])
+    mine = build(__import__("torchmetrics_lite"), MulticlassAccuracy, MulticlassF1Score, ClasswiseWrapper)
+    theirs = build(tm, tm.classification.MulticlassAccuracy, tm.classification.MulticlassF1Score,
+                   tm.wrappers.ClasswiseWrapper)
+    for got, want in ((mine(preds, target), theirs(preds, target)), (mine.compute(), theirs.compute())):
+        assert list(got) == list(want) == ["val_multiclassaccuracy_a", "val_multiclassaccuracy_b",
+                                           "val_multiclassaccuracy_c", "val_f1"]
+        assert all(not isinstance(v, dict) for v in got.values())  # Lightning's log_dict takes it
+        for key in got:
+            assert got[key].item() == pytest.approx(want[key].item(), abs=1e-6)
+    twice = MetricCollection({"x": ClasswiseWrapper(MulticlassAccuracy(num_classes=2, average=None)),
+                              "y": ClasswiseWrapper(MulticlassAccuracy(num_classes=2, average=None))})
+    with pytest.raises(ValueError, match=r"Expected distinct keys in the values of a MetricCollection, got "
+                                         r"'multiclassaccuracy_0' twice \(member 'y' returns a dict\)"):
+        twice(torch.tensor([0, 1]), torch.tensor([0, 1]))
