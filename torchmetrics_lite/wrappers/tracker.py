@@ -10,8 +10,8 @@ from torch import Tensor, nn
 
 from torchmetrics_lite._checks.wrappers import check_maximize, check_tracked
 from torchmetrics_lite.collection import MetricCollection
-from torchmetrics_lite.wrappers.classwise import ClasswiseWrapper
 from torchmetrics_lite.metric import Metric
+from torchmetrics_lite.wrappers.classwise import ClasswiseWrapper
 
 __all__ = ["MetricTracker"]
 
