@@ -49,7 +49,10 @@ def swap_imports(source: str) -> str:
 
 
 def _normal(text: str) -> str:
-    return re.sub(r"\s+", " ", _DTYPE.sub("", text.replace("...", ""))).strip()
+    """Whitespace collapsed (none after an opening bracket: torch pads ``inf`` to the column width), the dtype
+    suffix and ``...`` (an ELLIPSIS after a number) dropped."""
+    text = re.sub(r"\s+", " ", _DTYPE.sub("", text.replace("...", ""))).strip()
+    return re.sub(r"([\[(]) ", r"\1", text)
 
 
 def _decimals(number: str) -> int:
