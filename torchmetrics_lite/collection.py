@@ -194,6 +194,19 @@ class MetricCollection(nn.ModuleDict):
                 out[full] = v
         return out
 
+    def plot(self, val: Any = None, ax: Any = None, together: bool = False) -> Any:
+        """torchmetrics' ``MetricCollection.plot``: a list of ``(fig, ax)``, one per member (``ax``: one axes
+        per member), or with ``together=True`` one ``(fig, ax)`` with every value. Needs matplotlib.
+
+        Args:
+            val: the collection's value (default :meth:`compute`), or a list of them (one per step).
+            ax: a sequence of matplotlib ``Axes`` (one per member; with ``together``: one ``Axes``).
+            together: every value on one axes.
+        """
+        from torchmetrics_lite.plotting.dispatch import plot_collection
+
+        return plot_collection(self, val, ax, together)
+
     def set_dtype(self, dst_type: Union[str, torch.dtype]) -> "MetricCollection":
         """Every member's results in ``dst_type`` (torchmetrics' ``MetricCollection.set_dtype``; see
         :meth:`Metric.set_dtype`). Returns the collection."""

@@ -150,12 +150,15 @@ def docstrings(plot: bool = False) -> Iterator[Docstring]:
             yield Docstring(name, source, getattr(package, name), len(parser.get_examples(source)))
 
 
-def run(doc: Docstring, source: Optional[str] = None) -> List[Event]:
-    """Run ``doc``'s examples (or ``source``, an edited version of them): the differences and errors, in order."""
+def run(doc: Docstring, source: Optional[str] = None, namespace: Optional[Dict[str, Any]] = None) -> List[Event]:
+    """Run ``doc``'s examples (or ``source``, an edited version of them): the differences and errors, in order;
+    ``namespace`` (a dict) receives the names the examples defined."""
     globs: Dict[str, Any] = {"torch": torch, "tensor": torch.tensor, "Tensor": torch.Tensor, doc.name: doc.ours}
     test = doctest.DocTestParser().get_doctest(doc.source if source is None else source, globs, doc.name, None, 0)
     torch.manual_seed(42)
     random.seed(42)
     runner = _Runner()
-    runner.run(test, out=lambda _: None, clear_globs=True)
+    runner.run(test, out=lambda _: None, clear_globs=namespace is None)
+    if namespace is not None:
+        namespace.update(test.globs)
     return runner.events

@@ -67,7 +67,7 @@ class MultilabelExactMatch(Metric):
                           self.validate_args, weighted, multidim_average)
 
 
-def _declare_counts(metric: Metric, weighted: bool, multidim_average: str) -> None:
+def _declare_counts(metric: Any, weighted: bool, multidim_average: str) -> None:
     """The ``correct`` and ``total`` sums, or with ``multidim_average="samplewise"`` one row per sample of a
     ``cat`` state (unweighted)."""
     check_choice("multidim_average", multidim_average, ("global", "samplewise"))

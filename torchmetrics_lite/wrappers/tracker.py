@@ -146,6 +146,18 @@ class MetricTracker(nn.ModuleList):
             out.update((key, up) for key in current._flat([(name, m.compute())]))
         return out
 
+    def plot(self, val: Any = None, ax: Any = None) -> Any:
+        """torchmetrics' ``MetricTracker.plot``: every step's value (default :meth:`compute_all`) as a line over
+        the steps; returns ``(fig, ax)``. Needs matplotlib.
+
+        Args:
+            val: the per-step values as :meth:`compute_all` returns them.
+            ax: a matplotlib ``Axes``.
+        """
+        from torchmetrics_lite.plotting.dispatch import plot_tracker
+
+        return plot_tracker(self, val, ax)
+
     def _current(self) -> Any:
         return self[-1]
 
