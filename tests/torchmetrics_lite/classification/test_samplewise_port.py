@@ -65,3 +65,17 @@ def test_samplewise_errors_name_the_argument():
     with pytest.raises(ValueError):
         m.update(torch.tensor([0, 1]), torch.tensor([0, 1]))  # 1-D: no extra dimension
     assert m.local_state()["correct"].shape == (0,)  # nothing appended
+
+
+@pytest.mark.parametrize("name", ["multiclass_precision", "multiclass_recall", "multiclass_f1_score"])
+@pytest.mark.parametrize("average", ["micro", "macro", "weighted", None])
+def test_a_sample_whose_every_target_is_ignored_is_torchmetrics_value(name, average):
+    """macro/weighted over no counted class: torchmetrics' 0 whatever zero_division (it was zero_division)."""
+    preds, target = torch.tensor([[0, 1, 2], [1, 1, 0]]), torch.tensor([[0, 1, 1], [-1, -1, -1]])
+    for zero_division in (0.0, 1.0):
+        args = {"average": average, "multidim_average": "samplewise", "ignore_index": -1,
+                "zero_division": zero_division}
+        _close(getattr(ours_f, name)(preds, target, 3, **args), getattr(tm_f, name)(preds, target, 3, **args))
+    nan = getattr(ours_f, name)(preds, target, 3, average="macro", multidim_average="samplewise", ignore_index=-1,
+                                zero_division=float("nan"))
+    assert torch.isnan(nan[1])  # nan asks for undefined values
