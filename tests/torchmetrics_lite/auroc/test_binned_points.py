@@ -108,7 +108,6 @@ def test_bad_thresholds_are_refused_before_any_state_changes():
 
 
 @pytest.mark.parametrize("name, args", [
-    ("binary_eer", (torch.tensor([0.1, 0.8, 0.4]), torch.tensor([0, 1, 1]))),
     ("binary_logauc", (torch.tensor([0.1, 0.8, 0.4]), torch.tensor([0, 1, 1]))),
     ("multiclass_eer", (torch.tensor([[0.7, 0.3], [0.2, 0.8], [0.6, 0.4]]), torch.tensor([0, 1, 1]), 2)),
     ("multilabel_logauc", (torch.tensor([[0.7, 0.3], [0.2, 0.8], [0.6, 0.4]]), torch.tensor([[0, 1], [1, 0], [1, 1]]),
@@ -128,3 +127,29 @@ def test_thresholds_none_is_the_exact_mode_of_eer_and_logauc(name, args):
     torch.testing.assert_close(m(*args[:2]), plain(*args[:2]))
     with pytest.raises(TypeError, match=rf"^{cls}\(\) got an unexpected keyword argument 'thresholds'"):
         getattr(ours, cls)(**kw, thresholds=[0.5, 0.7])
+
+
+def test_binned_eer_is_torchmetrics_and_ignore_index_counts_nowhere():
+    gen = torch.Generator().manual_seed(11)
+    for i in range(40):
+        thresholds = THRESHOLDS[i % 4]
+        preds, target = torch.rand(20, generator=gen).round(decimals=1), torch.randint(0, 2, (20,), generator=gen)
+        if target.min() == target.max():
+            continue
+        theirs = tm_f.binary_eer(preds, target, thresholds=thresholds)
+        torch.testing.assert_close(ours_f.binary_eer(preds, target, thresholds=thresholds), theirs.double(),
+                                   rtol=0, atol=1e-7)
+        torch.testing.assert_close(ours_f.binary_eer(preds, target, thresholds=None), ours_f.binary_eer(preds, target))
+        labels = torch.randint(0, 2, (20, 3), generator=gen)
+        scores = torch.rand(20, 3, generator=gen).round(decimals=1)
+        if bool(((labels.sum(0) == 0) | (labels.sum(0) == 20)).any()):
+            continue
+        torch.testing.assert_close(ours_f.multilabel_eer(scores, labels, 3, thresholds=thresholds),
+                                   tm_f.multilabel_eer(scores, labels, 3, thresholds=thresholds).double(),
+                                   rtol=0, atol=1e-7)
+    preds = torch.tensor([[0.9, 0.2], [0.1, 0.8], [0.7, 0.3], [0.2, 0.6], [0.95, 0.1]])
+    target = torch.tensor([[1, 0], [0, 1], [0, 0], [1, 1], [-1, -1]])
+    for thresholds in (None, 5):
+        mine = ours.MultilabelEER(2, ignore_index=-1, thresholds=thresholds)(preds, target)
+        theirs = tm_c.MultilabelEER(2, ignore_index=-1, thresholds=thresholds)(preds, target)
+        torch.testing.assert_close(mine, theirs.double(), rtol=0, atol=1e-7)  # exact: was 0.3333 (ignored = positive)

@@ -78,3 +78,16 @@ KINDS: Dict[str, str] = {
     "_sensitivity_at_specificity": "sensitivity",
     "_specificity_at_sensitivity": "specificity",
 }
+
+
+def binned_eer(state: State) -> Tensor:
+    """torchmetrics' binned EER per column ``(K,)``: on the ROC points at the thresholds (reversed order, rates
+    0 for 0/0), the first point with the smallest ``|fpr - (1 - tpr)|`` (in float32, as torchmetrics: its
+    rounding decides near-ties), and ``(fpr + 1 - tpr) / 2`` there, exact; a
+    column without positives or negatives is ``nan`` (this library's rule, as the exact EER)."""
+    tp, fp, fn, tn = (v.flip(0).T for v in _counts(state))  # (K, T), torchmetrics' ROC order
+    tpr, fpr = _safe(tp, tp + fn), _safe(fp, fp + tn)
+    index = (fpr.float() - (1 - tpr.float())).abs().argmin(1, keepdim=True)  # torchmetrics' float32 ties
+    eer = ((fpr.gather(1, index) + 1 - tpr.gather(1, index)) / 2).squeeze(1)
+    positives, negatives = (tp + fn)[:, 0], (fp + tn)[:, 0]
+    return torch.where((positives > 0) & (negatives > 0), eer, math.nan)
