@@ -388,7 +388,7 @@ def _advice(call):
 
 @pytest.mark.parametrize("cls, fn, args, kwargs", [
     ("RetrievalPrecision", "retrieval_precision", (PREDS[:6], TARGET[:6]), {"top_k": 2}),
-    ("BinaryCalibrationError", "binary_calibration_error", (PREDS, TARGET), {"ignore_index": -1}),
+    ("BinaryBrierScore", "binary_brier_score", (PREDS, TARGET), {"ignore_index": -1}),
     ("MeanSquaredError", "mean_squared_error", (PREDS, PREDS.flip(0)), {"compute_on_cpu": True}),
     ("BinaryAccuracy", "binary_accuracy", (PREDS, TARGET), {"thresold": 0.5}),
 ])
