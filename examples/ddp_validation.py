@@ -95,11 +95,8 @@ def evaluate(lo: int, hi: int, batch_size: int, sync: bool = True) -> Dict[str, 
         groups["retrieval"].update(ranking[s], relevance[s], indexes=query[s])
     out = {}
     for collection in groups.values():
-        for key, value in collection.compute().items():  # every rank must call compute()
-            if isinstance(value, dict):  # the wrapper's per-class values
-                out.update({f"{key}/{k}": float(v) for k, v in value.items()})
-            else:
-                out[key] = float(value)
+        # every rank must call compute(); the wrapper's per-class values come flattened (multiclassaccuracy_0...)
+        out.update({key: float(value) for key, value in collection.compute().items()})
     return out
 
 

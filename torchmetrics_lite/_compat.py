@@ -32,11 +32,11 @@ TORCHMETRICS_ARGUMENTS: Dict[str, Tuple[Optional[str], str]] = {
     "compute_groups": (None, "a MetricCollection shares statistics automatically between members with the "
                        "same `stats_key` (the values are the same as without sharing)"),
     "thresholds": (None, "this metric has no binned mode (torchmetrics' `thresholds=` is taken by AUROC, average "
-                   "precision and the ROC / precision-recall curves); rank metrics here are exact over every "
-                   "distinct score"),
+                   "precision, the ROC / precision-recall curves and the operating points); leave it out or pass "
+                   "thresholds=None: rank metrics here are exact over every distinct score"),
     "multidim_average": (None, "this metric has only torchmetrics' multidim_average='global' (the default: leave "
                          "it out); 'samplewise' is taken by the stat-score metrics (StatScores, Accuracy, "
-                         "Precision, Recall, F-beta, F1, Specificity, Hamming distance)"),
+                         "Precision, Recall, F-beta, F1, Specificity, Hamming distance, NPV, exact match)"),
     "task": (None, "there is no task-string dispatch: use the Binary*, Multiclass* or Multilabel* class"),
     "dist_sync_fn": (None, "syncing is built in (torch.distributed); pass `process_group=` to choose the group"),
     "distributed_available_fn": (None, "syncing happens whenever a process group with 2+ ranks exists; pass "
@@ -51,12 +51,18 @@ TORCHMETRICS_ARGUMENTS: Dict[str, Tuple[Optional[str], str]] = {
 #: torchmetrics' arguments whose value here is a no-op: accepted (and ignored) by every metric and public function
 #: that does not take them itself. ``multidim_average="samplewise"`` is not one (its TORCHMETRICS_ARGUMENTS row
 #: says what to do); a metric that implements ``multidim_average`` declares it and never reaches this table.
-TORCHMETRICS_NOOPS: Dict[str, Any] = {"multidim_average": "global"}
+#: ``thresholds=None`` is torchmetrics' exact mode, the only mode of EER, LogAUC and DeLong here (a binned
+#: ``thresholds`` gets the TORCHMETRICS_ARGUMENTS row's advice).
+TORCHMETRICS_NOOPS: Dict[str, Any] = {"multidim_average": "global", "thresholds": None}
 
 
 def is_noop(name: str, value: Any) -> bool:
-    """Whether ``name=value`` is torchmetrics' no-op default here (``multidim_average="global"``)."""
-    return name in TORCHMETRICS_NOOPS and isinstance(value, str) and value == TORCHMETRICS_NOOPS[name]
+    """Whether ``name=value`` is torchmetrics' no-op default here (``multidim_average="global"``,
+    ``thresholds=None``)."""
+    if name not in TORCHMETRICS_NOOPS:
+        return False
+    noop = TORCHMETRICS_NOOPS[name]
+    return value is None if noop is None else isinstance(value, str) and value == noop
 
 
 _UNEXPECTED = re.compile(r"got an unexpected keyword argument '(\w+)'")

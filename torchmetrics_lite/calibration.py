@@ -12,11 +12,11 @@ syncing are exact additions:
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 import torch
 
-from torchmetrics_lite._checks import check_positive_int
+from torchmetrics_lite._checks import check_positive_int, check_rank_ignore_index
 from torchmetrics_lite.functional.calibration import (
     _binary_brier_score_stats,
     _binary_calibration_error_stats,
@@ -138,6 +138,7 @@ class BinaryCalibrationError(Metric):
     Args:
         n_bins: number of bins (default 15, as torchmetrics).
         norm: ``"l1" | "l2" | "max"``.
+        ignore_index: samples whose target equals it are left out (torchmetrics' ``ignore_index``).
         kwargs: :class:`~torchmetrics_lite.metric.Metric`'s options.
 
     Returns:
@@ -160,15 +161,17 @@ class BinaryCalibrationError(Metric):
     higher_is_better = False
     is_differentiable = False
 
-    def __init__(self, n_bins: int = 15, norm: str = "l1", **kwargs: Any) -> None:
+    def __init__(self, n_bins: int = 15, norm: str = "l1", *, ignore_index: Optional[int] = None,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         _check_binning(n_bins, norm)
         self.n_bins, self.norm = n_bins, norm
+        self.ignore_index = check_rank_ignore_index(ignore_index)
         _add_bin_states(self, n_bins)
-        self.stats_key = ("binary_calibration_bins", n_bins)
+        self.stats_key = ("binary_calibration_bins", n_bins, ignore_index)
 
     stats_fn = staticmethod(_binary_calibration_error_stats)
-    stats_options = ("n_bins", "validate_args")
+    stats_options = ("n_bins", "validate_args", "ignore_index")
     value_fn = staticmethod(_calibration_error_from_stats)
     value_options = ("norm",)
 
@@ -182,7 +185,7 @@ class MulticlassCalibrationError(Metric):
 
     Args:
         num_classes: ``C``.
-        n_bins, norm, kwargs: as :class:`BinaryCalibrationError`.
+        n_bins, norm, ignore_index, kwargs: as :class:`BinaryCalibrationError`.
 
     Returns:
         ``compute()``: a float64 (MPS: float32) 0-d tensor; ``nan`` before any sample.
@@ -203,16 +206,18 @@ class MulticlassCalibrationError(Metric):
     higher_is_better = False
     is_differentiable = False
 
-    def __init__(self, num_classes: int, n_bins: int = 15, norm: str = "l1", **kwargs: Any) -> None:
+    def __init__(self, num_classes: int, n_bins: int = 15, norm: str = "l1", *, ignore_index: Optional[int] = None,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         check_positive_int("num_classes", num_classes)
         _check_binning(n_bins, norm)
         self.num_classes, self.n_bins, self.norm = num_classes, n_bins, norm
+        self.ignore_index = check_rank_ignore_index(ignore_index)
         _add_bin_states(self, n_bins)
-        self.stats_key = ("multiclass_calibration_bins", num_classes, n_bins)
+        self.stats_key = ("multiclass_calibration_bins", num_classes, n_bins, ignore_index)
 
     stats_fn = staticmethod(_multiclass_calibration_error_stats)
-    stats_options = ("n_bins", "num_classes", "validate_args")
+    stats_options = ("n_bins", "num_classes", "validate_args", "ignore_index")
     value_fn = staticmethod(_calibration_error_from_stats)
     value_options = ("norm",)
 

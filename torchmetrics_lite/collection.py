@@ -19,6 +19,13 @@ Members = Union[Metric, "MetricCollection", Sequence[Union[Metric, "MetricCollec
                 Mapping[str, Union[Metric, "MetricCollection"]]]
 
 
+def _check_compute_groups(value: Any) -> None:
+    ok = isinstance(value, bool) or (isinstance(value, (list, tuple)) and all(
+        isinstance(group, (list, tuple)) and all(isinstance(name, str) for name in group) for group in value))
+    if not ok:
+        raise TypeError(f"Expected `compute_groups` to be a bool or a list of lists of member names, got {value!r}")
+
+
 def _keywords(metric: Metric) -> Optional[frozenset]:
     """The keyword arguments ``metric.update`` accepts, or None when it takes ``**kwargs`` (all of them)."""
     signature = inspect.signature(metric.update) if metric.overrides_update else update_signature(metric)
@@ -41,10 +48,15 @@ class MetricCollection(nn.ModuleDict):
         sync_timeout: seconds :meth:`compute` waits for every rank to join the sync before it raises a
             ``RuntimeError`` (see :class:`~torchmetrics_lite.Metric`); ``None`` (the default) takes the smallest
             ``sync_timeout`` of the members that sync, or waits as long as the process group when none has one.
+        compute_groups: torchmetrics' argument. ``True`` (the default) shares batch statistics between members
+            with the same ``stats_key``, found automatically; a list of groups of member names (torchmetrics'
+            explicit groups) is accepted and changes nothing (the groups are found from the ``stats_key``
+            whatever it says; the values are the same with or without sharing); ``False`` turns sharing off
+            (every member computes its own statistics).
 
     Raises:
-        TypeError: a member is not a Metric, or an unknown keyword (torchmetrics' ``compute_groups`` says
-            why it is not needed).
+        TypeError: a member is not a Metric, an unknown keyword, or ``compute_groups`` neither a bool nor a
+            list of lists of names.
         ValueError: two members with the same name.
 
     * ``update(*args, **kwargs)`` passes the positional arguments to every member and each keyword argument only
@@ -53,7 +65,9 @@ class MetricCollection(nn.ModuleDict):
       batch statistics computed once. Every member validates the batch before any state changes: a batch that
       one member rejects leaves every member unchanged.
     * ``compute()`` syncs all members with one packed collective per dtype (plus the ``cat`` exchanges), then
-      returns a flat dict ``{prefix + name + postfix: value}`` of values the caller owns.
+      returns a flat dict ``{prefix + name + postfix: value}`` of values the caller owns; a member whose value is a
+      dict (``ClasswiseWrapper``, ``BootStrapper``) gives its own keys instead of its name, as torchmetrics
+      (``{prefix + key + postfix: value}``, so Lightning's ``log_dict`` takes it); two values under one key raise.
     * ``forward`` returns the batch values the same way and merges the batch.
     * ``keys()``/``items()`` give the prefixed names (``keep_base=True``: the members' own names);
       ``collection["name"]`` takes either.
@@ -71,10 +85,13 @@ class MetricCollection(nn.ModuleDict):
     """
 
     def __init__(self, metrics: Members, *additional_metrics: Metric, prefix: Optional[str] = None,
-                 postfix: Optional[str] = None, sync_timeout: Optional[float] = None, **kwargs: Any) -> None:
+                 postfix: Optional[str] = None, sync_timeout: Optional[float] = None,
+                 compute_groups: Union[bool, List[List[str]]] = True, **kwargs: Any) -> None:
         for name in kwargs:
-            raise_unknown_argument(type(self).__name__, name, ["prefix", "postfix", "sync_timeout"])
+            raise_unknown_argument(type(self).__name__, name, ["prefix", "postfix", "sync_timeout", "compute_groups"])
+        _check_compute_groups(compute_groups)
         super().__init__()  # not super().__init__(metrics): ModuleDict would call our `update` to fill itself
+        self._compute_groups = compute_groups
         self.prefix = prefix or ""
         self.postfix = postfix or ""
         self.sync_timeout = check_sync_timeout(sync_timeout)
@@ -119,7 +136,7 @@ class MetricCollection(nn.ModuleDict):
         groups: Dict[Any, Tuple[str, List[Metric]]] = {}
         for name, m in self._members():
             # members share statistics only if they validate alike: group[0]'s checks run for all of them
-            shared = m.stats_key is not None and not m.overrides_update
+            shared = m.stats_key is not None and not m.overrides_update and self._compute_groups is not False
             key = (m.stats_key, m.validate_args) if shared else ("__own__", name)
             groups.setdefault(key, (name, []))[1].append(m)
         return list(groups.values())
@@ -161,7 +178,34 @@ class MetricCollection(nn.ModuleDict):
         for name, m in self._members():
             if m.overrides_update:
                 values[id(m)] = m(*args, **self._own(name, kwargs))
-        return {self._key(name): values[id(m)] for name, m in self._members()}
+        return self._flat((name, values[id(m)]) for name, m in self._members())
+
+    def _flat(self, values: Iterable[Tuple[str, Any]]) -> Dict[str, Any]:
+        """``{prefix + key + postfix: value}``; a member whose value is a dict (``ClasswiseWrapper``,
+        ``BootStrapper``) gives its own keys, flattened as torchmetrics does (Lightning's ``log_dict`` takes no
+        nested dicts). Two values under one key raise."""
+        out: Dict[str, Any] = {}
+        for name, value in values:
+            for key, v in (value.items() if isinstance(value, dict) else [(name, value)]):
+                full = self._key(key)
+                if full in out:
+                    raise ValueError(f"Expected distinct keys in the values of a MetricCollection, got {full!r} "
+                                     f"twice (member {name!r} returns a dict); give the members prefixes or labels")
+                out[full] = v
+        return out
+
+    def plot(self, val: Any = None, ax: Any = None, together: bool = False) -> Any:
+        """torchmetrics' ``MetricCollection.plot``: a list of ``(fig, ax)``, one per member (``ax``: one axes
+        per member), or with ``together=True`` one ``(fig, ax)`` with every value. Needs matplotlib.
+
+        Args:
+            val: the collection's value (default :meth:`compute`), or a list of them (one per step).
+            ax: a sequence of matplotlib ``Axes`` (one per member; with ``together``: one ``Axes``).
+            together: every value on one axes.
+        """
+        from torchmetrics_lite.plotting.dispatch import plot_collection
+
+        return plot_collection(self, val, ax, together)
 
     def set_dtype(self, dst_type: Union[str, torch.dtype]) -> "MetricCollection":
         """Every member's results in ``dst_type`` (torchmetrics' ``MetricCollection.set_dtype``; see
@@ -191,7 +235,7 @@ class MetricCollection(nn.ModuleDict):
                                              timeouts, default=None))
             for (_, m), state in zip(syncing, reduced):
                 m.compute_from_synced(state)
-        return {self._key(name): m.compute() for name, m in self._members()}
+        return self._flat((name, m.compute()) for name, m in self._members())
 
     def reset(self) -> None:
         """Reset every member."""
@@ -213,6 +257,13 @@ class MetricCollection(nn.ModuleDict):
         return new
 
     # ------------------------------------------------------------------ dict interface
+    @property
+    def compute_groups(self) -> Dict[int, List[str]]:
+        """The members that share batch statistics, as torchmetrics' property: ``{0: [names], 1: [names], ...}``
+        (member names without prefix and postfix)."""
+        names = {id(m): name for name, m in self._members()}
+        return {i: [names[id(m)] for m in group] for i, (_, group) in enumerate(self._groups())}
+
     def _members(self) -> Iterable[Tuple[str, Metric]]:
         return self._modules.items()  # type: ignore[return-value]
 

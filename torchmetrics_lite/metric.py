@@ -574,6 +574,25 @@ class Metric(nn.Module):
         self._computed = None
         return self
 
+    def plot(self, val: Any = None, ax: Any = None, **options: Any) -> Any:
+        """torchmetrics' ``plot``: draw ``val`` (default :meth:`compute`; a list of values: a line over the
+        steps) into ``ax`` (default: a new figure) and return ``(fig, ax)``; curve metrics draw the curve
+        (``score=True`` adds its area), confusion matrices a heat map (``add_text``, ``labels``, ``cmap``).
+        Needs matplotlib; see :mod:`torchmetrics_lite.plotting`.
+
+        Args:
+            val: a value of this metric, or a list of them (one per step).
+            ax: a matplotlib ``Axes``.
+            **options: the kind of plot's options (above).
+
+        Raises:
+            ImportError: matplotlib is not installed (``pip install matplotlib``).
+            TypeError: an option this metric's plot does not take.
+        """
+        from torchmetrics_lite.plotting import plot_metric
+
+        return plot_metric(self, val, ax, **options)
+
     @property
     def device(self) -> torch.device:
         """The device the states are on (the inputs' device after the first update)."""

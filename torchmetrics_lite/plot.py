@@ -13,6 +13,9 @@ Layout, as scikit-learn's displays: both axes span [-0.01, 1.01] with equal aspe
 border (a perfect ROC, the precision-1 start of a PR curve) stays visible; the legend sits outside the axes,
 to the right, where it never covers data.
 
+Every module's torchmetrics-style ``metric.plot(val=None, ax=None)`` (returning ``(fig, ax)``) draws through
+:func:`plot_values`, :func:`plot_curve` and :func:`plot_confusion_matrix` (:mod:`torchmetrics_lite.plotting`).
+
 The curve functions take the curve's points as tensors (``fpr, tpr`` or ``precision, recall``), from any
 source, e.g. :func:`~torchmetrics_lite.functional.binary_roc` and
 :func:`~torchmetrics_lite.functional.binary_precision_recall_curve`.
@@ -33,8 +36,10 @@ from torchmetrics_lite._checks import (
     check_tensor,
 )
 from torchmetrics_lite.functional.calibration import _binary_bin_stats, _multiclass_bin_stats
+from torchmetrics_lite.plotting import plot_confusion_matrix, plot_curve, plot_values  # every module's .plot()
 
-__all__ = ["plot_reliability_diagram", "plot_roc_curve", "plot_precision_recall_curve", "save"]
+__all__ = ["plot_reliability_diagram", "plot_roc_curve", "plot_precision_recall_curve", "save",
+           "plot_values", "plot_curve", "plot_confusion_matrix"]
 
 #: axis limits of every plot (scikit-learn's displays use the same padding)
 LIMITS = (-0.01, 1.01)

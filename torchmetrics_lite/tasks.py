@@ -163,10 +163,10 @@ TASKS: Dict[str, Spec] = {
     "NegativePredictiveValue": _named(_function_zero_division(_stat_scores(), 0), "NegativePredictiveValue"),
     "HingeLoss": Spec(
         (("num_classes", None), ("squared", False), ("multiclass_mode", "crammer-singer"), ("ignore_index", None),
-         ("validate_args", True)),
-        {"binary": Task("BinaryHingeLoss", ("squared", "ignore_index", "validate_args")),
+         ("validate_args", True), ("from_logits", False), ("margins", False)),
+        {"binary": Task("BinaryHingeLoss", ("squared", "ignore_index", "validate_args", "from_logits", "margins")),
          "multiclass": Task("MulticlassHingeLoss", ("num_classes", "squared", "multiclass_mode", "ignore_index",
-                                                    "validate_args"))}),
+                                                    "validate_args", "from_logits", "margins"))}),
     "EER": Spec(
         (("thresholds", None), ("num_classes", None), ("num_labels", None), ("average", None), ("ignore_index", None),
          ("validate_args", True)),

@@ -71,9 +71,29 @@ def test_constructor_errors():
         MetricCollection({"x": 1})
     with pytest.raises(ValueError, match=r"Expected distinct member names, got 'SumMetric' twice; pass a dict"):
         MetricCollection([SumMetric(), SumMetric()])
-    with pytest.raises(TypeError, match=r"MetricCollection\(\) got an unexpected keyword argument 'compute_groups': "
-                                        r"a MetricCollection shares statistics automatically"):
-        MetricCollection([SumMetric()], compute_groups=False)
+    with pytest.raises(TypeError, match=r"Expected `compute_groups` to be a bool or a list of lists of member "
+                                        r"names, got 'yes'"):
+        MetricCollection([SumMetric()], compute_groups="yes")
+    with pytest.raises(TypeError, match=r"MetricCollection\(\) got an unexpected keyword argument 'groups'"):
+        MetricCollection([SumMetric()], groups=False)
+
+
+def test_compute_groups_is_torchmetrics_argument_false_turns_sharing_off():
+    from torchmetrics_lite import MulticlassF1Score, MulticlassPrecision, MulticlassRecall
+
+    def members():
+        return [MulticlassRecall(num_classes=3), MulticlassPrecision(num_classes=3), MulticlassF1Score(num_classes=3)]
+
+    preds, target = torch.tensor([0, 1, 2, 2, 1, 0]), torch.tensor([0, 2, 2, 1, 1, 0])
+    names = [["MulticlassRecall", "MulticlassPrecision", "MulticlassF1Score"]]
+    collections = {groups: MetricCollection(members(), compute_groups=groups) for groups in (True, False)}
+    collections["list"] = MetricCollection(members(), compute_groups=names)  # torchmetrics' explicit groups
+    assert [len(mc._groups()) for mc in collections.values()] == [1, 3, 1]
+    assert collections[True].compute_groups == {0: names[0]}  # torchmetrics' property
+    assert collections[False].compute_groups == {i: [name] for i, name in enumerate(names[0])}
+    alone = {type(m).__name__: m(preds, target) for m in members()}
+    for mc in collections.values():
+        assert {k: v.item() for k, v in mc(preds, target).items()} == {k: v.item() for k, v in alone.items()}
 
 
 def test_members_without_shared_key_are_independent():
@@ -166,3 +186,28 @@ def test_collection_uses_only_the_public_contract_of_metric():
                if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
                and not (isinstance(node.value, ast.Name) and node.value.id == "self")}
     assert private == set(), f"MetricCollection reaches into private members: {private}"
+
+
+def test_dict_valued_members_are_flattened_as_torchmetrics():
+    tm = pytest.importorskip("torchmetrics")
+    from torchmetrics_lite import ClasswiseWrapper, MulticlassAccuracy, MulticlassF1Score
+
+    def build(lib, accuracy, f1, wrapper):
+        return lib.MetricCollection({"acc": wrapper(accuracy(num_classes=3, average=None), labels=["a", "b", "c"]),
+                                     "f1": f1(num_classes=3)}, prefix="val_")
+
+    preds, target = torch.tensor([0, 1, 2, 2, 1]), torch.tensor([0, 2, 2, 1, 1])
+    mine = build(__import__("torchmetrics_lite"), MulticlassAccuracy, MulticlassF1Score, ClasswiseWrapper)
+    theirs = build(tm, tm.classification.MulticlassAccuracy, tm.classification.MulticlassF1Score,
+                   tm.wrappers.ClasswiseWrapper)
+    for got, want in ((mine(preds, target), theirs(preds, target)), (mine.compute(), theirs.compute())):
+        assert list(got) == list(want) == ["val_multiclassaccuracy_a", "val_multiclassaccuracy_b",
+                                           "val_multiclassaccuracy_c", "val_f1"]
+        assert all(not isinstance(v, dict) for v in got.values())  # Lightning's log_dict takes it
+        for key in got:
+            assert got[key].item() == pytest.approx(want[key].item(), abs=1e-6)
+    twice = MetricCollection({"x": ClasswiseWrapper(MulticlassAccuracy(num_classes=2, average=None)),
+                              "y": ClasswiseWrapper(MulticlassAccuracy(num_classes=2, average=None))})
+    with pytest.raises(ValueError, match=r"Expected distinct keys in the values of a MetricCollection, got "
+                                         r"'multiclassaccuracy_0' twice \(member 'y' returns a dict\)"):
+        twice(torch.tensor([0, 1]), torch.tensor([0, 1]))

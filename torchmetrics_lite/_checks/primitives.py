@@ -186,12 +186,17 @@ def check_sample_weight(weight: Any, shape: Tuple[int, ...], *, validate_args: b
 
 
 def check_aggregation_input(value: Any) -> Tensor:
-    """SumMetric / MeanMetric / MaxMetric / MinMetric accept numbers (a CPU tensor of ``float_dtype``) and real
-    tensors of any shape."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
+    """SumMetric / MeanMetric / MaxMetric / MinMetric accept numbers and (nested) lists or tuples of numbers (a
+    CPU tensor of ``float_dtype``, as torchmetrics converts them) and real tensors of any shape."""
+    numbers = (int, float)
+    if isinstance(value, numbers + (list, tuple)) and not isinstance(value, bool):
         from torchmetrics_lite._dtype import float_dtype
 
-        return torch.tensor(float(value), dtype=float_dtype(torch.device("cpu")))
+        try:
+            return torch.tensor(value, dtype=float_dtype(torch.device("cpu")))
+        except (TypeError, ValueError, RuntimeError):
+            raise TypeError(f"Expected `value` to be a torch.Tensor, a number or a list of numbers, got "
+                            f"{type(value).__name__} {value!r:.60}") from None
     value = check_tensor("value", value)
     check_real("value", value)
     return value

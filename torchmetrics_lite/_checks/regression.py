@@ -27,9 +27,10 @@ def check_regression_inputs(preds: Any, target: Any, *, num_outputs: Optional[in
         check_ndim("preds", preds, (1, 2))
     d = 1 if len(shape) == 1 else shape[1]
     if num_outputs is not None and d != num_outputs:
-        hint = ("; torchmetrics' default num_outputs=1 pools the columns: pass preds.reshape(-1), "
-                "target.reshape(-1) for its number, or num_outputs=d with multioutput='raw_values' or "
-                "'uniform_average'" if num_outputs == 1 else "")
+        hint = (f"; pass num_outputs={d} with multioutput='uniform_average' (torchmetrics' number for R², explained "
+                "variance, MSE and MAE of this input: its default num_outputs=1 reads the columns anyway) or "
+                "'raw_values' (the per-output values); torchmetrics' RMSE of it pools the columns "
+                "(preds.reshape(-1), target.reshape(-1))" if num_outputs == 1 else "")
         raise ValueError(f"Expected `preds` to have {num_outputs} output column(s) (`num_outputs`), "
                          f"got shape {tuple(shape)}{hint}")
     return preds, target

@@ -26,6 +26,7 @@ class BinaryEER(_BinaryRank):
     where ``fpr`` and ``fnr`` cross on the exact ROC curve). ``update(preds, target)``: no ``weight``.
 
     Args:
+        {thresholds_module}
         {ignore_index_rank}
         {kwargs_module}
 
@@ -33,7 +34,8 @@ class BinaryEER(_BinaryRank):
         ValueError, TypeError: bad batches as the function, or a ``weight``.
 
     References:
-        torchmetrics' ``BinaryEER`` (``thresholds=None``; it does not interpolate, see the function).
+        torchmetrics' ``BinaryEER`` (exact: ``thresholds=None``, where it does not interpolate, see the function;
+        binned: its value).
 
     Examples:
         >>> m = BinaryEER()
@@ -45,8 +47,7 @@ class BinaryEER(_BinaryRank):
 
     higher_is_better: ClassVar[Optional[bool]] = False
     weighted: ClassVar[bool] = False
-    not_offered = ("thresholds",)  # read off the exact ROC curve: no binned mode
-    value_fn = staticmethod(E._binary_eer_from_stats)
+    value_fn = staticmethod(E._binary_eer_from_stats)  # thresholds=: torchmetrics' binned EER
 
 
 class _MulticlassRead(Metric):
@@ -111,6 +112,7 @@ class MultilabelEER(_MultilabelRank):
 
     Args:
         {num_labels_rank}
+        {thresholds_module}
         {ignore_index_rank}
         {kwargs_module}
 
@@ -130,8 +132,7 @@ class MultilabelEER(_MultilabelRank):
 
     higher_is_better: ClassVar[Optional[bool]] = False
     weighted: ClassVar[bool] = False
-    not_offered = ("thresholds",)  # read off the exact ROC curve: no binned mode
-    value_fn = staticmethod(E._multilabel_eer_from_stats)
+    value_fn = staticmethod(E._multilabel_eer_from_stats)  # thresholds=: torchmetrics' binned EER
 
 
 @fill_doc

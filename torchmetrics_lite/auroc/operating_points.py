@@ -6,14 +6,15 @@ Each keeps the exact state of its task and computes ``(value, threshold)`` over 
 the rule and its constraint (``constraint`` is the name of the constructor argument, as torchmetrics')."""
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Optional
 
 import torch  # noqa: F401 (the doctests)
 
-from torchmetrics_lite._checks import check_probability
+from torchmetrics_lite._checks import check_positive_int, check_probability
 from torchmetrics_lite.auroc._base import (
-    EXACT_STATS,
+    RANK_STATS,
     _add_rank_states,
+    _declare_mode,
     _multiclass_states,
     _multilabel_states,
     _weighting,
@@ -52,17 +53,19 @@ class _BinaryPoint(Metric):
 
     higher_is_better: ClassVar[Any] = None
     stats_fn = staticmethod(_binary_rank_stats)
-    stats_options = EXACT_STATS
+    stats_options = RANK_STATS
     value_fn = staticmethod(F._binary_point_from_stats)
-    value_options = ("rule", "minimum")
+    value_options = ("rule", "minimum", "threshold_values")
     weighted: ClassVar[bool] = False
     weighting = property(_weighting)
     rule: ClassVar[Callable[..., Any]]
     constraint: ClassVar[str]
 
-    def __init__(self, minimum: float, **kwargs: Any) -> None:
+    def __init__(self, minimum: float, *, thresholds: Any = None, ignore_index: Optional[int] = None,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _add_rank_states(self, type(self).weighted, (), (), torch.uint8, ("binary_rank",))
+        _declare_mode(self, thresholds, ignore_index, 1, ("binary",), lambda: _add_rank_states(
+            self, type(self).weighted, (), (), torch.uint8, ("binary_rank",)))
         self.minimum = check_probability(type(self).constraint, minimum)
 
 
@@ -72,17 +75,20 @@ class _MulticlassPoint(Metric):
 
     higher_is_better: ClassVar[Any] = None
     stats_fn = staticmethod(_multiclass_rank_stats)
-    stats_options = ("num_classes", "from_logits", *EXACT_STATS)
+    stats_options = ("num_classes", "from_logits", *RANK_STATS)
     value_fn = staticmethod(F._multiclass_point_from_stats)
-    value_options = ("rule", "num_classes", "minimum", "from_logits")
+    value_options = ("rule", "num_classes", "minimum", "from_logits", "threshold_values")
     weighted: ClassVar[bool] = False
     weighting = property(_weighting)
     rule: ClassVar[Callable[..., Any]]
     constraint: ClassVar[str]
 
-    def __init__(self, num_classes: int, minimum: float, *, from_logits: bool = False, **kwargs: Any) -> None:
+    def __init__(self, num_classes: int, minimum: float, *, from_logits: bool = False, thresholds: Any = None,
+                 ignore_index: Optional[int] = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _multiclass_states(self, type(self).weighted, num_classes, bool(from_logits))
+        check_positive_int("num_classes", num_classes)
+        _declare_mode(self, thresholds, ignore_index, num_classes, ("multiclass", num_classes, bool(from_logits)),
+                      lambda: _multiclass_states(self, type(self).weighted, num_classes, bool(from_logits)))
         self.num_classes, self.from_logits = num_classes, bool(from_logits)
         self.minimum = check_probability(type(self).constraint, minimum)
 
@@ -93,17 +99,20 @@ class _MultilabelPoint(Metric):
 
     higher_is_better: ClassVar[Any] = None
     stats_fn = staticmethod(_multilabel_rank_stats)
-    stats_options = ("num_labels", *EXACT_STATS)
+    stats_options = ("num_labels", *RANK_STATS)
     value_fn = staticmethod(F._multilabel_point_from_stats)
-    value_options = ("rule", "minimum")
+    value_options = ("rule", "minimum", "threshold_values")
     weighted: ClassVar[bool] = False
     weighting = property(_weighting)
     rule: ClassVar[Callable[..., Any]]
     constraint: ClassVar[str]
 
-    def __init__(self, num_labels: int, minimum: float, **kwargs: Any) -> None:
+    def __init__(self, num_labels: int, minimum: float, *, thresholds: Any = None,
+                 ignore_index: Optional[int] = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _multilabel_states(self, type(self).weighted, num_labels)
+        check_positive_int("num_labels", num_labels)
+        _declare_mode(self, thresholds, ignore_index, num_labels, ("multilabel", num_labels),
+                      lambda: _multilabel_states(self, type(self).weighted, num_labels))
         self.num_labels = num_labels
         self.minimum = check_probability(type(self).constraint, minimum)
 
@@ -117,6 +126,8 @@ class BinaryRecallAtFixedPrecision(_BinaryPoint):
 
     Args:
         min_precision: the constraint, in ``[0, 1]``.
+        {thresholds_module}
+        {ignore_index_rank_module}
         {kwargs_module}
 
     {sections_point_module}
@@ -144,6 +155,8 @@ class BinaryPrecisionAtFixedRecall(_BinaryPoint):
 
     Args:
         min_recall: the constraint, in ``[0, 1]``.
+        {thresholds_module}
+        {ignore_index_rank_module}
         {kwargs_module}
 
     {sections_point_module}
@@ -171,6 +184,8 @@ class BinarySensitivityAtSpecificity(_BinaryPoint):
 
     Args:
         min_specificity: the constraint, in ``[0, 1]``.
+        {thresholds_module}
+        {ignore_index_rank_module}
         {kwargs_module}
 
     {sections_point_module}
@@ -198,6 +213,8 @@ class BinarySpecificityAtSensitivity(_BinaryPoint):
 
     Args:
         min_sensitivity: the constraint, in ``[0, 1]``.
+        {thresholds_module}
+        {ignore_index_rank_module}
         {kwargs_module}
 
     {sections_point_module}
@@ -227,6 +244,8 @@ class MulticlassRecallAtFixedPrecision(_MulticlassPoint):
         {num_classes_rank}
         min_precision: the constraint, in ``[0, 1]``.
         {from_logits_module}
+        {thresholds_module}
+        {ignore_index_rank_module}
         {kwargs_module}
 
     {sections_point_module}
@@ -257,6 +276,8 @@ class MulticlassPrecisionAtFixedRecall(_MulticlassPoint):
         {num_classes_rank}
         min_recall: the constraint, in ``[0, 1]``.
         {from_logits_module}
+        {thresholds_module}
+        {ignore_index_rank_module}
         {kwargs_module}
 
     {sections_point_module}
@@ -287,6 +308,8 @@ class MulticlassSensitivityAtSpecificity(_MulticlassPoint):
         {num_classes_rank}
         min_specificity: the constraint, in ``[0, 1]``.
         {from_logits_module}
+        {thresholds_module}
+        {ignore_index_rank_module}
         {kwargs_module}
 
     {sections_point_module}
@@ -318,6 +341,8 @@ class MulticlassSpecificityAtSensitivity(_MulticlassPoint):
         {num_classes_rank}
         min_sensitivity: the constraint, in ``[0, 1]``.
         {from_logits_module}
+        {thresholds_module}
+        {ignore_index_rank_module}
         {kwargs_module}
 
     {sections_point_module}
@@ -348,6 +373,8 @@ class MultilabelRecallAtFixedPrecision(_MultilabelPoint):
     Args:
         {num_labels_rank}
         min_precision: the constraint, in ``[0, 1]``.
+        {thresholds_module}
+        {ignore_index_rank_module}
         {kwargs_module}
 
     {sections_point_module}
@@ -377,6 +404,8 @@ class MultilabelPrecisionAtFixedRecall(_MultilabelPoint):
     Args:
         {num_labels_rank}
         min_recall: the constraint, in ``[0, 1]``.
+        {thresholds_module}
+        {ignore_index_rank_module}
         {kwargs_module}
 
     {sections_point_module}
@@ -406,6 +435,8 @@ class MultilabelSensitivityAtSpecificity(_MultilabelPoint):
     Args:
         {num_labels_rank}
         min_specificity: the constraint, in ``[0, 1]``.
+        {thresholds_module}
+        {ignore_index_rank_module}
         {kwargs_module}
 
     {sections_point_module}
@@ -435,6 +466,8 @@ class MultilabelSpecificityAtSensitivity(_MultilabelPoint):
     Args:
         {num_labels_rank}
         min_sensitivity: the constraint, in ``[0, 1]``.
+        {thresholds_module}
+        {ignore_index_rank_module}
         {kwargs_module}
 
     {sections_point_module}

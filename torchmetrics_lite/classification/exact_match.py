@@ -9,7 +9,7 @@ from typing import Any, Optional
 
 import torch
 
-from torchmetrics_lite._checks import check_zero_division
+from torchmetrics_lite._checks import check_choice, check_zero_division
 from torchmetrics_lite.classification._base import _counts_dtype
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification.exact_match import (
@@ -35,6 +35,7 @@ class MultilabelExactMatch(Metric):
         ignore_index: label entries whose target equals it count as right.
         {zero_division}
         {weighted}
+        {multidim_average_module}
         {kwargs_module}
 
     Examples:
@@ -48,25 +49,37 @@ class MultilabelExactMatch(Metric):
     higher_is_better = True
     is_differentiable = False
     stats_fn = staticmethod(_multilabel_exact_match_stats)
-    stats_options = ("num_labels", "cut", "from_logits", "ignore_index", "validate_args", "weighted")
+    stats_options = ("num_labels", "cut", "from_logits", "ignore_index", "validate_args", "weighted",
+                     "multidim_average")
     value_fn = staticmethod(_multilabel_exact_match_from_stats)
     value_options = ("zero_division",)
 
     def __init__(self, num_labels: int, threshold: float = 0.5, *, from_logits: bool = False,
                  ignore_index: Optional[int] = None, zero_division: float = 0.0, weighted: bool = False,
-                 **kwargs: Any) -> None:
+                 multidim_average: str = "global", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
         self.num_labels, self.threshold, self.from_logits = num_labels, threshold, from_logits
         self.ignore_index, self.weighted = ignore_index, weighted
         self.zero_division = check_zero_division(zero_division)
-        _declare_counts(self, weighted)
+        _declare_counts(self, weighted, multidim_average)
         self.stats_key = ("multilabel_exact_match", num_labels, self.cut, from_logits, ignore_index,
-                          self.validate_args, weighted)
+                          self.validate_args, weighted, multidim_average)
 
 
-def _declare_counts(metric: Metric, weighted: bool) -> None:
+def _declare_counts(metric: Any, weighted: bool, multidim_average: str) -> None:
+    """The ``correct`` and ``total`` sums, or with ``multidim_average="samplewise"`` one row per sample of a
+    ``cat`` state (unweighted)."""
+    check_choice("multidim_average", multidim_average, ("global", "samplewise"))
+    metric.multidim_average = multidim_average
     dtype = _counts_dtype(weighted)
+    if multidim_average == "samplewise":
+        if weighted:
+            raise ValueError("Expected `weighted=False` with multidim_average='samplewise' (per-sample counts), "
+                             "got True")
+        metric.add_state("correct", torch.zeros(0, dtype=torch.int64), reduce="cat")
+        metric.add_state("total", torch.zeros(0, dtype=torch.int64), reduce="cat")
+        return
     metric.add_state("correct", torch.zeros((), dtype=dtype), reduce="sum")
     metric.add_state("total", torch.zeros((), dtype=dtype), reduce="sum")
 
@@ -81,6 +94,7 @@ class MulticlassExactMatch(Metric):
         ignore_index: positions whose target equals it count as right.
         {zero_division}
         {weighted}
+        {multidim_average_module}
         {kwargs_module}
 
     Examples:
@@ -93,15 +107,16 @@ class MulticlassExactMatch(Metric):
     higher_is_better = True
     is_differentiable = False
     stats_fn = staticmethod(_multiclass_exact_match_stats)
-    stats_options = ("num_classes", "ignore_index", "validate_args", "weighted")
+    stats_options = ("num_classes", "ignore_index", "validate_args", "weighted", "multidim_average")
     value_fn = staticmethod(_multilabel_exact_match_from_stats)
     value_options = ("zero_division",)
 
     def __init__(self, num_classes: int, *, ignore_index: Optional[int] = None, zero_division: float = 0.0,
-                 weighted: bool = False, **kwargs: Any) -> None:
+                 weighted: bool = False, multidim_average: str = "global", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         _multiclass_config(num_classes, 1, ignore_index)
         self.num_classes, self.ignore_index, self.weighted = num_classes, ignore_index, weighted
         self.zero_division = check_zero_division(zero_division)
-        _declare_counts(self, weighted)
-        self.stats_key = ("multiclass_exact_match", num_classes, ignore_index, self.validate_args, weighted)
+        _declare_counts(self, weighted, multidim_average)
+        self.stats_key = ("multiclass_exact_match", num_classes, ignore_index, self.validate_args, weighted,
+                          multidim_average)

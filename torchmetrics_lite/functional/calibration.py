@@ -44,7 +44,9 @@ from torchmetrics_lite._checks import (
     check_choice,
     check_multiclass_prob_inputs,
     check_positive_int,
+    check_rank_ignore_index,
     check_sample_weight,
+    drop_ignored,
 )
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.regression._kernels import TORCH, ops, present_sum
@@ -122,16 +124,20 @@ def _multiclass_brier_score_stats(preds: Tensor, target: Tensor, weight: Optiona
 
 
 def _binary_calibration_error_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None, *, n_bins: int,
-                                    validate_args: bool = True) -> State:
-    """Checked bin statistics of one binary batch (the function's and the module's first step)."""
+                                    validate_args: bool = True, ignore_index: Optional[int] = None) -> State:
+    """Checked bin statistics of one binary batch (the function's and the module's first step); the samples
+    whose target is ``ignore_index`` are dropped first."""
+    preds, target, weight = drop_ignored(preds, target, weight, ignore_index, rows=False)
     p, t, w = _binary_checked(preds, target, weight, validate_args)
     return _binary_bin_stats(p, t, n_bins, w)
 
 
 def _multiclass_calibration_error_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None, *,
                                         n_bins: int, num_classes: Optional[int] = None,
-                                        validate_args: bool = True) -> State:
-    """Checked bin statistics of one multiclass batch (the function's and the module's first step)."""
+                                        validate_args: bool = True, ignore_index: Optional[int] = None) -> State:
+    """Checked bin statistics of one multiclass batch (the function's and the module's first step); the rows
+    whose target is ``ignore_index`` are dropped first."""
+    preds, target, weight = drop_ignored(preds, target, weight, ignore_index, rows=True)
     p, t, w = _multiclass_checked(preds, target, weight, num_classes, validate_args)
     return _multiclass_bin_stats(p, t, n_bins, w)
 
@@ -323,7 +329,8 @@ def _check_binning(n_bins: int, norm: str) -> None:
 
 
 def binary_calibration_error(preds: Tensor, target: Tensor, *, n_bins: int = 15, norm: str = "l1",
-                             weight: Optional[Tensor] = None, validate_args: bool = True) -> Tensor:
+                             weight: Optional[Tensor] = None, ignore_index: Optional[int] = None,
+                             validate_args: bool = True) -> Tensor:
     """Binned calibration error of binary probabilities, float64 (the module docstring has the bins and norms).
 
     ``ECE = sum_b (W_b / W) |acc_b - conf_b|`` (``norm="l1"``), ``sqrt(sum_b (W_b / W) |acc_b - conf_b|²)``
@@ -336,6 +343,7 @@ def binary_calibration_error(preds: Tensor, target: Tensor, *, n_bins: int = 15,
         target: ``(N,)`` integer or bool labels in {0, 1}.
         n_bins: number of equal-width bins (default 15, as torchmetrics).
         norm: ``"l1"`` (ECE), ``"l2"`` (RMS calibration error) or ``"max"`` (MCE).
+        ignore_index: samples whose target equals it are left out (torchmetrics' ``ignore_index``).
         weight: optional ``(N,)`` non-negative sample weights (weighted bin counts and sums).
         validate_args: check the value ranges, NaN and the weights' signs (a host sync).
 
@@ -355,13 +363,14 @@ def binary_calibration_error(preds: Tensor, target: Tensor, *, n_bins: int = 15,
         0.25
     """
     _check_binning(n_bins, norm)
-    stats = _binary_calibration_error_stats(preds, target, weight, n_bins=n_bins, validate_args=validate_args)
+    stats = _binary_calibration_error_stats(preds, target, weight, n_bins=n_bins, validate_args=validate_args,
+                                            ignore_index=check_rank_ignore_index(ignore_index))
     return _calibration_error_from_stats(stats, norm)
 
 
 def multiclass_calibration_error(preds: Tensor, target: Tensor, *, num_classes: Optional[int] = None, n_bins: int = 15,
                                  norm: str = "l1", weight: Optional[Tensor] = None,
-                                 validate_args: bool = True) -> Tensor:
+                                 ignore_index: Optional[int] = None, validate_args: bool = True) -> Tensor:
     """Binned top-1 calibration error of multiclass probabilities, float64 (the module docstring has the rules).
 
     As :func:`binary_calibration_error` with the confidence the top-1 probability and the accuracy whether the
@@ -371,7 +380,7 @@ def multiclass_calibration_error(preds: Tensor, target: Tensor, *, num_classes: 
         preds: ``(N, C)`` floating probabilities in [0, 1].
         target: ``(N,)`` integer class indices in [0, C).
         num_classes: optional; checked against ``C``.
-        n_bins, norm, weight, validate_args: as :func:`binary_calibration_error`.
+        n_bins, norm, weight, ignore_index, validate_args: as :func:`binary_calibration_error`.
 
     Returns:
         A float64 (MPS: float32) 0-d tensor; ``nan`` for no sample.
@@ -393,7 +402,8 @@ def multiclass_calibration_error(preds: Tensor, target: Tensor, *, num_classes: 
     if num_classes is not None:
         check_positive_int("num_classes", num_classes)
     stats = _multiclass_calibration_error_stats(preds, target, weight, n_bins=n_bins, num_classes=num_classes,
-                                                validate_args=validate_args)
+                                                validate_args=validate_args,
+                                                ignore_index=check_rank_ignore_index(ignore_index))
     return _calibration_error_from_stats(stats, norm)
 
 

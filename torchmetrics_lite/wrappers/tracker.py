@@ -11,6 +11,7 @@ from torch import Tensor, nn
 from torchmetrics_lite._checks.wrappers import check_maximize, check_tracked
 from torchmetrics_lite.collection import MetricCollection
 from torchmetrics_lite.metric import Metric
+from torchmetrics_lite.wrappers.classwise import ClasswiseWrapper
 
 __all__ = ["MetricTracker"]
 
@@ -36,7 +37,8 @@ class MetricTracker(nn.ModuleList):
     Returns:
         ``compute_all()``: the values of every step stacked along a new first dimension (a tensor for a metric,
         a dict of tensors for a collection), or a list of the values when they do not stack.
-        ``best_metric()``: the best value as a Python number (a dict ``{key: value}`` for a collection);
+        ``best_metric()``: the best value as a Python number (a dict ``{key: value}`` for a collection, whose
+        dict-valued members are flattened, or a ``ClasswiseWrapper``: the best of each key, as torchmetrics);
         ``best_metric(return_step=True)``: ``(value, step)`` (two dicts for a collection). A value that has no
         best (not one number per step) is ``None``, with a warning.
 
@@ -124,15 +126,37 @@ class MetricTracker(nn.ModuleList):
             warnings.warn("Encountered a nested structure (a collection or wrapper inside a collection), which "
                           "best_metric() does not support; returning None", UserWarning, stacklevel=2)
             return (None, None) if return_step else None
-        if isinstance(self._base_metric, Metric):
+        if isinstance(self._base_metric, Metric) and not isinstance(self._base_metric, ClasswiseWrapper):
             value, step = _best(res, bool(self.maximize), "the metric")
             return (value, step) if return_step else value
-        maximize = self.maximize if isinstance(self.maximize, list) else [self.maximize] * len(res)
         values: Dict[str, Optional[float]] = {}
         steps: Dict[str, Optional[int]] = {}
-        for (key, v), up in zip(res.items(), maximize):
-            values[key], steps[key] = _best(v, up, f"metric {key}")
+        for key, up in self._maximize_per_key(res).items():
+            values[key], steps[key] = _best(res[key], up, f"metric {key}")
         return (values, steps) if return_step else values
+
+    def _maximize_per_key(self, res: Dict[str, Any]) -> Dict[str, bool]:
+        """Each key of a dict of values (a dict-valued metric's keys, or a collection's, dict-valued members
+        flattened) -> its ``maximize`` (a list gives each member's to all of that member's keys)."""
+        if not isinstance(self.maximize, list):
+            return {key: bool(self.maximize) for key in res}
+        current = self._current()
+        out: Dict[str, bool] = {}
+        for (name, m), up in zip(current.items(keep_base=True), self.maximize):
+            out.update((key, up) for key in current._flat([(name, m.compute())]))
+        return out
+
+    def plot(self, val: Any = None, ax: Any = None) -> Any:
+        """torchmetrics' ``MetricTracker.plot``: every step's value (default :meth:`compute_all`) as a line over
+        the steps; returns ``(fig, ax)``. Needs matplotlib.
+
+        Args:
+            val: the per-step values as :meth:`compute_all` returns them.
+            ax: a matplotlib ``Axes``.
+        """
+        from torchmetrics_lite.plotting.dispatch import plot_tracker
+
+        return plot_tracker(self, val, ax)
 
     def _current(self) -> Any:
         return self[-1]

@@ -44,8 +44,8 @@ def test_mse_and_mae_of_several_outputs_are_torchmetrics_pooled_number(fn, name)
 
 def test_module_rmse_of_several_columns_without_num_outputs_names_the_fix():
     tm_value = tm.MeanSquaredError(squared=False)(P, T).item()  # torchmetrics pools the columns
-    with pytest.raises(ValueError, match=r"got shape \(30, 3\); torchmetrics' default num_outputs=1 pools the "
-                                         r"columns: pass preds.reshape\(-1\)"):
+    with pytest.raises(ValueError, match=r"got shape \(30, 3\); pass num_outputs=3 .*torchmetrics' RMSE of it pools "
+                                         r"the columns \(preds.reshape\(-1\), target.reshape\(-1\)\)"):
         ours.MeanSquaredError(squared=False)(P, T)
     assert ours.MeanSquaredError(squared=False)(P.reshape(-1), T.reshape(-1)).item() == pytest.approx(tm_value,
                                                                                                        rel=1e-6)
@@ -61,3 +61,21 @@ def test_r2_of_a_near_constant_target_is_scikit_learns(target, preds):
     expected = sk.r2_score(y.numpy(), p.numpy())
     assert r2_score(p, y).item() == pytest.approx(expected, rel=1e-9)
     assert theirs in (0.0, 1.0) and abs(theirs - expected) > 0.5  # the documented difference
+
+
+@pytest.mark.parametrize("name", ["R2Score", "ExplainedVariance", "MeanSquaredError", "MeanAbsoluteError"])
+def test_the_n_by_d_advice_gives_torchmetrics_number(name):
+    """torchmetrics' default ``num_outputs=1`` reads the columns of ``(N, d)`` input anyway; the error names the
+    call that gives its number (``reshape(-1)`` would not for R²: -0.661 against -0.922 in the issue)."""
+    theirs = getattr(tm, name)()(P, T).item()
+    with pytest.raises(ValueError, match=r"got shape \(30, 3\); pass num_outputs=3 with multioutput='uniform_average'"
+                                         r" \(torchmetrics' number for R², explained variance, MSE and MAE"):
+        getattr(ours, name)()(P, T)
+    advised = getattr(ours, name)(num_outputs=3, multioutput="uniform_average")(P, T).item()
+    assert advised == pytest.approx(theirs, rel=1e-5)
+    raw = getattr(ours, name)(num_outputs=3, multioutput="raw_values")(P, T)
+    # torchmetrics' per-output values: num_outputs=3 (MSE, MAE), multioutput="raw_values" (R², explained variance)
+    tm_raw = {"num_outputs": 3} if name.startswith("Mean") else {"multioutput": "raw_values"}
+    np.testing.assert_allclose(raw.numpy(), getattr(tm, name)(**tm_raw)(P, T).numpy(), rtol=1e-5)
+    if name == "R2Score":
+        assert ours.R2Score()(P.reshape(-1), T.reshape(-1)).item() != pytest.approx(theirs, rel=1e-3)  # not that

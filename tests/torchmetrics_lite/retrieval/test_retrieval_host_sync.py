@@ -45,7 +45,7 @@ def _batches(form):
     ids = torch.randint(0, 4, (42,), generator=G) * 3
     forms = {
         "dense": (preds, target),
-        "dense_one_query": (preds[0], target[0]),
+        "dense_one_query": (preds[:1], target[:1]),  # (1, items): a 1-D update needs indexes
         "dense_mask": (preds, target, None, mask),
         "dense_ignore_index": (preds, marked),
         "dense_int_scores_bool_target": (preds.long(), target > 0),

@@ -67,11 +67,27 @@ def test_values_that_do_not_stack_or_have_no_best():
     assert tracker.compute_all().shape == (2, 3)
     with pytest.warns(UserWarning, match=r"the best is probably not defined for it. Returning None"):
         assert tracker.best_metric(return_step=True) == (None, None)
-    nested = MetricCollection({"cw": ClasswiseWrapper(MulticlassAccuracy(num_classes=3, average=None))})
-    tracker = _run(MetricTracker(nested, maximize=[True]), EPOCHS[:2])
-    assert isinstance(tracker.compute_all(), list) and len(tracker.compute_all()) == 2
-    with pytest.warns(UserWarning, match=r"Encountered a nested structure"):
-        assert tracker.best_metric() is None
+
+
+@pytest.mark.parametrize("in_collection", [False, True])
+def test_best_metric_of_a_dict_valued_metric_is_per_key_as_torchmetrics(in_collection):
+    def wrap(lib, acc):
+        metric = lib.ClasswiseWrapper(acc(num_classes=3, average=None))
+        return lib.MetricCollection({"cw": metric}) if in_collection else metric
+
+    ours = _run(MetricTracker(wrap(__import__("torchmetrics_lite"), MulticlassAccuracy), maximize=True), EPOCHS)
+    tm_lib = type("L", (), {"ClasswiseWrapper": torchmetrics.wrappers.ClasswiseWrapper,
+                            "MetricCollection": torchmetrics.MetricCollection})
+    peer = _run(torchmetrics.wrappers.MetricTracker(wrap(tm_lib, torchmetrics.classification.MulticlassAccuracy),
+                                                    maximize=True), EPOCHS)
+    values, steps = ours.best_metric(return_step=True)
+    peer_values, peer_steps = peer.best_metric(return_step=True)
+    assert list(values) == list(peer_values) == [f"multiclassaccuracy_{i}" for i in range(3)]
+    assert steps == peer_steps and values == pytest.approx(peer_values, abs=1e-6)
+    if in_collection:  # a list gives each member's direction to all of its (flattened) keys
+        low = _run(MetricTracker(wrap(__import__("torchmetrics_lite"), MulticlassAccuracy), maximize=[False]), EPOCHS)
+        all_values = low.compute_all()
+        assert low.best_metric(return_step=True)[1] == {k: int(v.argmin()) for k, v in all_values.items()}
 
 
 def test_steps_are_independent_copies_and_reset_acts_on_the_last():

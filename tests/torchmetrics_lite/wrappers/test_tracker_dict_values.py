@@ -1,5 +1,6 @@
 """MetricTracker.best_metric on a dict-valued metric (issue 23 item 8): None with a warning, as its docstring
-promises, instead of torch's raw TypeError; the per-step values stay available through compute_all()."""
+promises, instead of torch's raw TypeError; the per-step values stay available through compute_all(). In a
+collection its keys are flattened (torchmetrics), each with its best."""
 import pytest
 import torch
 
@@ -30,12 +31,14 @@ def test_best_metric_of_a_dict_valued_metric_is_none_with_a_warning(return_step,
             torch.testing.assert_close(values[key][step], value)
 
 
-def test_a_collection_with_a_dict_valued_member_is_none_with_a_warning():
-    # compute_all cannot stack a dict member into the collection's dict: torchmetrics' "nested structure" rule
+def test_a_collection_with_a_dict_valued_member_has_its_keys_flattened():
+    # a collection flattens a dict member's keys into its own (torchmetrics), so each key has its best
     tracker = MetricTracker(MetricCollection({"test": PairedAUROCTest(), "mean": MeanMetric()}), maximize=True)
     for a, b, target in STEPS:
         tracker.increment()
         tracker[-1]["test"].update(a, b, target)
         tracker[-1]["mean"].update(a)
-    with pytest.warns(UserWarning, match="Encountered a nested structure"):
-        assert tracker.best_metric(return_step=True) == (None, None)
+    values, steps = tracker.best_metric(return_step=True)
+    all_values = tracker.compute_all()
+    assert list(values) == list(all_values) and "mean" in values and len(values) > 2
+    assert steps == {k: int(v.argmax()) for k, v in all_values.items()}

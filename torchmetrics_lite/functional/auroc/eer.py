@@ -30,7 +30,7 @@ from typing import Optional, Tuple
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_eer_average
+from torchmetrics_lite._checks import check_eer_average, check_thresholds
 from torchmetrics_lite.functional.auroc import _kernels as kernels
 from torchmetrics_lite.functional.auroc import _roc_reads as rr
 from torchmetrics_lite.functional.auroc._common import (
@@ -43,9 +43,10 @@ from torchmetrics_lite.functional.auroc._common import (
     _undefined,
 )
 from torchmetrics_lite.functional.auroc._doc_args import fill_doc
-from torchmetrics_lite.functional.auroc.binary import _check_binary
+from torchmetrics_lite.functional.auroc.binary import Thresholds, _binary_rank_stats, _check_binary
+from torchmetrics_lite.functional.auroc.binned_points import binned_eer
 from torchmetrics_lite.functional.auroc.multiclass import _check_multiclass
-from torchmetrics_lite.functional.auroc.multilabel import _check_multilabel
+from torchmetrics_lite.functional.auroc.multilabel import IGNORED, _check_multilabel, _multilabel_rank_stats
 
 __all__ = ["binary_eer", "multiclass_eer", "multilabel_eer", "binary_eer_threshold", "multiclass_eer_threshold",
            "multilabel_eer_threshold"]
@@ -116,10 +117,25 @@ def _rows_eer(scores: Tensor, positive: Tensor) -> Pair:
 
 
 def _multilabel_eer_pair(state: State) -> Pair:
-    return _rows_eer(state["preds"], state["target"].bool())
+    target = state["target"]
+    ignored = target == IGNORED  # ignore_index elements count nowhere
+    if _compiling() or not bool(ignored.any()):
+        return _rows_eer(state["preds"], target.bool())
+    # each label keeps its own elements (ragged): one exact EER per label, only when some element is ignored
+    pairs = [_eer_of(state["preds"][~ignored[:, j], j], target[~ignored[:, j], j] == 1, False)
+             for j in range(target.shape[1])]
+    return torch.cat([e for e, _ in pairs]), torch.cat([t for _, t in pairs])
+
+
+def _binned_eer(state: State, rows: bool) -> Tensor:
+    values = binned_eer(state)
+    _warn_undefined(values, rows)
+    return values
 
 
 def _binary_eer_from_stats(state: State) -> Tensor:
+    if "confmat" in state:  # torchmetrics' binned mode (thresholds=)
+        return _binned_eer(state, False)[0]
     return _binary_eer_pair(state)[0]
 
 
@@ -129,11 +145,13 @@ def _multiclass_eer_from_stats(state: State, num_classes: int, average: str = "n
 
 
 def _multilabel_eer_from_stats(state: State) -> Tensor:
+    if "confmat" in state:  # torchmetrics' binned mode (thresholds=)
+        return _binned_eer(state, True)
     return _multilabel_eer_pair(state)[0]
 
 
 @fill_doc
-def binary_eer(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> Tensor:
+def binary_eer(preds: Tensor, target: Tensor, *, thresholds: Thresholds = None, validate_args: bool = True) -> Tensor:
     """Equal error rate: the rate where the ROC curve's false-positive rate equals its false-negative rate.
 
     With ``fpr(t) = #neg(score >= t) / #neg`` and ``fnr(t) = #pos(score < t) / #pos`` over the exact ROC curve
@@ -144,6 +162,9 @@ def binary_eer(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> 
     Args:
         preds: floating scores of any shape (any real values: only their order counts).
         target: 0/1 labels of the same shape.
+        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
+            only): its EER, ``(fpr + fnr) / 2`` at the first ROC point at the thresholds where they are closest;
+            ``None`` (default): exact.
         {validate_args}
 
     Returns:
@@ -166,6 +187,10 @@ def binary_eer(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> 
         >>> binary_eer(preds, target)  # 2/7, inside the tie's segment (0, 2/3) -> (1/2, 0); torchmetrics: 0.25
         tensor(0.2857, dtype=torch.float64)
     """
+    values = check_thresholds(thresholds)
+    if values is not None:
+        return _binary_eer_from_stats(_binary_rank_stats(preds, target, validate_args=validate_args,
+                                                         threshold_values=values))
     return _binary_eer_from_stats(_check_binary(preds, target, None, validate_args))
 
 
@@ -286,13 +311,15 @@ def multiclass_eer_threshold(preds: Tensor, target: Tensor, num_classes: int, *,
 
 
 @fill_doc
-def multilabel_eer(preds: Tensor, target: Tensor, num_labels: int, *, validate_args: bool = True) -> Tensor:
+def multilabel_eer(preds: Tensor, target: Tensor, num_labels: int, *, thresholds: Thresholds = None,
+                   validate_args: bool = True) -> Tensor:
     """Equal error rate of each label (column ``l`` scores, label ``l`` positive), each as :func:`binary_eer`.
 
     Args:
         preds: ``(N, num_labels)`` floating scores (probabilities or logits alike).
         target: ``(N, num_labels)`` 0/1 labels.
         num_labels: the number of labels.
+        thresholds: torchmetrics' binned mode, as :func:`binary_eer`'s, per label.
         {validate_args}
 
     Returns:
@@ -310,6 +337,10 @@ def multilabel_eer(preds: Tensor, target: Tensor, num_labels: int, *, validate_a
         >>> multilabel_eer(preds, torch.tensor([[1, 0], [0, 0], [0, 1], [1, 1]]), 2).tolist()
         [0.5, 0.5]
     """
+    values = check_thresholds(thresholds)
+    if values is not None:
+        return _multilabel_eer_from_stats(_multilabel_rank_stats(preds, target, num_labels=num_labels,
+                                                                 validate_args=validate_args, threshold_values=values))
     return _multilabel_eer_from_stats(_check_multilabel(preds, target, num_labels, None, validate_args))
 
 

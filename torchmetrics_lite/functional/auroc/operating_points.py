@@ -11,7 +11,13 @@ once with masked maxima (no loop over classes; static shapes):
 * precision at fixed recall: the highest precision with ``recall >= min_recall``, ties to the higher recall, then
   the higher threshold; none, or a best precision of 0: ``(0, nan)``;
 * sensitivity at specificity / specificity at sensitivity, on the ROC curve (its ``(0, 0)`` start at threshold
-  ``inf`` included): the highest value, ties to the higher threshold; none: ``(0, 1e6)``.
+  ``inf`` included): the highest value, ties to the higher threshold; none: ``(0, 1e6)``. A class without
+  negatives has specificity 1 at every threshold, one without positives sensitivity 0 (torchmetrics' rates for
+  0/0); empty input has no candidate.
+
+``thresholds=`` (an int, a list or a tensor): torchmetrics' binned mode, the same rules on the confusion
+matrices at the given thresholds (:mod:`.binned_points`). ``ignore_index``: samples (multilabel: elements)
+whose target equals it are left out, as in the AUROC family.
 
 Difference from torchmetrics: its ROC curve starts at threshold ``1.0``, ours (as scikit-learn's) at ``inf``, so
 when the best ROC point is that start (sensitivity 0) the threshold is ``inf`` here and ``1.0`` there; and
@@ -21,12 +27,12 @@ ours are the scores as given (the recall, precision, sensitivity and specificity
 from __future__ import annotations
 
 import math
-from typing import Callable, Sequence, Tuple
+from typing import Callable, Optional, Sequence, Tuple
 
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_probability
+from torchmetrics_lite._checks import check_probability, check_rank_ignore_index, check_thresholds
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.auroc import _kernels as kernels
 from torchmetrics_lite.functional.auroc import _sweep as sw
@@ -38,9 +44,10 @@ from torchmetrics_lite.functional.auroc._common import (
     _multiclass_scores,
 )
 from torchmetrics_lite.functional.auroc._doc_args import fill_doc, register
-from torchmetrics_lite.functional.auroc.binary import _binary_rank_stats
+from torchmetrics_lite.functional.auroc.binary import Thresholds, _binary_rank_stats
+from torchmetrics_lite.functional.auroc.binned_points import KINDS, binned_point
 from torchmetrics_lite.functional.auroc.multiclass import _multiclass_rank_stats
-from torchmetrics_lite.functional.auroc.multilabel import _multilabel_rank_stats
+from torchmetrics_lite.functional.auroc.multilabel import _label_columns, _multilabel_rank_stats
 
 __all__ = ["binary_recall_at_fixed_precision", "binary_precision_at_fixed_recall",
            "binary_sensitivity_at_specificity", "binary_specificity_at_sensitivity",
@@ -90,33 +97,57 @@ def _precision_at_recall(s: sw.Swept, min_recall: float) -> Point:
                  math.nan, True)
 
 
-def _sensitivity_at_specificity(s: sw.Swept, min_specificity: float) -> Point:
+def _roc_rates(s: sw.Swept) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+    """The ROC rates with torchmetrics' 0 for a rate that is 0/0 (a column without negatives has specificity 1
+    everywhere, one without positives sensitivity 0); an empty column keeps ``nan`` (no candidate)."""
     fpr, tpr, thresholds, valid = sw.roc_rates(s)
+    seen = ((s.n_pos + s.n_neg) > 0).unsqueeze(1)
+    fpr = torch.where(seen, torch.nan_to_num(fpr, nan=0.0), fpr)
+    return fpr, torch.where(seen, torch.nan_to_num(tpr, nan=0.0), tpr), thresholds, valid
+
+
+def _sensitivity_at_specificity(s: sw.Swept, min_specificity: float) -> Point:
+    fpr, tpr, thresholds, valid = _roc_rates(s)
     return _best(valid & (1 - fpr >= min_specificity), (tpr, _wide(thresholds)), tpr, thresholds, 1e6, False)
 
 
 def _specificity_at_sensitivity(s: sw.Swept, min_sensitivity: float) -> Point:
-    fpr, tpr, thresholds, valid = sw.roc_rates(s)
+    fpr, tpr, thresholds, valid = _roc_rates(s)
     specificity = 1 - fpr
     return _best(valid & (tpr >= min_sensitivity), (specificity, _wide(thresholds)), specificity, thresholds,
                  1e6, False)
 
 
-def _binary_point_from_stats(state: State, *, rule: Chooser, minimum: float) -> Point:
-    chooser = rule
-    value, threshold = chooser(kernels.swept(state["preds"], _as_bool(state["target"])), minimum)
+def _binned(state: State, rule: Chooser, minimum: float, threshold_values: Optional[Tensor]) -> Point:
+    if threshold_values is None:
+        raise ValueError("Expected `threshold_values` with a binned state (`confmat`)")
+    return binned_point(state, threshold_values, KINDS[rule.__name__], minimum, _best)
+
+
+def _binary_point_from_stats(state: State, *, rule: Chooser, minimum: float,
+                             threshold_values: Optional[Tensor] = None) -> Point:
+    if "confmat" in state:  # the binned mode (thresholds=)
+        value, threshold = _binned(state, rule, minimum, threshold_values)
+    else:
+        value, threshold = rule(kernels.swept(state["preds"], _as_bool(state["target"])), minimum)
     return value[0], threshold[0]
 
 
 def _multiclass_point_from_stats(state: State, *, rule: Chooser, num_classes: int, minimum: float,
-                                 from_logits: bool = False) -> Point:
-    chooser = rule
+                                 from_logits: bool = False, threshold_values: Optional[Tensor] = None) -> Point:
+    if "confmat" in state:
+        return _binned(state, rule, minimum, threshold_values)
     scores = _multiclass_scores(state["preds"], from_logits)
-    return chooser(kernels.reads(*_columns(scores, _multiclass_positive(state["target"], num_classes))), minimum)
+    return rule(kernels.reads(*_columns(scores, _multiclass_positive(state["target"], num_classes))), minimum)
 
 
-def _multilabel_point_from_stats(state: State, *, rule: Chooser, minimum: float) -> Point:
-    return rule(kernels.reads(*_columns(state["preds"], state["target"].bool())), minimum)
+def _multilabel_point_from_stats(state: State, *, rule: Chooser, minimum: float,
+                                 threshold_values: Optional[Tensor] = None) -> Point:
+    if "confmat" in state:
+        return _binned(state, rule, minimum, threshold_values)
+    scores, positive, weight = _label_columns(state)  # weight: 0 on ignore_index elements (else None)
+    return rule(kernels.reads(scores, positive) if weight is None else kernels.swept(scores, positive, weight),
+                minimum)
 
 
 # Returns/Raises/References of the sibling operating points; each function names its constraint, its value when
@@ -170,7 +201,8 @@ register(
 @fill_doc(constraint="min_precision", none="recall 0, threshold nan",
           tm="binary_recall_at_fixed_precision")
 def binary_recall_at_fixed_precision(preds: Tensor, target: Tensor, min_precision: float, *,
-                                     validate_args: bool = True) -> Point:
+                                     thresholds: Thresholds = None,
+                                     ignore_index: Optional[int] = None, validate_args: bool = True) -> Point:
     """The highest recall whose precision is at least ``min_precision``, and its threshold.
 
     ``max {recall(t) : precision(t) >= min_precision}`` over the thresholds ``t`` of the precision-recall curve.
@@ -179,6 +211,8 @@ def binary_recall_at_fixed_precision(preds: Tensor, target: Tensor, min_precisio
         {preds_scores}
         {target_scores}
         min_precision: the constraint, a number in ``[0, 1]``.
+        {thresholds}
+        {ignore_index_rank}
         {validate_args}
 
     {sections_point_binary}
@@ -188,15 +222,15 @@ def binary_recall_at_fixed_precision(preds: Tensor, target: Tensor, min_precisio
         >>> [v.item() for v in binary_recall_at_fixed_precision(preds, target, min_precision=0.5)]
         [1.0, 0.5]
     """
-    minimum = check_probability("min_precision", min_precision)
-    state = _binary_rank_stats(preds, target, validate_args=validate_args)
-    return _binary_point_from_stats(state, rule=_recall_at_precision, minimum=minimum)
+    return _binary(_recall_at_precision, "min_precision", preds, target, min_precision, thresholds, ignore_index,
+                   validate_args)
 
 
 @fill_doc(constraint="min_recall", none="precision 0, threshold nan",
           tm="binary_precision_at_fixed_recall")
 def binary_precision_at_fixed_recall(preds: Tensor, target: Tensor, min_recall: float, *,
-                                     validate_args: bool = True) -> Point:
+                                     thresholds: Thresholds = None,
+                                     ignore_index: Optional[int] = None, validate_args: bool = True) -> Point:
     """The highest precision whose recall is at least ``min_recall``, and its threshold.
 
     ``max {precision(t) : recall(t) >= min_recall}`` over the thresholds ``t`` of the precision-recall curve.
@@ -205,6 +239,8 @@ def binary_precision_at_fixed_recall(preds: Tensor, target: Tensor, min_recall: 
         {preds_scores}
         {target_scores}
         min_recall: the constraint, a number in ``[0, 1]``.
+        {thresholds}
+        {ignore_index_rank}
         {validate_args}
 
     {sections_point_binary}
@@ -214,15 +250,15 @@ def binary_precision_at_fixed_recall(preds: Tensor, target: Tensor, min_recall: 
         >>> [round(v.item(), 4) for v in binary_precision_at_fixed_recall(preds, target, min_recall=0.5)]
         [0.6667, 0.5]
     """
-    minimum = check_probability("min_recall", min_recall)
-    state = _binary_rank_stats(preds, target, validate_args=validate_args)
-    return _binary_point_from_stats(state, rule=_precision_at_recall, minimum=minimum)
+    return _binary(_precision_at_recall, "min_recall", preds, target, min_recall, thresholds, ignore_index,
+                   validate_args)
 
 
 @fill_doc(constraint="min_specificity", none="sensitivity 0, threshold 1e6",
           tm="binary_sensitivity_at_specificity")
 def binary_sensitivity_at_specificity(preds: Tensor, target: Tensor, min_specificity: float, *,
-                                      validate_args: bool = True) -> Point:
+                                      thresholds: Thresholds = None,
+                                      ignore_index: Optional[int] = None, validate_args: bool = True) -> Point:
     """The highest sensitivity (true-positive rate) whose specificity ``1 - fpr`` is at least
     ``min_specificity``, and its threshold.
 
@@ -232,6 +268,8 @@ def binary_sensitivity_at_specificity(preds: Tensor, target: Tensor, min_specifi
         {preds_scores}
         {target_scores}
         min_specificity: the constraint, a number in ``[0, 1]``.
+        {thresholds}
+        {ignore_index_rank}
         {validate_args}
 
     {sections_point_binary}
@@ -241,15 +279,15 @@ def binary_sensitivity_at_specificity(preds: Tensor, target: Tensor, min_specifi
         >>> [v.item() for v in binary_sensitivity_at_specificity(preds, target, min_specificity=0.5)]
         [1.0, 0.5]
     """
-    minimum = check_probability("min_specificity", min_specificity)
-    state = _binary_rank_stats(preds, target, validate_args=validate_args)
-    return _binary_point_from_stats(state, rule=_sensitivity_at_specificity, minimum=minimum)
+    return _binary(_sensitivity_at_specificity, "min_specificity", preds, target, min_specificity, thresholds,
+                   ignore_index, validate_args)
 
 
 @fill_doc(constraint="min_sensitivity", none="specificity 0, threshold 1e6",
           tm="binary_specificity_at_sensitivity")
 def binary_specificity_at_sensitivity(preds: Tensor, target: Tensor, min_sensitivity: float, *,
-                                      validate_args: bool = True) -> Point:
+                                      thresholds: Thresholds = None,
+                                      ignore_index: Optional[int] = None, validate_args: bool = True) -> Point:
     """The highest specificity ``1 - fpr`` whose sensitivity (true-positive rate) is at least
     ``min_sensitivity``, and its threshold.
 
@@ -259,6 +297,8 @@ def binary_specificity_at_sensitivity(preds: Tensor, target: Tensor, min_sensiti
         {preds_scores}
         {target_scores}
         min_sensitivity: the constraint, a number in ``[0, 1]``.
+        {thresholds}
+        {ignore_index_rank}
         {validate_args}
 
     {sections_point_binary}
@@ -268,24 +308,34 @@ def binary_specificity_at_sensitivity(preds: Tensor, target: Tensor, min_sensiti
         >>> [v.item() for v in binary_specificity_at_sensitivity(preds, target, min_sensitivity=0.5)]
         [0.5, 0.699999988079071]
     """
-    minimum = check_probability("min_sensitivity", min_sensitivity)
-    state = _binary_rank_stats(preds, target, validate_args=validate_args)
-    return _binary_point_from_stats(state, rule=_specificity_at_sensitivity, minimum=minimum)
+    return _binary(_specificity_at_sensitivity, "min_sensitivity", preds, target, min_sensitivity, thresholds,
+                   ignore_index, validate_args)
+
+
+def _binary(chooser: Chooser, name: str, preds: Tensor, target: Tensor, minimum: float, thresholds: Thresholds,
+            ignore_index: Optional[int], validate_args: bool) -> Point:
+    minimum = check_probability(name, minimum)
+    values, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
+    state = _binary_rank_stats(preds, target, validate_args=validate_args, ignore_index=ignore_index,
+                               threshold_values=values)
+    return _binary_point_from_stats(state, rule=chooser, minimum=minimum, threshold_values=values)
 
 
 def _multiclass(chooser: Chooser, name: str, preds: Tensor, target: Tensor, num_classes: int, minimum: float,
-                from_logits: bool, validate_args: bool) -> Point:
+                from_logits: bool, thresholds: Thresholds, ignore_index: Optional[int], validate_args: bool) -> Point:
     minimum = check_probability(name, minimum)
+    values, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
     state = _multiclass_rank_stats(preds, target, num_classes=num_classes, from_logits=from_logits,
-                                   validate_args=validate_args)
+                                   validate_args=validate_args, ignore_index=ignore_index, threshold_values=values)
     return _multiclass_point_from_stats(state, rule=chooser, num_classes=num_classes, minimum=minimum,
-                                        from_logits=from_logits)
+                                        from_logits=from_logits, threshold_values=values)
 
 
 @fill_doc(constraint="min_precision", none="recall 0, threshold nan",
           tm="multiclass_recall_at_fixed_precision")
 def multiclass_recall_at_fixed_precision(preds: Tensor, target: Tensor, num_classes: int, min_precision: float, *,
-                                         from_logits: bool = False, validate_args: bool = True) -> Point:
+                                         from_logits: bool = False, thresholds: Thresholds = None,
+                                         ignore_index: Optional[int] = None, validate_args: bool = True) -> Point:
     """Per class (one-vs-rest), the highest recall whose precision is at least ``min_precision``, and its
     threshold (see :func:`binary_recall_at_fixed_precision`).
 
@@ -295,6 +345,8 @@ def multiclass_recall_at_fixed_precision(preds: Tensor, target: Tensor, num_clas
         {num_classes_rank}
         min_precision: the constraint, a number in ``[0, 1]``.
         {from_logits_mc}
+        {thresholds}
+        {ignore_index_rank}
         {validate_args}
 
     {sections_point_multiclass}
@@ -306,13 +358,14 @@ def multiclass_recall_at_fixed_precision(preds: Tensor, target: Tensor, num_clas
         ([1.0, 1.0, 1.0], [0.6, 0.4, 0.7])
     """
     return _multiclass(_recall_at_precision, "min_precision", preds, target, num_classes, min_precision,
-                       from_logits, validate_args)
+                       from_logits, thresholds, ignore_index, validate_args)
 
 
 @fill_doc(constraint="min_recall", none="precision 0, threshold nan",
           tm="multiclass_precision_at_fixed_recall")
 def multiclass_precision_at_fixed_recall(preds: Tensor, target: Tensor, num_classes: int, min_recall: float, *,
-                                         from_logits: bool = False, validate_args: bool = True) -> Point:
+                                         from_logits: bool = False, thresholds: Thresholds = None,
+                                         ignore_index: Optional[int] = None, validate_args: bool = True) -> Point:
     """Per class (one-vs-rest), the highest precision whose recall is at least ``min_recall``, and its threshold
     (see :func:`binary_precision_at_fixed_recall`).
 
@@ -322,6 +375,8 @@ def multiclass_precision_at_fixed_recall(preds: Tensor, target: Tensor, num_clas
         {num_classes_rank}
         min_recall: the constraint, a number in ``[0, 1]``.
         {from_logits_mc}
+        {thresholds}
+        {ignore_index_rank}
         {validate_args}
 
     {sections_point_multiclass}
@@ -333,13 +388,14 @@ def multiclass_precision_at_fixed_recall(preds: Tensor, target: Tensor, num_clas
         [1.0, 1.0, 1.0]
     """
     return _multiclass(_precision_at_recall, "min_recall", preds, target, num_classes, min_recall, from_logits,
-                       validate_args)
+                       thresholds, ignore_index, validate_args)
 
 
 @fill_doc(constraint="min_specificity", none="sensitivity 0, threshold 1e6",
           tm="multiclass_sensitivity_at_specificity")
 def multiclass_sensitivity_at_specificity(preds: Tensor, target: Tensor, num_classes: int, min_specificity: float,
-                                          *, from_logits: bool = False, validate_args: bool = True) -> Point:
+                                          *, from_logits: bool = False, thresholds: Thresholds = None,
+                                          ignore_index: Optional[int] = None, validate_args: bool = True) -> Point:
     """Per class (one-vs-rest), the highest sensitivity whose specificity is at least ``min_specificity``, and
     its threshold (see :func:`binary_sensitivity_at_specificity`).
 
@@ -349,6 +405,8 @@ def multiclass_sensitivity_at_specificity(preds: Tensor, target: Tensor, num_cla
         {num_classes_rank}
         min_specificity: the constraint, a number in ``[0, 1]``.
         {from_logits_mc}
+        {thresholds}
+        {ignore_index_rank}
         {validate_args}
 
     {sections_point_multiclass}
@@ -360,13 +418,14 @@ def multiclass_sensitivity_at_specificity(preds: Tensor, target: Tensor, num_cla
         [1.0, 1.0, 1.0]
     """
     return _multiclass(_sensitivity_at_specificity, "min_specificity", preds, target, num_classes, min_specificity,
-                       from_logits, validate_args)
+                       from_logits, thresholds, ignore_index, validate_args)
 
 
 @fill_doc(constraint="min_sensitivity", none="specificity 0, threshold 1e6",
           tm="multiclass_specificity_at_sensitivity")
 def multiclass_specificity_at_sensitivity(preds: Tensor, target: Tensor, num_classes: int, min_sensitivity: float,
-                                          *, from_logits: bool = False, validate_args: bool = True) -> Point:
+                                          *, from_logits: bool = False, thresholds: Thresholds = None,
+                                          ignore_index: Optional[int] = None, validate_args: bool = True) -> Point:
     """Per class (one-vs-rest), the highest specificity whose sensitivity is at least ``min_sensitivity``, and
     its threshold (see :func:`binary_specificity_at_sensitivity`).
 
@@ -376,6 +435,8 @@ def multiclass_specificity_at_sensitivity(preds: Tensor, target: Tensor, num_cla
         {num_classes_rank}
         min_sensitivity: the constraint, a number in ``[0, 1]``.
         {from_logits_mc}
+        {thresholds}
+        {ignore_index_rank}
         {validate_args}
 
     {sections_point_multiclass}
@@ -387,22 +448,25 @@ def multiclass_specificity_at_sensitivity(preds: Tensor, target: Tensor, num_cla
         [1.0, 1.0, 1.0]
     """
     return _multiclass(_specificity_at_sensitivity, "min_sensitivity", preds, target, num_classes, min_sensitivity,
-                       from_logits, validate_args)
+                       from_logits, thresholds, ignore_index, validate_args)
 
 
 
 
 def _multilabel(chooser: Chooser, name: str, preds: Tensor, target: Tensor, num_labels: int, minimum: float,
-                validate_args: bool) -> Point:
+                thresholds: Thresholds, ignore_index: Optional[int], validate_args: bool) -> Point:
     minimum = check_probability(name, minimum)
-    state = _multilabel_rank_stats(preds, target, num_labels=num_labels, validate_args=validate_args)
-    return _multilabel_point_from_stats(state, rule=chooser, minimum=minimum)
+    values, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
+    state = _multilabel_rank_stats(preds, target, num_labels=num_labels, validate_args=validate_args,
+                                   ignore_index=ignore_index, threshold_values=values)
+    return _multilabel_point_from_stats(state, rule=chooser, minimum=minimum, threshold_values=values)
 
 
 @fill_doc(constraint="min_precision", none="recall 0, threshold nan",
           tm="multilabel_recall_at_fixed_precision")
 def multilabel_recall_at_fixed_precision(preds: Tensor, target: Tensor, num_labels: int, min_precision: float, *,
-                                         validate_args: bool = True) -> Point:
+                                         thresholds: Thresholds = None,
+                                         ignore_index: Optional[int] = None, validate_args: bool = True) -> Point:
     """Per label, the highest recall whose precision is at least ``min_precision``, and its threshold (see
     :func:`binary_recall_at_fixed_precision`).
 
@@ -411,6 +475,8 @@ def multilabel_recall_at_fixed_precision(preds: Tensor, target: Tensor, num_labe
         {target_per_label}
         {num_labels_rank}
         min_precision: the constraint, a number in ``[0, 1]``.
+        {thresholds}
+        {ignore_index_rank}
         {validate_args}
 
     {sections_point_multilabel}
@@ -423,13 +489,14 @@ def multilabel_recall_at_fixed_precision(preds: Tensor, target: Tensor, num_labe
         ([0.5, 1.0], [0.75, 0.55])
     """
     return _multilabel(_recall_at_precision, "min_precision", preds, target, num_labels, min_precision,
-                       validate_args)
+                       thresholds, ignore_index, validate_args)
 
 
 @fill_doc(constraint="min_recall", none="precision 0, threshold nan",
           tm="multilabel_precision_at_fixed_recall")
 def multilabel_precision_at_fixed_recall(preds: Tensor, target: Tensor, num_labels: int, min_recall: float, *,
-                                         validate_args: bool = True) -> Point:
+                                         thresholds: Thresholds = None,
+                                         ignore_index: Optional[int] = None, validate_args: bool = True) -> Point:
     """Per label, the highest precision whose recall is at least ``min_recall``, and its threshold (see
     :func:`binary_precision_at_fixed_recall`).
 
@@ -438,6 +505,8 @@ def multilabel_precision_at_fixed_recall(preds: Tensor, target: Tensor, num_labe
         {target_per_label}
         {num_labels_rank}
         min_recall: the constraint, a number in ``[0, 1]``.
+        {thresholds}
+        {ignore_index_rank}
         {validate_args}
 
     {sections_point_multilabel}
@@ -449,13 +518,15 @@ def multilabel_precision_at_fixed_recall(preds: Tensor, target: Tensor, num_labe
         >>> [round(v, 4) for v in precision.tolist()]
         [1.0, 0.6667]
     """
-    return _multilabel(_precision_at_recall, "min_recall", preds, target, num_labels, min_recall, validate_args)
+    return _multilabel(_precision_at_recall, "min_recall", preds, target, num_labels, min_recall, thresholds,
+                       ignore_index, validate_args)
 
 
 @fill_doc(constraint="min_specificity", none="sensitivity 0, threshold 1e6",
           tm="multilabel_sensitivity_at_specificity")
 def multilabel_sensitivity_at_specificity(preds: Tensor, target: Tensor, num_labels: int, min_specificity: float,
-                                          *, validate_args: bool = True) -> Point:
+                                          *, thresholds: Thresholds = None,
+                                          ignore_index: Optional[int] = None, validate_args: bool = True) -> Point:
     """Per label, the highest sensitivity whose specificity is at least ``min_specificity``, and its threshold
     (see :func:`binary_sensitivity_at_specificity`).
 
@@ -464,6 +535,8 @@ def multilabel_sensitivity_at_specificity(preds: Tensor, target: Tensor, num_lab
         {target_per_label}
         {num_labels_rank}
         min_specificity: the constraint, a number in ``[0, 1]``.
+        {thresholds}
+        {ignore_index_rank}
         {validate_args}
 
     {sections_point_multilabel}
@@ -476,13 +549,14 @@ def multilabel_sensitivity_at_specificity(preds: Tensor, target: Tensor, num_lab
         [0.5, 1.0]
     """
     return _multilabel(_sensitivity_at_specificity, "min_specificity", preds, target, num_labels, min_specificity,
-                       validate_args)
+                       thresholds, ignore_index, validate_args)
 
 
 @fill_doc(constraint="min_sensitivity", none="specificity 0, threshold 1e6",
           tm="multilabel_specificity_at_sensitivity")
 def multilabel_specificity_at_sensitivity(preds: Tensor, target: Tensor, num_labels: int, min_sensitivity: float,
-                                          *, validate_args: bool = True) -> Point:
+                                          *, thresholds: Thresholds = None,
+                                          ignore_index: Optional[int] = None, validate_args: bool = True) -> Point:
     """Per label, the highest specificity whose sensitivity is at least ``min_sensitivity``, and its threshold
     (see :func:`binary_specificity_at_sensitivity`).
 
@@ -491,6 +565,8 @@ def multilabel_specificity_at_sensitivity(preds: Tensor, target: Tensor, num_lab
         {target_per_label}
         {num_labels_rank}
         min_sensitivity: the constraint, a number in ``[0, 1]``.
+        {thresholds}
+        {ignore_index_rank}
         {validate_args}
 
     {sections_point_multilabel}
@@ -503,4 +579,4 @@ def multilabel_specificity_at_sensitivity(preds: Tensor, target: Tensor, num_lab
         [0.0, 0.5]
     """
     return _multilabel(_specificity_at_sensitivity, "min_sensitivity", preds, target, num_labels, min_sensitivity,
-                       validate_args)
+                       thresholds, ignore_index, validate_args)

@@ -310,7 +310,9 @@ def _average(counts: Counts, terms: Terms, average: str, zero_division: float,
     * ``weighted``: their mean weighted by support (tp + fn).
 
     A 0/0 score is ``zero_division``; if that is NaN the class is left out of the macro/weighted mean (as
-    scikit-learn). A mean over nothing (no class present, or zero total support) is ``zero_division``.
+    scikit-learn). A mean over nothing (no class present, or zero total support) is ``zero_division``; in a
+    samplewise reduction (a sample whose every target is ignored) it is torchmetrics' 0 whatever
+    ``zero_division`` (``nan`` when that is ``nan``).
     """
     num, den = terms(*counts)  # counts (..., C): every reduction runs over the last dimension (samplewise)
     if num.dim() == 0:
@@ -329,7 +331,8 @@ def _average(counts: Counts, terms: Terms, average: str, zero_division: float,
         weights = present.to(scores.dtype)
     weights = weights.masked_fill(torch.isnan(scores), 0.0)
     total = weights.sum(-1)
-    return torch.where(total == 0, zero_division, (weights * scores.nan_to_num(0.0)).sum(-1) / total)
+    nothing = math.nan if math.isnan(zero_division) else 0.0 if scores.dim() > 1 else zero_division
+    return torch.where(total == 0, nothing, (weights * scores.nan_to_num(0.0)).sum(-1) / total)
 
 
 def _normalize(confmat: Tensor, normalize: Optional[str]) -> Tensor:

@@ -22,10 +22,12 @@ __all__ = ["binary_hamming_distance", "multiclass_hamming_distance"]
 @fill_doc
 def binary_hamming_distance(preds: Tensor, target: Tensor, threshold: float = 0.5, *, from_logits: bool = False,
                             ignore_index: Optional[int] = None, zero_division: float = 1.0,
+                            multidim_average: str = "global",
                             validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """Hamming distance ``(fp + fn) / (tp + fp + tn + fn)``: the fraction of wrong decisions, ``1 - accuracy``.
 
     Args:
+        {multidim_average}
         {preds_binary}
         {target_binary}
         {threshold}
@@ -51,18 +53,20 @@ def binary_hamming_distance(preds: Tensor, target: Tensor, threshold: float = 0.
         tensor(0.2000, dtype=torch.float64)
     """
     return _binary_score(preds, target, _hamming_terms, threshold, from_logits, ignore_index, zero_division,
-                         validate_args, weight)
+                         validate_args, weight, multidim_average=multidim_average)
 
 
 @fill_doc
 def multiclass_hamming_distance(preds: Tensor, target: Tensor, num_classes: int, average: Optional[str] = "macro",
                                 *, top_k: int = 1, ignore_index: Optional[int] = None, zero_division: float = 1.0,
+                                multidim_average: str = "global",
                                 validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """Hamming distance per class ``fn / (tp + fn)`` (``1 - recall``: the fraction of the class's samples whose
     predicted label is wrong), averaged; ``"micro"`` is the fraction of wrong predictions, scikit-learn's
     ``hamming_loss`` (``1 - accuracy``).
 
     Args:
+        {multidim_average}
         {preds_multiclass}
         {target_multiclass}
         {num_classes}
@@ -94,4 +98,4 @@ def multiclass_hamming_distance(preds: Tensor, target: Tensor, num_classes: int,
         tensor(0.5000, dtype=torch.float64)
     """
     return _multiclass_score(preds, target, _miss_terms, num_classes, average, top_k, ignore_index,
-                             zero_division, validate_args, weight, by_support=False)
+                             zero_division, validate_args, weight, by_support=False, multidim_average=multidim_average)

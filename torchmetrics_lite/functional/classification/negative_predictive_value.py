@@ -19,11 +19,13 @@ __all__ = ["binary_negative_predictive_value", "multiclass_negative_predictive_v
 @fill_doc
 def binary_negative_predictive_value(preds: Tensor, target: Tensor, threshold: float = 0.5, *,
                                      from_logits: bool = False, ignore_index: Optional[int] = None,
-                                     zero_division: float = 0.0, validate_args: bool = True,
+                                     zero_division: float = 0.0, multidim_average: str = "global",
+                                     validate_args: bool = True,
                                      weight: Optional[Tensor] = None) -> Tensor:
     """Negative predictive value ``tn / (tn + fn)``: the precision of the negative calls.
 
     Args:
+        {multidim_average}
         {preds_binary}
         {target_binary}
         {threshold}
@@ -49,18 +51,20 @@ def binary_negative_predictive_value(preds: Tensor, target: Tensor, threshold: f
         tensor(0.6667, dtype=torch.float64)
     """
     return _binary_score(preds, target, _npv_terms, threshold, from_logits, ignore_index, zero_division,
-                         validate_args, weight)
+                         validate_args, weight, multidim_average=multidim_average)
 
 
 @fill_doc
 def multiclass_negative_predictive_value(preds: Tensor, target: Tensor, num_classes: int,
                                          average: Optional[str] = "macro", *, top_k: int = 1,
                                          ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                                         multidim_average: str = "global",
                                          validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """One-vs-rest negative predictive value ``tn / (tn + fn)`` per class (of the samples not predicted as
     class c, the fraction whose target is not c), averaged.
 
     Args:
+        {multidim_average}
         {preds_multiclass}
         {target_multiclass}
         {num_classes}
@@ -91,17 +95,19 @@ def multiclass_negative_predictive_value(preds: Tensor, target: Tensor, num_clas
         tensor([1.0000, 0.5000, 0.6667], dtype=torch.float64)
     """
     return _multiclass_score(preds, target, _npv_terms, num_classes, average, top_k, ignore_index,
-                             zero_division, validate_args, weight, by_support=True)
+                             zero_division, validate_args, weight, by_support=True, multidim_average=multidim_average)
 
 
 @fill_doc
 def multilabel_negative_predictive_value(preds: Tensor, target: Tensor, num_labels: int, threshold: float = 0.5,
                                          average: Optional[str] = "macro", *, from_logits: bool = False,
                                          ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                                         multidim_average: str = "global",
                                          validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """Negative predictive value ``tn / (tn + fn)`` per label, averaged.
 
     Args:
+        {multidim_average}
         {preds_multilabel}
         {target_multilabel}
         {num_labels}
@@ -130,4 +136,4 @@ def multilabel_negative_predictive_value(preds: Tensor, target: Tensor, num_labe
         tensor([0., 1.], dtype=torch.float64)
     """
     return _multilabel_score(preds, target, _npv_terms, num_labels, threshold, average, from_logits,
-                             ignore_index, zero_division, validate_args, weight)
+                             ignore_index, zero_division, validate_args, weight, multidim_average=multidim_average)

@@ -101,7 +101,8 @@ register(
     update_retrieval=(
         "``update(preds, target, indexes=None, mask=None)`` takes dense ``(queries, items)`` rows (each row a\n"
         "complete query, reduced at once to three sums) or flat 1-D rows with query ``indexes`` (a query may span\n"
-        "batches and ranks: the rows are kept and grouped at ``compute``). ``compute()`` is the mean over every\n"
+        "batches and ranks: the rows are kept and grouped at ``compute``); a 1-D update without ``indexes`` raises a\n"
+        "``TypeError`` (as torchmetrics: one batch is not one query). ``compute()`` is the mean over every\n"
         "counted query (``nan`` when none), synced across ranks. There are no per-item weights: ``update`` takes no\n"
         "``weight`` (each query counts once; weight queries by repeating them or through a callable ``aggregation``)."
     ),
