@@ -6,7 +6,7 @@ Each docstring must end in one of:
 
 * the same output throughout;
 * a documented difference: ``DOCUMENTED[name]`` lists, in order, the row of the porting page
-  (``docs/porting_round3.md``) of each statement whose output differs; a row with a check pins what the
+  (``docs/torchmetrics_examples.md``) of each statement whose output differs; a row with a check pins what the
   difference is (ROC thresholds start at ``inf``: the output is torchmetrics' with ``1.0`` in place of ``inf``);
 * one of the three port edits (``PORT_EDITS``): the first error names the fix (``k=`` for ``top_k``,
   ``from_logits=True`` for logits, ``num_outputs=`` / ``multioutput=`` for ``(N, d)`` regression), and the
