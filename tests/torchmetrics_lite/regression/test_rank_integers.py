@@ -16,11 +16,12 @@ N = 400
 
 def _wide_integers():
     """Pairs of int64 columns whose values differ only beyond float64's 53 bits (float64 collapses them)."""
-    near = 2**62 + RNG.integers(0, 60, N)  # few distinct values, 2**62 apart from 0: the contingency table
+    near = 2**62 + RNG.integers(0, 60, N)  # few distinct values: the contingency table
     spread = 2**62 + RNG.integers(0, 2**20, N)  # a span beyond the table: the sorting path
     stamps = 1_700_000_000_000_000_000 + RNG.integers(0, 10**6, N)  # nanosecond timestamps
-    return [(near, 2**62 + (near - 2**62) * 3 + RNG.integers(0, 50, N)), (spread, 2**62 - (spread - 2**62) * 5 + RNG.integers(
-        0, 2**21, N)), (stamps, -stamps + RNG.integers(0, 10**6, N))]
+    return [(near, 2**62 + (near - 2**62) * 3 + RNG.integers(0, 50, N)),
+            (spread, 2**62 - (spread - 2**62) * 5 + RNG.integers(0, 2**21, N)),
+            (stamps, -stamps + RNG.integers(0, 10**6, N))]
 
 
 @pytest.mark.parametrize("case", range(3))
