@@ -71,6 +71,7 @@ def _scenario(rank, world_size):
     out["fields"] = sync_scenarios.fields(rank, world_size)
     out["metrics"] = sync_scenarios.metrics(rank, world_size)
     out["world"] = sync.world_size()
+    out["any_rank"] = (sync.any_rank(rank == world_size - 1), sync.any_rank(False), sync.any_rank(True))
     return out
 
 
@@ -94,6 +95,11 @@ def test_cat_states_gather_with_promotion_and_empty_rank(world):
         # the handshake carries the cat sizes: one all_gather per cat dtype group (float64, bool, int64) + 1
         assert res["rows_calls"] == {"all_reduce": 1, "all_gather": 4, "all_gather_object": 0}
         assert res["rows_first"] == [("all_gather", (sync.HEADER_WORDS,))]
+
+
+@pytest.mark.parametrize("world", [2, 3])
+def test_any_rank_is_true_on_every_rank_when_one_rank_is(world):
+    assert [res["any_rank"] for res in RUN.extra(world)] == [(True, False, True)] * world
 
 
 @pytest.mark.parametrize("world", [2, 3])

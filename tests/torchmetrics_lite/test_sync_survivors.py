@@ -1,0 +1,38 @@
+"""What a mutation run of ``sync.py`` and ``_identity.py`` found untested (issue 34), checked in one process: the
+handshake's error texts through a stand-in for ``torch.distributed`` whose collectives fail (the labels a
+failure names), and the canonical option texts that two ranks compare."""
+import pytest
+import torch
+
+from torchmetrics_lite import _identity, sync
+
+
+class _FailingDist:
+    """Two ranks whose every collective fails in the backend (a rank died)."""
+
+    def is_available(self):
+        return True
+
+    def is_initialized(self):
+        return True
+
+    def get_world_size(self, group=None):
+        return 2
+
+    def get_rank(self, group=None):
+        return 0
+
+    def all_gather(self, *args, **kwargs):
+        raise RuntimeError("Connection closed by peer")
+
+
+@pytest.mark.parametrize("n, shown", [(1, "a: the handshake"), (3, "MetricCollection of 3 (a, b, c): the"),
+                                      (4, "MetricCollection of 4 (a, b, c, ...): the")])
+def test_a_failed_collective_names_the_metrics(monkeypatch, n, shown):
+    monkeypatch.setattr(sync, "_dist", lambda: _FailingDist())
+    items = [({"n": torch.ones(2)}, {"n": "sum"}) for _ in range(n)]
+    with pytest.raises(sync.SyncError) as info:
+        sync.reduce_states(items, names=list("abcd"[:n]), options=[""] * n)
+    assert str(info.value).startswith(shown)
+    assert "handshake all_gather of the sync across ranks failed in the backend" in str(info.value)
+    assert isinstance(info.value.__cause__, RuntimeError) and "Connection closed" in str(info.value.__cause__)
