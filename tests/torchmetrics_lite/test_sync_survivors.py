@@ -36,3 +36,26 @@ def test_a_failed_collective_names_the_metrics(monkeypatch, n, shown):
     assert str(info.value).startswith(shown)
     assert "handshake all_gather of the sync across ranks failed in the backend" in str(info.value)
     assert isinstance(info.value.__cause__, RuntimeError) and "Connection closed" in str(info.value.__cause__)
+
+
+class _Pair(tuple):
+    """A tuple subclass with ``_fields`` (as a NamedTuple): described by its ``repr``, not as a tuple."""
+
+    _fields = ("a", "b")
+
+    def __repr__(self):
+        return f"Pair{tuple(self)}"
+
+
+def test_option_texts_read_every_byte_nested_values_and_key_order():
+    # every byte of a tensor: values that agree after a cast to uint8 still differ
+    assert _identity.describe_value(torch.tensor([1.0])) != _identity.describe_value(torch.tensor([1.5]))
+    assert _identity.describe_value(torch.tensor([256])) != _identity.describe_value(torch.tensor([0]))
+    flags = torch.tensor([True, False])
+    assert _identity.describe_value(flags) != _identity.describe_value(flags.flip(0))
+    # inside lists and tuples each element is described (a device by its type), a 1-tuple keeps its comma
+    assert _identity.describe_value([torch.device("cuda", 1), (0.5,)]) == "[device cuda, (0.5,)]"
+    assert _identity.describe_value((torch.device("cuda", 0),)) == "(device cuda,)"
+    assert _identity.describe_value(_Pair((1, 2))) == "Pair(1, 2)"  # named tuples: their repr
+    # a dict does not depend on the order it was built in
+    assert _identity.describe_value({"b": 1, "a": 2}) == _identity.describe_value({"a": 2, "b": 1})
