@@ -59,3 +59,53 @@ def test_option_texts_read_every_byte_nested_values_and_key_order():
     assert _identity.describe_value(_Pair((1, 2))) == "Pair(1, 2)"  # named tuples: their repr
     # a dict does not depend on the order it was built in
     assert _identity.describe_value({"b": 1, "a": 2}) == _identity.describe_value({"a": 2, "b": 1})
+
+
+class _Work:
+    def __init__(self, log):
+        self.log = log
+
+    def wait(self, timeout=None):
+        self.log.append(timeout)
+        return True
+
+    def is_completed(self):
+        return True
+
+
+class _MirrorDist(_FailingDist):
+    """Two ranks that hold the same states: every collective succeeds and sees this rank's tensors twice."""
+
+    def __init__(self):
+        self.waits = []
+
+    def all_gather(self, received, tensor, group=None, async_op=False):
+        for r in received:
+            r.copy_(tensor)
+        return _Work(self.waits) if async_op else None
+
+    def get_backend(self, group=None):
+        return "gloo"
+
+
+def _sum_stack(stack):
+    return stack.sum(0)
+
+
+def test_a_sync_timeout_is_waited_as_given(monkeypatch):
+    import datetime
+
+    fake = _MirrorDist()
+    monkeypatch.setattr(sync, "_dist", lambda: fake)
+    sync.reduce_states([({"rows": torch.ones(3, 1)}, {"rows": "cat"})], names=["m"], options=[""], timeout=2.5)
+    assert fake.waits == [datetime.timedelta(seconds=2.5)]
+
+
+def test_several_fold_states_are_unpacked_at_their_own_offsets(monkeypatch):
+    from torchmetrics_lite.metric import Fold
+
+    monkeypatch.setattr(sync, "_dist", lambda: _MirrorDist())
+    states = {"a": torch.tensor([1.0, 2.0, 3.0]), "b": torch.tensor([[10.0, 20.0], [30.0, 40.0]]),
+              "c": torch.tensor(7.0)}
+    out = sync.reduce_states([(states, dict.fromkeys(states, Fold(_sum_stack)))], names=["m"], options=[""])[0]
+    assert {k: v.tolist() for k, v in out.items()} == {k: (2 * v).tolist() for k, v in states.items()}

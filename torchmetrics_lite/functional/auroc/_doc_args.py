@@ -21,7 +21,7 @@ register(
     thresholds=("thresholds: torchmetrics' binned mode: ``None`` (default, exact over every distinct score), an int "
                 "``T >= 2`` (``torch.linspace(0, 1, T)``), a list of floats in ``[0, 1]`` or a 1-D floating tensor "
                 "of values in ``[0, 1]``, taken as a set of operating points (sorted: their order never changes a "
-                "value; the curves return them ascending): one confusion matrix per threshold (``score >= t`` is "
+                "value; the curves return them sorted): one confusion matrix per threshold (``score >= t`` is "
                 "positive), torchmetrics' numbers (see "
                 "``torchmetrics_lite.functional.auroc.binned``); the scores must then be probabilities, and "
                 "``weight`` is not taken."),
