@@ -87,6 +87,12 @@ class _MirrorDist(_FailingDist):
     def get_backend(self, group=None):
         return "gloo"
 
+    ReduceOp = torch.distributed.ReduceOp
+
+    def all_reduce(self, tensor, op=None, group=None):
+        if op == self.ReduceOp.SUM:
+            tensor.mul_(2)
+
 
 def _sum_stack(stack):
     return stack.sum(0)
@@ -109,3 +115,11 @@ def test_several_fold_states_are_unpacked_at_their_own_offsets(monkeypatch):
               "c": torch.tensor(7.0)}
     out = sync.reduce_states([(states, dict.fromkeys(states, Fold(_sum_stack)))], names=["m"], options=[""])[0]
     assert {k: v.tolist() for k, v in out.items()} == {k: (2 * v).tolist() for k, v in states.items()}
+
+
+def test_bool_states_come_back_bool(monkeypatch):
+    monkeypatch.setattr(sync, "_dist", lambda: _MirrorDist())
+    states = {"any": torch.tensor([True, False]), "all": torch.tensor([False, True]), "n": torch.tensor(3)}
+    out = sync.reduce_states([(states, {"any": "max", "all": "min", "n": "sum"})], names=["m"], options=[""])[0]
+    assert out["any"].dtype == out["all"].dtype == torch.bool
+    assert out["any"].tolist() == [True, False] and out["all"].tolist() == [False, True] and out["n"].item() == 6
