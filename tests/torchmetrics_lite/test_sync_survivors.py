@@ -123,3 +123,39 @@ def test_bool_states_come_back_bool(monkeypatch):
     out = sync.reduce_states([(states, {"any": "max", "all": "min", "n": "sum"})], names=["m"], options=[""])[0]
     assert out["any"].dtype == out["all"].dtype == torch.bool
     assert out["any"].tolist() == [True, False] and out["all"].tolist() == [False, True] and out["n"].item() == 6
+
+
+class _CountingMirror(_MirrorDist):
+    """:class:`_MirrorDist` that counts its all_gathers and lets rank 1 claim other cat dtypes in the header."""
+
+    def __init__(self, rank1_codes=None):
+        super().__init__()
+        self.gathers, self.rank1_codes = 0, rank1_codes or {}
+
+    def all_gather(self, received, tensor, group=None, async_op=False):
+        self.gathers += 1
+        work = super().all_gather(received, tensor, group, async_op)
+        if self.gathers == 1:  # the header: rank 1 holds the same rows in another dtype
+            for slot, dtype in self.rank1_codes.items():
+                word = int(received[1][4 + slot])
+                received[1][4 + slot] = (word >> sync._CODE_BITS) << sync._CODE_BITS | sync._CODE[dtype]
+        return work
+
+
+def test_cat_states_of_one_dtype_are_unpacked_at_their_own_offsets(monkeypatch):
+    fake = _CountingMirror()
+    monkeypatch.setattr(sync, "_dist", lambda: fake)
+    states = {"a": torch.tensor([[1.0, 2.0]]), "b": torch.tensor([[5.0, 6.0], [7.0, 8.0]]), "c": torch.zeros(0, 2)}
+    out = sync.reduce_states([(states, dict.fromkeys(states, "cat"))], names=["m"], options=[""])[0]
+    assert {k: v.tolist() for k, v in out.items()} == {k: torch.cat([v, v]).tolist() for k, v in states.items()}
+    assert fake.gathers == 2  # the header, then one all_gather for the float32 cat states
+
+
+def test_cat_states_empty_on_every_rank_need_no_gather_and_still_promote(monkeypatch):
+    fake = _CountingMirror(rank1_codes={0: torch.float64})
+    monkeypatch.setattr(sync, "_dist", lambda: fake)
+    states = {"rows": torch.zeros(0, 3), "flags": torch.zeros(0, dtype=torch.bool)}
+    out = sync.reduce_states([(states, dict.fromkeys(states, "cat"))], names=["m"], options=[""])[0]
+    assert out["rows"].dtype == torch.float64 and out["rows"].shape == (0, 3)  # rank 1's float64 promotes
+    assert out["flags"].dtype == torch.bool and out["flags"].shape == (0,)
+    assert fake.gathers == 1  # the header only: nothing to gather
