@@ -27,7 +27,8 @@ def key32(a: np.ndarray) -> Optional[np.ndarray]:
     if a.size == 0:
         return np.zeros(0, dtype=np.int64)
     if a.dtype == np.float64:
-        single = a.astype(np.float32)
+        with np.errstate(over="ignore"):  # a value beyond float32's range becomes inf, and fails the test below
+            single = a.astype(np.float32)
         if not np.array_equal(single.astype(np.float64), a):
             return None
         a = single
@@ -263,7 +264,8 @@ def _exact_float32(a: np.ndarray) -> Optional[np.ndarray]:
     """``a`` as float32 when it is float32, or float64 holding float32 values only (one cast, one comparison);
     else None."""
     if a.dtype == np.float64:
-        single = a.astype(np.float32)
+        with np.errstate(over="ignore"):  # beyond float32's range: inf, unequal to the float64
+            single = a.astype(np.float32)
         return single if np.array_equal(single, a) else None
     return a if a.dtype == np.float32 else None
 

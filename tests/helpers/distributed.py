@@ -49,6 +49,12 @@ def shard(batches: Sequence[Batch], rank: int, world_size: int) -> List[Batch]:
     return [b for b, o in zip(batches, owner) if o == rank]
 
 
+#: the wall-clock limit of one spawned group (seconds): a rank that hangs (a broken handshake, a collective that
+#: never completes) fails its test after this long instead of the group's 180 s timeout twice over;
+#: ``TML_SPAWN_DEADLINE`` shortens it (a mutation run of the handshake)
+SPAWN_DEADLINE = float(os.environ.get("TML_SPAWN_DEADLINE", "150"))
+
+
 def spawn(fn: Callable[..., Any], world_size: int, *args: Any, timeout: float = 180.0,
           broken: bool = False) -> List[Any]:
     """Run ``fn(rank, world_size, *args)`` on ``world_size`` gloo ranks; returns each rank's result.
@@ -56,17 +62,20 @@ def spawn(fn: Callable[..., Any], world_size: int, *args: Any, timeout: float = 
     ``fn`` must be a module-level function (it is pickled into freshly spawned interpreters). ``broken=True``
     for a function that leaves the group unusable (a timed-out collective, a rank that exits): each rank ends
     with ``os._exit(0)`` after saving its result instead of destroying the group (which would wait for the
-    group's timeout), and a rank that saved nothing (it exited early) has the result ``None``."""
+    group's timeout), and a rank that saved nothing (it exited early) has the result ``None``. The whole group
+    gets ``min(2 * timeout, SPAWN_DEADLINE)`` seconds, then its ranks are killed and a ``TimeoutError``
+    raised."""
     with tempfile.TemporaryDirectory() as tmp:
         ctx = torch.multiprocessing.spawn(
             _worker, args=(world_size, tmp, fn, args, timeout, broken), nprocs=world_size, join=False
         )
-        deadline = time.monotonic() + 2 * timeout
-        while not ctx.join(timeout=5):
+        limit = min(2 * timeout, SPAWN_DEADLINE)
+        deadline = time.monotonic() + limit
+        while not ctx.join(timeout=1):
             if time.monotonic() > deadline:
                 for p in ctx.processes:
                     p.kill()
-                raise TimeoutError(f"{world_size} ranks did not finish {fn.__name__} in {2 * timeout:.0f} s")
+                raise TimeoutError(f"{world_size} ranks did not finish {fn.__name__} in {limit:.0f} s")
         paths = [os.path.join(tmp, f"rank{r}.pt") for r in range(world_size)]
         return [torch.load(p, weights_only=False) if os.path.exists(p) or not broken else None for p in paths]
 

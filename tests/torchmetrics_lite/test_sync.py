@@ -71,6 +71,14 @@ def _scenario(rank, world_size):
     out["fields"] = sync_scenarios.fields(rank, world_size)
     out["metrics"] = sync_scenarios.metrics(rank, world_size)
     out["world"] = sync.world_size()
+    out["any_rank"] = (sync.any_rank(rank == world_size - 1), sync.any_rank(False), sync.any_rank(True))
+    out["slots"] = {}
+    for n in (sync.CAT_SLOTS, sync.CAT_SLOTS + 1):  # the handshake carries CAT_SLOTS cat sizes; one more costs one
+        states = {f"c{i}": torch.full((rank + i % 3, 2), float(rank)) for i in range(n)}
+        with _Counter() as counter:
+            got = sync.reduce_states([(states, dict.fromkeys(states, "cat"))])[0]
+        out["slots"][n] = (counter.calls["all_gather"], [tuple(got[f"c{i}"].shape) for i in range(n)],
+                           float(got["c1"].sum()))
     return out
 
 
@@ -94,6 +102,21 @@ def test_cat_states_gather_with_promotion_and_empty_rank(world):
         # the handshake carries the cat sizes: one all_gather per cat dtype group (float64, bool, int64) + 1
         assert res["rows_calls"] == {"all_reduce": 1, "all_gather": 4, "all_gather_object": 0}
         assert res["rows_first"] == [("all_gather", (sync.HEADER_WORDS,))]
+
+
+@pytest.mark.parametrize("world", [2, 3])
+def test_any_rank_is_true_on_every_rank_when_one_rank_is(world):
+    assert [res["any_rank"] for res in RUN.extra(world)] == [(True, False, True)] * world
+
+
+@pytest.mark.parametrize("world", [2, 3])
+def test_the_handshake_carries_cat_slots_sizes_and_one_more_gather_the_rest(world):
+    for res in RUN.extra(world):
+        for n, gathers in ((sync.CAT_SLOTS, 2), (sync.CAT_SLOTS + 1, 3)):  # header, float32 cats (+ the rest)
+            calls, shapes, total = res["slots"][n]
+            assert calls == gathers
+            assert shapes == [(sum(r + i % 3 for r in range(world)), 2) for i in range(n)]
+            assert total == sum(2 * r * (r + 1) for r in range(world))
 
 
 @pytest.mark.parametrize("world", [2, 3])

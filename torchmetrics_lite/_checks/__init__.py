@@ -22,7 +22,6 @@ from torchmetrics_lite._checks.auroc import (  # noqa: F401
     check_alpha,
     check_binary_rank_inputs,
     check_binned_auroc,
-    check_binned_max_fpr,
     check_binned_scores,
     check_binned_weight,
     check_bins,

@@ -205,27 +205,59 @@ def check_rank_weight(weight: Any, shape: Tuple[int, ...], validate_args: bool) 
 
 
 # ------------------------------------------------------------------ torchmetrics' thresholds= and ignore_index=
+_THRESHOLDS_EXPECTED = ("None, an int >= 2, a non-empty list of floats in [0, 1] or a non-empty 1-D floating tensor of "
+                        "values in [0, 1]")
+
+
+def _describe_thresholds(thresholds: Any) -> str:
+    if isinstance(thresholds, Tensor):
+        return f"shape {tuple(thresholds.shape)}, dtype {thresholds.dtype}"
+    text = repr(thresholds)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def check_thresholds(thresholds: Any) -> Optional[Tensor]:
     """torchmetrics' ``thresholds``: ``None`` (exact), an int ``T >= 2`` (``torch.linspace(0, 1, T)``), a list
-    of floats in ``[0, 1]`` or a 1-D floating tensor; returned as the tensor torchmetrics builds (same dtype, so
-    the comparisons ``preds >= t`` are the same)."""
+    of floats in ``[0, 1]`` or a 1-D floating tensor of values in ``[0, 1]`` (on any device; the same rule for
+    lists and tensors: no NaN, no inf, not empty). Returned SORTED (ascending, repeats kept) as a CPU tensor of
+    the dtype torchmetrics builds (a list: float32; a tensor: its own), so the comparisons ``preds >= t`` are
+    torchmetrics': the thresholds are a set of operating points, and their order never changes a value.
+
+    This is the one check of the ``thresholds`` argument: every binned function and module calls it.
+
+    Raises:
+        ValueError: any other value (a bool, an int below 2, a string, a tuple, an empty list, a list holding a
+            non-float, NaN, inf or a value outside [0, 1], a tensor that is not 1-D, empty, not floating, or
+            holds NaN, inf or a value outside [0, 1]), naming what was expected and what was received.
+    """
     if thresholds is None:
         return None
+    problem = ""
     if isinstance(thresholds, bool) or not isinstance(thresholds, (int, list, Tensor)):
-        raise ValueError(f"Expected `thresholds` to be None, an int >= 2, a list of floats in [0, 1] or a 1-D "
-                         f"tensor, got {thresholds!r}")
-    if isinstance(thresholds, int):
+        problem = f"a {type(thresholds).__name__}"
+    elif isinstance(thresholds, int):
         if thresholds < 2:
-            raise ValueError(f"Expected `thresholds` as an int to be at least 2, got {thresholds}")
-        return torch.linspace(0, 1, thresholds)
-    if isinstance(thresholds, list):
-        if not thresholds or not all(isinstance(t, float) and 0 <= t <= 1 for t in thresholds):
-            raise ValueError(f"Expected `thresholds` as a list to hold floats in [0, 1], got {thresholds!r}")
-        return torch.tensor(thresholds)
-    if thresholds.dim() != 1 or thresholds.numel() == 0 or not thresholds.is_floating_point():
-        raise ValueError(f"Expected `thresholds` as a tensor to be 1-D, floating and not empty, got shape "
-                         f"{tuple(thresholds.shape)} and dtype {thresholds.dtype}")
-    return thresholds.detach().cpu()
+            problem = "an int below 2"
+        else:
+            return torch.linspace(0, 1, thresholds)
+    elif isinstance(thresholds, list):
+        if not thresholds:
+            problem = "an empty list"
+        elif not all(isinstance(t, float) and 0 <= t <= 1 for t in thresholds):  # NaN and inf fail here
+            problem = "a list holding a value that is not a float in [0, 1] (an int, NaN, inf...)"
+        else:
+            return torch.tensor(thresholds).sort().values
+    elif thresholds.dim() != 1 or thresholds.numel() == 0 or not thresholds.is_floating_point():
+        problem = "a tensor that is not 1-D, is empty or is not floating"
+    else:
+        values = thresholds.detach().cpu()
+        lo, hi = torch.aminmax(values)
+        if not (0 <= lo.item() and hi.item() <= 1):  # NaN fails here too
+            problem = f"a tensor of values in [{lo.item():.4g}, {hi.item():.4g}] (NaN, inf or outside [0, 1])"
+        else:
+            return values.sort().values
+    raise ValueError(f"Expected `thresholds` to be {_THRESHOLDS_EXPECTED}, got {problem} "
+                     f"({_describe_thresholds(thresholds)})")
 
 
 def check_rank_ignore_index(ignore_index: Any) -> Optional[int]:
@@ -258,13 +290,6 @@ def check_binned_scores(preds: Tensor, validate_args: bool, hint: str) -> None:
         if lo.item() < 0 or hi.item() > 1:
             raise ValueError(f"Expected `preds` to be probabilities in [0, 1] with `thresholds` (they are compared "
                              f"with the thresholds), got values in [{lo.item():.4g}, {hi.item():.4g}]; {hint}")
-
-
-def check_binned_max_fpr(thresholds: Optional[Tensor], max_fpr: Any) -> None:
-    """A partial AUROC from binned thresholds interpolates along the ROC points: they must be in increasing order."""
-    if thresholds is not None and max_fpr is not None and not bool((thresholds[1:] >= thresholds[:-1]).all()):
-        raise ValueError(f"Expected `thresholds` in increasing order with `max_fpr` (the partial area interpolates "
-                         f"along the ROC points), got {thresholds.tolist()}; pass `thresholds.sort().values`")
 
 
 def check_fpr_range(fpr_range: Any) -> Tuple[float, float]:

@@ -10,7 +10,6 @@ from torch import Tensor
 from torchmetrics_lite._checks import (
     check_binary_rank_inputs,
     check_binned_auroc,
-    check_binned_max_fpr,
     check_binned_weight,
     check_max_fpr,
 )
@@ -88,7 +87,6 @@ class BinaryAUROC(Metric):
         if bins is None:
             _declare_mode(self, thresholds, ignore_index, 1, ("binary",), lambda: _add_rank_states(
                 self, type(self).weighted, (), (), torch.uint8, ("binary_rank",)))
-            check_binned_max_fpr(self.threshold_values, max_fpr)
         else:  # two histograms instead of the scores
             self.add_state("hist", torch.zeros(2, bins, dtype=torch.int64), reduce="sum")
             self.stats_key = ("binary_auroc_binned", bins, self.range, self.validate_args)

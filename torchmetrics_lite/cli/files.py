@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
+from torchmetrics_lite.cli import long_ids
 from torchmetrics_lite.cli.errors import CliError
 from torchmetrics_lite.cli.ids import Vocab
 from torchmetrics_lite.cli.parse import (
@@ -81,7 +82,7 @@ class Column(NamedTuple):
 
 class Table(NamedTuple):
     path: str
-    columns: List[np.ndarray]  # the wanted columns: id keys (uint64 or S{w}), int64 or float64 values
+    columns: List[Any]  # the wanted columns: id keys (uint64, S{w} or LongIds), int64 or float64 values
     lines: np.ndarray  # (rows,) 1-based line number of each row
     last_tag: str  # field 5 (the run tag) of the last row, "" when it has none
 
@@ -164,7 +165,7 @@ def read_table(path: str, shape: Shape, layout: str, wanted: Sequence[Column], t
 
 
 def _convert(text: Text, start: np.ndarray, end: np.ndarray, column: Column, path: str,
-             lines: np.ndarray) -> np.ndarray:
+             lines: np.ndarray) -> Any:
     """The fields ``start:end`` (of the rows on ``lines``) as ``column.kind`` says."""
     if column.kind == "id":
         return id_keys(text, start, end)
@@ -172,23 +173,25 @@ def _convert(text: Text, start: np.ndarray, end: np.ndarray, column: Column, pat
     slow = np.flatnonzero(~ok)
     if slow.size:  # exponents, long mantissas, nan...: NumPy reads them
         raw = id_keys(text, start.take(slow), end.take(slow))
-        values[slow] = _slow_numbers(u64_to_bytes(raw) if raw.dtype == np.uint64 else raw, column,
-                                     path, lines.take(slow))
+        values[slow] = _slow_numbers(u64_to_bytes(raw) if isinstance(raw, np.ndarray) and raw.dtype == np.uint64
+                                     else raw, column, path, lines.take(slow))
     return values
 
 
-def _concat(parts: List[np.ndarray], kind: str) -> np.ndarray:
-    if kind != "id" or all(p.dtype == np.uint64 for p in parts):
-        return np.concatenate(parts)
-    parts = [u64_to_bytes(p) if p.dtype == np.uint64 else p for p in parts]  # some id is longer than 8 bytes
-    return np.concatenate([p.astype(f"S{max(q.dtype.itemsize for q in parts)}") for p in parts])
+def _concat(parts: List[Any], kind: str) -> Any:
+    return long_ids.concat(parts) if kind == "id" else np.concatenate(parts)
 
 
-def _slow_numbers(raw: np.ndarray, column: Column, path: str, lines: np.ndarray) -> np.ndarray:
-    """int64 or float64 values of the bytes ``raw`` (S{w}); the first that is not a number is reported."""
+def _slow_numbers(raw: Any, column: Column, path: str, lines: np.ndarray) -> np.ndarray:
+    """int64 or float64 values of the bytes ``raw`` (``S{w}`` keys, or ``LongIds`` where one field is far longer
+    than the others: each read by Python); the first that is not a number is reported. As C's ``atof`` (trec_eval
+    reads scores so), a number beyond the float64 range is ``inf`` (``1e309``), silently."""
     integral = column.kind == "int"
     try:
-        values = raw.astype(np.int64 if integral else np.float64)
+        with np.errstate(over="ignore"):  # 1e309 -> inf, without NumPy's "overflow encountered in cast"
+            values = raw.astype(np.int64 if integral else np.float64) if isinstance(raw, np.ndarray) else \
+                np.array([int(t) if integral else float(t) for t in raw.tolist()],
+                         dtype=np.int64 if integral else np.float64)
         if integral or not np.isnan(values).any():
             return values
     except (ValueError, OverflowError):

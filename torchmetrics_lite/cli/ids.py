@@ -2,7 +2,8 @@
 the (query, document) join of a run with its qrels.
 
 An id arrives as the key :func:`~torchmetrics_lite.cli.parse.id_keys` makes of its bytes (a ``uint64`` for
-ids of at most 8 bytes, else ``S{w}``), which compares as the bytes do (trec_eval's ``strcmp``). A
+ids of at most 8 bytes, else ``S{w}``, or ``LongIds`` where padding to the longest id would not stay linear in
+the ids' bytes), which compares as the bytes do (trec_eval's ``strcmp``). A
 :class:`Vocab` turns the keys of several files into dense codes (``0 .. n-1`` in that order: one sort) or, for
 documents, into order keys of few bits (the keys without the bits every id shares: no sort at all).
 """
@@ -12,7 +13,9 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
+from torchmetrics_lite.cli import long_ids
 from torchmetrics_lite.cli.errors import CliError
+from torchmetrics_lite.cli.long_ids import Keys, LongIds
 from torchmetrics_lite.cli.parse import u64_to_bytes
 
 
@@ -21,26 +24,24 @@ class Vocab:
     or :meth:`keys`; :meth:`names` turns either back into the ids."""
 
     def __init__(self) -> None:
-        self.parts: List[np.ndarray] = []
-        self.unique: np.ndarray = np.zeros(0, dtype="S1")  # the ids of each code, after codes()
+        self.parts: List[Keys] = []
+        self.unique: Keys = np.zeros(0, dtype="S1")  # the ids of each code, after codes()
         self._shared: Optional[Tuple[int, int]] = None  # after keys(): (the bits all ids share, low bits dropped)
 
-    def add(self, ids: np.ndarray) -> int:
+    def add(self, ids: Keys) -> int:
         self.parts.append(ids)
         return len(self.parts) - 1
 
     def codes(self) -> List[np.ndarray]:
         """int64 codes ``0 .. n-1`` of the ``n`` distinct ids, in byte order of the ids, for each file."""
-        if all(p.dtype == np.uint64 for p in self.parts):  # ids of at most 8 bytes: integer sorts
-            keys = np.concatenate(self.parts)
-        else:
-            bytewise = [u64_to_bytes(p) if p.dtype == np.uint64 else p for p in self.parts]
-            width = max(p.dtype.itemsize for p in bytewise)
-            keys = np.concatenate([p.astype(f"S{width}") for p in bytewise])
-        heads = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))  # runs of one id (grouped files)
-        self.unique, rank = _dense(keys.take(heads))
+        keys = long_ids.concat(self.parts)  # uint64 (integer sorts), S{w}, or LongIds (memory linear in bytes)
         self._shared = None
-        inverse = rank if heads.size == keys.size else np.repeat(rank, np.diff(np.append(heads, keys.size)))
+        if isinstance(keys, LongIds):
+            self.unique, inverse = long_ids.dense_codes(keys)
+        else:
+            heads = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))  # runs of one id (grouped)
+            self.unique, rank = _dense(keys.take(heads))
+            inverse = rank if heads.size == keys.size else np.repeat(rank, np.diff(np.append(heads, keys.size)))
         bounds = np.cumsum([0] + [p.size for p in self.parts])
         return [inverse[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
 
@@ -48,7 +49,7 @@ class Vocab:
         """``(keys, bits)``: int64 keys in ``[0, 2**bits)`` of the ids of each file, equal and ordered as the ids:
         the ``uint64`` keys without the top and bottom bits that every id shares, when that leaves at most
         ``max_bits`` bits (no sort), else the :meth:`codes`."""
-        if self.parts and all(p.dtype == np.uint64 and p.size for p in self.parts):
+        if self.parts and all(isinstance(p, np.ndarray) and p.dtype == np.uint64 and p.size for p in self.parts):
             first = self.parts[0][0]
             varying = 0
             for p in self.parts:
@@ -69,7 +70,7 @@ class Vocab:
             raw = u64_to_bytes(np.uint64(top) | (values.astype(np.uint64) << np.uint64(low)))
         else:
             raw = self.unique.take(values)
-            if raw.dtype == np.uint64:
+            if isinstance(raw, np.ndarray) and raw.dtype == np.uint64:
                 raw = u64_to_bytes(raw)
         return [x.decode("utf-8", "replace") for x in raw.tolist()]
 

@@ -8,11 +8,14 @@ import sys
 from typing import Optional, Sequence, TextIO
 
 from torchmetrics_lite.cli.classify import run_classify
-from torchmetrics_lite.cli.errors import EXIT_USAGE, CliError
+from torchmetrics_lite.cli.errors import EXIT_DATA, EXIT_USAGE, CliError
 from torchmetrics_lite.cli.files import read_qrels, read_run
 from torchmetrics_lite.cli.ids import Vocab
 from torchmetrics_lite.cli.measures import parse_measure, parse_measures, retrieval_values, split_measures
 from torchmetrics_lite.cli.output import write_retrieval
+
+OUT_OF_MEMORY = ("out of memory (the input needs more memory than the process may use; memory grows linearly "
+                 "with the files' bytes: free memory, raise the limit, or split the run by query)")
 
 
 def _run_retrieval(args: argparse.Namespace, out: TextIO) -> int:
@@ -97,6 +100,9 @@ def main(argv: Optional[Sequence[str]] = None, *, stdout: Optional[TextIO] = Non
             print(message if message.startswith(("trec_eval", "Usage")) else f"trec_eval: {message}",
                   file=sys.stderr)
             return e.code
+        except MemoryError:
+            print(f"trec_eval: {OUT_OF_MEMORY}", file=sys.stderr)
+            return EXIT_DATA
     parser = _parser()
     try:
         args = parser.parse_args(argv)
@@ -112,3 +118,6 @@ def main(argv: Optional[Sequence[str]] = None, *, stdout: Optional[TextIO] = Non
     except CliError as e:
         print(f"tml-eval: error: {e}", file=sys.stderr)
         return e.code
+    except MemoryError:
+        print(f"tml-eval: error: {OUT_OF_MEMORY}", file=sys.stderr)
+        return EXIT_DATA

@@ -8,7 +8,8 @@ lines end at line feeds, so CRLF files read as LF files.
 * :func:`fields`: the first and last byte of every field and the end of every line, by comparing neighbouring
   bytes (whitespace or not) for a block of the file;
 * :func:`id_keys`: each field's bytes as a key that compares as the bytes do (``strcmp``): one big-endian
-  ``uint64`` when every field has at most 8 bytes (integer sorts), else fixed-width bytes ``S{8w}``;
+  ``uint64`` when every field has at most 8 bytes (integer sorts), else fixed-width bytes ``S{8w}`` while the
+  padding is bounded, else the bytes and offsets of :mod:`~torchmetrics_lite.cli.long_ids`;
 * :func:`decimals`: exact float64 values of plain decimals (``-12.5``, ``7``, ``.25``, at most 16 bytes), the
   same double Python's ``float()`` gives, with a mask of the fields it could not read that way (exponents,
   long mantissas, ``nan``...), which the caller parses the slow way.
@@ -16,9 +17,11 @@ lines end at line feeds, so CRLF files read as LF files.
 from __future__ import annotations
 
 import io
-from typing import NamedTuple, Tuple
+from typing import NamedTuple, Tuple, Union
 
 import numpy as np
+
+from torchmetrics_lite.cli.long_ids import LongIds, fits_fixed
 
 PAD = 16  # zero bytes before and after the text
 
@@ -133,16 +136,21 @@ def regular(f: Fields, width: int) -> bool:
     return bool((last < f.line_end).all() and (first[1:] > f.line_end[:-1]).all())
 
 
-def id_keys(text: Text, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+def id_keys(text: Text, start: np.ndarray, end: np.ndarray) -> Union[np.ndarray, LongIds]:
     """The bytes of each field as a key ordered as the bytes (a prefix first): one ``uint64`` (the bytes
     big-endian, zero padded) when every field has at most 8 bytes; else fixed-width bytes ``S{8w}`` (zero
-    padded: NumPy orders them bytewise too)."""
+    padded: NumPy orders them bytewise too) while that padding stays bounded (``long_ids.fits_fixed``); else
+    (one long field among short ones) :class:`~torchmetrics_lite.cli.long_ids.LongIds`, the fields' bytes
+    one after another: memory linear in the fields' bytes either way."""
     length = end - start
     longest = int(length.max(initial=0))
     if longest <= 8:
         keep = ~_U(0) << ((8 - length) * 8).astype(np.uint64)  # the field's bytes, now the high bytes
         return text.words[start].view(">u8").astype(np.uint64) & keep
     n_words = -(-longest // 8)
+    if n_words > 16 or not fits_fixed(start.size, 8 * n_words, int(length.sum())):  # one gather, no loop of words
+        ids = LongIds.gather(text.arr, start, end)
+        return ids.fixed(8 * n_words) if fits_fixed(start.size, 8 * n_words, int(length.sum())) else ids
     out = np.empty((start.size, n_words), dtype="<u8")  # memory order: the bytes in text order
     for w in range(n_words):  # bytes 8w .. 8w + 7 of each field, the first one in the lowest bits
         left = np.clip(length - 8 * w, 0, 8).astype(np.uint64) * _U(8)  # bits of the field in this word

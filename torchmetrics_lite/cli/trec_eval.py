@@ -130,7 +130,7 @@ def run_trec_eval(argv: Sequence[str], out: TextIO) -> int:
     qrels = read_qrels(qrels_path, queries, docs)
     run = read_run(run_path, queries, docs, TREC_EVAL_RUN_SHAPE)
     if options.float32:
-        run = run._replace(score=run.score.astype(np.float32).astype(np.float64))
+        run = run._replace(score=float32_scores(run.score))
     try:
         joined = join(qrels, run, queries, docs, order="bytes", keep="qrels" if options.complete else "both")
     except CliError as e:
@@ -149,6 +149,13 @@ def run_trec_eval(argv: Sequence[str], out: TextIO) -> int:
         values = zscores(values, joined.qids, options.zscores)
     write_trec_eval(out, selected, joined.qids, values, strings, run.tag, options)
     return 0
+
+
+def float32_scores(score: np.ndarray) -> np.ndarray:
+    """``--float32-scores``: the scores as C's ``float`` holds them (trec_eval 9.x): beyond its range ``inf``,
+    silently (no NumPy overflow warning)."""
+    with np.errstate(over="ignore"):
+        return score.astype(np.float32).astype(np.float64)
 
 
 def ranked_lists(joined: Joined, options: Options, dense: bool = False) -> Tuple[Lists, np.ndarray]:

@@ -84,7 +84,12 @@ def run_prefs(options: Any, selected: List[Selected], out: TextIO) -> int:
     prefs_path, run_path = options.files
     qp, dp, jg, jsg, level = read_judgements(prefs_path, options.rel_format, queries, docs)
     run = read_run(run_path, queries, docs, TREC_EVAL_RUN_SHAPE)
-    score = run.score.astype(np.float32).astype(np.float64) if options.float32 else run.score
+    if options.float32:
+        from torchmetrics_lite.cli.trec_eval import float32_scores
+
+        score = float32_scores(run.score)
+    else:
+        score = run.score
     q_codes, d_codes = queries.codes(), docs.codes()
     judged = Judgements(q_codes[qp], jg, jsg, d_codes[dp], level)
     rq, rd = q_codes[run.q], d_codes[run.doc]

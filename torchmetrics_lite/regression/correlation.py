@@ -123,8 +123,9 @@ class _RankMetric(Metric):
         super().__init__(**kwargs)
         check_positive_int("num_outputs", num_outputs)
         self.num_outputs, self.scalar = num_outputs, num_outputs == 1
-        self.add_state("preds", torch.zeros(0, num_outputs, dtype=torch.float32), reduce="cat")
-        self.add_state("target", torch.zeros(0, num_outputs, dtype=torch.float32), reduce="cat")
+        # int64 until a floating batch promotes it (torch's promotion): integers are kept (and ranked) exactly
+        self.add_state("preds", torch.zeros(0, num_outputs, dtype=torch.int64), reduce="cat")
+        self.add_state("target", torch.zeros(0, num_outputs, dtype=torch.int64), reduce="cat")
         self.stats_key = ("correlation_values", num_outputs, self.validate_args)
 
 
@@ -135,7 +136,8 @@ class SpearmanCorrCoef(_RankMetric):
     see :func:`~torchmetrics_lite.functional.spearman_corrcoef`.
 
     ``update(preds, target)``: ``(N,)`` or ``(N, num_outputs)`` real tensors. State: the values (``cat``
-    states: floating inputs as given, integers as float64), O(N) memory as torchmetrics'.
+    states: floating inputs as given, integers as int64, ranked as integers; a floating batch after integer ones
+    promotes the kept values as torch does), O(N) memory as torchmetrics'.
 
     Args:
         {num_outputs}

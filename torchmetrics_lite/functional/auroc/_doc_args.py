@@ -19,8 +19,10 @@ register(
                     "per-label sigmoid keeps each label's order (the values are rank-invariant): any real scores "
                     "work."),
     thresholds=("thresholds: torchmetrics' binned mode: ``None`` (default, exact over every distinct score), an int "
-                "``T >= 2`` (``torch.linspace(0, 1, T)``), a list of floats in ``[0, 1]`` or a 1-D tensor: one "
-                "confusion matrix per threshold (``score >= t`` is positive), torchmetrics' numbers (see "
+                "``T >= 2`` (``torch.linspace(0, 1, T)``), a list of floats in ``[0, 1]`` or a 1-D floating tensor "
+                "of values in ``[0, 1]``, taken as a set of operating points (sorted: their order never changes a "
+                "value; the curves return them sorted): one confusion matrix per threshold (``score >= t`` is "
+                "positive), torchmetrics' numbers (see "
                 "``torchmetrics_lite.functional.auroc.binned``); the scores must then be probabilities, and "
                 "``weight`` is not taken."),
     ignore_index_rank=("ignore_index: samples (for multilabel input: elements) whose target equals it are left "
@@ -44,8 +46,9 @@ register(
     num_labels_rank="num_labels: the number of labels.",
 )
 register(
-    thresholds_module=("thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; "
-                       "probabilities only): one confusion matrix per threshold, summed over batches and ranks, and "
+    thresholds_module=("thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds in "
+                       "[0, 1], sorted: a set of operating points; probabilities only): one confusion matrix per "
+                       "threshold, summed over batches and ranks, and "
                        "torchmetrics' values (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): "
                        "exact."),
     ignore_index_rank_module=("ignore_index: samples (multilabel: elements) whose target equals it are left out, as "

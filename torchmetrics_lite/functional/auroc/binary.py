@@ -10,7 +10,6 @@ from torch import Tensor
 from torchmetrics_lite._checks import (
     Weighting,
     check_binary_rank_inputs,
-    check_binned_max_fpr,
     check_max_fpr,
     check_rank_ignore_index,
     check_rank_weight,
@@ -131,7 +130,6 @@ def binary_auroc(preds: Tensor, target: Tensor, *, max_fpr: Optional[float] = No
     """
     check_max_fpr(max_fpr)
     thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
-    check_binned_max_fpr(thr, max_fpr)
     state = _binary_rank_stats(preds, target, weight, validate_args=validate_args, ignore_index=ignore_index,
                                threshold_values=thr)
     return _binary_auroc_from_stats(state, max_fpr, strict)

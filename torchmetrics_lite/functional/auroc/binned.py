@@ -1,12 +1,14 @@
 """torchmetrics' binned rank metrics (``thresholds=``): one confusion matrix per threshold and column.
 
-With ``thresholds`` (an int ``T``: ``torch.linspace(0, 1, T)``; a list; a 1-D tensor, in the order given) a
-sample is predicted positive at threshold ``t`` when ``score >= t`` (torchmetrics' comparison, in the promoted
+With ``thresholds`` (an int ``T``: ``torch.linspace(0, 1, T)``; a list; a 1-D tensor) a sample is predicted
+positive at threshold ``t`` when ``score >= t`` (torchmetrics' comparison, in the promoted
 dtype of the scores and the thresholds). The state is ``confmat`` ``(T, K, 2, 2)`` int64, ``K`` the columns
 (1 for binary, the classes one-vs-rest, the labels), ``confmat[t, k] = [[tn, fp], [fn, tp]]``: a sum state, so
-batches and ranks add up. It is counted without a loop over thresholds: each score's number of thresholds at or
-below it (one ``searchsorted`` on the sorted thresholds), one ``bincount`` over (column, label, that number),
-and suffix sums.
+batches and ranks add up. The thresholds are a set of operating points: they are sorted first (ascending, repeats
+kept; ``_checks.check_thresholds``), so their order never changes a value, and the curves return them sorted
+(torchmetrics, which keeps the order given, computes its areas over unsorted points: the same values as here on
+sorted thresholds). It is counted without a loop over thresholds: each score's number of thresholds at or below it
+(one ``searchsorted``), one ``bincount`` over (column, label, that number), and suffix sums.
 
 From it, as torchmetrics: precision ``tp / (tp + fp)`` and recall ``tp / (tp + fn)`` per threshold (``nan`` for
 0/0), the point ``(1, 0)`` appended (the PR curve); the ROC's ``fpr``, ``tpr`` in reversed threshold order;
@@ -18,7 +20,7 @@ returns 0 and averages it in; a ROC rate 0/0 is ``nan`` (torchmetrics: 0).
 """
 from __future__ import annotations
 
-from typing import Any, List, Optional, Tuple, Union
+from typing import Any, List, Optional, Tuple
 
 import torch
 from torch import Tensor
@@ -46,11 +48,12 @@ Curve = Tuple[Tensor, Tensor, Tensor]
 
 
 def _binned_stats(scores: Tensor, positive: Tensor, valid: Optional[Tensor], thresholds: Tensor) -> State:
-    """``confmat`` ``(T, K, 2, 2)`` of scores ``(N, K)`` against ``thresholds`` ``(T,)``; ``valid`` ``(N, K)``
-    marks the counted elements (``None``: all)."""
+    """``confmat`` ``(T, K, 2, 2)`` of scores ``(N, K)`` against ``thresholds`` ``(T,)`` (ascending, as
+    :func:`~torchmetrics_lite._checks.check_thresholds` returns them); ``valid`` ``(N, K)`` marks the counted
+    elements (``None``: all)."""
     thr = thresholds.to(scores.device)
     dtype = torch.promote_types(scores.dtype, thr.dtype)
-    ordered, perm = torch.sort(thr.to(dtype))
+    ordered = thr.to(dtype)
     n_thr, n_cols = thr.numel(), scores.shape[1]
     at_or_below = torch.searchsorted(ordered, scores.to(dtype).contiguous(), right=True)  # (N, K) in [0, T]
     column = torch.arange(n_cols, device=scores.device).expand_as(at_or_below)
@@ -60,10 +63,7 @@ def _binned_stats(scores: Tensor, positive: Tensor, valid: Optional[Tensor], thr
     hist = torch.bincount(code.reshape(-1), minlength=n_cols * 2 * (n_thr + 1)).view(n_cols, 2, n_thr + 1)
     totals = hist.sum(-1)  # (K, 2): negatives, positives
     # score >= ordered[j]  <=>  at least j + 1 thresholds at or below it: the suffix sum from j + 1
-    at_least = hist.flip(-1).cumsum(-1).flip(-1)[..., 1:]
-    inverse = torch.empty_like(perm)
-    inverse[perm] = torch.arange(n_thr, device=perm.device)
-    at_least = at_least[..., inverse].permute(2, 0, 1)  # (T, K, 2) in the given threshold order
+    at_least = hist.flip(-1).cumsum(-1).flip(-1)[..., 1:].permute(2, 0, 1)  # (T, K, 2)
     fp, tp = at_least[..., 0], at_least[..., 1]
     tn, fn = totals[:, 0] - fp, totals[:, 1] - tp
     return {"confmat": torch.stack([torch.stack([tn, fp], -1), torch.stack([fn, tp], -1)], -2)}
@@ -216,40 +216,3 @@ def _binned_pr(state: State, thresholds: Tensor, binary: bool) -> Curve:
     binary, else ``(K, T + 1)`` per class and the ``(T,)`` thresholds."""
     precision, recall = _pr(state)
     return (precision[:, 0], recall[:, 0], thresholds) if binary else (precision.T, recall.T, thresholds)
-
-
-BinnedValue = Union[Tensor, Curve]
-
-
-# ------------------------------------------------------------- the modules' binned formulas (options by keyword)
-def binned_binary_auroc(state: State, thresholds: Tensor, max_fpr: Optional[float] = None, strict: bool = False,
-                        **_: Any) -> Tensor:
-    return _binned_binary_auroc(state, max_fpr, strict)
-
-
-def binned_binary_ap(state: State, thresholds: Tensor, strict: bool = False, **_: Any) -> Tensor:
-    return _binned_binary_ap(state, strict)
-
-
-def binned_binary_roc(state: State, thresholds: Tensor, **_: Any) -> Curve:
-    return _binned_roc(state, thresholds, True)
-
-
-def binned_binary_pr(state: State, thresholds: Tensor, **_: Any) -> Curve:
-    return _binned_pr(state, thresholds, True)
-
-
-def binned_auroc(state: State, thresholds: Tensor, average: str = "macro", strict: bool = False, **_: Any) -> Tensor:
-    return _binned_averaged(state, "AUROC", average, strict)
-
-
-def binned_ap(state: State, thresholds: Tensor, average: str = "macro", strict: bool = False, **_: Any) -> Tensor:
-    return _binned_averaged(state, "average precision", average, strict)
-
-
-def binned_roc(state: State, thresholds: Tensor, **_: Any) -> Curve:
-    return _binned_roc(state, thresholds, False)
-
-
-def binned_pr(state: State, thresholds: Tensor, **_: Any) -> Curve:
-    return _binned_pr(state, thresholds, False)

@@ -16,7 +16,7 @@ of ``weight``; they add across batches and processes like any count. Conventions
 """
 from __future__ import annotations
 
-from typing import Dict, Optional
+from typing import Dict, Optional, Tuple
 
 import torch
 from torch import Tensor
@@ -55,28 +55,39 @@ register(
 )
 
 
+#: ids larger than this multiple of the batch's elements are compacted (``torch.unique``) before counting
+_SPARSE_IDS = 4
+
+
 def _groups_confmat(preds: Tensor, target: Optional[Tensor], groups: Tensor, num_groups: Optional[int], cut: float,
                     from_logits: bool, ignore_index: Optional[int], validate_args: bool,
-                    weight: Optional[Tensor] = None) -> Tensor:
-    """(G, 2, 2) confusion matrices of one batch; ``target=None`` counts every target as 0 (demographic parity
-    reads only the predictions). ``num_groups=None``: G is the largest id + 1 (a host read)."""
+                    weight: Optional[Tensor] = None) -> Tuple[Tensor, Optional[Tensor]]:
+    """(G, 2, 2) confusion matrices of one batch, and the group ids of their rows (``None``: ``0 .. G - 1``);
+    ``target=None`` counts every target as 0 (demographic parity reads only the predictions).
+    ``num_groups=None``: the groups present (a host read): G is the largest id + 1 where the ids are dense,
+    else (an id beyond ``_SPARSE_IDS`` times the number of elements: 10**12, 2**31 - 1) the ids are compacted,
+    so memory follows the number of groups present, never the largest id."""
     if target is None:
         preds = check_tensor("preds", preds)
         target, ignore_index = torch.zeros(preds.shape, dtype=torch.int64, device=preds.device), None
     p, t, w = check_binary_inputs(preds, target, from_logits=from_logits, ignore_index=ignore_index,
                                   validate_args=validate_args, weight=weight)
     g = check_groups(groups, tuple(preds.shape), num_groups, validate_args).to(torch.int64)
+    ids = None
     if num_groups is None:
         lo, hi = (int(v) for v in torch.aminmax(g)) if g.numel() else (0, -1)
         if lo < 0:
             raise ValueError(f"Expected `groups` to hold group ids >= 0, got a minimum of {lo}")
+        if hi >= _SPARSE_IDS * g.numel() + 64:
+            ids, g = torch.unique(g, return_inverse=True)
+            hi = ids.numel() - 1
         num_groups = hi + 1
     size = 4 * num_groups
     index = torch.add(_positive(p, cut), t.to(torch.int64), alpha=2).add_(g, alpha=4)
     if ignore_index is None:
-        return _count(index, size, w).view(num_groups, 2, 2)
+        return _count(index, size, w).view(num_groups, 2, 2), ids
     index = index.masked_fill(t == ignore_index, size)
-    return _count(index, size + 1, w)[:-1].view(num_groups, 2, 2)
+    return _count(index, size + 1, w)[:-1].view(num_groups, 2, 2), ids
 
 
 def _binary_groups_stats(preds: Tensor, target: Optional[Tensor], groups: Tensor, weight: Optional[Tensor] = None, *,
@@ -87,9 +98,14 @@ def _binary_groups_stats(preds: Tensor, target: Optional[Tensor], groups: Tensor
     ``weighted``: a module's fixed choice, see ``_fixed_counts``)."""
     if weighted is not None:
         check_weighted_update(weighted, weight)
-    confmat = _groups_confmat(preds, target if reads_target else None, groups, num_groups, cut, from_logits,
-                              ignore_index, validate_args, weight)
-    return _fixed_counts({"confmat": confmat}, weighted)
+    if target is None and reads_target:
+        raise TypeError("Expected `target` (0/1 labels of `preds`' shape) for the true positive rates of equal "
+                        "opportunity (task='equal_opportunity' or 'all') and for the group stat rates, got None; "
+                        "`target=None` is allowed with task='demographic_parity' only")
+    confmat, ids = _groups_confmat(preds, target if reads_target else None, groups, num_groups, cut, from_logits,
+                                   ignore_index, validate_args, weight)
+    stats = _fixed_counts({"confmat": confmat}, weighted)
+    return stats if ids is None else {**stats, "ids": ids}
 
 
 def _binary_groups_stat_rates_from_stats(state: Dict[str, Tensor]) -> Dict[str, Tensor]:
@@ -100,28 +116,33 @@ def _binary_groups_stat_rates_from_stats(state: Dict[str, Tensor]) -> Dict[str, 
     return {f"group_{i}": rates[i] for i in range(rates.shape[0])}
 
 
-def _ratio(name: str, num: Tensor, den: Tensor, eligible: Tensor, zero_division: float) -> Dict[str, Tensor]:
-    """``{"<name>_<low>_<high>": min rate / max rate}`` over the eligible groups whose rate is defined."""
+def _ratio(name: str, num: Tensor, den: Tensor, eligible: Tensor, zero_division: float,
+           ids: Optional[Tensor] = None) -> Dict[str, Tensor]:
+    """``{"<name>_<low>_<high>": min rate / max rate}`` over the eligible groups whose rate is defined, keyed by
+    the groups' ids (``ids[row]``; ``None``: the row numbers)."""
     rate = _safe_divide(num, den, zero_division)
     ok = eligible & ~torch.isnan(rate)
     if not bool(ok.any()):
         return {f"{name}_0_0": torch.full((), zero_division, dtype=rate.dtype, device=rate.device)}
     low = int(torch.where(ok, rate, torch.inf).argmin())
     high = int(torch.where(ok, rate, -torch.inf).argmax())
-    return {f"{name}_{low}_{high}": _safe_divide(rate[low], rate[high], zero_division)}
+    key = f"{name}_{low}_{high}" if ids is None else f"{name}_{int(ids[low])}_{int(ids[high])}"
+    return {key: _safe_divide(rate[low], rate[high], zero_division)}
 
 
 def _binary_fairness_from_stats(state: Dict[str, Tensor], *, task: str, zero_division: float = 0.0,
                                 present_only: bool = False) -> Dict[str, Tensor]:
-    """The ratios of ``task`` from (G, 2, 2) counts; ``present_only`` leaves groups with no sample out."""
+    """The ratios of ``task`` from (G, 2, 2) counts (rows of the group ids ``state["ids"]`` where the function
+    compacted sparse ids); ``present_only`` leaves groups with no sample out."""
     tp, fp, tn, fn = _counts_2x2(state["confmat"])
+    ids = state.get("ids")
     n = tp + fp + tn + fn
     eligible = n > 0 if present_only else torch.ones_like(n, dtype=torch.bool)
     out: Dict[str, Tensor] = {}
     if task in ("demographic_parity", "all"):
-        out.update(_ratio("DP", tp + fp, n, eligible, zero_division))
+        out.update(_ratio("DP", tp + fp, n, eligible, zero_division, ids))
     if task in ("equal_opportunity", "all"):
-        out.update(_ratio("EO", tp, tp + fn, eligible, zero_division))
+        out.update(_ratio("EO", tp, tp + fn, eligible, zero_division, ids))
     return out
 
 
@@ -184,7 +205,8 @@ def binary_fairness(preds: Tensor, target: Optional[Tensor], groups: Tensor, tas
         {threshold}
         {ignore_index}
         num_groups: the number of groups G; with ``None`` (default, torchmetrics' function) the groups are those
-            present in ``groups``, each keyed by its own id.
+            present in ``groups``, each keyed by its own id (sparse ids such as ``10**12`` cost memory for the
+            groups present only).
         zero_division: the value of a 0/0 rate or ratio (default 0.0, torchmetrics'); with ``float('nan')``
             groups whose rate is undefined are left out of the min and max.
         {from_logits}

@@ -16,8 +16,9 @@
   ranks differ, ``r_i`` has a 1 and ``r_j`` a 0, and within each group of equal higher bits those pairs follow
   from the group's counts and the positions of its ones.
 
-Inputs of another device are copied to the host (these run at ``compute``, on the kept values); the counts stay
-float64 numpy arrays, and only the final values take the device's floating dtype.
+Inputs of another device are copied to the host (these run at ``compute``, on the kept values); integers are
+ranked as int64 (never through float64, which merges integers beyond 2**53); the counts stay float64 numpy
+arrays, and only the final values take the device's floating dtype.
 """
 from __future__ import annotations
 
@@ -44,10 +45,12 @@ KENDALL_ROWS = ("n", "ties_p", "ties_t", "ties_joint", "discordant", "distinct_p
 
 
 def _host_rows(x: Tensor) -> np.ndarray:
-    """``(N, d)`` tensor as a C-contiguous ``(d, N)`` host array (float64 for integer input: exact)."""
+    """``(N, d)`` tensor as a C-contiguous ``(d, N)`` host array: floating input as it is (float16/bfloat16 as
+    float32), integers as int64, so that integers are ranked as integers (exact beyond 2**53: nanosecond
+    timestamps, 64-bit ids)."""
     a = host(x.detach().cpu())
     if not np.issubdtype(a.dtype, np.floating):
-        a = a.astype(np.float64)
+        a = a.astype(np.int64)
     return np.ascontiguousarray(a.T)
 
 
@@ -231,10 +234,12 @@ def _integer_codes(x: np.ndarray) -> Optional[Tuple[np.ndarray, np.ndarray]]:
     of the (row, value) pairs, no sort; else None."""
     d, n = x.shape
     lo, hi = x.min(), x.max()
-    if not hi - lo < TABLE_DISTINCT * 16 or not np.array_equal(np.floor(x), x):  # NaN and inf fail here
+    integral = x.dtype.kind in "iu"
+    # Python ints: the span of int64 values may not fit int64; NaN and inf fail here
+    if not float(hi) - float(lo) < TABLE_DISTINCT * 16 or not (integral or np.array_equal(np.floor(x), x)):
         return None
-    span = int(hi - lo) + 1
-    cells = (x - lo).astype(np.int64)  # exact: integers whose difference is representable
+    span = int(hi) - int(lo) + 1
+    cells = (x - lo).astype(np.int64)  # exact: integers whose difference is small
     if d > 1:
         cells += np.arange(d, dtype=np.int64)[:, None] * span
     present = np.bincount(cells.ravel(), minlength=d * span).reshape(d, span) > 0
@@ -251,7 +256,7 @@ def _codes(x: np.ndarray) -> Optional[Tuple[np.ndarray, np.ndarray]]:
     sample = x[:, ::max(n // max(8 * TABLE_DISTINCT, 1), 1)]  # a cheap probe: a strided sample, many values
     if np.unique(sample).size > TABLE_DISTINCT:
         return None
-    if np.array_equal(np.floor(sample), sample):
+    if x.dtype.kind in "iu" or np.array_equal(np.floor(sample), sample):
         found = _integer_codes(x)
         if found is not None:
             return found

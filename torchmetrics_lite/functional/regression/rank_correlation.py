@@ -30,11 +30,12 @@ _FLOATS = (torch.float32, torch.float64)
 
 def _values(x: Tensor) -> Tensor:
     """The kept rows ``(N, d)``: floating inputs as given (float16/bfloat16 widened to float32), integers as
-    float64 (float32 on a device without float64: exact below 2**24); so ranks and ties are the inputs'."""
+    int64 (ranked as integers: exact at any magnitude, where float64 merges integers beyond 2**53); so ranks and
+    ties are the inputs'."""
     x = x.detach().reshape(x.shape[0], x.shape[1] if x.ndim == 2 else 1)
     if x.dtype in (torch.float16, torch.bfloat16):
         return x.float()
-    return x if x.is_floating_point() else x.to(float_dtype(x.device))
+    return x if x.is_floating_point() else x.to(torch.int64)
 
 
 def _rank_stats(preds: Tensor, target: Tensor, *, num_outputs: Optional[int], validate_args: bool) -> State:
