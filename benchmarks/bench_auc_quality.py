@@ -89,9 +89,11 @@ def load_libauc() -> dict[str, types.ModuleType] | None:
 
         utils = load("libauc.utils.utils", "utils/utils.py")
         sys.modules["libauc.utils"].__dict__.update({k: getattr(utils, k) for k in ("is_distributed",
-                                                                                     "check_tensor_shape")})
+                                                                                     "check_tensor_shape",
+                                                                                     "concat_all_gather")})
         load("libauc.losses.surrogate", "losses/surrogate.py")
         return {"auc": load("libauc.losses.auc", "losses/auc.py"),
+                "ranking": load("libauc.losses.ranking", "losses/ranking.py"),
                 "pesg": load("libauc.optimizers.pesg", "optimizers/pesg.py"),
                 "pdsca": load("libauc.optimizers.pdsca", "optimizers/pdsca.py"),
                 "soap": load("libauc.optimizers.soap", "optimizers/soap.py")}
@@ -396,6 +398,68 @@ def speed(lib) -> None:
               flush=True)
 
 
+def agreement(lib) -> None:
+    """The losses without a 1e5-score row: ours and LibAUC's on the same inputs over 4 training steps (the state
+    carried), the largest relative difference of the values and of the gradients; SONG also timed."""
+    g = torch.Generator().manual_seed(1)
+    cpu = torch.device("cpu")
+    print("\n| loss (LibAUC's) | inputs | max value diff / value | max grad diff / max grad | ours ms | LibAUC ms |")
+    print("|---|---|---:|---:|---:|---:|")
+
+    def compare(name, inputs, ours, theirs, call_ours, call_theirs, steps=4):
+        worst_v = worst_g = 0.0
+        times: list[list[float]] = [[], []]
+        for step in range(steps):
+            args = inputs(step)
+            grads, values = [], []
+            for k, (fn, call) in enumerate(((ours, call_ours), (theirs, call_theirs))):
+                s = args[0].clone().requires_grad_()
+                start = time.perf_counter()
+                value = call(fn, s, *args[1:])
+                value.backward()
+                times[k].append(time.perf_counter() - start)
+                values.append(float(value.detach()))
+                grads.append(s.grad)
+            worst_v = max(worst_v, abs(values[0] - values[1]) / max(abs(values[1]), 1e-30))
+            worst_g = max(worst_g, float((grads[0] - grads[1]).abs().max() / grads[1].abs().max().clamp_min(1e-30)))
+        t0, t1 = (statistics.median(t) * 1e3 for t in times)
+        print(f"| {name} | {inputs.__doc__} | {worst_v:.1e} | {worst_g:.1e} | {t0:.1f} | {t1:.1f} |", flush=True)
+
+    q, n_pos, n_neg, m = 64, 10, 90, 1000
+    for k in (None, 10):
+        def lists(step, q=q):
+            """64 lists of 10 relevant + 90 sampled items"""
+            users = torch.randperm(q, generator=g)
+            rating = torch.zeros(q, n_pos + n_neg)
+            rating[:, :n_pos] = torch.randint(1, 4, (q, n_pos), generator=g).float()
+            ids = torch.zeros(q, n_pos + n_neg, dtype=torch.long)
+            ids[:, :n_pos] = users[:, None] * n_pos + torch.arange(n_pos)[None]
+            return (torch.rand(q, n_pos + n_neg, generator=g), rating, ids, users,
+                    torch.randint(n_pos, 30, (q,), generator=g), torch.rand(q, generator=g) * 5 + 1)
+        theirs = lib["ranking"].NDCGLoss(N=q * n_pos, num_user=q, num_item=m, num_pos=n_pos, topk=k or -1,
+                                         topk_version="prac", device=cpu)
+        compare("NDCGLoss" + (f" (K-SONG, k={k})" if k else " (SONG)"), lists,
+                losses.SONGNDCGLoss(q * n_pos, q + 1, num_items=m, k=k), theirs,
+                lambda fn, s, rel, ids, users, npos, idcg: fn(s, rel, ids, users, npos, idcg),
+                lambda fn, s, rel, ids, users, npos, idcg: fn(s, dict(rating=rel, num_pos_items=npos,
+                                                                       ideal_dcg=idcg, user_id=users,
+                                                                       user_item_id=ids)))
+
+    def multilabel(step):
+        """1,000 x 10 labels"""
+        return torch.rand(1000, 10, generator=g), (torch.rand(1000, 10, generator=g) < 0.1).float()
+    compare("MultiLabelAUCMLoss", multilabel, losses.MultiLabelAUCMLoss(10),
+            lib["auc"].MultiLabelAUCMLoss(num_labels=10, device=cpu), lambda fn, s, y: fn(s, y),
+            lambda fn, s, y: fn(s, y))
+
+    def binary(step):
+        """1,000 scores, 10% positives"""
+        return torch.rand(1000, generator=g), (torch.rand(1000, generator=g) < 0.1).float()
+    compare("CompositionalAUCLoss (k=1: CE, AUC-M, CE, AUC-M)", binary, losses.CompositionalAUCLoss(k=1),
+            lib["auc"].CompositionalAUCLoss(k=1, device=cpu), lambda fn, s, y: fn(s, y),
+            lambda fn, s, y: fn(s, y))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--epochs", type=int, default=6)
@@ -411,6 +475,7 @@ def main(argv: list[str] | None = None) -> None:
         if lib is None:
             raise SystemExit("--speed compares against LibAUC: pip install --no-deps libauc==2.0.1")
         speed(lib)
+        agreement(lib)
         return
     if args.quick:
         args.epochs, args.seeds, args.n = 2, 2, 2_000
