@@ -38,7 +38,7 @@ LibAUC is installed without dependencies and its loss and optimizer files are lo
 the same values and gradients on the same inputs.
 
 Install: pip install --no-deps libauc==2.0.1
-Run: python -m benchmarks.bench_auc_quality [--epochs 6] [--seeds 5] [--quick] [--speed]
+Run: python -m benchmarks.bench_auc_quality [--epochs 6] [--seeds 5] [--share 0.5] [--only NAME ...] [--quick] [--speed]
 """
 from __future__ import annotations
 
@@ -259,11 +259,11 @@ def setup(name: str, model: torch.nn.Module, n: int, lib: dict[str, Any] | None)
     return fn, opt, hook
 
 
-def surrogate_phase(name, model, data, steps, g, lib):
+def surrogate_phase(name, model, data, steps, g, lib, share=0.5):
     x, y = data
     fn, opt, hook = setup(name, model, len(y), lib)
     marks = {steps // 2, (3 * steps) // 4}
-    for step, idx in enumerate(dual_batches(y, steps, g)):
+    for step, idx in enumerate(dual_batches(y, steps, g, share)):
         if step in marks:
             hook(step / steps)
         opt.zero_grad()
@@ -295,7 +295,7 @@ TARGET = {"AUC-M": "AUROC", "compositional AUC": "AUROC", "soft-AUC (sq. hinge)"
 METRICS = ("AUROC", "AP", f"pAUROC@{MAX_FPR}", "F1*")
 
 
-def run_task(rate, seeds, epochs, n, lib, methods):
+def run_task(rate, seeds, epochs, n, lib, methods, share=0.5):
     per_epoch = n // BATCH
     half = epochs * per_epoch // 2
     rows: dict[str, list[dict[str, float]]] = {}
@@ -313,9 +313,9 @@ def run_task(rate, seeds, epochs, n, lib, methods):
             if name == "BCE":
                 bce_phase(model, train, half, g)
             elif name == "BCE, oversampled":
-                bce_phase(model, train, half, g, batches=dual_batches(train[1], half, g))
+                bce_phase(model, train, half, g, batches=dual_batches(train[1], half, g, share))
             else:
-                surrogate_phase(name, model, train, half, g, lib)
+                surrogate_phase(name, model, train, half, g, lib, share)
             rows.setdefault(name, []).append(judge(model, test))
             secs[name] = secs.get(name, 0.0) + time.perf_counter() - start
     return rows, secs
@@ -478,6 +478,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--n", type=int, default=20_000, help="training (and test) rows per seed")
     parser.add_argument("--quick", action="store_true", help="a smoke test: 2,000 rows, 2 epochs, 2 seeds")
     parser.add_argument("--speed", action="store_true", help="only the fwd+bwd timing against LibAUC")
+    parser.add_argument("--share", type=float, default=0.5, help="positive share of the surrogates' batches")
+    parser.add_argument("--only", nargs="*", help="the methods to run (names as in the tables; BCE always runs)")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     lib = load_libauc()
@@ -494,11 +496,14 @@ def main(argv: list[str] | None = None) -> None:
     if lib is not None:
         for name in WITH_LIBAUC:
             methods.insert(methods.index(name) + 1, f"LibAUC {name}")
+    if args.only:
+        methods = [m for m in methods if m in args.only]
     for rate in (0.01, 0.05):
         start = time.perf_counter()
-        rows, secs = run_task(rate, args.seeds, args.epochs, args.n, lib, methods)
+        rows, secs = run_task(rate, args.seeds, args.epochs, args.n, lib, methods, args.share)
         title = (f"{rate:.0%} positives: teacher MLP task, {args.n} train / {args.n} test rows, MLP 16-64-64-1, "
-                 f"{args.epochs} epochs of batches of {BATCH} (surrogates: CE for the first half), {args.seeds} "
+                 f"{args.epochs} epochs of batches of {BATCH} (surrogates: CE for the first half, then "
+                 f"{args.share:.0%} positives), {args.seeds} "
                  f"seeds, mean +- sd ({time.perf_counter() - start:.0f} s)")
         print(report(title, rows, secs, args.seeds, lib) + "\n", flush=True)
 
