@@ -73,6 +73,8 @@ def gather_rows(index: Tensor, rows: Tensor) -> tuple[Tensor, Tensor]:
     dist.all_gather(counts, count)
     sizes = [int(c) for c in counts]
     top = max(sizes)
+    if top == 0:
+        return index, rows
     pad_i = torch.zeros(top, dtype=index.dtype, device=index.device)
     pad_i[:index.numel()] = index
     pad_r = rows.new_zeros((top, *rows.shape[1:]))
@@ -84,7 +86,8 @@ def gather_rows(index: Tensor, rows: Tensor) -> tuple[Tensor, Tensor]:
 
 
 def write_rows(buffers: list[Tensor], index: Tensor, rows: list[Tensor]) -> None:
-    """``buffer[index] = row`` for each buffer, after syncing ``(index, rows)`` over the ranks."""
+    """``buffer[index] = row`` for each buffer, after syncing ``(index, rows)`` over the ranks. Every rank must
+    call it at every training step, a rank with nothing to write too (:func:`write_nothing`)."""
     stacked = torch.stack([r.detach().to(torch.float64 if b.dtype == torch.float64 else b.dtype)
                            for r, b in zip(rows, buffers)], dim=1) if rows else None
     if stacked is None:
@@ -92,6 +95,14 @@ def write_rows(buffers: list[Tensor], index: Tensor, rows: list[Tensor]) -> None
     index, stacked = gather_rows(index, stacked)
     for k, buffer in enumerate(buffers):
         buffer[index] = stacked[:, k].to(buffer.dtype)
+
+
+def write_nothing(buffers: list[Tensor]) -> None:
+    """A rank's part of :func:`write_rows` at a step where its batch updates no row (e.g. no positive): under a
+    process group the other ranks' rows still arrive. Without one, nothing happens."""
+    if world_size() > 1:
+        index = torch.zeros(0, dtype=torch.int64, device=buffers[0].device)
+        write_rows(buffers, index, [b.new_zeros(0) for b in buffers])
 
 
 class _RowSquaredHinge(torch.autograd.Function):

@@ -6,7 +6,15 @@ import torch
 from torch import Tensor, nn
 
 from losses._utils import check_binary, check_positive, check_validate_args
-from losses._xrisk import check_index, check_rate, check_size, kl_pair_pass, row_squared_hinge, write_rows
+from losses._xrisk import (
+    check_index,
+    check_rate,
+    check_size,
+    kl_pair_pass,
+    row_squared_hinge,
+    write_nothing,
+    write_rows,
+)
 from torchmetrics_lite.checks import check_number, upcast
 
 __all__ = ["PartialAUCCVaRLoss", "PartialAUCDROLoss"]
@@ -79,6 +87,8 @@ class PartialAUCDROLoss(nn.Module):
     def forward(self, scores: Tensor, target: Tensor, index: Tensor) -> Tensor:
         sp, sn, ids, s = split_batch(self.validate_args, scores, target, index, self.num_samples)
         if sp.numel() == 0 or sn.numel() == 0:
+            if self.training:
+                write_nothing([self.u])  # the other ranks' rows, under a process group
             return (s * 0.0).sum()
         total, u = kl_pair_pass(sp, sn, self.margin, self.temperature, self.u[ids], self.gamma, -1.0)
         if self.training:
@@ -146,6 +156,8 @@ class PartialAUCCVaRLoss(nn.Module):
     def forward(self, scores: Tensor, target: Tensor, index: Tensor) -> Tensor:
         sp, sn, ids, s = split_batch(self.validate_args, scores, target, index, self.num_samples)
         if sp.numel() == 0 or sn.numel() == 0:
+            if self.training:
+                write_nothing([self.threshold])  # the other ranks' rows, under a process group
             return (s * 0.0).sum()
         t = self.threshold[ids].to(sp.dtype)
         total, count = row_squared_hinge(sp, sn, self.margin, t.clamp_min(0.0).sqrt())

@@ -5,7 +5,7 @@ import torch
 from torch import Tensor, nn
 
 from losses._utils import check_binary, check_validate_args
-from losses._xrisk import check_index, check_rate, check_size, row_squared_hinge, write_rows
+from losses._xrisk import check_index, check_rate, check_size, row_squared_hinge, write_nothing, write_rows
 from torchmetrics_lite.checks import check_number, upcast
 
 __all__ = ["SOAPLoss"]
@@ -82,6 +82,8 @@ class SOAPLoss(nn.Module):
         pos = target.reshape(-1) != 0
         rows = s[pos]
         if rows.numel() == 0:
+            if self.training:
+                write_nothing([self.u_all, self.u_pos])  # the other ranks' rows, under a process group
             return (s * 0.0).sum()
         sum_all, _ = row_squared_hinge(rows, s, self.margin)
         sum_pos, _ = row_squared_hinge(rows, rows, self.margin)

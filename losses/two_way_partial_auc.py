@@ -5,7 +5,7 @@ import torch
 from torch import Tensor, nn
 
 from losses._utils import check_positive, check_validate_args
-from losses._xrisk import check_rate, check_size, kl_pair_pass, world_size, write_rows
+from losses._xrisk import check_rate, check_size, kl_pair_pass, world_size, write_nothing, write_rows
 from losses.partial_auc_dro import split_batch
 from torchmetrics_lite.checks import check_number
 
@@ -76,17 +76,26 @@ class TwoWayPartialAUCLoss(nn.Module):
 
     def forward(self, scores: Tensor, target: Tensor, index: Tensor) -> Tensor:
         sp, sn, ids, s = split_batch(self.validate_args, scores, target, index, self.num_samples)
-        if sp.numel() == 0 or sn.numel() == 0:
-            return (s * 0.0).sum()
         power = self.temperature / self.tau
-        total, u = kl_pair_pass(sp, sn, self.margin, self.temperature, self.u[ids], self.gamma, power - 1.0)
-        stats = torch.stack([u.pow(power).sum(), torch.tensor(float(u.numel()), dtype=u.dtype, device=u.device)])
-        if self.training and world_size() > 1:
+        empty = sp.numel() == 0 or sn.numel() == 0
+        if empty:
+            total, u = (s * 0.0).sum(), s.new_zeros(0)
+        else:
+            total, u = kl_pair_pass(sp, sn, self.margin, self.temperature, self.u[ids], self.gamma, power - 1.0)
+        stats = torch.stack([u.pow(power).sum(), torch.tensor(float(u.numel()), dtype=s.dtype, device=s.device)])
+        if self.training and world_size() > 1:  # w from every rank's positives; every rank takes part
             torch.distributed.all_reduce(stats)
-        w = (1.0 - self.gamma_w) * self.w.to(u.dtype) + self.gamma_w * stats[0] / stats[1]
+        mean = stats[0] / stats[1].clamp_min(1.0)
+        old = self.w.to(s.dtype)
+        w = torch.where(stats[1] > 0, (1.0 - self.gamma_w) * old + self.gamma_w * mean, old)
         if self.training:
-            write_rows([self.u], ids, [u])
+            if empty:
+                write_nothing([self.u])
+            else:
+                write_rows([self.u], ids, [u])
             self.w.copy_(w.detach())
+        if empty:
+            return total
         return total / (w * sp.numel() * sn.numel())
 
     def extra_repr(self) -> str:
