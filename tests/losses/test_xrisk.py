@@ -320,3 +320,25 @@ def test_pdsca_follows_its_update_rule_by_hand():
             cur = cur - 0.1 * mbuf
         torch.testing.assert_close(w.detach(), cur)
     assert math.isfinite(float(loss_fn.alpha.detach()))
+
+
+def test_kl_pair_pass_blocks_of_rows_give_the_one_block_result():
+    from losses._xrisk import _KLPairPass
+
+    g = torch.Generator().manual_seed(8)
+    r = torch.rand(7, generator=g, dtype=torch.float64)
+    c = torch.rand(11, generator=g, dtype=torch.float64)
+    u = torch.rand(7, generator=g, dtype=torch.float64)
+    out = []
+    for block in (2, 3, 7):
+        rr, cc = r.clone().requires_grad_(), c.clone().requires_grad_()
+        total, u_new = _KLPairPass.apply(rr, cc, 0.8, 0.5, u, 0.6, -1.0, block)
+        total.backward()
+        out.append((total.detach(), u_new, rr.grad, cc.grad))
+    e = torch.exp(O.sq_hinge(0.8, r, c) / 0.5)
+    want_u = 0.4 * u + 0.6 * e.mean(1)
+    torch.testing.assert_close(out[-1][1], want_u)
+    torch.testing.assert_close(out[-1][0], (e / want_u[:, None] * O.sq_hinge(0.8, r, c)).sum())
+    for got in out[:-1]:
+        for a, b in zip(got, out[-1]):
+            torch.testing.assert_close(a, b, rtol=1e-12, atol=1e-14)
