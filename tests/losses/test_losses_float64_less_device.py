@@ -69,6 +69,18 @@ CASES = {
     "SoftFBetaLoss": (losses.SoftFBetaLoss(reduction="none"), PROBS, {}),
     "AUCMLoss": (losses.AUCMLoss(), PROBS, {}),  # imratio=None: the running positive ratio (int64 buffers)
     "AUCMLoss_imratio": (losses.AUCMLoss(imratio=0.2), PROBS, {}),
+    "multilabel_aucm": (partial(losses.multilabel_aucm_loss, a=torch.zeros(3), b=torch.zeros(3),
+                                alpha=torch.full((3,), 0.3)), PROBS, {}),
+    "MultiLabelAUCMLoss": (losses.MultiLabelAUCMLoss(3), PROBS, {}),
+    "CompositionalAUCLoss": (losses.CompositionalAUCLoss().eval(), (PROBS[0][:, 0], PROBS[1][:, 0]), {}),
+    # the stateful estimators in eval mode: both runs read the same (initial) state
+    "SOAPLoss": (losses.SOAPLoss(40).eval(), BINARY, {"index": torch.arange(40)}),
+    "PartialAUCDROLoss": (losses.PartialAUCDROLoss(40).eval(), BINARY, {"index": torch.arange(40)}),
+    "PartialAUCCVaRLoss": (losses.PartialAUCCVaRLoss(40, max_fpr=0.3).eval(), BINARY, {"index": torch.arange(40)}),
+    "TwoWayPartialAUCLoss": (losses.TwoWayPartialAUCLoss(40).eval(), BINARY, {"index": torch.arange(40)}),
+    "SONGNDCGLoss": (losses.SONGNDCGLoss(45, 5, num_items=9, k=3).eval(), LISTS,
+                     {"index": torch.arange(45).reshape(5, 9), "query_index": torch.arange(5),
+                      "num_relevant": torch.full((5,), 4), "ideal_dcg": torch.full((5,), 3.0)}),
 }
 
 

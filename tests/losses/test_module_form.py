@@ -11,7 +11,10 @@ import losses
 from losses._module import PER_CALL
 
 MODULES = [getattr(losses, n) for n in losses.__all__ if inspect.isclass(getattr(losses, n))]
-HAND_WRITTEN = {losses.AUCMLoss}  # owns learnable a, b, alpha and a running positive ratio: not a function's twin
+HAND_WRITTEN = {losses.AUCMLoss,  # owns learnable a, b, alpha and a running positive ratio: not a function's twin
+                losses.MultiLabelAUCMLoss, losses.CompositionalAUCLoss,  # learnable a, b, alpha (and a step count)
+                losses.SOAPLoss, losses.PartialAUCDROLoss, losses.PartialAUCCVaRLoss,  # per-sample estimators
+                losses.TwoWayPartialAUCLoss, losses.SONGNDCGLoss}
 
 
 def _function_of(cls):
