@@ -13,6 +13,14 @@ from losses.lambdarank import LambdaRankLoss, lambdarank_loss
 from losses.listmle import ListMLELoss, listmle_loss
 from losses.listwise import ListNetLoss, SoftmaxLoss, listnet_loss, softmax_loss
 from losses.neural_ndcg import NeuralNDCGLoss, neural_ndcg_loss
+from losses.pairwise import (
+    PairwiseHingeLoss,
+    PairwiseLoss,
+    PairwiseSoftZeroOneLoss,
+    pairwise_hinge_loss,
+    pairwise_loss,
+    pairwise_soft_zero_one_loss,
+)
 from losses.partial_auc import PartialAUCLoss, partial_auc_loss
 from losses.ranknet import RankNetLoss, ranknet_loss
 from losses.smooth_ap import SmoothAPLoss, smooth_ap_loss
@@ -27,6 +35,9 @@ __all__ = [
     "ListMLELoss",
     "ListNetLoss",
     "NeuralNDCGLoss",
+    "PairwiseHingeLoss",
+    "PairwiseLoss",
+    "PairwiseSoftZeroOneLoss",
     "PartialAUCLoss",
     "RankNetLoss",
     "SmoothAPLoss",
@@ -40,6 +51,9 @@ __all__ = [
     "listmle_loss",
     "listnet_loss",
     "neural_ndcg_loss",
+    "pairwise_hinge_loss",
+    "pairwise_loss",
+    "pairwise_soft_zero_one_loss",
     "partial_auc_loss",
     "ranknet_loss",
     "smooth_ap_loss",
