@@ -102,6 +102,10 @@ LOSSES = {
     "ndcgloss2": partial(losses.lambdarank_loss, weighting="ndcgloss2"),
     "arp1": partial(losses.lambdarank_loss, weighting="arp1"),
     "arp2": partial(losses.pairwise_loss, weighting="arp2", pair_loss="sigmoid"),
+    "unique_softmax": losses.unique_softmax_loss,
+    "poly1_softmax": partial(losses.poly1_softmax_loss, epsilon=0.5),
+    "neural_sort_ce": partial(losses.neural_sort_cross_entropy_loss, temperature=0.5),
+    "neural_sort_ce_chunked": partial(losses.neural_sort_cross_entropy_loss, chunk_size=1),
 }
 RELEVANCE_LOSSES = sorted(name for name in LOSSES if not name.startswith("smooth_ap"))  # graded relevance
 
@@ -146,7 +150,7 @@ def test_degenerate_lists_give_zero_without_nan(name):
 
 
 @pytest.mark.parametrize("name", ["ranknet", "lambdarank", "ndcgloss2pp", "listnet", "listmle", "softmax",
-                                  "pairwise_hinge", "ndcgloss1", "arp1"])
+                                  "pairwise_hinge", "ndcgloss1", "arp1", "unique_softmax", "poly1_softmax"])
 @pytest.mark.parametrize("gap", [100.0, 1e4])
 def test_huge_score_gaps_in_float32_keep_finite_nonzero_gradients(name, gap):
     scores = torch.tensor([[0.0, gap, 0.5 * gap]], requires_grad=True)  # the relevant item is ranked last
