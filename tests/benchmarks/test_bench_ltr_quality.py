@@ -16,12 +16,12 @@ def test_quick_run_prints_the_table(capsys):
 
 
 def test_synthetic_set_is_seeded_and_graded_by_the_quantiles():
-    (x, rel, mask), (xt, relt, _) = B.synthetic(400, 100)
-    (x2, rel2, _), _ = B.synthetic(400, 100)
+    (x, rel, mask), (xt, relt, _), clean = B.synthetic(400, 100)
+    (x2, rel2, _), _, _ = B.synthetic(400, 100)
     assert torch.equal(x, x2) and torch.equal(rel, rel2) and mask.all()
-    assert x.shape == (400, 20, 24) and xt.shape == (100, 20, 24)
+    assert x.shape == (400, 30, 24) and xt.shape == (100, 30, 24) and clean.shape == (100, 30)
     freq = torch.stack([(rel == g).float().mean() for g in range(5)])
-    torch.testing.assert_close(freq, torch.tensor([0.5, 0.25, 0.15, 0.07, 0.03]), atol=1e-3, rtol=0)
+    torch.testing.assert_close(freq, torch.tensor([0.6, 0.2, 0.12, 0.06, 0.02]), atol=1e-3, rtol=0)
 
 
 def test_verdict_needs_a_gap_above_one_sd():
