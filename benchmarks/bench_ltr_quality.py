@@ -28,7 +28,7 @@ Its ``ordinal`` and ``bce`` take probabilities: the model's output goes through 
 
 Install: pip install --no-deps allRank==1.4.3
 Run: python -m benchmarks.bench_ltr_quality [--seeds 5] [--datasets synthetic,mslr] [--only NAMES] [--slow]
-     [--quick]
+     [--ablations] [--quick]
 (--quick: a smoke test, a few hundred queries, 1 seed, a handful of losses; < 10 s)
 """
 from __future__ import annotations
@@ -63,11 +63,11 @@ def ours(fn: Callable, **kwargs) -> LossFn:
     return loss
 
 
-def allrank_fn(fn: Callable, probabilities: bool = False, **kwargs) -> LossFn:
-    """allRank's calling convention: padded relevance is -1, no mask."""
+def allrank_fn(fn: Callable, probabilities: bool = False, scale: float = 1.0, **kwargs) -> LossFn:
+    """allRank's calling convention: padded relevance is -1, no mask (``scale``: BCE's targets are grade / 4)."""
     def loss(scores, rel, mask):
         s = torch.sigmoid(scores) if probabilities else scores
-        return fn(s, torch.where(mask, rel, torch.full_like(rel, -1.0)), **kwargs)
+        return fn(s, torch.where(mask, rel * scale, torch.full_like(rel, -1.0)), **kwargs)
     return loss
 
 
@@ -77,6 +77,17 @@ def _ordinal_ours(scores, rel, mask):
 
 
 # name -> (loss, targeted metric or None for a baseline)
+def ablations() -> dict[str, tuple[LossFn, str | None]]:
+    """Variants that test why a surrogate did not win (``--ablations``): no cut-off, a sharper approximation."""
+    exp = {"gain": "exponential"}
+    return {
+        "LambdaRank (no cut-off)": (ours(losses.lambdarank_loss, **exp), "NDCG@10"),
+        "NeuralNDCG (no cut-off)": (ours(losses.neural_ndcg_loss, sinkhorn_iters=20, **exp), "NDCG@10"),
+        "ApproxNDCG T=0.1": (ours(losses.approx_ndcg_loss, temperature=0.1, **exp), "NDCG@10"),
+        "soft zero-one sigma=0.25": (ours(losses.pairwise_soft_zero_one_loss, sigma=0.25), "MAP"),
+    }
+
+
 def loss_table(ar, slow: bool = False) -> dict[str, tuple[LossFn, str | None]]:
     exp = {"gain": "exponential"}
     table: dict[str, tuple[LossFn, str | None]] = {
@@ -112,7 +123,7 @@ def loss_table(ar, slow: bool = False) -> dict[str, tuple[LossFn, str | None]]:
             "allRank ListMLE": (allrank_fn(ar["listMLE"].listMLE), "NDCG@10"),
             "allRank RankNet": (allrank_fn(ll, weighing_scheme=None), "MAP"),
             "allRank ARP-Loss2": (allrank_fn(ll, weighing_scheme="rankNetWeightedByGTDiff_scheme"), "MAP"),
-            "allRank BCE": (allrank_fn(ar["bce"].bce, probabilities=True), None),
+            "allRank BCE": (allrank_fn(ar["bce"].bce, probabilities=True, scale=0.25), None),
         })
         if slow:  # 20-40x the time of ours on these lists (its Sinkhorn runs to a tolerance with a host sync a step)
             table["allRank NeuralNDCG@10"] = (allrank_fn(ar["neuralNDCG"].neuralNDCG, k=10), "NDCG@10")
@@ -230,12 +241,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--epochs-mslr", type=int, default=30)
     parser.add_argument("--datasets", default="synthetic,mslr")
     parser.add_argument("--only", default="", help="comma-separated substrings of the loss names to run")
+    parser.add_argument("--ablations", action="store_true", help="the baselines and the variants of ablations()")
     parser.add_argument("--slow", action="store_true", help="also allRank's NeuralNDCG (about 45 s a run)")
     parser.add_argument("--quick", action="store_true", help="smoke test: tiny data, 1 seed, 4 losses")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     ar = load_allrank()
     table = loss_table(ar, slow=args.slow)
+    if args.ablations:
+        table = {**{k: v for k, v in table.items() if k in BASELINES}, **ablations()}
     if args.quick:
         table = {k: v for k, v in table.items() if k in ("MSE", "softmax CE", "LambdaRank@10", "allRank LambdaRank@10")}
     elif args.only:
