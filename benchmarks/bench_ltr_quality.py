@@ -24,7 +24,8 @@ metric (MSE on the grades, sigmoid CE on grade / 4, softmax CE). "wins" means me
 the two sds; otherwise the table says "no clear win" with the measured gap.
 
 allRank is loaded by path (``benchmarks/_allrank.py``); it pads with relevance -1, which is what it gets here.
-Its ``ordinal`` and ``bce`` take probabilities: the model's output goes through a sigmoid for them.
+Its ``bce`` is left out: it applies ``BCELoss`` before masking, so the -1 of padded items raises ("all elements
+of target should be between 0 and 1") on MSLR's padded lists.
 
 Install: pip install --no-deps allRank==1.4.3
 Run: python -m benchmarks.bench_ltr_quality [--seeds 5] [--datasets synthetic,mslr] [--only NAMES] [--slow]
@@ -63,11 +64,10 @@ def ours(fn: Callable, **kwargs) -> LossFn:
     return loss
 
 
-def allrank_fn(fn: Callable, probabilities: bool = False, scale: float = 1.0, **kwargs) -> LossFn:
-    """allRank's calling convention: padded relevance is -1, no mask (``scale``: BCE's targets are grade / 4)."""
+def allrank_fn(fn: Callable, **kwargs) -> LossFn:
+    """allRank's calling convention: padded relevance is -1, no mask."""
     def loss(scores, rel, mask):
-        s = torch.sigmoid(scores) if probabilities else scores
-        return fn(s, torch.where(mask, rel * scale, torch.full_like(rel, -1.0)), **kwargs)
+        return fn(scores, torch.where(mask, rel, torch.full_like(rel, -1.0)), **kwargs)
     return loss
 
 
@@ -123,7 +123,6 @@ def loss_table(ar, slow: bool = False) -> dict[str, tuple[LossFn, str | None]]:
             "allRank ListMLE": (allrank_fn(ar["listMLE"].listMLE), "NDCG@10"),
             "allRank RankNet": (allrank_fn(ll, weighing_scheme=None), "MAP"),
             "allRank ARP-Loss2": (allrank_fn(ll, weighing_scheme="rankNetWeightedByGTDiff_scheme"), "MAP"),
-            "allRank BCE": (allrank_fn(ar["bce"].bce, probabilities=True, scale=0.25), None),
         })
         if slow:  # 20-40x the time of ours on these lists (its Sinkhorn runs to a tolerance with a host sync a step)
             table["allRank NeuralNDCG@10"] = (allrank_fn(ar["neuralNDCG"].neuralNDCG, k=10), "NDCG@10")
@@ -267,6 +266,7 @@ def main(argv: list[str] | None = None) -> None:
         res["teacher (ceiling)"] = {m: [v] for m, v in ceiling.items()}
         tables.append(markdown(f"synthetic teacher set ({n_train:,} / {n_test:,} queries x 30 items), {epochs} epochs, "
                                f"{seeds} seeds", res, {**table, "teacher (ceiling)": (None, None)}))
+        print("\n" + tables[-1] + "\n", flush=True)  # each data set's table as soon as it is done
     if "mslr" in args.datasets and not args.quick:
         data = mslr()
         if data is None:
