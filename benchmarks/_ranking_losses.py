@@ -9,7 +9,7 @@ counts the constant ``i = j`` terms, added back); the agreement is checked in fl
 At (256, 1000) allRank's LambdaLoss builds about eight (256, 1000, 1000) float32 tensors (~8 GB), so the anchors
 run there in blocks of 32 lists, timed together (the same work; ours blocks its pairs internally anyway).
 
-Run: python -m benchmarks.bench_ranking_losses [--sizes 64x100,256x1000] [--rounds 5]
+Run: python -m benchmarks.bench_losses --ranking [--sizes 64x100,256x1000] [--rounds 5] [--only NAMES]
 """
 from __future__ import annotations
 
