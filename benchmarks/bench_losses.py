@@ -15,6 +15,7 @@
    1, ours always runs its 50 iterations (no host sync).
 
 Run: python -m benchmarks.bench_losses [--only neural]
+     python -m benchmarks.bench_losses --ranking [...]  (the ranking losses of issue 32: benchmarks/_ranking_losses.py)
 """
 from __future__ import annotations
 
@@ -233,6 +234,10 @@ def main() -> None:
     if len(sys.argv) == 4 and sys.argv[1] == "--peak":
         _peak_child(sys.argv[2], int(sys.argv[3]))
         return
+    if "--ranking" in sys.argv:
+        from benchmarks._ranking_losses import main as ranking
+
+        return ranking(sys.argv[sys.argv.index("--ranking") + 1:])
     torch.set_num_threads(1)
     print(header())
     if "--only" in sys.argv and "neural" in sys.argv:

@@ -1,56 +1,22 @@
-"""LambdaRank (exact |delta NDCG@k| pair weights) and the NDCG-Loss2++ weighting of the LambdaLoss framework."""
+"""LambdaRank (exact |delta NDCG@k| pair weights) and the other weightings of the LambdaLoss framework (NDCG-Loss1,
+NDCG-Loss2, NDCG-Loss2++, ARP-Loss1, ARP-Loss2), all with the pairwise logistic loss."""
 from __future__ import annotations
 
 import functools
 
-import torch
+import torch  # noqa: F401  (the doctests use it)
 from torch import Tensor, nn
 
+from losses._lambda_weights import WEIGHTINGS as ALL_WEIGHTINGS
+from losses._lambda_weights import lambda_weights
 from losses._module import module_of
-from losses._pairwise import clamp_gap, pair_order_bounds, weighted_pair_logistic
-from losses._utils import (
-    check_lists,
-    check_options,
-    check_positive,
-    current_ranks,
-    discounts,
-    flatten_lists,
-    gains,
-    ideal_dcg,
-    lists_per_block,
-    reduce,
-    safe_inverse,
-)
+from losses._pairwise import weighted_pairs
+from losses._utils import check_lists, check_options, check_positive, flatten_lists, lists_per_block, reduce
 from torchmetrics_lite.checks import check_choice, check_number
 
 __all__ = ["LambdaRankLoss", "lambdarank_loss"]
 
-WEIGHTINGS = ("lambdarank", "ndcgloss2pp")
-
-
-def _delta_table(n: int, dtype: torch.dtype, device: torch.device) -> Tensor:
-    """NDCG-Loss2's ``delta(t) = 1/log2(1 + t) - 1/log2(2 + t)`` for rank gaps ``t = 0 .. n-1`` (``delta(0) = 0``)."""
-    t = torch.arange(n, dtype=dtype, device=device)
-    table = 1.0 / torch.log2(1.0 + t) - 1.0 / torch.log2(2.0 + t)
-    table[0] = 0.0
-    return table
-
-
-def _lambda_weights(s: Tensor, rel: Tensor, mask: Tensor, *, k: int | None, gain: str, weighting: str,
-                    mu: float) -> Tensor:
-    n = s.shape[-1]
-    g = gains(rel, mask, gain)
-    u, v = pair_order_bounds(g * safe_inverse(ideal_dcg(g, mask, k))[:, None], mask)  # normalised gains
-    ranks = current_ranks(s, mask)
-    d = discounts(n, k, dtype=s.dtype, device=s.device)[ranks]
-    w = clamp_gap(u, v)  # |G_i - G_j| / IDCG@k on pairs with rel_i > rel_j, else 0
-    dd = (d[:, :, None] - d[:, None, :]).abs_()  # |1/D(r_i) - 1/D(r_j)|, 0 beyond k
-    if weighting == "ndcgloss2pp":
-        extra = _delta_table(n, s.dtype, s.device)[(ranks[:, :, None] - ranks[:, None, :]).abs_()]
-        if k is not None:
-            extra.mul_(torch.minimum(ranks[:, :, None], ranks[:, None, :]) < k)
-        dd.add_(extra, alpha=mu)
-    return w.mul_(dd)
+WEIGHTINGS = tuple(w for w in ALL_WEIGHTINGS if w != "uniform")  # the LambdaLoss weightings
 
 
 def lambdarank_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = None, k: int | None = None,
@@ -66,11 +32,20 @@ def lambdarank_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = 
     (not differentiated), so ``dL/ds`` is exactly LambdaRank's lambdas. Every pair whose swap changes NDCG@k
     counts, including pairs with only one item in the top k (an item just below the cut-off still gets pushed up).
 
-    ``weighting="ndcgloss2pp"`` uses NDCG-Loss2++ of the LambdaLoss framework instead: the weight
-    ``|G_i - G_j| / IDCG@k * (|d(r_i) - d(r_j)| + mu * delta_ij)`` with
-    ``delta_ij = 1/log2(1 + |r_i - r_j|) - 1/log2(2 + |r_i - r_j|)``; with a cut-off ``k``, the ``delta`` term
-    counts pairs with at least one item in the top k. (The paper writes ``log2`` where we write the natural log
-    of ``softplus``: a constant factor ``1 / ln 2``.)
+    ``weighting`` picks another weighting of the LambdaLoss framework instead (the weights stay constants):
+
+    * ``"ndcgloss2pp"`` (NDCG-Loss2++): ``|G_i - G_j| / IDCG@k * (|d(r_i) - d(r_j)| + mu * delta_ij)`` with
+      ``delta_ij = 1/log2(1 + |r_i - r_j|) - 1/log2(2 + |r_i - r_j|)``; with a cut-off ``k``, the ``delta`` term
+      counts pairs with at least one item in the top k;
+    * ``"ndcgloss2"`` (NDCG-Loss2): ``|G_i - G_j| / IDCG@k * delta_ij`` alone, same pairs;
+    * ``"ndcgloss1"`` (NDCG-Loss1): ``G_i d(r_i) / IDCG@k`` on every ordered pair of distinct real items, whatever
+      their grades (the paper's ``j = i`` term is a constant and is left out);
+    * ``"arp1"`` (ARP-Loss1, a bound on the average relevance position ``sum_i rel_i r_i``): ``rel_i`` on every
+      ordered pair of distinct real items;
+    * ``"arp2"`` (ARP-Loss2): ``rel_i - rel_j`` on the pairs with ``rel_i > rel_j``.
+
+    (The paper writes ``log2`` where we write the natural log of ``softplus``: a constant factor ``1 / ln 2``.) The
+    same weights with a hinge or sigmoid pair loss: :func:`~losses.pairwise_loss`.
 
     Memory: the autograd graph keeps one ``(lists, n)`` tensor (the lambdas are formed in the forward pass);
     the forward pass needs about four ``(chunk_size, n, n)`` buffers of the scores' dtype.
@@ -86,7 +61,8 @@ def lambdarank_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = 
             :class:`~torchmetrics_lite.RetrievalNormalizedDCG`, trec_eval and scikit-learn, so that the loss trains
             the NDCG you report) or ``"exponential"`` (``2**rel - 1``, LightGBM/allRank's; pass the same to the
             metric).
-        weighting: ``"lambdarank"`` (default) or ``"ndcgloss2pp"``.
+        weighting: ``"lambdarank"`` (default), ``"ndcgloss2pp"``, ``"ndcgloss2"``, ``"ndcgloss1"``, ``"arp1"`` or
+            ``"arp2"`` (see above).
         mu: (>= 0, default 10) the weight of ``"ndcgloss2pp"``'s delta term.
         reduction: ``"mean"`` over lists, ``"sum"``, or ``"none"`` (shape ``scores.shape[:-1]``).
         chunk_size: lists per ``(lists, n, n)`` block; by default blocks of about 2^18 pairs.
@@ -94,7 +70,8 @@ def lambdarank_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = 
 
     Returns:
         The loss. A list that is all padding, has one real item, or whose real items all share one relevance grade
-        (no relevant item included: IDCG = 0) has no pair to order: it gives 0 and a gradient of 0.
+        (no relevant item included: IDCG = 0) has no pair to order: it gives 0 and a gradient of 0 (for every
+        weighting, ``"ndcgloss1"`` and ``"arp1"`` included).
 
     Raises:
         TypeError: ``scores`` not floating, ``mask`` not bool, tensors of the wrong type.
@@ -114,14 +91,16 @@ def lambdarank_loss(scores: Tensor, relevance: Tensor, *, mask: Tensor | None = 
         0.9066
         >>> round(lambdarank_loss(s, rel, k=1, weighting="ndcgloss2pp", mu=5.0, gain="exponential").item(), 4)
         4.0608
+        >>> round(lambdarank_loss(s, rel, weighting="arp2").item(), 4)  # 2 softplus(1.5) + softplus(0.5) + softplus(1)
+        5.6902
     """
     scores, relevance, mask = check_lists(scores, relevance, mask, validate_args)
     _check(k=k, sigma=sigma, gain=gain, weighting=weighting, mu=mu, reduction=reduction, chunk_size=chunk_size)
     batch_shape = scores.shape[:-1]
     s, rel, m = flatten_lists(scores, relevance, mask)
-    weight_fn = functools.partial(_lambda_weights, k=k, gain=gain, weighting=weighting, mu=float(mu))
-    per_list = weighted_pair_logistic(s, rel, m, weight_fn, sigma=float(sigma),
-                                      block=lists_per_block(s.shape[-1], chunk_size))
+    weight_fn = functools.partial(lambda_weights, k=k, gain=gain, weighting=weighting, mu=float(mu))
+    per_list = weighted_pairs(s, rel, m, weight_fn, pair_loss="logistic", sigma=float(sigma),
+                              block=lists_per_block(s.shape[-1], chunk_size))
     return reduce(per_list, reduction, batch_shape)
 
 

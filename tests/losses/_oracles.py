@@ -181,3 +181,47 @@ def soft_fbeta(p, y, beta):
     fn = sum((1 - a) * b for a, b in zip(p, y))
     den = (1 + beta ** 2) * tp + beta ** 2 * fn + fp
     return 1.0 - ((1 + beta ** 2) * tp / den if den > 0 else 0.0)
+
+
+def lambda_loss_weight(scores, rel, i, j, *, weighting, k, kind, mu):
+    """The LambdaLoss weight of the ordered pair (i, j) of one list, from the paper's definitions (1-based ranks by
+    score, D(r) = log2(1 + r), G normalised by the ideal DCG@k); None where the pair does not count."""
+    order = ranking(scores)
+    rank = {item: r + 1 for r, item in enumerate(order)}
+    if len(set(rel)) < 2 or i == j:
+        return None
+    if weighting == "arp1":
+        return rel[i]
+    if weighting == "arp2":
+        return rel[i] - rel[j] if rel[i] > rel[j] else None
+    if weighting == "uniform":
+        pairs = sum(1 for a in range(len(rel)) for b in range(len(rel)) if rel[a] > rel[b])
+        return 1.0 / pairs if rel[i] > rel[j] else None
+    ideal = dcg(sorted(range(len(rel)), key=lambda a: -rel[a]), rel, k, kind)
+    big_g = [gain(r, kind) / ideal for r in rel]
+
+    def inv_d(r):
+        return 0.0 if (k is not None and r > k) else 1.0 / math.log2(1 + r)
+
+    if weighting == "ndcgloss1":
+        return big_g[i] * inv_d(rank[i])
+    if rel[i] <= rel[j]:
+        return None
+    t = abs(rank[i] - rank[j])
+    delta = 1.0 / math.log2(1 + t) - 1.0 / math.log2(2 + t)
+    if k is not None and min(rank[i], rank[j]) > k:
+        delta = 0.0
+    rho = abs(inv_d(rank[i]) - inv_d(rank[j]))
+    factor = {"lambdarank": rho, "ndcgloss2": delta, "ndcgloss2pp": rho + mu * delta}[weighting]
+    return abs(big_g[i] - big_g[j]) * factor
+
+
+def pairwise(scores, rel, *, f, weighting, k=None, kind="linear", mu=10.0):
+    """sum over ordered pairs of w_ij f(s_i - s_j) of one list, with a loop over pairs."""
+    total = 0.0
+    for i in range(len(scores)):
+        for j in range(len(scores)):
+            w = lambda_loss_weight(scores, rel, i, j, weighting=weighting, k=k, kind=kind, mu=mu)
+            if w is not None:
+                total += w * f(scores[i] - scores[j])
+    return total

@@ -20,6 +20,9 @@ MASK = torch.rand(5, 9, generator=G) < 0.8
 HITS = (torch.randn(5, 9, generator=G), (torch.rand(5, 9, generator=G) < 0.4).long())  # binary lists
 BINARY = (torch.randn(40, generator=G), (torch.rand(40, generator=G) < 0.3).long())
 PROBS = (torch.rand(40, 3, generator=G), (torch.rand(40, 3, generator=G) < 0.4).float())
+ORDINAL = (torch.randn(5, 9, 3, generator=G), LISTS[1])  # one logit per grade threshold
+EMBEDDINGS = (torch.randn(5, 4, generator=G), torch.randn(7, 4, generator=G))  # queries, documents
+GUMBEL = (losses.gumbel_approx_ndcg_loss, losses.GumbelApproxNDCGLoss)
 
 
 def _params():
@@ -55,7 +58,31 @@ CASES = {
                                                                    "softsort")},
     "smooth_auroc_kl": (losses.smooth(binary_auroc, method="soft_rank", regularization="kl"), BINARY, {}),
     "soft_spearman_corrcoef": (losses.soft_spearman_corrcoef, LISTS, {"mask": MASK}),
+    "pairwise_hinge": (losses.pairwise_hinge_loss, LISTS, {"mask": MASK}),
+    "pairwise_soft_zero_one": (losses.pairwise_soft_zero_one_loss, LISTS, {}),
+    "pairwise_ndcgloss1": (partial(losses.pairwise_loss, weighting="ndcgloss1", pair_loss="sigmoid"), LISTS,
+                           {"mask": MASK}),
+    "lambdarank_arp1": (partial(losses.lambdarank_loss, weighting="arp1"), LISTS, {}),
+    "unique_softmax": (losses.unique_softmax_loss, LISTS, {"mask": MASK}),
+    "poly1_softmax": (losses.poly1_softmax_loss, LISTS, {}),
+    "neural_sort_ce": (partial(losses.neural_sort_cross_entropy_loss, chunk_size=2), LISTS, {"mask": MASK}),
+    "mean_squared": (losses.mean_squared_loss, LISTS, {"mask": MASK}),
+    "sigmoid_ce": (losses.sigmoid_cross_entropy_loss, HITS, {"mask": MASK}),
+    "ordinal": (losses.ordinal_loss, ORDINAL, {"mask": MASK}),
+    "info_nce": (partial(losses.info_nce_loss, symmetric=False), EMBEDDINGS, {}),
+    "gumbel_approx_ndcg": (partial(losses.gumbel_approx_ndcg_loss, sample_size=3), LISTS, {"mask": MASK}),
     # modules
+    "UniqueSoftmaxLoss": (losses.UniqueSoftmaxLoss(), LISTS, {}),
+    "Poly1SoftmaxLoss": (losses.Poly1SoftmaxLoss(), LISTS, {}),
+    "NeuralSortCrossEntropyLoss": (losses.NeuralSortCrossEntropyLoss(), LISTS, {}),
+    "MeanSquaredLoss": (losses.MeanSquaredLoss(), LISTS, {}),
+    "SigmoidCrossEntropyLoss": (losses.SigmoidCrossEntropyLoss(), HITS, {}),
+    "OrdinalLoss": (losses.OrdinalLoss(), ORDINAL, {}),
+    "InfoNCELoss": (losses.InfoNCELoss(normalize=False), EMBEDDINGS, {}),
+    "GumbelApproxNDCGLoss": (losses.GumbelApproxNDCGLoss(sample_size=2), LISTS, {}),
+    "PairwiseLoss": (losses.PairwiseLoss(weighting="ndcgloss2", pair_loss="hinge"), LISTS, {"mask": MASK}),
+    "PairwiseHingeLoss": (losses.PairwiseHingeLoss(), LISTS, {}),
+    "PairwiseSoftZeroOneLoss": (losses.PairwiseSoftZeroOneLoss(), LISTS, {}),
     "RankNetLoss": (losses.RankNetLoss(), LISTS, {"mask": MASK}),
     "LambdaRankLoss": (losses.LambdaRankLoss(k=3), LISTS, {}),
     "ApproxNDCGLoss": (losses.ApproxNDCGLoss(), LISTS, {"mask": MASK}),
@@ -94,7 +121,7 @@ def _run(loss, inputs, extra):
         params = list(loss.parameters()) if isinstance(loss, torch.nn.Module) else []
         for p in params:
             p.grad = None
-        if "num_pairs" in getattr(loss, "keywords", {}):
+        if "num_pairs" in getattr(loss, "keywords", {}) or getattr(loss, "func", type(loss)) in GUMBEL:
             extra = {**extra, "generator": torch.Generator().manual_seed(3)}  # the same pairs in both runs
         value = loss(scores, inputs[1], **extra)
     value.sum().backward()
@@ -103,7 +130,7 @@ def _run(loss, inputs, extra):
 
 # targets as given (integer grades or labels; PROBS: float), as float, and as bool (not for graded lists)
 TARGETS = [(name, target) for name in sorted(CASES) for target in ("as_given", "float", "bool")
-           if not (target == "bool" and CASES[name][1] is LISTS)]
+           if not (target == "bool" and any(CASES[name][1] is x for x in (LISTS, ORDINAL, EMBEDDINGS)))]
 
 
 @pytest.mark.parametrize("name, target", TARGETS)

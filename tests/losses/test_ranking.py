@@ -94,6 +94,18 @@ LOSSES = {
     "softmax": losses.softmax_loss,
     "smooth_ap": lambda s, r, **kw: losses.smooth_ap_loss(s, r > 1, temperature=0.5, **kw),
     "smooth_ap_chunked": lambda s, r, **kw: losses.smooth_ap_loss(s, r > 1, temperature=0.5, chunk_size=1, **kw),
+    "pairwise_hinge": partial(losses.pairwise_hinge_loss, margin=0.7),
+    "pairwise_soft_zero_one": partial(losses.pairwise_soft_zero_one_loss, sigma=0.8),
+    "pairwise_callable": partial(losses.pairwise_loss, pair_loss=lambda d: torch.nn.functional.softplus(1 - d) ** 2,
+                                 weighting="ndcgloss2pp", chunk_size=2),
+    "ndcgloss1": partial(losses.lambdarank_loss, weighting="ndcgloss1", k=4),
+    "ndcgloss2": partial(losses.lambdarank_loss, weighting="ndcgloss2"),
+    "arp1": partial(losses.lambdarank_loss, weighting="arp1"),
+    "arp2": partial(losses.pairwise_loss, weighting="arp2", pair_loss="sigmoid"),
+    "unique_softmax": losses.unique_softmax_loss,
+    "poly1_softmax": partial(losses.poly1_softmax_loss, epsilon=0.5),
+    "neural_sort_ce": partial(losses.neural_sort_cross_entropy_loss, temperature=0.5),
+    "neural_sort_ce_chunked": partial(losses.neural_sort_cross_entropy_loss, chunk_size=1),
 }
 RELEVANCE_LOSSES = sorted(name for name in LOSSES if not name.startswith("smooth_ap"))  # graded relevance
 
@@ -137,7 +149,8 @@ def test_degenerate_lists_give_zero_without_nan(name):
     assert fn(empty, torch.zeros(2, 0)).item() == 0.0
 
 
-@pytest.mark.parametrize("name", ["ranknet", "lambdarank", "ndcgloss2pp", "listnet", "listmle", "softmax"])
+@pytest.mark.parametrize("name", ["ranknet", "lambdarank", "ndcgloss2pp", "listnet", "listmle", "softmax",
+                                  "pairwise_hinge", "ndcgloss1", "arp1", "unique_softmax", "poly1_softmax"])
 @pytest.mark.parametrize("gap", [100.0, 1e4])
 def test_huge_score_gaps_in_float32_keep_finite_nonzero_gradients(name, gap):
     scores = torch.tensor([[0.0, gap, 0.5 * gap]], requires_grad=True)  # the relevant item is ranked last
@@ -222,7 +235,7 @@ BAD = [
     (lambda: losses.RankNetLoss(chunk_size=1.5), ValueError, r"`chunk_size` to be a positive int or None, got 1.5"),
     (lambda: losses.ranknet_loss(torch.ones(3), torch.ones(3), sigma=0), ValueError, r"`sigma` to be a number in \(0"),
     (lambda: losses.lambdarank_loss(torch.ones(3), torch.ones(3), weighting="lambdaloss"), ValueError,
-     r"`weighting` to be one of \('lambdarank', 'ndcgloss2pp'\)"),
+     r"`weighting` to be one of \('lambdarank', 'ndcgloss1', 'ndcgloss2', 'ndcgloss2pp', 'arp1', 'arp2'\)"),
     (lambda: losses.LambdaRankLoss(mu=-1.0), ValueError, r"`mu` to be a number in \[0"),
     (lambda: losses.ApproxNDCGLoss(temperature=-1.0), ValueError, r"`temperature` to be a number in \(0"),
     (lambda: losses.NeuralNDCGLoss(sinkhorn_iters=0), ValueError, r"`sinkhorn_iters` to be a positive int, got 0"),
