@@ -1,6 +1,7 @@
 """Every example runs, on reduced settings, and produces what it promises."""
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 import urllib.request
@@ -131,3 +132,7 @@ def test_demo_end_to_end(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "| LambdaRank@10 |" in out and "| MSE (pointwise baseline) |" in out and "| AUC-M |" in out
     assert str(tmp_path) in out
+    assert "predicted positive" in out and "F1 at p >= 0.5" in out  # a 0 F1 comes with its reason
+    last = out.strip().splitlines()[-1]  # the run's own time and the machine's load
+    assert re.fullmatch(r"Demo time: [\d.]+ s wall clock .*, [\d.]+ s CPU; load average [\d.]+ / [\d.]+ / [\d.]+ "
+                        r"\(1 / 5 / 15 min\) on \d+ CPUs", last), last
