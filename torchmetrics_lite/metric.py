@@ -197,7 +197,39 @@ def _as_dtype(value: Any, dtype: torch.dtype) -> Any:
     return _map_tensors(lambda t: _dtype.rounded(t, dtype), value)
 
 
-class Metric(nn.Module):
+class _NamedConstruction(type):
+    """The metaclass of :class:`Metric`: a call that does not fit the constructor's signature (a required
+    argument missing, too many positional ones) raises a ``TypeError`` that names the class called, as
+    ``MulticlassF1Score()``, and the argument, instead of the private base whose ``__init__`` Python reports
+    (``_MulticlassScore.__init__()``). Only construction goes through here, never unpickling or copying."""
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().__call__(*args, **kwargs)
+        except TypeError as err:
+            try:
+                inspect.signature(cls.__init__).bind(None, *args, **kwargs)  # type: ignore[misc]
+            except TypeError as mismatch:  # the call itself does not fit: say so with the public names
+                raise TypeError(f"{cls.__name__}(): {mismatch} (its arguments: "
+                                f"{cls.__name__}{_public_signature(cls)})") from None
+            raise err  # raised inside the constructor: the check's own message
+
+    @property
+    def __signature__(cls) -> inspect.Signature:
+        """The constructor's signature without ``self``: what ``inspect.signature(cls)`` (and the docs) show,
+        rather than this ``__call__``'s ``(*args, **kwargs)``."""
+        sig = inspect.signature(cls.__init__)  # type: ignore[misc]
+        return sig.replace(parameters=list(sig.parameters.values())[1:])
+
+
+def _public_signature(cls: type) -> str:
+    """``(num_classes, average='macro', *, ..., **kwargs)``: the constructor's parameters, without ``self`` and
+    the annotations."""
+    params = [p.replace(annotation=p.empty) for p in inspect.signature(cls).parameters.values()]
+    return str(inspect.Signature(params))
+
+
+class Metric(nn.Module, metaclass=_NamedConstruction):
     """Base class of every stateful metric.
 
     Args:
