@@ -8,7 +8,7 @@
 
 It ends with its own wall-clock and CPU time and the machine's load average, measured by the same run.
 
-Run: python examples/demo.py [--out DIR]   (about 10 s on 2 quiet CPU cores; the last line says this run's time)
+Run: python examples/demo.py [--out DIR]   (about 12 s on 2 quiet CPU cores; the last line says this run's time)
 """
 from __future__ import annotations
 
