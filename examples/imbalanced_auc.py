@@ -128,6 +128,7 @@ def evaluate(model: torch.nn.Module, train_data: Split, test_data: Split) -> dic
         "ap": binary_average_precision(scores, target).item(),
         "f1": binary_f1_score(probs, target).item(),
         "ece": binary_calibration_error(probs, target, n_bins=10).item(),
+        "predicted_positive": int((probs >= 0.5).sum()),  # F1's threshold: none reached gives F1 = 0
         "scores": scores, "probs": probs, "target": target,
     }
 
@@ -158,6 +159,7 @@ def save_plots(results: dict[str, dict[str, object]], out_dir: str) -> None:
 
 LOSSES = (("BCE", "bce"), ("soft-AUC", "soft_auc"), ("AUC-M", "aucm"))
 METRICS = ("auroc", "ap", "f1", "ece")
+COUNTS = ("predicted_positive",)  # reported as the mean over the seeds
 
 
 def main(out_dir: str = "demo_output", steps: int = 300, verbose: bool = True, seeds: int = 3
@@ -168,7 +170,7 @@ def main(out_dir: str = "demo_output", steps: int = 300, verbose: bool = True, s
     matplotlib.use("Agg")
     torch.set_num_threads(max(1, min(2, torch.get_num_threads())))
     os.makedirs(out_dir, exist_ok=True)
-    values: dict[str, dict[str, list]] = {name: {m: [] for m in METRICS} for name, _ in LOSSES}
+    values: dict[str, dict[str, list]] = {name: {m: [] for m in METRICS + COUNTS} for name, _ in LOSSES}
     for seed in range(seeds):
         train_data, test_data = load_data(seed)
         if verbose and seed == 0:
@@ -179,11 +181,11 @@ def main(out_dir: str = "demo_output", steps: int = 300, verbose: bool = True, s
         for name, loss in LOSSES:
             result = evaluate(train(loss, train_data, steps, seed), train_data, test_data)
             curves[name] = result
-            for m in METRICS:
+            for m in METRICS + COUNTS:
                 values[name][m].append(result[m])
         if seed == 0:
             save_plots(curves, out_dir)
-    results = {name: {**{m: statistics.mean(v[m]) for m in METRICS},
+    results = {name: {**{m: statistics.mean(v[m]) for m in METRICS + COUNTS},
                       **{f"{m}_sd": statistics.pstdev(v[m]) for m in METRICS}} for name, v in values.items()}
     if verbose:
         print(f"{'loss':10s} {'AUROC':>15s} {'AP':>15s} {'F1':>15s} {'ECE':>15s}   "

@@ -23,7 +23,7 @@ from typing import Dict, Optional, Tuple
 import numpy as np
 import pytorch_lightning as pl
 import torch
-from torch.utils.data import DataLoader, TensorDataset
+from torch.utils.data import BatchSampler, DataLoader, RandomSampler, SequentialSampler, TensorDataset
 
 import losses
 from torchmetrics_lite import MetricCollection, RetrievalMAP, RetrievalMRR, RetrievalNormalizedDCG
@@ -175,6 +175,14 @@ class Ranker(pl.LightningModule):
         return torch.optim.Adam(self.parameters(), lr=self.lr)
 
 
+def batches(data: Lists, size: int, shuffle: bool = False) -> DataLoader:
+    """Batches of ``size`` lists, each taken from the prebuilt tensors by one index per tensor (a batch sampler, no
+    per-list collation: stacking the lists one by one cost more than the training); reshuffled each epoch."""
+    dataset = TensorDataset(*data)
+    order = RandomSampler(dataset) if shuffle else SequentialSampler(dataset)
+    return DataLoader(dataset, sampler=BatchSampler(order, size, drop_last=False), batch_size=None)
+
+
 def train(loss: str, train_data: Lists, test_data: Lists, epochs: int) -> Dict[str, float]:
     """Fit one ranker; returns its held-out metrics of the last epoch (and keeps the per-epoch history)."""
     logger = LogMetrics(prog_bar=False)
@@ -182,13 +190,12 @@ def train(loss: str, train_data: Lists, test_data: Lists, epochs: int) -> Dict[s
                          enable_progress_bar=False, enable_model_summary=False, num_sanity_val_steps=0,
                          callbacks=[logger])
     model = Ranker(train_data[0].shape[-1], loss=loss)
-    trainer.fit(model, DataLoader(TensorDataset(*train_data), batch_size=64, shuffle=True),
-                DataLoader(TensorDataset(*test_data), batch_size=256))
+    trainer.fit(model, batches(train_data, 64, shuffle=True), batches(test_data, 256))
     return {k.split("/", 1)[1]: v[-1] for k, v in logger.history.items()}
 
 
 def main(epochs: int = 30, synthetic: bool = False, verbose: bool = True) -> Dict[str, Dict[str, float]]:
-    torch.set_num_threads(max(1, min(2, torch.get_num_threads())))
+    torch.set_num_threads(1)  # small ops: a second thread only waits, and on a busy machine it costs 10x
     train_data, test_data, name = load_data(synthetic)
     if verbose:
         q, n = train_data[2].shape

@@ -114,6 +114,8 @@ def module_of(function: Callable[..., Any], check: Callable[..., None]) -> Calla
             [inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY),
              *(p.replace(kind=p.POSITIONAL_OR_KEYWORD) for p in data + per_call)])
         forward.__doc__ = f"``{function.__name__}(...)`` with this module's options."
+        __init__.__qualname__ = f"{cls.__qualname__}.__init__"  # errors name the public class
+        forward.__qualname__ = f"{cls.__qualname__}.forward"
         cls.__init__ = __init__  # type: ignore[misc]
         cls.forward = forward  # type: ignore[attr-defined]
         cls.extra_repr = extra_repr  # type: ignore[attr-defined]

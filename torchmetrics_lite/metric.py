@@ -109,7 +109,6 @@ from torchmetrics_lite._checks import (
 )
 from torchmetrics_lite._compat import init_info, is_noop, raise_unknown_argument, same_value
 from torchmetrics_lite._dtype import float_dtype  # noqa: F401 (re-exported for custom metrics)
-from torchmetrics_lite._signature import ConstructorSignature
 
 __all__ = ["Metric", "Fold"]  # in the docs page's order; float_dtype and update_signature stay importable from here
 
@@ -198,7 +197,39 @@ def _as_dtype(value: Any, dtype: torch.dtype) -> Any:
     return _map_tensors(lambda t: _dtype.rounded(t, dtype), value)
 
 
-class Metric(nn.Module):
+class _NamedConstruction(type):
+    """The metaclass of :class:`Metric`: a call that does not fit the constructor's signature (a required
+    argument missing, too many positional ones) raises a ``TypeError`` that names the class called, as
+    ``MulticlassF1Score()``, and the argument, instead of the private base whose ``__init__`` Python reports
+    (``_MulticlassScore.__init__()``). Only construction goes through here, never unpickling or copying."""
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().__call__(*args, **kwargs)
+        except TypeError as err:
+            try:
+                inspect.signature(cls.__init__).bind(None, *args, **kwargs)  # type: ignore[misc]
+            except TypeError as mismatch:  # the call itself does not fit: say so with the public names
+                raise TypeError(f"{cls.__name__}(): {mismatch} (its arguments: "
+                                f"{cls.__name__}{_public_signature(cls)})") from None
+            raise err  # raised inside the constructor: the check's own message
+
+    @property
+    def __signature__(cls) -> inspect.Signature:
+        """The constructor's signature without ``self``: what ``inspect.signature(cls)`` (and the docs) show,
+        rather than this ``__call__``'s ``(*args, **kwargs)``."""
+        sig = inspect.signature(cls.__init__)  # type: ignore[misc]
+        return sig.replace(parameters=list(sig.parameters.values())[1:])
+
+
+def _public_signature(cls: type) -> str:
+    """``(num_classes, average='macro', *, ..., **kwargs)``: the constructor's parameters, without ``self`` and
+    the annotations."""
+    params = [p.replace(annotation=p.empty) for p in inspect.signature(cls).parameters.values()]
+    return str(inspect.Signature(params))
+
+
+class Metric(nn.Module, metaclass=_NamedConstruction):
     """Base class of every stateful metric.
 
     Args:
@@ -273,8 +304,6 @@ class Metric(nn.Module):
     #: exact-only rank classes' ``thresholds``): the class answers them as unknown arguments, with torchmetrics'
     #: advice, while its ``**kwargs`` still reach the base.
     not_offered: ClassVar[Tuple[str, ...]] = ()
-    #: ``inspect.signature(cls)``: the parameters of ``__init__``, not ``__new__``'s ``(*args, **kwargs)``.
-    __signature__ = ConstructorSignature()
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "Metric":
         self = super().__new__(cls)

@@ -98,6 +98,73 @@ def _with_value(label: Optional[str], default: str, name: str, value: Optional[f
     return text if value is None else f"{text} ({name} = {value:.4f})"
 
 
+def _count_spots(border: str) -> list:
+    """Candidate offsets (points) and alignments for a count beside its marker, nearest first: above, below,
+    beside, diagonal, then above and below on rows 9 points apart."""
+    ha = {"left": "left", "right": "right"}.get(border, "center")
+    near = [((0, 4), ha, "bottom"), ((0, -4), ha, "top")]
+    near += [((dx, dy), "left" if dx > 0 else "right", "center" if dy == 0 else "bottom" if dy > 0 else "top")
+             for dx, dy in ((6, 0), (-6, 0), (6, 6), (-6, 6), (6, -6), (-6, -6))]
+    return near + [((0, side * (4 + 9 * row)), ha, "bottom" if side > 0 else "top")
+                   for row in range(1, 8) for side in (1, -1)]
+
+
+def _line_points(ax: Any) -> Any:
+    """Points every ~2 pixels along the models' lines of ``ax`` (markers included), in display coordinates."""
+    import numpy as np
+
+    points = [np.zeros((0, 2))]
+    for line in ax.lines:
+        if line.get_gid() != MODEL_GID:
+            continue
+        xy = ax.transData.transform(line.get_xydata())
+        points.append(xy)
+        for a, b in zip(xy[:-1], xy[1:]):
+            steps = max(2, int(np.hypot(*(b - a)) / 2))
+            points.append(a + (b - a) * np.linspace(0, 1, steps)[:, None])
+    return np.concatenate(points)
+
+
+def _box_score(box: tuple, frame: Any, placed: list, points: Any) -> float:
+    """1000 per rule broken (outside the axes, overlapping a count already placed), plus the line points covered."""
+    x0, y0, x1, y1 = box
+    outside = x0 < frame.x0 or x1 > frame.x1 or y0 < frame.y0 or y1 > frame.y1
+    clash = sum(x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1 for b in placed)
+    covered = ((points[:, 0] > x0) & (points[:, 0] < x1) & (points[:, 1] > y0) & (points[:, 1] < y1)).sum()
+    return 1000.0 * (outside + clash) + min(int(covered), 50)
+
+
+def _layout_counts(ax: Any) -> None:
+    """(Re)place every per-bin count of ``ax`` once the figure's layout is settled: each goes to the nearest spot
+    (:func:`_count_spots`) that stays inside the axes, overlaps no other count and covers the fewest points of
+    the models' lines. Called after each model is drawn, so that earlier models' counts make room for the new
+    line (the first bins of several models share the corner near the origin)."""
+    notes = [t for t in ax.texts if t.get_gid() == COUNT_GID]
+    if not notes:
+        return
+    fig = ax.figure
+    fig.draw_without_rendering()  # the constrained layout, legend included: the final pixel positions
+    renderer = fig.canvas.get_renderer() if hasattr(fig.canvas, "get_renderer") else fig._get_renderer()
+    frame, pixels_per_point, points = ax.get_window_extent(renderer), fig.dpi / 72, _line_points(ax)
+    placed: list = []
+    for note in notes:  # each: its best spot, given the ones placed before it
+        note.set(horizontalalignment="left", verticalalignment="bottom")
+        note.xyann = (0, 0)
+        size = note.get_window_extent(renderer)
+        w, h = size.width, size.height
+        x, y = ax.transData.transform(note.xy)
+        border = "left" if x - frame.x0 < w else "right" if frame.x1 - x < w else "center"
+        candidates = []
+        for rank, ((dx, dy), ha, va) in enumerate(_count_spots(border)):
+            left = x + dx * pixels_per_point - {"left": 0, "center": w / 2, "right": w}[ha]
+            bottom = y + dy * pixels_per_point - {"bottom": 0, "center": h / 2, "top": h}[va]
+            box = (left - 1, bottom - 1, left + w + 1, bottom + h + 1)
+            candidates.append((_box_score(box, frame, placed, points) + 0.5 * rank, rank, (dx, dy), ha, va, box))
+        _, _, note.xyann, ha, va, box = min(candidates)
+        note.set(horizontalalignment=ha, verticalalignment=va)
+        placed.append(box)
+
+
 def plot_reliability_diagram(preds: Tensor, target: Tensor, *, n_bins: int = 15, label: Optional[str] = None,
                              ax: Any = None, path: Optional[str] = None, show_counts: bool = True,
                              title: Optional[str] = "Reliability diagram") -> Any:
@@ -106,7 +173,9 @@ def plot_reliability_diagram(preds: Tensor, target: Tensor, *, n_bins: int = 15,
     Each non-empty bin ``(i/n, (i+1)/n]`` is a marker at (mean confidence, accuracy), joined by a line; the
     dotted diagonal is perfect calibration. The legend entry of the model carries its ECE (the binned
     ``norm="l1"`` calibration error over the same bins); ``show_counts`` writes each bin's sample count beside
-    its marker. Call again with the returned ``ax`` to overlay another model.
+    its marker, at the nearest spot inside the axes where it overlaps no other count and covers the least of the
+    models' lines (overlaid models share crowded bins, e.g. near the origin at 1% positives; every call
+    re-places all counts). Call again with the returned ``ax`` to overlay another model.
 
     Args:
         preds: ``(N,)`` binary probabilities of the positive class (then "accuracy" is the fraction of
@@ -154,16 +223,16 @@ def plot_reliability_diagram(preds: Tensor, target: Tensor, *, n_bins: int = 15,
     labels = ("confidence", "accuracy") if multiclass else ("mean predicted probability", "fraction of positives")
     ax = _axes(ax, title, *labels)
     _reference(ax, [0, 1], [0, 1], "perfectly calibrated", linestyle=":", color="black", linewidth=1)
-    earlier = sum(line.get_gid() == MODEL_GID for line in ax.lines)  # models already on this axes
     (line,) = ax.plot(conf, acc, "s-", markersize=4, gid=MODEL_GID, label=_with_value(label, "model", "ECE", ece))
     if show_counts:
         for x, y, n in zip(conf, acc, count[filled].tolist()):
-            below = y > 0.9  # keep the text inside the axes; each model's counts on their own row
-            shift = 8 * earlier + 5
-            ax.annotate(str(n), (x, y), xytext=(0, -shift - 4 if below else shift), textcoords="offset points",
-                        ha="center", va="top" if below else "bottom", fontsize=7, color=line.get_color(),
-                        gid=COUNT_GID)
-    return _finish(ax, path, "numbers: samples per bin" if show_counts else None)
+            ax.annotate(str(n), (x, y), xytext=(0, 4), textcoords="offset points", fontsize=7,
+                        color=line.get_color(), gid=COUNT_GID)
+    _finish(ax, None, "numbers: samples per bin" if show_counts else None)
+    _layout_counts(ax)
+    if path is not None:
+        save(ax, path)
+    return ax
 
 
 def plot_roc_curve(fpr: Tensor, tpr: Tensor, *, auc: Optional[float] = None, label: Optional[str] = None,

@@ -1,12 +1,15 @@
 """Every example runs, on reduced settings, and produces what it promises."""
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 import urllib.request
 
 import numpy as np
 import torch
+
+from tests.helpers.distributed import free_port
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLES = os.path.join(ROOT, "examples")
@@ -43,14 +46,6 @@ def test_quickstart_values_match_scikit_learn(capsys):
     assert got["ndcg_after"] > got["ndcg_before"] + 0.2  # the surrogate trains what NDCG measures
 
 
-def _free_port():
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def test_ddp_validation_on_two_nodes_of_two_ranks_under_torchrun():
     """The README's multi-node recipe: torchrun with the c10d rendezvous started twice on loopback (two "nodes" of
     two ranks each, the last rank without data); every family's synced value equals the single-process value."""
@@ -58,7 +53,7 @@ def test_ddp_validation_on_two_nodes_of_two_ranks_under_torchrun():
 
     env = dict(os.environ, PYTHONPATH=ROOT, OMP_NUM_THREADS="1")
     command = [sys.executable, "-m", "torch.distributed.run", "--nnodes=2", "--nproc-per-node=2",
-               "--rdzv-backend=c10d", f"--rdzv-endpoint=127.0.0.1:{_free_port()}", "--rdzv-id=ddp-validation",
+               "--rdzv-backend=c10d", f"--rdzv-endpoint=127.0.0.1:{free_port()}", "--rdzv-id=ddp-validation",
                os.path.join(EXAMPLES, "ddp_validation.py")]
     nodes = [subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for _ in range(2)]
@@ -137,3 +132,7 @@ def test_demo_end_to_end(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "| LambdaRank@10 |" in out and "| MSE (pointwise baseline) |" in out and "| AUC-M |" in out
     assert str(tmp_path) in out
+    assert "predicted positive" in out and "F1 at p >= 0.5" in out  # a 0 F1 comes with its reason
+    last = out.strip().splitlines()[-1]  # the run's own time and the machine's load
+    assert re.fullmatch(r"Demo time: [\d.]+ s wall clock .*, [\d.]+ s CPU; load average [\d.]+ / [\d.]+ / [\d.]+ "
+                        r"\(1 / 5 / 15 min\) on \d+ CPUs", last), last

@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+from tests.helpers.distributed import free_ports
+
 pytest.importorskip("pytorch_lightning")
 pytest.importorskip("torchmetrics")
 
@@ -29,9 +31,10 @@ def _ported(tmp_path):
 def test_the_ported_lightning_script_logs_torchmetrics_numbers(tmp_path):
     scripts = {"torchmetrics": SCRIPT, "ours": _ported(tmp_path)}
     runs = {}
-    for port, (library, devices) in enumerate([(lib, d) for lib in scripts for d in (1, 2)]):
+    runs_to_start = [(lib, d) for lib in scripts for d in (1, 2)]
+    for port, (library, devices) in zip(free_ports(len(runs_to_start)), runs_to_start):
         out = tmp_path / f"{library}_{devices}"
-        env = dict(os.environ, PYTHONPATH=ROOT, OMP_NUM_THREADS="1", MASTER_PORT=str(29600 + port))
+        env = dict(os.environ, PYTHONPATH=ROOT, OMP_NUM_THREADS="1", MASTER_PORT=str(port))
         runs[library, devices] = (out, subprocess.Popen(
             [sys.executable, scripts[library], str(out), str(devices)], cwd=str(tmp_path), env=env,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT))

@@ -55,6 +55,26 @@ def shard(batches: Sequence[Batch], rank: int, world_size: int) -> List[Batch]:
 SPAWN_DEADLINE = float(os.environ.get("TML_SPAWN_DEADLINE", "150"))
 
 
+def free_ports(n: int) -> List[int]:
+    """``n`` distinct TCP ports on loopback that no process holds now (the OS picks them), for rendezvous or
+    ``MASTER_PORT``: never fixed numbers, so that two test workers (or two suites on one machine) cannot collide."""
+    import socket
+
+    socks = [socket.socket() for _ in range(n)]
+    try:
+        for sock in socks:
+            sock.bind(("127.0.0.1", 0))
+        return [int(sock.getsockname()[1]) for sock in socks]
+    finally:
+        for sock in socks:
+            sock.close()
+
+
+def free_port() -> int:
+    """One port of :func:`free_ports`."""
+    return free_ports(1)[0]
+
+
 def spawn(fn: Callable[..., Any], world_size: int, *args: Any, timeout: float = 180.0,
           broken: bool = False) -> List[Any]:
     """Run ``fn(rank, world_size, *args)`` on ``world_size`` gloo ranks; returns each rank's result.

@@ -1,6 +1,6 @@
 """``python -m torchmetrics_lite trec_eval`` against trec_eval 10.0's own test suite: every expected output in
-``<repo root>/../shared/trec_eval_tests`` reproduced byte for byte with trec_eval's arguments (a test per file),
-plus hand-worked examples of the measures and trec_eval's argument and input rules."""
+``tests/data/trec_eval`` (trec_eval's ``test/`` folder, with its licence) reproduced byte for byte with trec_eval's
+arguments (a test per file), plus hand-worked examples of the measures and trec_eval's argument and input rules."""
 import io
 import os
 import sys
@@ -11,7 +11,7 @@ import pytest
 
 from torchmetrics_lite.cli import main
 
-TESTS = Path(__file__).resolve().parents[2].parent / "shared" / "trec_eval_tests"
+TESTS = Path(__file__).resolve().parents[1] / "data" / "trec_eval"
 
 # expected output -> trec_eval's arguments (the folder's README), and the same output from other inputs
 CASES = [
@@ -36,9 +36,9 @@ CASES = [
 
 
 def _folder() -> Path:
-    """The test files beside the clone (CI has them there): missing files fail, they never skip."""
-    if not TESTS.is_dir():
-        pytest.fail(f"trec_eval's test files are missing: expected {TESTS} (shared/ beside the clone, as in CI)")
+    """trec_eval's test files, in the repository: missing files fail, they never skip."""
+    if not (TESTS / "out.test").is_file():
+        pytest.fail(f"trec_eval's test files are missing: expected them in {TESTS}")
     return TESTS
 
 

@@ -15,6 +15,7 @@ from matplotlib.axes import Axes  # noqa: E402
 from torchmetrics_lite.functional import binary_precision_recall_curve, binary_roc  # noqa: E402
 from torchmetrics_lite.plot import (  # noqa: E402
     COUNT_GID,
+    MODEL_GID,
     REFERENCE_GID,
     plot_precision_recall_curve,
     plot_reliability_diagram,
@@ -98,6 +99,29 @@ def test_reliability_diagram_counts_ece_in_the_model_entry_and_overlay(tmp_path)
     assert (tmp_path / "rel.png").stat().st_size > 0
     bare = plot_reliability_diagram(preds, target, n_bins=10, show_counts=False)
     assert not bare.texts and bare.get_legend().get_title().get_text() == ""
+
+
+def test_overlaid_counts_never_overlap_and_stay_inside_the_axes(tmp_path):
+    """Three models at 1% positives: each has its first bin (91-99% of the samples) near the origin, and the
+    others near each other; in the saved figure no two count texts overlap, none hides a marker, and every one is
+    inside the axes."""
+    gen = torch.Generator().manual_seed(1)
+    target = (torch.rand(20_000, generator=gen) < 0.01).long()
+    score = torch.randn(20_000, generator=gen) + 1.5 * target
+    ax = None
+    for slope in (1.0, 1.5, 2.0):  # 20 filled bins; each model's first holds 91-99% of the samples
+        ax = plot_reliability_diagram(torch.sigmoid(slope * score - 5), target, n_bins=10, label=f"{slope}", ax=ax)
+    save(ax, str(tmp_path / "crowded.png"))
+    renderer = ax.figure.canvas.get_renderer()
+    frame = ax.get_window_extent(renderer)
+    boxes = [t.get_window_extent(renderer) for t in ax.texts if t.get_gid() == COUNT_GID]
+    assert len(boxes) == 20  # every filled bin of every model
+    lines = [line for line in ax.lines if line.get_gid() == MODEL_GID]
+    markers = [xy for line in lines for xy in ax.transData.transform(line.get_xydata())]
+    for i, box in enumerate(boxes):
+        assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1, i
+        assert not [j for j, other in enumerate(boxes[:i]) if box.overlaps(other)], i
+        assert not [xy for xy in markers if box.contains(*xy)], i  # no count hides a marker
 
 
 def test_reliability_axes_name_what_they_show():

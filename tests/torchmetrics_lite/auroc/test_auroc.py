@@ -187,6 +187,30 @@ def test_one_class_is_nan_with_warning_or_error():
     assert recall[:-1].eq(1).all()
 
 
+def test_no_samples_is_nan_with_a_warning_that_says_so():
+    """An empty batch (or a metric never updated) has no class at all: the warning says "no samples", not "one
+    class present", for every way of computing the value."""
+    empty, labels = torch.zeros(0), torch.zeros(0, dtype=torch.long)
+    metric = BinaryAUROC()
+    metric.update(empty, labels)
+    ways = [metric.compute, lambda: binary_auroc(empty, labels), lambda: binary_auroc(empty, labels, max_fpr=0.5),
+            lambda: binary_auroc(empty, labels, thresholds=5)]
+    for compute in ways:
+        with pytest.warns(UserWarning, match="^AUROC is undefined with no samples; returning nan$"):
+            assert math.isnan(compute().item())
+    for kwargs in ({}, {"thresholds": 5}):
+        with pytest.warns(UserWarning, match="^average precision is undefined with no samples; returning nan$"):
+            assert math.isnan(binary_average_precision(empty, labels, **kwargs).item())
+    with pytest.raises(ValueError, match="for AUROC, but it is undefined with no samples"):
+        binary_auroc(empty, labels, strict=True)
+    from torchmetrics_lite.functional import binary_eer, binary_logauc
+
+    with pytest.warns(UserWarning, match="^EER is undefined with no samples"):
+        binary_eer(empty, labels)
+    with pytest.warns(UserWarning, match="^LogAUC is undefined with no samples"):
+        binary_logauc(empty, labels)
+
+
 BAD = [
     ((torch.tensor([0.1, float("nan")]), torch.tensor([0, 1])), ValueError, r"`preds` to contain no NaN, got 1"),
     ((torch.tensor([0.1, 0.2]), torch.tensor([0, 2])), ValueError, r"`target` to hold only 0 and 1 .*got value 2"),

@@ -4,7 +4,7 @@ chosen in :mod:`._kernels`; the family's shared docstring text is in :mod:`._doc
 from __future__ import annotations
 
 import warnings
-from typing import Dict, Optional, Tuple
+from typing import Callable, Dict, Optional, Tuple
 
 import torch
 from torch import Tensor
@@ -28,6 +28,9 @@ def _as_bool(labels: Tensor) -> Tensor:
     return labels.view(torch.bool) if labels.dtype == torch.uint8 and not _compiling() else labels != 0
 
 
+NO_SAMPLES = "with no samples"  # an empty batch (or state): not "one class present", no class is
+
+
 def _undefined(what: str, where: str, strict: bool) -> None:
     msg = f"{what} is undefined {where}; returning nan"
     if strict:
@@ -35,10 +38,12 @@ def _undefined(what: str, where: str, strict: bool) -> None:
     warnings.warn(msg, UserWarning, stacklevel=3)
 
 
-def _check_defined(value: Tensor, what: str, strict: bool, where: str = "with one class present") -> None:
-    """Warn (or raise with ``strict``) when a scalar value is ``nan``; nothing under ``torch.compile``."""
+def _check_defined(value: Tensor, what: str, strict: bool, where: str = "with one class present",
+                   empty: Optional[Callable[[], bool]] = None) -> None:
+    """Warn (or raise with ``strict``) when a scalar value is ``nan``; nothing under ``torch.compile``. ``empty``
+    (called only then) tells whether there was no sample at all: the message then says "with no samples"."""
     if not _compiling() and bool(torch.isnan(value)):
-        _undefined(what, where, strict)
+        _undefined(what, NO_SAMPLES if empty is not None and empty() else where, strict)
 
 
 def _state_weight(state: State) -> Optional[Tensor]:

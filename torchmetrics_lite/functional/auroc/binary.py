@@ -21,6 +21,7 @@ from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.auroc import _kernels as kernels
 from torchmetrics_lite.functional.auroc import _ranking as rk
 from torchmetrics_lite.functional.auroc._common import (
+    NO_SAMPLES,
     State,
     _as_bool,
     _check_defined,
@@ -66,7 +67,7 @@ def _partial_auroc(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor], max
                    strict: bool) -> Tensor:
     tps, fps = kernels.counts(scores, is_pos, weight)
     if tps.numel() == 0 or float(tps[-1]) == 0 or float(fps[-1]) == 0:
-        _undefined("AUROC", "with one class present", strict)
+        _undefined("AUROC", NO_SAMPLES if scores.numel() == 0 else "with one class present", strict)
         return torch.tensor(float("nan"), dtype=float_dtype(scores.device), device=scores.device)
     zero = tps.new_zeros(1)
     return rk.partial_auroc(torch.cat([zero, tps]), torch.cat([zero, fps]), max_fpr)
@@ -79,7 +80,7 @@ def _binary_auroc_from_stats(state: State, max_fpr: Optional[float] = None, stri
     if max_fpr is not None and max_fpr < 1:
         return _partial_auroc(scores, is_pos, weight, max_fpr, strict)
     value = kernels.auroc(scores, is_pos, weight)[0]
-    _check_defined(value, "AUROC", strict)
+    _check_defined(value, "AUROC", strict, empty=lambda: scores.numel() == 0)
     return value
 
 
@@ -139,7 +140,7 @@ def _binary_average_precision_from_stats(state: State, strict: bool = False) -> 
     if "confmat" in state:  # the binned mode (thresholds=)
         return _binned_binary_ap(state, strict)
     value = kernels.average_precision(state["preds"], _as_bool(state["target"]), _state_weight(state))[0]
-    _check_defined(value, "average precision", strict, "without positives")
+    _check_defined(value, "average precision", strict, "without positives", empty=lambda: state["preds"].numel() == 0)
     return value
 
 
@@ -212,7 +213,7 @@ def _binned_pairs(hist: Tensor) -> Tuple[Tensor, Tensor, Tensor]:
 def _binary_auroc_binned_from_stats(state: State, strict: bool = False) -> Tensor:
     two_u, _, pairs = _binned_pairs(state["hist"])
     if int(pairs) == 0:
-        _undefined("AUROC", "with one class present", strict)
+        _undefined("AUROC", NO_SAMPLES if int(state["hist"].sum()) == 0 else "with one class present", strict)
     dtype = float_dtype(two_u.device)
     return two_u.to(dtype) / (2 * pairs).to(dtype)
 

@@ -134,6 +134,11 @@ def _roc(state: State) -> Tuple[Tensor, Tensor]:
     return (fp / (fp + tn)).flip(0), (tp / (tp + fn)).flip(0)
 
 
+def _no_samples(state: State) -> bool:
+    """Whether the (binary) state counted no sample: the first threshold's matrix sums to 0."""
+    return int(state["confmat"][0, 0].sum()) == 0
+
+
 def _positives(state: State) -> Tensor:
     return state["confmat"][0, :, 1].sum(-1)
 
@@ -176,13 +181,13 @@ def _ap_columns(state: State) -> Tensor:
 
 def _binned_binary_auroc(state: State, max_fpr: Optional[float] = None, strict: bool = False) -> Tensor:
     value = _auroc_columns(state, max_fpr)[0]
-    _check_defined(value, "AUROC", strict)
+    _check_defined(value, "AUROC", strict, empty=lambda: _no_samples(state))
     return value
 
 
 def _binned_binary_ap(state: State, strict: bool = False) -> Tensor:
     value = _ap_columns(state)[0]
-    _check_defined(value, "average precision", strict, "without positives")
+    _check_defined(value, "average precision", strict, "without positives", empty=lambda: _no_samples(state))
     return value
 
 

@@ -34,6 +34,7 @@ from torchmetrics_lite._checks import check_eer_average, check_thresholds
 from torchmetrics_lite.functional.auroc import _kernels as kernels
 from torchmetrics_lite.functional.auroc import _roc_reads as rr
 from torchmetrics_lite.functional.auroc._common import (
+    NO_SAMPLES,
     State,
     _as_bool,
     _columns,
@@ -54,17 +55,17 @@ __all__ = ["binary_eer", "multiclass_eer", "multilabel_eer", "binary_eer_thresho
 Pair = Tuple[Tensor, Tensor]
 
 
-def _warn_undefined(values: Tensor, rows: bool) -> None:
+def _warn_undefined(values: Tensor, rows: bool, empty: bool = False) -> None:
     if _compiling() or not bool(torch.isnan(values).any()):
         return
-    where = f"for class(es) {torch.nonzero(torch.isnan(values)).view(-1).tolist()}" if rows else \
-        "with one class present"
+    where = NO_SAMPLES if empty else f"for class(es) {torch.nonzero(torch.isnan(values)).view(-1).tolist()}" \
+        if rows else "with one class present"
     _undefined("EER", where, False)
 
 
 def _eer_of(scores: Tensor, positive: Tensor, rows: bool) -> Pair:
     eer, threshold = kernels.eer(scores, positive)
-    _warn_undefined(eer, rows)
+    _warn_undefined(eer, rows, empty=scores.numel() == 0)
     return eer, threshold
 
 

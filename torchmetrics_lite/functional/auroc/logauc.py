@@ -44,7 +44,7 @@ FprRange = Tuple[float, float]
 
 def _binary_logauc_from_stats(state: State, fpr_range: FprRange = (0.001, 0.1), strict: bool = False) -> Tensor:
     value = rr.logauc_rows(_binary_segments(state["preds"], _as_bool(state["target"]), fpr_range[1]), *fpr_range)[0]
-    _check_defined(value, "LogAUC", strict)
+    _check_defined(value, "LogAUC", strict, empty=lambda: state["preds"].numel() == 0)
     return value
 
 
