@@ -106,6 +106,7 @@ from torchmetrics_lite._checks.regression import (  # noqa: F401
 )
 from torchmetrics_lite._checks.retrieval import (  # noqa: F401
     AGGREGATIONS,
+    check_module_indexes,
     check_retrieval_aggregated,
     check_retrieval_aggregation,
     check_retrieval_inputs,

@@ -60,6 +60,16 @@ def check_retrieval_aggregated(aggregation: Callable[..., Any], value: Any) -> T
     return value
 
 
+def check_module_indexes(preds: Any) -> None:
+    """A retrieval module's update without ``indexes``: only ``(queries, items)`` input, one query per row (a
+    module gathers the items of many queries over its updates: torchmetrics' ``update(preds, target, indexes)``;
+    a 1-D batch read as one query would be a silently different number)."""
+    if isinstance(preds, Tensor) and preds.dim() == 1:
+        raise TypeError("Expected `indexes` (the query id of each item) with 1-D `preds` and `target` in a "
+                        "retrieval module's update, got None: pass update(preds, target, indexes=...), or "
+                        "(queries, items) 2-D `preds` and `target` for one query per row")
+
+
 def check_retrieval_inputs(preds: Any, target: Any, indexes: Any, mask: Any,
                            validate_args: bool) -> Tuple[Tensor, Tensor, Optional[Tensor], Optional[Tensor]]:
     """Dense ``(queries, items)`` (or one query, 1-D) ``preds``/``target`` with an optional bool ``mask``, or

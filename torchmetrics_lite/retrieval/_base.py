@@ -23,34 +23,21 @@ from torchmetrics_lite.metric import Metric
 __all__: list = []  # private: the shared base of the modules in this package
 
 
-def _module_batch_stats(preds: Any, target: Any, indexes: Any = None, mask: Any = None, *, measure: Measure,
-                        measure_options: Dict[str, Any], ties: str = "average", empty: str = "zero",
-                        ignore_index: Optional[int] = None, validate_args: bool = True, keep: bool = False,
-                        need: str = RELEVANT) -> Dict[str, Tensor]:
-    """The modules' batch statistics: as the functions', but a 1-D batch needs ``indexes`` (a module gathers the
-    items of many queries over its updates; torchmetrics' ``update(preds, target, indexes)``)."""
-    if indexes is None and isinstance(preds, Tensor) and preds.dim() == 1:
-        raise TypeError("Expected `indexes` (the query id of each item) with 1-D `preds` and `target` in a "
-                        "retrieval module's update, got None: pass update(preds, target, indexes=...), or "
-                        "(queries, items) 2-D `preds` and `target` for one query per row")
-    return _retrieval_batch_stats(preds, target, indexes, mask, measure=measure, measure_options=measure_options,
-                                  ties=ties, empty=empty, ignore_index=ignore_index, validate_args=validate_args,
-                                  keep=keep, need=need)
-
-
 class _RetrievalMetric(Metric):
     """Shared states and options; a subclass declares its per-query ``measure`` and the names of its options
     (``measure_args``), and ``need`` (what a query must hold not to be empty, named by ``empty="error"``)."""
 
     higher_is_better = True
     is_differentiable = False
-    stats_fn = staticmethod(_module_batch_stats)
-    stats_options = ("measure", "measure_options", "ties", "empty", "ignore_index", "validate_args", "keep", "need")
+    stats_fn = staticmethod(_retrieval_batch_stats)
+    stats_options = ("measure", "measure_options", "ties", "empty", "ignore_index", "validate_args", "keep", "need",
+                     "require_indexes")
     value_fn = staticmethod(_retrieval_value)
     value_options = ("measure", "measure_options", "ties", "empty", "keep", "need", "aggregation", "evaluated")
     measure: Measure
     measure_args: Tuple[str, ...] = ("k",)
     need = RELEVANT
+    require_indexes = True  # a 1-D update needs indexes (the functions read a 1-D input as one query)
 
     def __init__(self, *, k: Optional[int] = None, ties: str = "average", empty: str = "zero",
                  ignore_index: Optional[int] = None, aggregation: Aggregation = "mean",

@@ -9,7 +9,12 @@ from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple, Union
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_retrieval_aggregated, check_retrieval_inputs, check_retrieval_values
+from torchmetrics_lite._checks import (
+    check_module_indexes,
+    check_retrieval_aggregated,
+    check_retrieval_inputs,
+    check_retrieval_values,
+)
 from torchmetrics_lite._checks.retrieval import flat_retrieval_rows
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.retrieval._torch_kernels import RELEVANT, Measure, PerQuery, _rank, _reduce
@@ -31,11 +36,14 @@ class Summary(NamedTuple):
 def _retrieval_batch_stats(preds: Any, target: Any, indexes: Any = None, mask: Any = None, *, measure: Measure,
                            measure_options: Dict[str, Any], ties: str = "average", empty: str = "zero",
                            ignore_index: Optional[int] = None, validate_args: bool = True, keep: bool = False,
-                           need: str = RELEVANT) -> Dict[str, Tensor]:
+                           need: str = RELEVANT, require_indexes: bool = False) -> Dict[str, Tensor]:
     """Dense ``(queries, items)`` input: the three sums (and with ``keep`` the per-query values). Flat input with
     ``indexes``: the checked rows, those dropped by ``mask`` / ``ignore_index`` marked by a ``nan`` target (no
     host sync); without either, bool or integer grades are returned as given (the floating ``target`` state
-    converts them when it copies them in)."""
+    converts them when it copies them in). ``require_indexes`` (the modules: they gather the items of many
+    queries over their updates) refuses 1-D input without ``indexes``."""
+    if require_indexes and indexes is None:
+        check_module_indexes(preds)
     fast = None if mask is not None or ignore_index is not None else \
         flat_retrieval_rows(preds, target, indexes, validate_args)
     if fast is not None:  # the common flat batch, checked in one frame; the grades stay bool/integer here: the
