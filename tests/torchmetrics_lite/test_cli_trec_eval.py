@@ -269,8 +269,9 @@ def test_trec_versions_place_recall_points_apart(tmp_path):
     code, out, err = trec_eval("--trec-version", "9", "--full-precision", "-m", "iprec_at_recall", "-m", "11pt_avg",
                                *files)
     nine = {name: float(v) for (name, q), v in _values(out).items()}
-    theirs = pytrec_eval.RelevanceEvaluator({"q": {d: int(d in relevant) for d in docs}}, {"iprec_at_recall", "11pt_avg"}
-                                            ).evaluate({"q": {d: float(10 - i) for i, d in enumerate(docs)}})["q"]
+    evaluator = pytrec_eval.RelevanceEvaluator({"q": {d: int(d in relevant) for d in docs}},
+                                               {"iprec_at_recall", "11pt_avg"})
+    theirs = evaluator.evaluate({"q": {d: float(10 - i) for i, d in enumerate(docs)}})["q"]
     assert code == 0 and nine["iprec_at_recall_0.30"] == 0.75 and nine == pytest.approx(theirs, abs=1e-15), err
 
 
@@ -283,7 +284,8 @@ def test_trec_version_9_reads_float32_scores(tmp_path):
 
 
 @pytest.mark.parametrize("arguments, message", [
-    ("--trec-version 8", "trec_eval: --trec-version must be one of 9, 10 (the trec_eval whose rules to follow), got '8'"),
+    ("--trec-version 8", "trec_eval: --trec-version must be one of 9, 10 (the trec_eval whose rules to follow), "
+     "got '8'"),
     ("--trec-version 9.0.8", "--trec-version must be one of 9, 10 (the trec_eval whose rules to follow), got '9.0.8'"),
     ("--trec-version=", "--trec-version must be one of 9, 10 (the trec_eval whose rules to follow), got ''"),
 ])
