@@ -321,3 +321,19 @@ def test_a_repeat_in_a_query_trec_eval_never_evaluates(tmp_path, qrels, run, whe
     assert err.startswith("trec_eval: warning: ") and f"/{where}, in a query not evaluated: ignored\n" in err, err
     code, _, err = trec_eval("-c", "-m", "P.5", *_files(tmp_path, qrels, run))
     assert (code == 1 and where in err) if "judged" in where else code == 0, err
+
+
+def test_qrels_jg_repeats(tmp_path):
+    """-R qrels_jg: a repeat in a query no group evaluates warns (the output stays trec_eval's, byte for byte); in
+    an evaluated query it stops the run (it used to drop the judgement group silently)."""
+    folder = _folder()
+    results = (folder / "results.test").read_text()
+    (tmp_path / "qrels").write_bytes((folder / "qrels.123").read_bytes())
+    first = results.splitlines()[0].split()  # qid Q0 docid rank score tag
+    (tmp_path / "run").write_text(results + f"999 Q0 a 1 0.5 {first[5]}\n999 Q0 a 2 0.4 {first[5]}\n")
+    code, out, err = trec_eval("-m", "qrels_jg", "-q", "-R", "qrels_jg", tmp_path / "qrels", tmp_path / "run")
+    assert code == 0 and out.encode() == (folder / "out.test.qrels_jg").read_bytes()
+    assert "document 'a' is retrieved twice for query '999', in a query not evaluated: ignored" in err, err
+    (tmp_path / "run").write_text(results + f"{first[0]} Q0 {first[2]} 1 0.5 t\n")
+    code, _, err = trec_eval("-m", "qrels_jg", "-R", "qrels_jg", tmp_path / "qrels", tmp_path / "run")
+    assert code == 1 and f"is retrieved twice for query '{first[0]}'" in err, err
