@@ -288,7 +288,7 @@ def test_trec_version_9_reads_float32_scores(tmp_path):
      "got '8'"),
     ("--trec-version 9.0.8", "--trec-version must be one of 9, 10 (the trec_eval whose rules to follow), got '9.0.8'"),
     ("--trec-version=", "--trec-version must be one of 9, 10 (the trec_eval whose rules to follow), got ''"),
-])
+], ids=["8", "9.0.8", "empty"])
 def test_bad_trec_version(tmp_path, arguments, message):
     code, out, err = trec_eval(*arguments.split(), *_files(tmp_path))
     assert (code, out) == (1, "") and message in err and err.count("\n") == 1, err
@@ -311,7 +311,7 @@ def test_judged_query_missing_from_the_run(tmp_path):
 @pytest.mark.parametrize("qrels, run, where", [
     (QRELS, RUN + "q9 Q0 a 1 0.5 hand\nq9 Q0 a 2 0.4 hand\n", "run:7: document 'a' is retrieved twice for query 'q9'"),
     (QRELS + "q8 0 a 1\nq8 0 a 0\n", RUN, "qrels:7: document 'a' is judged twice for query 'q8'"),
-])
+], ids=["run-only query", "qrels-only query"])
 def test_a_repeat_in_a_query_trec_eval_never_evaluates(tmp_path, qrels, run, where):
     """trec_eval never reads the run of a query without judgements, nor (without -c) the judgements of a query
     without results: a repeated document there is a warning, the run goes on with the same values; with -c the
