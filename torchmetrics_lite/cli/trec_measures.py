@@ -77,7 +77,11 @@ def _recip_rank(x: Lists, s: Selected, n: int) -> Values:
 def recall_cut(point: float, num_rel: np.ndarray, version: int = 10) -> np.ndarray:
     """The relevant document a recall point stands for: trec_eval 10.0 rounds ``point * R`` to the nearest
     (``lround``); trec_eval 9.x (pytrec_eval) adds 0.9 and truncates, so ``0.25 * 10`` is 3 in 10.0 and 3 in 9.x
-    but ``0.14 * 10`` is 1 in 10.0 and 2 in 9.x."""
+    but ``0.14 * 10`` is 1 in 10.0 and 2 in 9.x.
+
+    >>> recall_cut(0.3, np.array([4.0, 10.0])), recall_cut(0.3, np.array([4.0, 10.0]), version=9)
+    (array([1, 3]), array([2, 3]))
+    """
     if version == 9:
         return (np.float64(point) * num_rel + 0.9).astype(np.int64)
     return lround(np.float64(point) * num_rel)
