@@ -162,7 +162,7 @@ def test_flags(tmp_path):
     code, out, _ = trec_eval("-c", "-q", "-m", "P.5", "-m", "num_ret", "-m", "num_q", qp, rp)
     assert _values(out)["num_ret", "q2"] == "0" and _values(out)["P_5", "all"] == "0.2000"
     assert _values(out)["num_q", "all"] == "2"
-    # without -c, q2 is left out (trec_eval 9.0.8; see README)
+    # without -c, q2 is left out (trec_eval 9.x's rule: docs/trec_eval.md)
     code, out, _ = trec_eval("-m", "P.5", "-m", "num_q", qp, rp)
     assert _values(out)["num_q", "all"] == "1" and _values(out)["P_5", "all"] == "0.4000"
     code, out, _ = trec_eval("-l2", "-m", "num_rel", qp, rp)
@@ -172,7 +172,9 @@ def test_flags(tmp_path):
 def test_version_and_help(capsys):
     assert trec_eval("-v")[0] == 0
     assert "trec_eval version 10.0" in trec_eval("--version")[2]
-    assert trec_eval("-h")[0] == 0 and "-m measure" in capsys.readouterr().out
+    assert trec_eval("-h")[0] == 0
+    help_text = capsys.readouterr().out
+    assert "-m measure" in help_text and "--trec-version V    10 (default): trec_eval 10.0's rules" in help_text
 
 
 @pytest.mark.parametrize("arguments, code, message", [
@@ -247,3 +249,91 @@ def test_scores_as_double_or_float32(tmp_path):
     assert _values(trec_eval("-m", "P.1", *_files(tmp_path, qrels, run))[1])["P_1", "all"] == "1.0000"
     assert _values(trec_eval("--float32-scores", "-m", "P.1", *_files(tmp_path, qrels, run))[1])["P_1", "all"] == \
         "0.0000"
+
+
+def test_trec_versions_place_recall_points_apart(tmp_path):
+    """4 relevant documents at ranks 1, 3, 4, 10 (precisions 1, 2/3, 3/4, 4/10; the best at or after each: 1, 3/4,
+    3/4, 4/10). Recall 0.3 is the relevant document lround(1.2) = 1 in trec_eval 10.0 (the default), (long)(1.2 +
+    0.9) = 2 in trec_eval 9.x (``--trec-version 9``, pytrec_eval's values); 11pt_avg by hand from the 11 points:
+    10.0 takes documents 1 1 1 1 2 2 2 3 3 4 4 (the first for 0)."""
+    import pytrec_eval
+
+    docs = [f"d{i}" for i in range(10)]
+    relevant = {"d0", "d2", "d3", "d9"}
+    qrels = "".join(f"q 0 {d} {int(d in relevant)}\n" for d in docs)
+    run = "".join(f"q Q0 {d} {i} {10 - i} t\n" for i, d in enumerate(docs))
+    files = _files(tmp_path, qrels, run)
+    ten = _values(trec_eval("-m", "iprec_at_recall.0.3", "-m", "11pt_avg", *files)[1])
+    assert ten["iprec_at_recall_0.30", "all"] == "1.0000"
+    assert ten["11pt_avg", "all"] == f"{(4 * 1 + 5 * 0.75 + 2 * 0.4) / 11:6.4f}" == "0.7773"
+    code, out, err = trec_eval("--trec-version", "9", "--full-precision", "-m", "iprec_at_recall", "-m", "11pt_avg",
+                               *files)
+    nine = {name: float(v) for (name, q), v in _values(out).items()}
+    evaluator = pytrec_eval.RelevanceEvaluator({"q": {d: int(d in relevant) for d in docs}},
+                                               {"iprec_at_recall", "11pt_avg"})
+    theirs = evaluator.evaluate({"q": {d: float(10 - i) for i, d in enumerate(docs)}})["q"]
+    assert code == 0 and nine["iprec_at_recall_0.30"] == 0.75 and nine == pytest.approx(theirs, abs=1e-15), err
+
+
+def test_trec_version_9_reads_float32_scores(tmp_path):
+    qrels, run = "q 0 a 1\nq 0 z 0\n", "q Q0 a 1 0.1000000001 t\nq Q0 z 2 0.1 t\n"
+    assert _values(trec_eval("--trec-version", "10", "-m", "P.1", *_files(tmp_path, qrels, run))[1])["P_1", "all"] \
+        == "1.0000"
+    assert _values(trec_eval("--trec-version", "9", "-m", "P.1", *_files(tmp_path, qrels, run))[1])["P_1", "all"] \
+        == "0.0000"
+
+
+@pytest.mark.parametrize("arguments, message", [
+    ("--trec-version 8", "trec_eval: --trec-version must be one of 9, 10 (the trec_eval whose rules to follow), "
+     "got '8'"),
+    ("--trec-version 9.0.8", "--trec-version must be one of 9, 10 (the trec_eval whose rules to follow), got '9.0.8'"),
+    ("--trec-version=", "--trec-version must be one of 9, 10 (the trec_eval whose rules to follow), got ''"),
+], ids=["8", "9.0.8", "empty"])
+def test_bad_trec_version(tmp_path, arguments, message):
+    code, out, err = trec_eval(*arguments.split(), *_files(tmp_path))
+    assert (code, out) == (1, "") and message in err and err.count("\n") == 1, err
+    code, _, err = trec_eval(*_files(tmp_path), "--trec-version")
+    assert code == 1 and "option --trec-version requires argument" in err and "Usage: trec_eval" in err
+
+
+def test_judged_query_missing_from_the_run(tmp_path):
+    """Left out without -c in both versions (trec_eval 9.x); under the 10.0 default a warning says so, since
+    trec_eval 10.0 evaluates it against another query's results."""
+    files = _files(tmp_path, QRELS + "q2 0 z 1\nq3 0 z 1\n")
+    code, out, err = trec_eval("-m", "P.5", "-m", "num_q", *files)
+    assert code == 0 and _values(out)["num_q", "all"] == "1" and _values(out)["P_5", "all"] == "0.4000"
+    assert err == "trec_eval: warning: 2 judged queries have no results in the run: left out, as trec_eval 9.x " \
+        "does (trec_eval 10.0 evaluates each against another query's results); -c counts them as 0\n"
+    assert trec_eval("--trec-version", "9", "-m", "P.5", "-m", "num_q", *files)[1:] == (out, "")
+    assert trec_eval("-c", "-m", "P.5", *files)[2] == ""
+
+
+@pytest.mark.parametrize("qrels, run, where", [
+    (QRELS, RUN + "q9 Q0 a 1 0.5 hand\nq9 Q0 a 2 0.4 hand\n", "run:7: document 'a' is retrieved twice for query 'q9'"),
+    (QRELS + "q8 0 a 1\nq8 0 a 0\n", RUN, "qrels:7: document 'a' is judged twice for query 'q8'"),
+], ids=["run-only query", "qrels-only query"])
+def test_a_repeat_in_a_query_trec_eval_never_evaluates(tmp_path, qrels, run, where):
+    """trec_eval never reads the run of a query without judgements, nor (without -c) the judgements of a query
+    without results: a repeated document there is a warning, the run goes on with the same values; with -c the
+    judged query is evaluated and its repeat stops the run."""
+    code, out, err = trec_eval("-q", "-m", "all_trec", *_files(tmp_path, qrels, run))
+    assert code == 0 and out == trec_eval("-q", "-m", "all_trec", *_files(tmp_path))[1]
+    assert err.startswith("trec_eval: warning: ") and f"/{where}, in a query not evaluated: ignored\n" in err, err
+    code, _, err = trec_eval("-c", "-m", "P.5", *_files(tmp_path, qrels, run))
+    assert (code == 1 and where in err) if "judged" in where else code == 0, err
+
+
+def test_qrels_jg_repeats(tmp_path):
+    """-R qrels_jg: a repeat in a query no group evaluates warns (the output stays trec_eval's, byte for byte); in
+    an evaluated query it stops the run (it used to drop the judgement group silently)."""
+    folder = _folder()
+    results = (folder / "results.test").read_text()
+    (tmp_path / "qrels").write_bytes((folder / "qrels.123").read_bytes())
+    first = results.splitlines()[0].split()  # qid Q0 docid rank score tag
+    (tmp_path / "run").write_text(results + f"999 Q0 a 1 0.5 {first[5]}\n999 Q0 a 2 0.4 {first[5]}\n")
+    code, out, err = trec_eval("-m", "qrels_jg", "-q", "-R", "qrels_jg", tmp_path / "qrels", tmp_path / "run")
+    assert code == 0 and out.encode() == (folder / "out.test.qrels_jg").read_bytes()
+    assert "document 'a' is retrieved twice for query '999', in a query not evaluated: ignored" in err, err
+    (tmp_path / "run").write_text(results + f"{first[0]} Q0 {first[2]} 1 0.5 t\n")
+    code, _, err = trec_eval("-m", "qrels_jg", "-R", "qrels_jg", tmp_path / "qrels", tmp_path / "run")
+    assert code == 1 and f"is retrieved twice for query '{first[0]}'" in err, err

@@ -142,10 +142,18 @@ def lookup(judged: np.ndarray, values: np.ndarray, keys: np.ndarray, key_bits: i
 def check_unique(path: str, lines: np.ndarray, key: np.ndarray, what: str, q: np.ndarray, doc: np.ndarray,
                  queries: Vocab, docs: Vocab) -> None:
     """No (query, document) pair (packed in ``key``) twice; the first repeat is reported with its line."""
+    message = first_repeat(path, lines, key, what, q, doc, queries, docs)
+    if message is not None:
+        raise CliError(message)
+
+
+def first_repeat(path: str, lines: np.ndarray, key: np.ndarray, what: str, q: np.ndarray, doc: np.ndarray,
+                 queries: Vocab, docs: Vocab) -> Optional[str]:
+    """``file:line: document 'd' is <what> twice for query 'q'`` for the first repeated pair; None if none."""
     order = np.argsort(key, kind="stable")
     repeats = order[1:][key.take(order[1:]) == key.take(order[:-1])]
     if not repeats.size:
-        return
+        return None
     repeat = int(repeats.min())
-    raise CliError(f"{path}:{lines[repeat]}: document {docs.names(doc[repeat:repeat + 1])[0]!r} is "
-                   f"{what} twice for query {queries.names(q[repeat:repeat + 1])[0]!r}")
+    return (f"{path}:{lines[repeat]}: document {docs.names(doc[repeat:repeat + 1])[0]!r} is "
+            f"{what} twice for query {queries.names(q[repeat:repeat + 1])[0]!r}")

@@ -4,7 +4,8 @@
 The pipeline is the package's: read (:mod:`~torchmetrics_lite.cli.files`), join
 (:mod:`~torchmetrics_lite.cli.join`: queries in ``strcmp`` order), rank (trec_eval's order: descending score,
 ties by descending docid), then :mod:`~torchmetrics_lite.cli.trec_measures` and
-:func:`~torchmetrics_lite.cli.output.write_trec_eval`.
+:func:`~torchmetrics_lite.cli.output.write_trec_eval`. ``--trec-version 9`` follows trec_eval 9.x (pytrec_eval)
+where the two differ: the recall points of ``iprec_at_recall`` and ``11pt_avg``, scores read as float32.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from torchmetrics_lite.cli.join import Joined, join
 from torchmetrics_lite.cli.output import write_trec_eval
 from torchmetrics_lite.cli.rank import _docid_order
 from torchmetrics_lite.cli.trec_lists import NONPOOL, UNJUDGED, Lists
-from torchmetrics_lite.cli.trec_measures import MEASURES, relstring
+from torchmetrics_lite.cli.trec_measures import MEASURES, MEASURES_9, relstring
 from torchmetrics_lite.cli.trec_names import Selected, c_atol, select
 
 USAGE = """Usage: trec_eval [-h] [-q] {-m measure}* trec_rel_file trec_top_file
@@ -46,13 +47,19 @@ torchmetrics_lite's trec_eval: trec_eval 10.0's options, measures and output.
    -D level[.qid]      accepted for compatibility; prints no debugging output
    --full-precision    print values with every digit (repr) instead of %6.4f
    --float32-scores    read scores as float32 (trec_eval 9.x, pytrec_eval) instead of double (trec_eval 10.0)
+   --trec-version V    10 (default): trec_eval 10.0's rules, whose test outputs this command reproduces;
+                       9: trec_eval 9.x's, as pytrec_eval computes: iprec_at_recall and 11pt_avg place a
+                       recall point at (long)(point * num_rel + 0.9) (10.0: lround(point * num_rel)), and
+                       scores are read as float32 (--float32-scores). In both, a judged query missing from the
+                       run is left out (without -c) as in 9.x: 10.0 evaluates it against another query's results
 """
 VERSION = "10.0 (torchmetrics_lite)"
 _SHORT = "hvqm:cl:nD:JN:M:R:T:oZ:"
 _LONG = ["help", "version", "query_eval_wanted", "measure=", "complete_rel_info_wanted", "level_for_rel=",
          "nosummary", "Debug_level=", "Judged_docs_only", "Number_docs_in_coll=", "Max_retrieved_per_topic=",
          "Rel_info_format=", "Results_format=", "Output_old_results_format", "Zscore=", "full-precision",
-         "float32-scores"]
+         "float32-scores", "trec-version="]
+TREC_VERSIONS = ("9", "10")
 MISSING_ZSCORE = -1000000.0
 
 
@@ -71,6 +78,7 @@ class Options(NamedTuple):
     full_precision: bool
     float32: bool
     files: List[str]
+    version: int = 10
 
 
 def parse_args(argv: Sequence[str]) -> Optional[Options]:
@@ -81,7 +89,8 @@ def parse_args(argv: Sequence[str]) -> Optional[Options]:
         raise CliError(f"trec_eval: {e}\n{USAGE}".rstrip(), 1) from None
     o: Dict[str, object] = {"measures": [], "query": False, "complete": False, "level": 1, "summary": True,
                             "docs_in_coll": 0, "max_docs": sys.maxsize, "judged_only": False, "rel_format": "qrels",
-                            "zscores": None, "debug_query": None, "full_precision": False, "float32": False}
+                            "zscores": None, "debug_query": None, "full_precision": False, "float32": False,
+                            "version": 10}
     flags = {"-q": "query", "--query_eval_wanted": "query", "-c": "complete", "--complete_rel_info_wanted": "complete",
              "-J": "judged_only", "--Judged_docs_only": "judged_only", "--full-precision": "full_precision",
              "--float32-scores": "float32"}
@@ -110,9 +119,20 @@ def parse_args(argv: Sequence[str]) -> Optional[Options]:
             o["zscores"] = value
         elif flag in ("-D", "--Debug_level"):
             o["debug_query"] = value.partition(".")[2] or None
+        elif flag == "--trec-version":
+            o["version"] = _version(value)
+    if o["version"] == 9:
+        o["float32"] = True  # trec_eval 9.x reads scores as C floats
     if len(files) != 2:
         raise CliError(USAGE.rstrip(), 1)
     return Options(files=files, **o)  # type: ignore[arg-type]
+
+
+def _version(value: str) -> int:
+    if value not in TREC_VERSIONS:
+        raise CliError(f"trec_eval: --trec-version must be one of {', '.join(TREC_VERSIONS)} (the trec_eval whose "
+                       f"rules to follow), got {value!r}", 1)
+    return int(value)
 
 
 def run_trec_eval(argv: Sequence[str], out: TextIO) -> int:
@@ -132,7 +152,8 @@ def run_trec_eval(argv: Sequence[str], out: TextIO) -> int:
     if options.float32:
         run = run._replace(score=float32_scores(run.score))
     try:
-        joined = join(qrels, run, queries, docs, order="bytes", keep="qrels" if options.complete else "both")
+        joined = join(qrels, run, queries, docs, order="bytes", keep="qrels" if options.complete else "both",
+                      repeats="warn")
     except CliError as e:
         if "no query" in str(e):
             raise CliError("trec_eval: No queries with both results and relevance info", 7) from None
@@ -140,7 +161,9 @@ def run_trec_eval(argv: Sequence[str], out: TextIO) -> int:
     dense = options.level <= NONPOOL or any(c_atol(name) == NONPOOL for s in selected if s.kind == "p_pair"
                                              for name, _ in s.params)
     lists, bogus = ranked_lists(joined, options, dense)
-    values = evaluate(lists, selected, options.docs_in_coll, bogus)
+    if not options.complete and options.version == 10:
+        _warn_unretrieved(joined.unretrieved)
+    values = evaluate(lists, selected, options.docs_in_coll, bogus, options.version)
     strings = {s.labels[0]: relstring(lists, s.params[0]) for s in selected if s.kind == "relstring"}
     for label in strings:
         for i in np.flatnonzero(bogus).tolist():
@@ -149,6 +172,15 @@ def run_trec_eval(argv: Sequence[str], out: TextIO) -> int:
         values = zscores(values, joined.qids, options.zscores)
     write_trec_eval(out, selected, joined.qids, values, strings, run.tag, options)
     return 0
+
+
+def _warn_unretrieved(missing: int) -> None:
+    """Where trec_eval 10.0 would evaluate a judged query missing from the run against another query's results,
+    say on stderr that it is left out (trec_eval 9.x's rule, and trec_eval's help text)."""
+    if missing:
+        sys.stderr.write(f"trec_eval: warning: {missing} judged quer{'y has' if missing == 1 else 'ies have'} no "
+                         "results in the run: left out, as trec_eval 9.x does (trec_eval 10.0 evaluates each against "
+                         "another query's results); -c counts them as 0\n")
 
 
 def float32_scores(score: np.ndarray) -> np.ndarray:
@@ -211,12 +243,15 @@ def _full_ranking(joined: Joined, rel_all: np.ndarray, bogus: np.ndarray) -> Tup
     return q, np.arange(q.size) - np.repeat(np.cumsum(n_ret) - n_ret, n_ret), rel
 
 
-def evaluate(lists: Lists, selected: List[Selected], docs_in_coll: int, bogus: np.ndarray) -> Dict[str, np.ndarray]:
-    """Per-query float64 values of every printed name (``P_5``...); for ``-c``'s placeholder queries,
-    ``num_ret``, ``utility``, ``unj`` and ``rbp_resid`` are 0, as trec_eval sets them."""
+def evaluate(lists: Lists, selected: List[Selected], docs_in_coll: int, bogus: np.ndarray,
+             version: int = 10) -> Dict[str, np.ndarray]:
+    """Per-query float64 values of every printed name (``P_5``...), by trec_eval ``version`` 10 or 9's measures;
+    for ``-c``'s placeholder queries, ``num_ret``, ``utility``, ``unj`` and ``rbp_resid`` are 0, as trec_eval
+    sets them."""
     out: Dict[str, np.ndarray] = {}
+    table = MEASURES_9 if version == 9 else MEASURES
     for s in selected:
-        function = MEASURES.get(s.name)
+        function = table.get(s.name)
         if function is None and s.kind not in ("runid", "num_q", "relstring"):
             needs = "-R qrels_jg" if s.name.endswith("avgjg") else "-R prefs or -R qrels_prefs"
             raise CliError(f"trec_eval: measure '{s.name}' needs {needs}\n"

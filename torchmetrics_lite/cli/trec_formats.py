@@ -58,11 +58,13 @@ def _run_qrels_jg(options: Any, selected: List[Selected], out: TextIO) -> int:
     results = []
     for qrels in groups:
         try:
-            joined = join(qrels, run, queries, docs, order="bytes", keep="both")
-        except CliError:
+            joined = join(qrels, run, queries, docs, order="bytes", keep="both", repeats="warn")
+        except CliError as e:
+            if "no query" not in str(e):
+                raise
             continue  # no query of this group is in the run
         lists, bogus = ranked_lists(joined, options._replace(complete=False))
-        results.append((joined.qids, evaluate(lists, per_group, options.docs_in_coll, bogus)))
+        results.append((joined.qids, evaluate(lists, per_group, options.docs_in_coll, bogus, options.version)))
     qids = sorted({q for names, _ in results for q in names}, key=lambda q: q.encode())
     if not qids:
         raise CliError("trec_eval: No queries with both results and relevance info", 7)

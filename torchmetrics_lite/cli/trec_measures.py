@@ -1,7 +1,8 @@
-"""trec_eval 10.0's measures over :class:`~torchmetrics_lite.cli.trec_lists.Lists`, every query at once (numpy
-alone). Each function returns one float64 array per printed value (``P`` one per cut-off), computed in the order
-of operations of trec_eval's ``m_<name>.c`` (written here from their documented definitions), so values agree
-bit for bit. The gain-based measures (``ndcg``, ``G``, ``rbp``...) are in :mod:`~torchmetrics_lite.cli.trec_gains`.
+"""trec_eval 10.0's measures (``MEASURES``; ``MEASURES_9``: trec_eval 9.x's recall points) over
+:class:`~torchmetrics_lite.cli.trec_lists.Lists`, every query at once (numpy alone). Each
+function returns one float64 array per printed value (``P`` one per cut-off), computed in the order of operations
+of trec_eval's ``m_<name>.c`` (written here from their documented definitions), so values agree bit for bit.
+The gain-based measures (``ndcg``, ``G``, ``rbp``...) are in :mod:`~torchmetrics_lite.cli.trec_gains`.
 """
 from __future__ import annotations
 
@@ -73,30 +74,51 @@ def _recip_rank(x: Lists, s: Selected, n: int) -> Values:
     return [divide(np.ones(x.nq), x.first_rel_rank().astype(np.float64))]
 
 
-def _interpolated(x: Lists, points: tuple) -> Values:
+def recall_cut(point: float, num_rel: np.ndarray, version: int = 10) -> np.ndarray:
+    """The relevant document a recall point stands for: trec_eval 10.0 rounds ``point * R`` to the nearest
+    (``lround``); trec_eval 9.x (pytrec_eval) adds 0.9 and truncates, so ``0.25 * 10`` is 3 in 10.0 and 3 in 9.x
+    but ``0.14 * 10`` is 1 in 10.0 and 2 in 9.x.
+
+    >>> recall_cut(0.3, np.array([4.0, 10.0])), recall_cut(0.3, np.array([4.0, 10.0]), version=9)
+    (array([1, 3]), array([2, 3]))
+    """
+    if version == 9:
+        return (np.float64(point) * num_rel + 0.9).astype(np.int64)
+    return lround(np.float64(point) * num_rel)
+
+
+def _interpolated(x: Lists, points: tuple, version: int = 10) -> Values:
     """Interpolated precision at recall ``points``: the highest precision at or after the relevant document
-    ``lround(point * R)`` (the first one for 0; 0 past the last retrieved relevant document)."""
+    :func:`recall_cut` (the first one for 0; 0 past the last retrieved relevant document)."""
     at = np.flatnonzero(x.isrel)
     best = seg_suffix_max(x.cumrel.take(at) / x.ranks.take(at), x.q.take(at))
     first = np.cumsum(x.num_rel_ret.astype(np.int64)) - x.num_rel_ret.astype(np.int64)  # of each query in ``at``
     out = []
     for point in points:
-        cut = lround(np.float64(point) * x.num_rel)
+        cut = recall_cut(point, x.num_rel, version)
         inside = (cut <= x.num_rel_ret) & (x.num_rel_ret > 0)
         index = np.clip(first + np.maximum(cut, 1) - 1, 0, max(best.size - 1, 0))
         out.append(np.where(inside, best.take(index) if best.size else 0.0, 0.0))
     return out
 
 
-def _iprec(x: Lists, s: Selected, n: int) -> Values:
-    return _interpolated(x, s.params)
+def _iprec(x: Lists, s: Selected, n: int, version: int = 10) -> Values:
+    return _interpolated(x, s.params, version)
 
 
-def _11pt(x: Lists, s: Selected, n: int) -> Values:
+def _11pt(x: Lists, s: Selected, n: int, version: int = 10) -> Values:
     total = np.zeros(x.nq)
-    for value in reversed(_interpolated(x, s.params)):  # trec_eval adds from the last point down
+    for value in reversed(_interpolated(x, s.params, version)):  # trec_eval adds from the last point down
         total = total + value
     return [total / len(s.params)]
+
+
+def _iprec_9(x: Lists, s: Selected, n: int) -> Values:
+    return _iprec(x, s, n, 9)
+
+
+def _11pt_9(x: Lists, s: Selected, n: int) -> Values:
+    return _11pt(x, s, n, 9)
 
 
 def _p(x: Lists, s: Selected, n: int) -> Values:
@@ -223,6 +245,10 @@ MEASURES: Dict[str, Callable[[Lists, Selected, int], Values]] = {
     "relative_P": _relative_p, "success": _success, "set_P": _set_p, "set_relative_P": _set_relative_p,
     "set_recall": _set_recall, "set_map": _set_map, "set_F": _set_f, "num_nonrel_judged_ret": _nonrel_judged,
     "rbp_resid": _rbp_resid, "unj": _unj, **GAIN_MEASURES,
+}
+# ``--trec-version 9``: trec_eval 9.x's (pytrec_eval's) recall points; every other measure is the same in both
+MEASURES_9: Dict[str, Callable[[Lists, Selected, int], Values]] = {
+    **MEASURES, "iprec_at_recall": _iprec_9, "11pt_avg": _11pt_9,
 }
 
 
