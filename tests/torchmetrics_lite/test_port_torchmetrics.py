@@ -141,7 +141,6 @@ def test_collection_passes_indexes_only_to_retrieval_members():
     ("RetrievalMAP", {"empty_target_action": "neg"}, "torchmetrics' `empty_target_action` is `empty=` here"),
     ("BinaryAccuracy", {"compute_on_cpu": True}, "states stay on the inputs' device"),
     ("BinaryAccuracy", {"dist_sync_on_step": True}, "forward() returns the batch value of this process"),
-    ("BinaryCalibrationError", {"ignore_index": -1}, "this metric has no `ignore_index`"),
 ])
 def test_torchmetrics_arguments_we_spell_differently_raise_a_clear_error(name, kwargs, ours_hint):
     getattr(LIBS["torchmetrics"], name)(**kwargs)  # valid torchmetrics code

@@ -16,7 +16,15 @@ RULES = {"recall_at_fixed_precision": ("RecallAtFixedPrecision", "min_precision"
          "precision_at_fixed_recall": ("PrecisionAtFixedRecall", "min_recall"),
          "sensitivity_at_specificity": ("SensitivityAtSpecificity", "min_specificity"),
          "specificity_at_sensitivity": ("SpecificityAtSensitivity", "min_sensitivity")}
+#: the unsorted forms are passed to torchmetrics sorted: our thresholds are a set of operating points, sorted first
+#: (torchmetrics reads them in the given order, so an unsorted list moves its points there)
 THRESHOLDS = [5, [0.1, 0.5, 0.3, 0.9], torch.tensor([0.25, 0.75, 0.5]), torch.linspace(0, 1, 11)]
+
+
+def _sorted(thresholds):
+    if isinstance(thresholds, list):
+        return sorted(thresholds)
+    return thresholds.sort().values if isinstance(thresholds, torch.Tensor) else thresholds
 
 
 def _inputs(task, n, gen, ignore):
@@ -52,7 +60,7 @@ def test_binned_points_are_torchmetrics(task, rule):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
-                theirs = getattr(tm_f, f"{task}_{rule}")(preds, target, **kw)
+                theirs = getattr(tm_f, f"{task}_{rule}")(preds, target, **{**kw, "thresholds": _sorted(thresholds)})
             except (IndexError, RuntimeError):  # torchmetrics crashes (e.g. a label without positives)
                 continue
             _same(theirs, getattr(ours_f, f"{task}_{rule}")(preds, target, **kw))
@@ -67,7 +75,8 @@ def test_binned_point_modules_stream_as_torchmetrics(task):
         for thresholds in (7, [0.2, 0.6, 0.4]):
             kw = {"num_classes": 3} if task == "Multiclass" else {"num_labels": 3} if task == "Multilabel" else {}
             kw = {**kw, arg: 0.5, "thresholds": thresholds, "ignore_index": -1}
-            theirs, mine = getattr(tm_c, task + name)(**kw), getattr(ours, task + name)(**kw)
+            theirs = getattr(tm_c, task + name)(**{**kw, "thresholds": _sorted(thresholds)})
+            mine = getattr(ours, task + name)(**kw)
             for _ in range(3):
                 preds, target, _ = _inputs(task.lower(), 12, gen, ignore=True)
                 theirs.update(preds, target)
@@ -97,9 +106,9 @@ def test_exact_points_ignore_index_and_a_class_without_negatives():
 
 def test_bad_thresholds_are_refused_before_any_state_changes():
     m = ours.BinaryRecallAtFixedPrecision(min_precision=0.5, thresholds=3)
-    with pytest.raises(ValueError, match=r"Expected `thresholds` as an int to be at least 2, got 1"):
+    with pytest.raises(ValueError, match=r"Expected `thresholds` to be None, an int >= 2, .* got an int below 2 \(1\)"):
         ours.BinaryRecallAtFixedPrecision(min_precision=0.5, thresholds=1)
-    with pytest.raises(ValueError, match=r"Expected `thresholds` as an int to be at least 2, got 1"):
+    with pytest.raises(ValueError, match=r"Expected `thresholds` to be None, an int >= 2, .* got an int below 2 \(1\)"):
         ours_f.binary_recall_at_fixed_precision(torch.rand(3), torch.tensor([0, 1, 1]), 0.5, thresholds=1)
     before = m.local_state()["confmat"].clone()
     with pytest.raises(ValueError):
