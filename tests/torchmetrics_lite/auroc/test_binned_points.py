@@ -107,28 +107,6 @@ def test_bad_thresholds_are_refused_before_any_state_changes():
     assert torch.equal(m.local_state()["confmat"], before)
 
 
-@pytest.mark.parametrize("name, args", [
-    ("binary_logauc", (torch.tensor([0.1, 0.8, 0.4]), torch.tensor([0, 1, 1]))),
-    ("multiclass_eer", (torch.tensor([[0.7, 0.3], [0.2, 0.8], [0.6, 0.4]]), torch.tensor([0, 1, 1]), 2)),
-    ("multilabel_logauc", (torch.tensor([[0.7, 0.3], [0.2, 0.8], [0.6, 0.4]]), torch.tensor([[0, 1], [1, 0], [1, 1]]),
-                           2)),
-])
-def test_thresholds_none_is_the_exact_mode_of_eer_and_logauc(name, args):
-    fn = getattr(ours_f, name)
-    torch.testing.assert_close(fn(*args, thresholds=None), fn(*args))  # torchmetrics' default, written out
-    with pytest.raises(TypeError, match=rf"{name}\(\) got an unexpected keyword argument 'thresholds': this metric "
-                                        r"has no binned mode .* the operating points\); leave it out or pass "
-                                        r"thresholds=None"):
-        fn(*args, thresholds=5)
-    cls = "".join(part.capitalize() if part not in ("eer", "logauc") else {"eer": "EER", "logauc": "LogAUC"}[part]
-                  for part in name.split("_"))
-    kw = {"num_classes": 2} if "multiclass" in name else {"num_labels": 2} if "multilabel" in name else {}
-    m, plain = getattr(ours, cls)(**kw, thresholds=None), getattr(ours, cls)(**kw)
-    torch.testing.assert_close(m(*args[:2]), plain(*args[:2]))
-    with pytest.raises(TypeError, match=rf"^{cls}\(\) got an unexpected keyword argument 'thresholds'"):
-        getattr(ours, cls)(**kw, thresholds=[0.5, 0.7])
-
-
 def test_binned_eer_is_torchmetrics_and_ignore_index_counts_nowhere():
     gen = torch.Generator().manual_seed(11)
     for i in range(40):
