@@ -171,7 +171,8 @@ def _multilabel_eer_from_stats(state: State) -> Tensor:
 
 
 @fill_doc
-def binary_eer(preds: Tensor, target: Tensor, *, thresholds: Thresholds = None, validate_args: bool = True) -> Tensor:
+def binary_eer(preds: Tensor, target: Tensor, *, thresholds: Thresholds = None, ignore_index: Optional[int] = None,
+               validate_args: bool = True) -> Tensor:
     """Equal error rate: the rate where the ROC curve's false-positive rate equals its false-negative rate.
 
     With ``fpr(t) = #neg(score >= t) / #neg`` and ``fnr(t) = #pos(score < t) / #pos`` over the exact ROC curve
@@ -185,6 +186,7 @@ def binary_eer(preds: Tensor, target: Tensor, *, thresholds: Thresholds = None, 
         thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
             only): its EER, ``(fpr + fnr) / 2`` at the first ROC point at the thresholds where they are closest;
             ``None`` (default): exact.
+        {ignore_index_rank}
         {validate_args}
 
     Returns:
@@ -207,11 +209,9 @@ def binary_eer(preds: Tensor, target: Tensor, *, thresholds: Thresholds = None, 
         >>> binary_eer(preds, target)  # 2/7, inside the tie's segment (0, 2/3) -> (1/2, 0); torchmetrics: 0.25
         tensor(0.2857, dtype=torch.float64)
     """
-    values = check_thresholds(thresholds)
-    if values is not None:
-        return _binary_eer_from_stats(_binary_rank_stats(preds, target, validate_args=validate_args,
-                                                         threshold_values=values))
-    return _binary_eer_from_stats(_check_binary(preds, target, None, validate_args))
+    values, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
+    return _binary_eer_from_stats(_binary_rank_stats(preds, target, validate_args=validate_args,
+                                                     ignore_index=ignore_index, threshold_values=values))
 
 
 @fill_doc
@@ -341,7 +341,7 @@ def multiclass_eer_threshold(preds: Tensor, target: Tensor, num_classes: int, *,
 
 @fill_doc
 def multilabel_eer(preds: Tensor, target: Tensor, num_labels: int, *, thresholds: Thresholds = None,
-                   validate_args: bool = True) -> Tensor:
+                   ignore_index: Optional[int] = None, validate_args: bool = True) -> Tensor:
     """Equal error rate of each label (column ``l`` scores, label ``l`` positive), each as :func:`binary_eer`.
 
     Args:
@@ -349,6 +349,7 @@ def multilabel_eer(preds: Tensor, target: Tensor, num_labels: int, *, thresholds
         target: ``(N, num_labels)`` 0/1 labels.
         num_labels: the number of labels.
         thresholds: torchmetrics' binned mode, as :func:`binary_eer`'s, per label.
+        {ignore_index_rank}
         {validate_args}
 
     Returns:
@@ -366,11 +367,10 @@ def multilabel_eer(preds: Tensor, target: Tensor, num_labels: int, *, thresholds
         >>> multilabel_eer(preds, torch.tensor([[1, 0], [0, 0], [0, 1], [1, 1]]), 2).tolist()
         [0.5, 0.5]
     """
-    values = check_thresholds(thresholds)
-    if values is not None:
-        return _multilabel_eer_from_stats(_multilabel_rank_stats(preds, target, num_labels=num_labels,
-                                                                 validate_args=validate_args, threshold_values=values))
-    return _multilabel_eer_from_stats(_check_multilabel(preds, target, num_labels, None, validate_args))
+    values, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
+    return _multilabel_eer_from_stats(_multilabel_rank_stats(preds, target, num_labels=num_labels,
+                                                             validate_args=validate_args, ignore_index=ignore_index,
+                                                             threshold_values=values))
 
 
 @fill_doc
