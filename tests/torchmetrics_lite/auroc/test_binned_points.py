@@ -33,6 +33,26 @@ def _inputs(task, n, gen, ignore):
     return preds, target, kw
 
 
+def _sorted(thresholds):
+    if isinstance(thresholds, list):
+        return sorted(thresholds)
+    return thresholds.sort().values if isinstance(thresholds, torch.Tensor) else thresholds
+
+
+def test_the_order_of_the_thresholds_changes_nothing():
+    """torchmetrics breaks ties in the order the thresholds are given (0.5 here, from [0.25, 0.75, 0.5]); they are a
+    set here, sorted first (0.75: the first of the tied candidates in the reversed sorted order)."""
+    preds = torch.tensor([[0.2, 0.3, 0.5], [0.6, 0.2, 0.2], [0.1, 0.1, 0.8], [0.3, 0.4, 0.3]])
+    target = torch.tensor([1, 0, 1, 0])
+    for thresholds in ([0.25, 0.75, 0.5], torch.tensor([0.25, 0.75, 0.5])):
+        theirs = tm_f.multiclass_sensitivity_at_specificity(preds, target, 3, 0.5, thresholds=thresholds)
+        mine = ours_f.multiclass_sensitivity_at_specificity(preds, target, 3, 0.5, thresholds=thresholds)
+        ordered = ours_f.multiclass_sensitivity_at_specificity(preds, target, 3, 0.5, thresholds=_sorted(thresholds))
+        _same(mine, ordered)
+        _same(tm_f.multiclass_sensitivity_at_specificity(preds, target, 3, 0.5, thresholds=_sorted(thresholds)), mine)
+        assert not torch.equal(theirs[1].double(), mine[1].double())  # the documented difference shows
+
+
 def _same(theirs, mine):
     for t, m in zip(theirs, mine):
         assert m.shape == t.shape
@@ -51,8 +71,8 @@ def test_binned_points_are_torchmetrics(task, rule):
         kw = {**kw, arg: minimum, "thresholds": thresholds, "ignore_index": -1 if ignore else None}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            try:
-                theirs = getattr(tm_f, f"{task}_{rule}")(preds, target, **kw)
+            try:  # torchmetrics on the sorted thresholds: the order given breaks its ties (the page's row)
+                theirs = getattr(tm_f, f"{task}_{rule}")(preds, target, **dict(kw, thresholds=_sorted(thresholds)))
             except (IndexError, RuntimeError):  # torchmetrics crashes (e.g. a label without positives)
                 continue
             _same(theirs, getattr(ours_f, f"{task}_{rule}")(preds, target, **kw))
@@ -97,9 +117,9 @@ def test_exact_points_ignore_index_and_a_class_without_negatives():
 
 def test_bad_thresholds_are_refused_before_any_state_changes():
     m = ours.BinaryRecallAtFixedPrecision(min_precision=0.5, thresholds=3)
-    with pytest.raises(ValueError, match=r"Expected `thresholds` as an int to be at least 2, got 1"):
+    with pytest.raises(ValueError, match=r"Expected `thresholds` to be None, an int >= 2.*got an int below 2 \(1\)"):
         ours.BinaryRecallAtFixedPrecision(min_precision=0.5, thresholds=1)
-    with pytest.raises(ValueError, match=r"Expected `thresholds` as an int to be at least 2, got 1"):
+    with pytest.raises(ValueError, match=r"Expected `thresholds` to be None, an int >= 2.*got an int below 2 \(1\)"):
         ours_f.binary_recall_at_fixed_precision(torch.rand(3), torch.tensor([0, 1, 1]), 0.5, thresholds=1)
     before = m.local_state()["confmat"].clone()
     with pytest.raises(ValueError):
