@@ -166,6 +166,9 @@ def _classification_specs() -> List[Spec]:
     return specs
 
 
+EER_KINDS = ("probs", "logits", "multidim", "ignore_index")
+
+
 def _rank_specs() -> List[Spec]:
     specs = []
     for task in ("binary", "multiclass", "multilabel"):
@@ -192,21 +195,21 @@ def _rank_specs() -> List[Spec]:
                           ("specificity_at_sensitivity", "min_sensitivity")):
             specs.append(Spec(f"{task}_{name}", task, dict(size, **{arg: 0.5}),
                               [{}, {"thresholds": 5}, {"thresholds": [0.2, 0.5, 0.7]}],
-                              kinds=("probs", "ignore_index")))
+                              kinds=EER_KINDS))
         binned = [{"thresholds": 5}, {"thresholds": [0.1, 0.4, 0.8]}, {"thresholds": torch.linspace(0, 1, 6)}]
         eer_avg = [{"average": a} for a in (None, "micro")] if task == "multiclass" else [{}]
         specs.append(Spec(f"{task}_eer", task, size, [dict(a, **b) for a in eer_avg for b in binned],
-                          kinds=("probs", "ignore_index")))
+                          kinds=EER_KINDS))
         specs.append(Spec(f"{task}_eer", task, size, eer_avg + [{"thresholds": None}],
-                          kinds=("probs", "ignore_index"), documented="eer_interpolated"))
+                          kinds=EER_KINDS, documented="eer_interpolated"))
         if task == "multiclass":
             specs.append(Spec("multiclass_eer", task, size, [dict(average="macro", **b) for b in binned],
-                              kinds=("probs", "ignore_index")))
+                              kinds=EER_KINDS))
             specs.append(Spec("multiclass_eer", task, size, [{"average": "macro"}], kinds=("probs",),
                               documented="eer_macro"))
         log_avg = [{}] if task == "binary" else [{"average": "macro"}, {"average": None}]
         specs.append(Spec(f"{task}_logauc", task, size, [dict(a, **b) for a in log_avg for b in [{}] + binned],
-                          kinds=("probs", "ignore_index"), documented="logauc_trapezoid"))
+                          kinds=EER_KINDS, documented="logauc_trapezoid"))
     specs.append(Spec("binary_calibration_error", "binary", {}, [{}, {"norm": "max"}, {"n_bins": 5}],
                       kinds=("probs", "logits")))
     specs.append(Spec("multiclass_calibration_error", "multiclass", {"num_classes": C}, [{}, {"norm": "l2"}],
@@ -299,7 +302,10 @@ def _outcome(spec: Spec, theirs_call: Callable[[], Any], ours_call: Callable[[],
 
 
 def _for_kind(spec: Spec, kind: str) -> Spec:
-    """A class absent from the targets: rank metrics and MCC differ there on purpose (README rows)."""
+    """A class absent from the targets: rank metrics and MCC differ there on purpose (README rows); binary and
+    multilabel logits: torchmetrics' operating points report thresholds of its float32 sigmoid (a README row)."""
+    if kind == "logits" and spec.task != "multiclass" and any(r in spec.name for r in ("at_", "eer")):
+        return Spec(spec.name, spec.task, spec.args, spec.grid, spec.kinds, "float32_sigmoid", spec.ours_kwargs)
     if kind != "missing_class":
         return spec
     key = "missing_class_rank" if any(r in spec.name for r in RANK) else \
