@@ -32,7 +32,8 @@ TORCHMETRICS_ARGUMENTS: Dict[str, Tuple[Optional[str], str]] = {
     "compute_groups": (None, "a MetricCollection shares statistics automatically between members with the "
                        "same `stats_key` (the values are the same as without sharing)"),
     "thresholds": (None, "this metric has no binned mode (torchmetrics' `thresholds=` is taken by AUROC, average "
-                   "precision, the ROC / precision-recall curves and the operating points); leave it out or pass "
+                   "precision, the ROC / precision-recall curves, the operating points, EER and LogAUC); leave it "
+                   "out or pass "
                    "thresholds=None: rank metrics here are exact over every distinct score"),
     "multidim_average": (None, "this metric has only torchmetrics' multidim_average='global' (the default: leave "
                          "it out); 'samplewise' is taken by the stat-score metrics (StatScores, Accuracy, "

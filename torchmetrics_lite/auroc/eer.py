@@ -9,8 +9,15 @@ from typing import Any, Callable, ClassVar, Optional, Tuple
 
 import torch  # noqa: F401 (the doctests)
 
-from torchmetrics_lite._checks import check_eer_average, check_fpr_range, check_rank_average
-from torchmetrics_lite.auroc._base import EXACT_STATS, _BinaryRank, _multiclass_states, _MultilabelRank, _weighting
+from torchmetrics_lite._checks import check_eer_average, check_fpr_range, check_positive_int, check_rank_average
+from torchmetrics_lite.auroc._base import (
+    RANK_STATS,
+    _BinaryRank,
+    _declare_mode,
+    _multiclass_states,
+    _MultilabelRank,
+    _weighting,
+)
 from torchmetrics_lite.functional.auroc import eer as E
 from torchmetrics_lite.functional.auroc import logauc as G
 from torchmetrics_lite.functional.auroc._doc_args import fill_doc
@@ -52,19 +59,23 @@ class BinaryEER(_BinaryRank):
 
 class _MulticlassRead(Metric):
     """``update(preds (N, C), target (N,))``, unweighted; ``compute`` is the declared ``formula`` with
-    ``num_classes``, ``from_logits`` and the class's ``options``."""
+    ``num_classes``, ``from_logits`` and the class's ``options``; ``thresholds=``: torchmetrics' binned
+    ``confmat`` state instead of the rows."""
 
     higher_is_better: ClassVar[Optional[bool]] = None
     stats_fn = staticmethod(_multiclass_rank_stats)
-    stats_options = ("num_classes", "from_logits", *EXACT_STATS)
+    stats_options = ("num_classes", "from_logits", *RANK_STATS)
     value_fn: ClassVar[Callable[..., Any]]
     value_options: ClassVar[Tuple[str, ...]] = ("num_classes", "from_logits")
     weighted: ClassVar[bool] = False
     weighting = property(_weighting)
 
-    def __init__(self, num_classes: int, *, from_logits: bool = False, **kwargs: Any) -> None:
+    def __init__(self, num_classes: int, *, from_logits: bool = False, thresholds: Any = None,
+                 ignore_index: Optional[int] = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _multiclass_states(self, type(self).weighted, num_classes, bool(from_logits))
+        check_positive_int("num_classes", num_classes)
+        _declare_mode(self, thresholds, ignore_index, num_classes, ("multiclass", num_classes, bool(from_logits)),
+                      lambda: _multiclass_states(self, type(self).weighted, num_classes, bool(from_logits)))
         self.num_classes, self.from_logits = num_classes, bool(from_logits)
 
 
@@ -79,6 +90,8 @@ class MulticlassEER(_MulticlassRead):
         average: ``None``/``"none"`` (per class, the default as torchmetrics), ``"micro"`` or ``"macro"`` (the
             EER of the classes' mean ROC curve).
         {from_logits_module}
+        {thresholds_module}
+        {ignore_index_rank_module}
         {kwargs_module}
 
     Raises:
@@ -142,6 +155,8 @@ class BinaryLogAUC(_BinaryRank):
 
     Args:
         fpr_range: ``(lo, hi)`` with ``0 < lo < hi <= 1`` (default ``(0.001, 0.1)``).
+        {thresholds_module}
+        {ignore_index_rank}
         strict: raise instead of warning when the value is undefined (one class).
         {kwargs_module}
 
@@ -160,7 +175,6 @@ class BinaryLogAUC(_BinaryRank):
     """
 
     weighted: ClassVar[bool] = False
-    not_offered = ("thresholds",)  # read off the exact ROC curve: no binned mode
     value_fn = staticmethod(G._binary_logauc_from_stats)
     value_options = ("fpr_range", "strict")
 
@@ -181,6 +195,8 @@ class MulticlassLogAUC(_MulticlassRead):
         average: ``None``/``"none"`` (default: one value per class, as torchmetrics' class; its function
             defaults to ``"macro"``, and so does ours) or ``"macro"``.
         {from_logits_module}
+        {thresholds_module}
+        {ignore_index_rank_module}
         strict: raise instead of warning when a class is undefined.
         {kwargs_module}
 
@@ -220,6 +236,8 @@ class MultilabelLogAUC(_MultilabelRank):
         fpr_range: ``(lo, hi)`` with ``0 < lo < hi <= 1``.
         average: ``None``/``"none"`` (default: one value per label, as torchmetrics' class; its function
             defaults to ``"macro"``, and so does ours) or ``"macro"``.
+        {thresholds_module}
+        {ignore_index_rank}
         strict: raise instead of warning when a label is undefined.
         {kwargs_module}
 
@@ -239,7 +257,6 @@ class MultilabelLogAUC(_MultilabelRank):
 
     higher_is_better: ClassVar[Optional[bool]] = True
     weighted: ClassVar[bool] = False
-    not_offered = ("thresholds",)  # read off the exact ROC curve: no binned mode
     value_fn = staticmethod(G._multilabel_logauc_from_stats)
     value_options = ("fpr_range", "average", "strict")
 

@@ -38,7 +38,6 @@ from torchmetrics_lite.functional.auroc._common import (
     _average,
     _check_defined,
     _multiclass_positive,
-    _multiclass_scores,
     _undefined,
 )
 
@@ -85,12 +84,16 @@ def _binary_binned_stats(preds: Any, target: Any, thresholds: Tensor, ignore_ind
 def _multiclass_binned_stats(preds: Any, target: Any, num_classes: int, thresholds: Tensor,
                              ignore_index: Optional[int], from_logits: bool, validate_args: bool,
                              weight: Any = None) -> State:
-    """Checked multiclass inputs (``ignore_index`` rows dropped; logits through the float64 softmax) as their
-    one-vs-rest ``confmat``."""
+    """Checked multiclass inputs (``ignore_index`` rows dropped; logits through a softmax in their own dtype, as
+    torchmetrics: the counts at the thresholds are then torchmetrics') as their one-vs-rest ``confmat``."""
     _no_weight(weight)
     preds, target, _ = drop_ignored(preds, target, None, ignore_index, rows=True)
+    given = preds.dtype if isinstance(preds, Tensor) and preds.is_floating_point() else None
     preds, target = check_multiclass_rank_inputs(preds, target, num_classes, validate_args, from_logits)
-    scores = _multiclass_scores(preds, from_logits)
+    # torchmetrics' softmax is in the scores' own dtype (float16 too: the checks' float32 upcast is undone exactly),
+    # compared with the thresholds' (a float32 list): a float64 softmax would put a probability that rounds onto a
+    # threshold (1/10 against float32 0.1) on its other side
+    scores = torch.softmax(preds.to(given or preds.dtype), dim=1) if from_logits else preds
     return _binned_stats(scores, _multiclass_positive(target, num_classes), None, thresholds)
 
 

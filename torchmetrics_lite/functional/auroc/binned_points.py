@@ -91,3 +91,70 @@ def binned_eer(state: State) -> Tensor:
     eer = ((fpr.gather(1, index) + 1 - tpr.gather(1, index)) / 2).squeeze(1)
     positives, negatives = (tp + fn)[:, 0], (fp + tn)[:, 0]
     return torch.where((positives > 0) & (negatives > 0), eer, math.nan)
+
+
+def _roc_rates(state: State) -> Tuple[Tensor, Tensor, Tensor]:
+    """torchmetrics' binned ROC rates ``fpr``, ``tpr`` ``(K, T)`` (reversed threshold order, 0 for 0/0) and
+    whether each column has both positives and negatives ``(K,)``."""
+    tp, fp, fn, tn = (v.flip(0).T for v in _counts(state))
+    defined = ((tp + fn)[:, 0] > 0) & ((fp + tn)[:, 0] > 0)
+    return _safe(fp, fp + tn), _safe(tp, tp + fn), defined
+
+
+def _interp(x: Tensor, xp: Tensor, fp: Tensor, below: bool = False) -> Tensor:
+    """torchmetrics' ``interp`` on every row at once: ``x`` ``(M,)``, ``xp``/``fp`` ``(K, T)`` (``xp``
+    non-decreasing) -> ``(K, M)``. At each ``x`` the segment of the last ``xp <= x`` (``below``: ``xp < x``, the
+    LogAUC's ``interp``), clamped to the first and last segments; a zero-width segment has slope 0, so a vertical
+    step reads its highest point except at the end."""
+    run = xp[:, 1:] - xp[:, :-1]
+    slope = torch.where(run != 0, (fp[:, 1:] - fp[:, :-1]) / torch.where(run != 0, run, 1.0), 0.0)
+    intercept = fp[:, :-1] - slope * xp[:, :-1]
+    at_or_below = x[None, :, None] > xp[:, None, :] if below else x[None, :, None] >= xp[:, None, :]
+    index = (at_or_below.sum(-1) - 1).clamp(0, max(slope.shape[1] - 1, 0))
+    return slope.gather(1, index) * x + intercept.gather(1, index)
+
+
+def _nearest_crossing(fpr: Tensor, tpr: Tensor) -> Tensor:
+    """``(fpr + 1 - tpr) / 2`` at the first point (last axis) with the smallest ``|fpr - (1 - tpr)|``, found in
+    float32 as torchmetrics (its rounding decides near-ties); the value from the exact rates."""
+    index = (fpr.float() - (1 - tpr.float())).abs().argmin(-1, keepdim=True)
+    return ((fpr.gather(-1, index) + 1 - tpr.gather(-1, index)) / 2).squeeze(-1)
+
+
+def binned_macro_eer(state: State) -> Tensor:
+    """torchmetrics' binned macro EER (a scalar): the classes' binned ROC curves ``(K, T)`` averaged vertically
+    at every class's ``fpr`` (all ``K * T`` of them, sorted; each class through :func:`_interp`), and
+    :func:`_nearest_crossing` on that mean curve. A class without positives or negatives is left out of the mean
+    (torchmetrics averages its zero rates in); none left: ``nan``."""
+    fpr, tpr, defined = _roc_rates(state)
+    fpr, tpr = fpr[defined], tpr[defined]
+    if fpr.shape[0] == 0 or fpr.shape[1] < 2:
+        return torch.full((), math.nan, dtype=fpr.dtype, device=fpr.device)
+    mean_fpr = fpr.reshape(-1).sort().values
+    mean_tpr = _interp(mean_fpr, fpr, tpr).mean(0)
+    return _nearest_crossing(mean_fpr, mean_tpr)
+
+
+def binned_logauc(state: State, lo: float, hi: float) -> Tensor:
+    """torchmetrics' binned LogAUC per column ``(K,)``: the points at ``fpr = lo, hi`` interpolated
+    (:func:`_interp` on the segment from the last point with ``fpr < lo`` (``hi``), the highest of a vertical
+    step: torchmetrics sorts the points with an unstable ``argsort`` first, so after a vertical step its reading
+    depends on how the sort permutes the step's points; the curve starts at ``(0, 0)``, where torchmetrics
+    extrapolates its first segment: ``nan``, ``-inf`` or a line below ``lo`` when the highest threshold already
+    passes negatives) and inserted (``fpr`` and ``tpr`` each sorted), then the trapezoid in ``(log10 fpr, tpr)``
+    from the last point at ``lo`` to the last at ``hi``, divided by ``log10(hi / lo)``. A column without positives
+    or negatives is ``nan`` (this library's rule; torchmetrics: 0)."""
+    fpr, tpr, defined = _roc_rates(state)
+    origin = torch.zeros_like(fpr[:, :1])  # nothing predicted positive (torchmetrics extrapolates its first segment)
+    fpr, tpr = torch.cat([origin, fpr], 1), torch.cat([origin, tpr], 1)
+    bounds = torch.tensor([lo, hi], dtype=fpr.dtype, device=fpr.device)
+    x = torch.cat([fpr, bounds.expand(fpr.shape[0], 2)], 1).sort(1).values
+    y = torch.cat([tpr, _interp(bounds, fpr, tpr, below=True)], 1).sort(1).values
+    position = torch.arange(x.shape[1], device=x.device)
+    first = torch.where(x == lo, position, -1).amax(1, keepdim=True)
+    last = torch.where(x == hi, position, -1).amax(1, keepdim=True)
+    log_x = torch.log10(x)
+    inside = (position[:-1] >= first) & (position[:-1] < last)  # the segments [j, j + 1] of the trimmed curve
+    area = torch.where(inside, (log_x[:, 1:] - log_x[:, :-1]) * (y[:, 1:] + y[:, :-1]) / 2, 0.0).sum(1)
+    value = area / (math.log10(hi) - math.log10(lo))
+    return torch.where(defined, value, math.nan)

@@ -30,7 +30,7 @@ from typing import Optional, Tuple
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_eer_average, check_thresholds
+from torchmetrics_lite._checks import check_eer_average, check_rank_ignore_index, check_thresholds
 from torchmetrics_lite.functional.auroc import _kernels as kernels
 from torchmetrics_lite.functional.auroc import _roc_reads as rr
 from torchmetrics_lite.functional.auroc._common import (
@@ -45,8 +45,8 @@ from torchmetrics_lite.functional.auroc._common import (
 )
 from torchmetrics_lite.functional.auroc._doc_args import fill_doc
 from torchmetrics_lite.functional.auroc.binary import Thresholds, _binary_rank_stats, _check_binary
-from torchmetrics_lite.functional.auroc.binned_points import binned_eer
-from torchmetrics_lite.functional.auroc.multiclass import _check_multiclass
+from torchmetrics_lite.functional.auroc.binned_points import binned_eer, binned_macro_eer
+from torchmetrics_lite.functional.auroc.multiclass import _check_multiclass, _multiclass_rank_stats
 from torchmetrics_lite.functional.auroc.multilabel import IGNORED, _check_multilabel, _multilabel_rank_stats
 
 __all__ = ["binary_eer", "multiclass_eer", "multilabel_eer", "binary_eer_threshold", "multiclass_eer_threshold",
@@ -134,6 +134,20 @@ def _binned_eer(state: State, rows: bool) -> Tensor:
     return values
 
 
+def _binned_macro(state: State) -> Tensor:
+    value = binned_macro_eer(state)
+    if _compiling():
+        return value
+    positives, total = state["confmat"][0, :, 1].sum(-1), state["confmat"][0].sum((-1, -2))
+    undefined = torch.nonzero((positives == 0) | (positives == total)).view(-1).tolist()
+    if bool(torch.isnan(value)):
+        _undefined("EER", "for every class", False)
+    elif undefined:
+        warnings.warn(f"EER is undefined for class(es) {undefined} (no positives or no negatives); they are left "
+                      "out of the macro mean ROC curve", UserWarning, stacklevel=4)
+    return value
+
+
 def _binary_eer_from_stats(state: State) -> Tensor:
     if "confmat" in state:  # torchmetrics' binned mode (thresholds=)
         return _binned_eer(state, False)[0]
@@ -142,6 +156,12 @@ def _binary_eer_from_stats(state: State) -> Tensor:
 
 def _multiclass_eer_from_stats(state: State, num_classes: int, average: str = "none",
                                from_logits: bool = False) -> Tensor:
+    if "confmat" in state:  # torchmetrics' binned mode (thresholds=)
+        if average == "micro":  # the one-hot pairs pooled: the classes' matrices summed
+            return _binned_eer({"confmat": state["confmat"].sum(1, keepdim=True)}, False)[0]
+        if average == "macro":
+            return _binned_macro(state)
+        return _binned_eer(state, True)
     return _multiclass_eer_pair(state, num_classes, average, from_logits)[0]
 
 
@@ -152,7 +172,8 @@ def _multilabel_eer_from_stats(state: State) -> Tensor:
 
 
 @fill_doc
-def binary_eer(preds: Tensor, target: Tensor, *, thresholds: Thresholds = None, validate_args: bool = True) -> Tensor:
+def binary_eer(preds: Tensor, target: Tensor, *, thresholds: Thresholds = None, ignore_index: Optional[int] = None,
+               validate_args: bool = True) -> Tensor:
     """Equal error rate: the rate where the ROC curve's false-positive rate equals its false-negative rate.
 
     With ``fpr(t) = #neg(score >= t) / #neg`` and ``fnr(t) = #pos(score < t) / #pos`` over the exact ROC curve
@@ -166,6 +187,7 @@ def binary_eer(preds: Tensor, target: Tensor, *, thresholds: Thresholds = None, 
         thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
             only): its EER, ``(fpr + fnr) / 2`` at the first ROC point at the thresholds where they are closest;
             ``None`` (default): exact.
+        {ignore_index_rank}
         {validate_args}
 
     Returns:
@@ -188,11 +210,9 @@ def binary_eer(preds: Tensor, target: Tensor, *, thresholds: Thresholds = None, 
         >>> binary_eer(preds, target)  # 2/7, inside the tie's segment (0, 2/3) -> (1/2, 0); torchmetrics: 0.25
         tensor(0.2857, dtype=torch.float64)
     """
-    values = check_thresholds(thresholds)
-    if values is not None:
-        return _binary_eer_from_stats(_binary_rank_stats(preds, target, validate_args=validate_args,
-                                                         threshold_values=values))
-    return _binary_eer_from_stats(_check_binary(preds, target, None, validate_args))
+    values, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
+    return _binary_eer_from_stats(_binary_rank_stats(preds, target, validate_args=validate_args,
+                                                     ignore_index=ignore_index, threshold_values=values))
 
 
 @fill_doc
@@ -228,7 +248,8 @@ def binary_eer_threshold(preds: Tensor, target: Tensor, *, validate_args: bool =
 
 @fill_doc
 def multiclass_eer(preds: Tensor, target: Tensor, num_classes: int, *, average: Optional[str] = None,
-                   from_logits: bool = False, validate_args: bool = True) -> Tensor:
+                   from_logits: bool = False, thresholds: Thresholds = None, ignore_index: Optional[int] = None,
+                   validate_args: bool = True) -> Tensor:
     """Equal error rate of each class, one-vs-rest (class ``c`` positive, scored by ``preds[:, c]``), each as
     :func:`binary_eer`; of all ``(sample, class)`` pairs pooled (``average="micro"``); or of the classes' mean ROC
     curve (``average="macro"``).
@@ -247,6 +268,12 @@ def multiclass_eer(preds: Tensor, target: Tensor, num_classes: int, *, average: 
         average: ``None`` or ``"none"`` (default, as torchmetrics: one EER per class), ``"micro"`` (one binary
             problem over the one-hot targets and the flattened scores) or ``"macro"`` (the EER of the mean curve).
         {from_logits_mc}
+        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor; probabilities, or logits with
+            ``from_logits=True``): its EER on the binned ROC curves, ``(fpr + fnr) / 2`` at the first point where
+            they are closest, per class, of the classes' matrices summed (``"micro"``), or of the mean curve
+            (``"macro"``: each class's ``tpr`` interpolated at every class's ``fpr`` as torchmetrics, the classes
+            without positives or negatives left out); ``None`` (default): exact.
+        {ignore_index_rank}
         {validate_args}
 
     Returns:
@@ -272,7 +299,9 @@ def multiclass_eer(preds: Tensor, target: Tensor, num_classes: int, *, average: 
         tensor(0.5000, dtype=torch.float64)
     """
     average = check_eer_average(average)
-    state = _check_multiclass(preds, target, num_classes, None, from_logits, validate_args)
+    values, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
+    state = _multiclass_rank_stats(preds, target, None, num_classes=num_classes, from_logits=from_logits,
+                                   validate_args=validate_args, ignore_index=ignore_index, threshold_values=values)
     return _multiclass_eer_from_stats(state, num_classes, average, from_logits)
 
 
@@ -313,7 +342,7 @@ def multiclass_eer_threshold(preds: Tensor, target: Tensor, num_classes: int, *,
 
 @fill_doc
 def multilabel_eer(preds: Tensor, target: Tensor, num_labels: int, *, thresholds: Thresholds = None,
-                   validate_args: bool = True) -> Tensor:
+                   ignore_index: Optional[int] = None, validate_args: bool = True) -> Tensor:
     """Equal error rate of each label (column ``l`` scores, label ``l`` positive), each as :func:`binary_eer`.
 
     Args:
@@ -321,6 +350,7 @@ def multilabel_eer(preds: Tensor, target: Tensor, num_labels: int, *, thresholds
         target: ``(N, num_labels)`` 0/1 labels.
         num_labels: the number of labels.
         thresholds: torchmetrics' binned mode, as :func:`binary_eer`'s, per label.
+        {ignore_index_rank}
         {validate_args}
 
     Returns:
@@ -338,11 +368,10 @@ def multilabel_eer(preds: Tensor, target: Tensor, num_labels: int, *, thresholds
         >>> multilabel_eer(preds, torch.tensor([[1, 0], [0, 0], [0, 1], [1, 1]]), 2).tolist()
         [0.5, 0.5]
     """
-    values = check_thresholds(thresholds)
-    if values is not None:
-        return _multilabel_eer_from_stats(_multilabel_rank_stats(preds, target, num_labels=num_labels,
-                                                                 validate_args=validate_args, threshold_values=values))
-    return _multilabel_eer_from_stats(_check_multilabel(preds, target, num_labels, None, validate_args))
+    values, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
+    return _multilabel_eer_from_stats(_multilabel_rank_stats(preds, target, num_labels=num_labels,
+                                                             validate_args=validate_args, ignore_index=ignore_index,
+                                                             threshold_values=values))
 
 
 @fill_doc

@@ -19,7 +19,7 @@ from typing import Optional, Tuple
 import torch  # noqa: F401 (the doctests)
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_fpr_range, check_rank_average
+from torchmetrics_lite._checks import check_fpr_range, check_rank_average, check_rank_ignore_index, check_thresholds
 from torchmetrics_lite._docs import register
 from torchmetrics_lite.functional.auroc import _roc_reads as rr
 from torchmetrics_lite.functional.auroc._common import (
@@ -27,14 +27,17 @@ from torchmetrics_lite.functional.auroc._common import (
     _as_bool,
     _average,
     _check_defined,
+    _compiling,
     _multiclass_positive,
     _multiclass_scores,
 )
 from torchmetrics_lite.functional.auroc._doc_args import fill_doc
-from torchmetrics_lite.functional.auroc.binary import _check_binary
+from torchmetrics_lite.functional.auroc.binary import Thresholds, _binary_rank_stats
+from torchmetrics_lite.functional.auroc.binned import _positives
+from torchmetrics_lite.functional.auroc.binned_points import binned_logauc
 from torchmetrics_lite.functional.auroc.eer import _binary_segments, _rows_segments
-from torchmetrics_lite.functional.auroc.multiclass import _check_multiclass
-from torchmetrics_lite.functional.auroc.multilabel import _check_multilabel
+from torchmetrics_lite.functional.auroc.multiclass import _multiclass_rank_stats
+from torchmetrics_lite.functional.auroc.multilabel import IGNORED, _multilabel_rank_stats
 
 __all__ = ["binary_logauc", "multiclass_logauc", "multilabel_logauc"]
 
@@ -43,6 +46,10 @@ FprRange = Tuple[float, float]
 
 
 def _binary_logauc_from_stats(state: State, fpr_range: FprRange = (0.001, 0.1), strict: bool = False) -> Tensor:
+    if "confmat" in state:  # torchmetrics' binned mode (thresholds=)
+        value = binned_logauc(state, *fpr_range)[0]
+        _check_defined(value, "LogAUC", strict)
+        return value
     value = rr.logauc_rows(_binary_segments(state["preds"], _as_bool(state["target"]), fpr_range[1]), *fpr_range)[0]
     _check_defined(value, "LogAUC", strict, empty=lambda: state["preds"].numel() == 0)
     return value
@@ -55,13 +62,29 @@ def _per_class(scores: Tensor, positive: Tensor, fpr_range: FprRange, average: s
 
 def _multiclass_logauc_from_stats(state: State, num_classes: int, fpr_range: FprRange = (0.001, 0.1),
                                   average: str = "macro", from_logits: bool = False, strict: bool = False) -> Tensor:
+    if "confmat" in state:  # torchmetrics' binned mode (thresholds=)
+        return _binned(state, fpr_range, average, strict)
     scores = _multiclass_scores(state["preds"], from_logits)
     return _per_class(scores, _multiclass_positive(state["target"], num_classes), fpr_range, average, strict)
 
 
 def _multilabel_logauc_from_stats(state: State, fpr_range: FprRange = (0.001, 0.1), average: str = "macro",
                                   strict: bool = False) -> Tensor:
-    return _per_class(state["preds"], state["target"].bool(), fpr_range, average, strict)
+    if "confmat" in state:  # torchmetrics' binned mode (thresholds=)
+        return _binned(state, fpr_range, average, strict)
+    target = state["target"]
+    ignored = target == IGNORED  # ignore_index elements count nowhere
+    if _compiling() or not bool(ignored.any()):
+        return _per_class(state["preds"], target.bool(), fpr_range, average, strict)
+    # each label keeps its own elements (ragged): one exact LogAUC per label, only when some element is ignored
+    values = torch.cat([rr.logauc_rows(_binary_segments(state["preds"][~ignored[:, j], j],
+                                                        target[~ignored[:, j], j] == 1, fpr_range[1]), *fpr_range)
+                        for j in range(target.shape[1])])
+    return _average(values, (target == 1).sum(0), average, "LogAUC", strict)
+
+
+def _binned(state: State, fpr_range: FprRange, average: str, strict: bool) -> Tensor:
+    return _average(binned_logauc(state, *fpr_range), _positives(state), average, "LogAUC", strict)
 
 
 register(fpr_range=("fpr_range: ``(lo, hi)`` with ``0 < lo < hi <= 1``: the false-positive rates integrated over "
@@ -69,7 +92,8 @@ register(fpr_range=("fpr_range: ``(lo, hi)`` with ``0 < lo < hi <= 1``: the fals
 
 
 @fill_doc
-def binary_logauc(preds: Tensor, target: Tensor, fpr_range: FprRange = (0.001, 0.1), *, strict: bool = False,
+def binary_logauc(preds: Tensor, target: Tensor, fpr_range: FprRange = (0.001, 0.1), *,
+                  thresholds: Thresholds = None, ignore_index: Optional[int] = None, strict: bool = False,
                   validate_args: bool = True) -> Tensor:
     """LogAUC: ``(1 / ln(hi / lo)) * integral_lo^hi tpr(f) d(ln f)`` over the exact ROC curve.
 
@@ -82,6 +106,10 @@ def binary_logauc(preds: Tensor, target: Tensor, fpr_range: FprRange = (0.001, 0
         preds: floating scores of any shape (any real values).
         target: 0/1 labels of the same shape.
         {fpr_range}
+        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor; probabilities only): its LogAUC, the
+            trapezoid in ``(log10 fpr, tpr)`` over the binned ROC points with the points at ``lo`` and ``hi``
+            interpolated in; ``None`` (default): exact.
+        {ignore_index_rank}
         {strict}
         {validate_args}
 
@@ -105,13 +133,16 @@ def binary_logauc(preds: Tensor, target: Tensor, fpr_range: FprRange = (0.001, 0
         0.650515
     """
     fpr_range = check_fpr_range(fpr_range)
-    return _binary_logauc_from_stats(_check_binary(preds, target, None, validate_args), fpr_range, strict)
+    values, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
+    state = _binary_rank_stats(preds, target, validate_args=validate_args, ignore_index=ignore_index,
+                               threshold_values=values)
+    return _binary_logauc_from_stats(state, fpr_range, strict)
 
 
 @fill_doc
 def multiclass_logauc(preds: Tensor, target: Tensor, num_classes: int, fpr_range: FprRange = (0.001, 0.1), *,
-                      average: Optional[str] = "macro", from_logits: bool = False, strict: bool = False,
-                      validate_args: bool = True) -> Tensor:
+                      average: Optional[str] = "macro", from_logits: bool = False, thresholds: Thresholds = None,
+                      ignore_index: Optional[int] = None, strict: bool = False, validate_args: bool = True) -> Tensor:
     """LogAUC of each class, one-vs-rest (each as :func:`binary_logauc`), averaged.
 
     Args:
@@ -121,6 +152,9 @@ def multiclass_logauc(preds: Tensor, target: Tensor, num_classes: int, fpr_range
         {fpr_range}
         average: ``"macro"`` (mean over the classes that are defined) or ``"none"``/``None`` (per class).
         {from_logits_mc}
+        thresholds: torchmetrics' binned mode, as :func:`binary_logauc`'s, per class (logits: with
+            ``from_logits=True``).
+        {ignore_index_rank}
         {strict}
         {validate_args}
 
@@ -143,13 +177,16 @@ def multiclass_logauc(preds: Tensor, target: Tensor, num_classes: int, fpr_range
     """
     fpr_range = check_fpr_range(fpr_range)
     average = check_rank_average(average, AVERAGES)
-    state = _check_multiclass(preds, target, num_classes, None, from_logits, validate_args)
+    values, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
+    state = _multiclass_rank_stats(preds, target, None, num_classes=num_classes, from_logits=from_logits,
+                                   validate_args=validate_args, ignore_index=ignore_index, threshold_values=values)
     return _multiclass_logauc_from_stats(state, num_classes, fpr_range, average, from_logits, strict)
 
 
 @fill_doc
 def multilabel_logauc(preds: Tensor, target: Tensor, num_labels: int, fpr_range: FprRange = (0.001, 0.1), *,
-                      average: Optional[str] = "macro", strict: bool = False, validate_args: bool = True) -> Tensor:
+                      average: Optional[str] = "macro", thresholds: Thresholds = None,
+                      ignore_index: Optional[int] = None, strict: bool = False, validate_args: bool = True) -> Tensor:
     """LogAUC of each label (each as :func:`binary_logauc`), averaged.
 
     Args:
@@ -158,6 +195,8 @@ def multilabel_logauc(preds: Tensor, target: Tensor, num_labels: int, fpr_range:
         num_labels: the number of labels.
         {fpr_range}
         average: ``"macro"`` or ``"none"``/``None``.
+        thresholds: torchmetrics' binned mode, as :func:`binary_logauc`'s, per label.
+        {ignore_index_rank}
         {strict}
         {validate_args}
 
@@ -178,5 +217,7 @@ def multilabel_logauc(preds: Tensor, target: Tensor, num_labels: int, fpr_range:
     """
     fpr_range = check_fpr_range(fpr_range)
     average = check_rank_average(average, AVERAGES)
-    return _multilabel_logauc_from_stats(_check_multilabel(preds, target, num_labels, None, validate_args),
-                                         fpr_range, average, strict)
+    values, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
+    state = _multilabel_rank_stats(preds, target, num_labels=num_labels, validate_args=validate_args,
+                                   ignore_index=ignore_index, threshold_values=values)
+    return _multilabel_logauc_from_stats(state, fpr_range, average, strict)
