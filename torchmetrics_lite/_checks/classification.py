@@ -23,6 +23,13 @@ from torchmetrics_lite._checks.primitives import (
 # ---------------------------------------------------------------------------------------- classification
 
 CLASSIFICATION_AVERAGES = ("micro", "macro", "weighted", "none")
+ABSENT = ("ignore", "zero")
+
+
+def check_absent(absent: Any) -> str:
+    """``absent``: what a multiclass macro mean does with a class absent from both target and preds."""
+    check_choice("absent", absent, ABSENT)
+    return absent
 
 
 def check_average(average: Any, choices: Sequence[str] = CLASSIFICATION_AVERAGES) -> str:

@@ -70,6 +70,7 @@ class MulticlassAccuracy(_MulticlassScore):
         {top_k}
         {ignore_index}
         {zero_division}
+        {absent}
         {multidim_average_module}
         {weighted}
         {kwargs_module}
@@ -95,6 +96,7 @@ class MulticlassPrecision(_MulticlassScore):
         {top_k}
         {ignore_index}
         {zero_division}
+        {absent}
         {multidim_average_module}
         {weighted}
         {kwargs_module}
@@ -121,6 +123,7 @@ class MulticlassRecall(_MulticlassScore):
         {top_k}
         {ignore_index}
         {zero_division}
+        {absent}
         {multidim_average_module}
         {weighted}
         {kwargs_module}
@@ -147,6 +150,7 @@ class MulticlassFBetaScore(_MulticlassScore):
         {top_k}
         {ignore_index}
         {zero_division}
+        {absent}
         {multidim_average_module}
         {weighted}
         {kwargs_module}
@@ -175,6 +179,7 @@ class MulticlassF1Score(_MulticlassScore):
         {top_k}
         {ignore_index}
         {zero_division}
+        {absent}
         {multidim_average_module}
         {weighted}
         {kwargs_module}

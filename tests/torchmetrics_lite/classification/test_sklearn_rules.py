@@ -1,0 +1,91 @@
+"""scikit-learn's rules offered as options, each against scikit-learn itself: ``absent="zero"`` (the macro mean
+over all ``num_classes``, scikit-learn's ``labels=range(C)``)."""
+import warnings
+
+import numpy as np
+import pytest
+import torch
+from sklearn import metrics as skm
+
+import torchmetrics_lite as tl
+import torchmetrics_lite.functional as F
+
+C = 6
+RNG = np.random.default_rng(35)
+# classes 4 and 5 never occur in target or preds; class 3 only in preds
+TARGET = RNG.integers(0, 3, 40)
+PREDS = np.where(RNG.random(40) < 0.2, 3, RNG.integers(0, 3, 40))
+
+
+def _sk(name, average):
+    labels = list(range(C))
+    kw = dict(labels=labels, average=average, zero_division=0.0)
+    y, p = TARGET, PREDS
+    if name == "precision":
+        return skm.precision_score(y, p, **kw)
+    if name in ("recall", "accuracy"):
+        return skm.recall_score(y, p, **kw)
+    if name == "f1":
+        return skm.f1_score(y, p, **kw)
+    if name == "fbeta":
+        return skm.fbeta_score(y, p, beta=2.0, **kw)
+    if name == "jaccard":
+        return skm.jaccard_score(y, p, **kw)
+    # one-vs-rest scores of "not c": specificity is the recall of "not c", NPV its precision
+    cm = skm.multilabel_confusion_matrix(y, p, labels=labels)
+    tn, fp, fn = cm[:, 0, 0], cm[:, 0, 1], cm[:, 1, 0]
+    sup = cm[:, 1, 1] + fn
+    if name == "hamming":
+        num, den, zd = fn, sup, 1.0
+    else:
+        num, den, zd = (tn, tn + fp, 0.0) if name == "specificity" else (tn, tn + fn, 0.0)
+    per = np.where(den > 0, num / np.maximum(den, 1), zd)
+    return per.mean() if average == "macro" else (per * sup).sum() / sup.sum()
+
+
+FUNCS = {
+    "precision": (F.multiclass_precision, tl.MulticlassPrecision, {}),
+    "recall": (F.multiclass_recall, tl.MulticlassRecall, {}),
+    "accuracy": (F.multiclass_accuracy, tl.MulticlassAccuracy, {}),
+    "f1": (F.multiclass_f1_score, tl.MulticlassF1Score, {}),
+    "fbeta": (F.multiclass_fbeta_score, tl.MulticlassFBetaScore, {"beta": 2.0}),
+    "jaccard": (F.multiclass_jaccard_index, tl.MulticlassJaccardIndex, {}),
+    "specificity": (F.multiclass_specificity, tl.MulticlassSpecificity, {}),
+    "npv": (F.multiclass_negative_predictive_value, tl.MulticlassNegativePredictiveValue, {}),
+    "hamming": (F.multiclass_hamming_distance, tl.MulticlassHammingDistance, {}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FUNCS))
+def test_absent_zero_is_sklearn_labels_superset(name):
+    fn, cls, extra = FUNCS[name]
+    p, t = torch.from_numpy(PREDS), torch.from_numpy(TARGET)
+    for average in ("macro", "weighted"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = _sk(name, average)
+        got = fn(p, t, num_classes=C, average=average, absent="zero", **extra)
+        assert got.item() == pytest.approx(want, abs=1e-12), (name, average)
+        m = cls(num_classes=C, average=average, absent="zero", **extra)
+        m.update(p[:17], t[:17])
+        m.update(p[17:], t[17:])
+        assert m.compute().item() == pytest.approx(want, abs=1e-12)
+    # the default keeps torchmetrics' rule: the macro mean over the classes present differs here
+    ignore = fn(p, t, num_classes=C, average="macro", **extra)
+    assert ignore.item() == fn(p, t, num_classes=C, average="macro", absent="ignore", **extra).item()
+    assert ignore.item() != pytest.approx(fn(p, t, num_classes=C, average="macro", absent="zero", **extra).item())
+
+
+def test_absent_extra_labels_sklearn_case():
+    # scikit-learn's test_precision_recall_f_extra_labels: recall over labels 0..4 of targets 1, 2, 1
+    y, p = torch.tensor([1, 2, 1]), torch.tensor([1, 2, 2])
+    want = skm.recall_score(y, p, labels=range(5), average="macro", zero_division=0.0)
+    assert F.multiclass_recall(p, y, 5, absent="zero").item() == pytest.approx(want)
+    assert F.multiclass_recall(p, y, 5).item() == pytest.approx(0.75)  # torchmetrics' rule: classes 1, 2
+
+
+def test_absent_bad_value():
+    with pytest.raises(ValueError, match=r"Expected `absent` to be one of \('ignore', 'zero'\), got 'all'"):
+        F.multiclass_precision(torch.tensor([0, 1]), torch.tensor([0, 1]), 3, absent="all")
+    with pytest.raises(ValueError, match="Expected `absent`"):
+        tl.MulticlassRecall(3, absent=None)
