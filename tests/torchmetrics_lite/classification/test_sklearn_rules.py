@@ -89,3 +89,27 @@ def test_absent_bad_value():
         F.multiclass_precision(torch.tensor([0, 1]), torch.tensor([0, 1]), 3, absent="all")
     with pytest.raises(ValueError, match="Expected `absent`"):
         tl.MulticlassRecall(3, absent=None)
+
+
+def test_confusion_matrix_integer_weights_are_int64():
+    rng = np.random.default_rng(3)
+    t, p = rng.integers(0, 3, 30), rng.integers(0, 3, 30)
+    for w in (rng.integers(0, 5, 30), rng.integers(0, 5, 30).astype(np.int32), rng.random(30)):
+        want = skm.confusion_matrix(t, p, labels=[0, 1, 2], sample_weight=w)
+        got = F.multiclass_confusion_matrix(torch.from_numpy(p), torch.from_numpy(t), 3, weight=torch.from_numpy(w))
+        assert got.dtype == (torch.int64 if want.dtype.kind == "i" else torch.float64)
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-12)
+        tb, pb = torch.from_numpy(t % 2), torch.from_numpy(p % 2)
+        got = F.binary_confusion_matrix(pb, tb, weight=torch.from_numpy(w))
+        want = skm.confusion_matrix(t % 2, p % 2, sample_weight=w)
+        assert got.dtype == (torch.int64 if want.dtype.kind == "i" else torch.float64)
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-12)
+        yt, yp = np.stack([t % 2, t // 2], 1), np.stack([p % 2, p // 2], 1)
+        got = F.multilabel_confusion_matrix(torch.from_numpy(yp), torch.from_numpy(yt), 2, weight=torch.from_numpy(w))
+        want = skm.multilabel_confusion_matrix(yt, yp, sample_weight=w)  # float64 there whatever the weights
+        assert got.dtype == torch.float64 and want.dtype == np.float64
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-12)
+    # normalized: float64 whatever the weights
+    w = torch.from_numpy(rng.integers(1, 5, 30))
+    assert F.multiclass_confusion_matrix(torch.from_numpy(p), torch.from_numpy(t), 3, "true", weight=w).dtype == \
+        torch.float64

@@ -335,6 +335,14 @@ def _average(counts: Counts, terms: Terms, average: str, zero_division: float,
     return torch.where(total == 0, nothing, (weights * scores.nan_to_num(0.0)).sum(-1) / total)
 
 
+def _integer_weighted(confmat: Tensor, weight: Optional[Tensor], normalize: Optional[str]) -> Tensor:
+    """A function's unnormalized confusion matrix of integer ``weight`` as int64 sums (scikit-learn's dtype; the
+    floating sums of integers are exact up to 2**53), float sums of floating weights as counted."""
+    if weight is None or normalize is not None or weight.is_floating_point():
+        return confmat
+    return confmat.to(torch.int64)
+
+
 def _normalize(confmat: Tensor, normalize: Optional[str]) -> Tensor:
     """``None``: the counts (int64); ``"true"``: rows sum to 1; ``"pred"``: columns; ``"all"``: the whole
     matrix (per label for multilabel). 0/0 gives 0, as scikit-learn and torchmetrics."""

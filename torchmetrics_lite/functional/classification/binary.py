@@ -29,6 +29,7 @@ from torchmetrics_lite.functional.classification._stat_scores import (
     _counts_2x2,
     _fbeta_terms,
     _fixed_counts,
+    _integer_weighted,
     _normalize,
     _precision_terms,
     _recall_terms,
@@ -353,7 +354,8 @@ def binary_confusion_matrix(preds: Tensor, target: Tensor, threshold: float = 0.
         {weight}
 
     Returns:
-        int64 counts, or float64 when normalized or weighted.
+        int64 counts (also with integer ``weight``, as scikit-learn), float64 when normalized or with floating
+        ``weight``.
 
     Raises:
         {raises_value}
@@ -370,4 +372,4 @@ def binary_confusion_matrix(preds: Tensor, target: Tensor, threshold: float = 0.
     """
     check_choice("normalize", normalize, NORMALIZE)
     stats = _binary_stats(preds, target, threshold, from_logits, ignore_index, validate_args, weight)
-    return _binary_confusion_matrix_from_stats(stats, normalize=normalize)
+    return _integer_weighted(_binary_confusion_matrix_from_stats(stats, normalize=normalize), weight, normalize)

@@ -38,6 +38,7 @@ from torchmetrics_lite.functional.classification._stat_scores import (
     _average,
     _fbeta_terms,
     _fixed_counts,
+    _integer_weighted,
     _multiclass_confmat,
     _multiclass_counts,
     _normalize,
@@ -417,7 +418,8 @@ def multiclass_confusion_matrix(preds: Tensor, target: Tensor, num_classes: int,
         {weight}
 
     Returns:
-        int64 counts, or float64 when normalized or weighted.
+        int64 counts (also with integer ``weight``, as scikit-learn), float64 when normalized or with floating
+        ``weight``.
 
     Raises:
         {raises_value}
@@ -435,4 +437,4 @@ def multiclass_confusion_matrix(preds: Tensor, target: Tensor, num_classes: int,
     """
     check_choice("normalize", normalize, NORMALIZE)
     stats = _multiclass_stats(preds, target, num_classes, 1, ignore_index, validate_args, weight)
-    return _multiclass_confusion_matrix_from_stats(stats, normalize=normalize)
+    return _integer_weighted(_multiclass_confusion_matrix_from_stats(stats, normalize=normalize), weight, normalize)
