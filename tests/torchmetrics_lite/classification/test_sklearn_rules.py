@@ -1,5 +1,7 @@
-"""scikit-learn's rules offered as options, each against scikit-learn itself: ``absent="zero"`` (the macro mean
-over all ``num_classes``, scikit-learn's ``labels=range(C)``)."""
+"""scikit-learn's rules, each against scikit-learn itself: ``absent="zero"`` (the macro mean over all
+``num_classes``, scikit-learn's ``labels=range(C)``), int64 confusion matrices of integer weights; and the one rule
+for empty input (the value of an empty state, with a warning, in functions as in modules)."""
+import re
 import warnings
 
 import numpy as np
@@ -8,6 +10,7 @@ import torch
 from sklearn import metrics as skm
 
 import torchmetrics_lite as tl
+import torchmetrics_lite.classification as _cls
 import torchmetrics_lite.functional as F
 
 C = 6
@@ -113,3 +116,39 @@ def test_confusion_matrix_integer_weights_are_int64():
     w = torch.from_numpy(rng.integers(1, 5, 30))
     assert F.multiclass_confusion_matrix(torch.from_numpy(p), torch.from_numpy(t), 3, "true", weight=w).dtype == \
         torch.float64
+
+
+# ---------------------------------------------------------------------------------------------- empty input
+#: the group metrics take ``groups`` too (their empty input is a group without samples, tested in their file)
+_EMPTY_SKIP = {"BinaryFairness", "BinaryGroupStatRates"}
+EMPTY_NAMES = [n for n in _cls.__all__ if n not in _EMPTY_SKIP]
+
+
+def _snake(name):
+    s = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
+    return s.replace("f_beta", "fbeta").replace("corr_coef", "corrcoef")
+
+
+def _empty_inputs(name):
+    if name.startswith("Multilabel"):
+        return torch.zeros(0, 3), torch.zeros(0, 3, dtype=torch.long), {"num_labels": 3}
+    if name == "MulticlassHingeLoss":
+        return torch.zeros(0, 3), torch.zeros(0, dtype=torch.long), {"num_classes": 3}
+    if name.startswith("Multiclass"):
+        return torch.zeros(0, dtype=torch.long), torch.zeros(0, dtype=torch.long), {"num_classes": 3}
+    return torch.zeros(0), torch.zeros(0, dtype=torch.long), {}
+
+
+@pytest.mark.parametrize("name", EMPTY_NAMES)
+def test_empty_input_is_the_empty_state(name):
+    """One rule for empty input: a function's value is the module's before any update, with a UserWarning."""
+    preds, target, kw = _empty_inputs(name)
+    if "FBeta" in name:
+        kw["beta"] = 2.0
+    fn = getattr(F, _snake(name))
+    with pytest.warns(UserWarning, match=r"empty input \(`preds` and `target` hold no element\)"):
+        got = fn(preds, target, **kw)
+    module = getattr(tl, name)(**kw)
+    with pytest.warns(UserWarning, match="before any update"):
+        want = module.compute()
+    torch.testing.assert_close(got, want, equal_nan=True, rtol=0, atol=0)

@@ -35,6 +35,7 @@ from torchmetrics_lite.functional.classification._stat_scores import (
     _recall_terms,
     _samplewise_binary,
     _stat_scores,
+    _warn_empty,
 )
 
 __all__ = [
@@ -90,9 +91,9 @@ def _binary_confusion_matrix_from_stats(state: Dict[str, Tensor], *, normalize: 
 def _binary_stats(preds: Tensor, target: Tensor, threshold: float, from_logits: bool, ignore_index: Optional[int],
                   validate_args: bool, weight: Optional[Tensor], multidim_average: str = "global") -> Dict[str, Tensor]:
     cut = _binary_config(threshold, from_logits, ignore_index)
-    return _binary_stat_scores_stats(preds, target, weight, cut=cut, from_logits=from_logits,
-                                     ignore_index=ignore_index, validate_args=validate_args,
-                                     multidim_average=multidim_average)
+    return _warn_empty(_binary_stat_scores_stats(preds, target, weight, cut=cut, from_logits=from_logits,
+                                                 ignore_index=ignore_index, validate_args=validate_args,
+                                                 multidim_average=multidim_average), target)
 
 
 def _binary_score(preds: Tensor, target: Tensor, terms: Terms, threshold: float, from_logits: bool,

@@ -46,6 +46,7 @@ from torchmetrics_lite.functional.classification._stat_scores import (
     _recall_terms,
     _samplewise_multiclass,
     _stat_scores,
+    _warn_empty,
 )
 
 __all__ = ["multiclass_stat_scores", "multiclass_accuracy", "multiclass_precision", "multiclass_recall",
@@ -118,9 +119,9 @@ def _multiclass_stats(preds: Tensor, target: Tensor, num_classes: int, top_k: in
                       validate_args: bool, weight: Optional[Tensor],
                       multidim_average: str = "global") -> Dict[str, Tensor]:
     _multiclass_config(num_classes, top_k, ignore_index)
-    return _multiclass_stat_scores_stats(preds, target, weight, num_classes=num_classes, top_k=top_k,
-                                         ignore_index=ignore_index, validate_args=validate_args,
-                                         multidim_average=multidim_average)
+    return _warn_empty(_multiclass_stat_scores_stats(preds, target, weight, num_classes=num_classes, top_k=top_k,
+                                                     ignore_index=ignore_index, validate_args=validate_args,
+                                                     multidim_average=multidim_average), target)
 
 
 def _multiclass_score(preds: Tensor, target: Tensor, terms: Terms, num_classes: int, average: Optional[str],
