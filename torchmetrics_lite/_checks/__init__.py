@@ -50,6 +50,7 @@ from torchmetrics_lite._checks.classification import (  # noqa: F401
     HINGE_MODES,
     _check_pair,
     check_absent,
+    check_accuracy_normalize,
     check_average,
     check_beta,
     check_binary_hinge_inputs,

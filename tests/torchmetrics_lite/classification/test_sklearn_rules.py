@@ -152,3 +152,30 @@ def test_empty_input_is_the_empty_state(name):
     with pytest.warns(UserWarning, match="before any update"):
         want = module.compute()
     torch.testing.assert_close(got, want, equal_nan=True, rtol=0, atol=0)
+
+
+def test_accuracy_normalize_false_counts_as_sklearn():
+    rng = np.random.default_rng(31)
+    t, p, w = rng.integers(0, 3, 50), rng.integers(0, 3, 50), rng.random(50)
+    for weight in (None, w):
+        want_mc = skm.accuracy_score(t, p, normalize=False, sample_weight=weight)
+        want_b = skm.accuracy_score(t % 2, p % 2, normalize=False, sample_weight=weight)
+        tw = None if weight is None else torch.from_numpy(weight)
+        pt, tt = torch.from_numpy(p), torch.from_numpy(t)
+        got = F.multiclass_accuracy(pt, tt, 3, "micro", normalize=False, weight=tw)
+        assert got.dtype == torch.float64 and got.item() == pytest.approx(want_mc, abs=1e-12)
+        got = F.binary_accuracy(pt % 2, tt % 2, normalize=False, weight=tw)
+        assert got.item() == pytest.approx(want_b, abs=1e-12)
+        for m, a, b in ((tl.MulticlassAccuracy(3, "micro", normalize=False, weighted=weight is not None), pt, tt),
+                        (tl.BinaryAccuracy(normalize=False, weighted=weight is not None), pt % 2, tt % 2)):
+            kw = [{}, {}] if tw is None else [{"weight": tw[:20]}, {"weight": tw[20:]}]
+            m.update(a[:20], b[:20], **kw[0])
+            m.update(a[20:], b[20:], **kw[1])
+            want = want_mc if isinstance(m, tl.MulticlassAccuracy) else want_b
+            assert m.compute().item() == pytest.approx(want, abs=1e-12)
+    with pytest.raises(ValueError, match=r"Expected `average='micro'` with `normalize=False`.*got average='macro'"):
+        F.multiclass_accuracy(torch.tensor([0, 1]), torch.tensor([0, 1]), 3, normalize=False)
+    with pytest.raises(ValueError, match="Expected `average='micro'` with `normalize=False`"):
+        tl.MulticlassAccuracy(3, normalize=False)
+    with pytest.raises(TypeError, match="Expected `normalize` to be a bool, got str"):
+        F.binary_accuracy(torch.tensor([0, 1]), torch.tensor([0, 1]), normalize="true")

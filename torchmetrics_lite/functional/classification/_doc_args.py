@@ -31,6 +31,9 @@ register(
             "``\"ignore\"`` (default, torchmetrics' rule) leaves it out; ``\"zero\"`` keeps it, scoring "
             "``zero_division``, so the mean runs over all ``num_classes`` (scikit-learn's rule with "
             "``labels=range(num_classes)``). Other averages are the same either way."),
+    normalize_accuracy=("normalize: ``True`` (default): the fraction of samples predicted right; ``False``: their "
+                        "number (the sum of their ``weight``), float64, as scikit-learn's "
+                        "``accuracy_score(normalize=False)``."),
     average_multilabel=("average: ``\"micro\"``: the score of the counts summed over labels; ``\"macro\"`` "
                         "(default): the mean of the per-label scores over all labels; ``\"weighted\"``: weighted "
                         "by support; ``\"none\"`` or ``None``: per label."),

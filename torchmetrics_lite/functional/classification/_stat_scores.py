@@ -336,6 +336,12 @@ def _average(counts: Counts, terms: Terms, average: str, zero_division: float,
     return torch.where(total == 0, nothing, (weights * scores.nan_to_num(0.0)).sum(-1) / total)
 
 
+def _correct_count(confmat: Tensor) -> Tensor:
+    """The number (weight) of samples predicted right: the trace of each (..., C, C) confusion matrix, floating
+    (scikit-learn's ``accuracy_score(normalize=False)``)."""
+    return confmat.diagonal(dim1=-2, dim2=-1).sum(-1).to(float_dtype(confmat.device))
+
+
 def _warn_empty(stats: Dict[str, Tensor], target: Tensor) -> Dict[str, Tensor]:
     """A function's one rule for empty input (``target`` of no element): the value of an empty state, as a
     module's ``compute()`` before any ``update()`` (the score of all-zero counts: ``zero_division``, or NaN

@@ -18,6 +18,7 @@ from torch import Tensor
 
 from torchmetrics_lite._checks import (
     check_absent,
+    check_accuracy_normalize,
     check_average,
     check_beta,
     check_choice,
@@ -36,6 +37,7 @@ from torchmetrics_lite.functional.classification._stat_scores import (
     NORMALIZE,
     Terms,
     _average,
+    _correct_count,
     _fbeta_terms,
     _fixed_counts,
     _integer_weighted,
@@ -111,6 +113,16 @@ def _multiclass_score_from_stats(state: Dict[str, Tensor], *, terms: Terms, aver
     return _average(counts, terms, average, zero_division, present)
 
 
+def _multiclass_accuracy_from_stats(state: Dict[str, Tensor], *, average: str, zero_division: float = 0.0,
+                                    top_k: int = 1, absent: str = "ignore", normalize: bool = True) -> Tensor:
+    """Accuracy (the recall of :func:`_multiclass_score_from_stats` with ``by_support``), or with
+    ``normalize=False`` the number (weight) of samples predicted right."""
+    if not normalize:
+        return _correct_count(state["confmat"])
+    return _multiclass_score_from_stats(state, terms=_recall_terms, average=average, zero_division=zero_division,
+                                        by_support=True, top_k=top_k, absent=absent)
+
+
 def _multiclass_confusion_matrix_from_stats(state: Dict[str, Tensor], *, normalize: Optional[str] = None) -> Tensor:
     return _normalize(state["confmat"], normalize)
 
@@ -182,7 +194,7 @@ def multiclass_stat_scores(preds: Tensor, target: Tensor, num_classes: int, aver
 def multiclass_accuracy(preds: Tensor, target: Tensor, num_classes: int, average: Optional[str] = "macro", *,
                         top_k: int = 1, ignore_index: Optional[int] = None, zero_division: float = 0.0,
                         absent: str = "ignore",
-                        multidim_average: str = "global",
+                        multidim_average: str = "global", normalize: bool = True,
                         validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """Accuracy: per class the recall ``tp / (tp + fn)``; ``"micro"`` is the fraction of samples whose target
     is predicted (top-k accuracy), ``"macro"`` the balanced accuracy.
@@ -197,6 +209,7 @@ def multiclass_accuracy(preds: Tensor, target: Tensor, num_classes: int, average
         {ignore_index}
         {zero_division}
         {absent}
+        {normalize_accuracy} It counts the samples of ``average="micro"`` (any other average raises).
         {validate_args}
         {weight}
 
@@ -219,8 +232,13 @@ def multiclass_accuracy(preds: Tensor, target: Tensor, num_classes: int, average
         >>> round(multiclass_accuracy(preds, target, 3, average="micro").item(), 4)
         0.6667
     """
-    return _multiclass_score(preds, target, _recall_terms, num_classes, average, top_k, ignore_index, zero_division,
-                             validate_args, weight, by_support=True, multidim_average=multidim_average, absent=absent)
+    avg, zd = check_average(average), check_zero_division(zero_division)
+    check_absent(absent)
+    check_accuracy_normalize(normalize, avg)
+    stats = _multiclass_stats(preds, target, num_classes, top_k, ignore_index, validate_args, weight,
+                              multidim_average)
+    return _multiclass_accuracy_from_stats(stats, average=avg, zero_division=zd, top_k=top_k, absent=absent,
+                                           normalize=normalize)
 
 
 @fill_doc
