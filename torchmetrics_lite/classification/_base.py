@@ -121,8 +121,8 @@ class _BinaryScore(Metric):
 
     stats_fn = staticmethod(_binary_stat_scores_stats)
     stats_options = BINARY_STATS
-    value_fn = staticmethod(_binary_score_from_stats)
-    value_options = ("terms", "zero_division")
+    value_fn: ClassVar[Callable[..., Any]] = staticmethod(_binary_score_from_stats)
+    value_options: ClassVar[Tuple[str, ...]] = ("terms", "zero_division")
     higher_is_better = True
     terms: Terms
 
