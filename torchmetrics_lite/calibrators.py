@@ -197,8 +197,9 @@ class IsotonicCalibrator:
 
     **Fit** (on the CPU, in numpy; the fitted points go back to the scores' device). Scores are sorted; tied
     scores are pooled first into one point whose target is their mean and whose weight is their count
-    (scikit-learn pools exactly equal scores the same way, but it also merges float scores closer than the
-    dtype's resolution, 1e-15 in float64; we pool exact ties only). The weighted pool-adjacent-violators
+    (scikit-learn's rule: a score less than 1e-15, float64's resolution, above a pool's first score joins that
+    pool, at the first score; so no slope between fitted points overflows; scikit-learn uses float32's 1e-6 for
+    float32 input, we float64's always). The weighted pool-adjacent-violators
     algorithm then makes the targets monotone: vectorised rounds that pool every maximal run of adjacent
     violators at once (valid, since violating neighbours always share a level of the solution), and, if
     violators remain after :attr:`max_rounds` rounds, a sequential stack pass over the remaining blocks (PAV is
@@ -208,7 +209,8 @@ class IsotonicCalibrator:
     (``python -m benchmarks.bench_regression``).
 
     **Predict** (vectorised): scores are clipped to ``[X_min_, X_max_]`` and interpolated linearly between the
-    fitted points (a single fitted point gives a constant).
+    fitted points (a single fitted point gives a constant): ``out_of_bounds="clip"``, the setting of
+    scikit-learn's ``CalibratedClassifierCV``; a bare ``IsotonicRegression()`` defaults to ``"nan"`` outside.
 
     Raises:
         TypeError: a non-bool ``increasing``. RuntimeError: ``predict_proba`` before ``fit``.
@@ -259,10 +261,7 @@ class IsotonicCalibrator:
         # the host arithmetic is float64 on every device (exact copies of float32 scores and targets)
         xs = s.cpu().numpy()[order].astype(np.float64, copy=False)
         ys = t.cpu().numpy()[order].astype(np.float64, copy=False)
-        new = np.empty(xs.shape[0], dtype=bool)
-        new[0] = True
-        np.not_equal(xs[1:], xs[:-1], out=new[1:])
-        starts = np.flatnonzero(new)
+        starts = _pool_starts(xs)
         x = xs[starts]
         weight = np.diff(starts, append=xs.shape[0]).astype(np.float64)
         wy = np.add.reduceat(ys, starts)
@@ -293,6 +292,30 @@ class IsotonicCalibrator:
         lo = hi - 1
         slope = (ys[hi] - ys[lo]) / (xs[hi] - xs[lo])
         return (slope * (v - xs[lo]) + ys[lo]).to(_out_dtype(scores))
+
+
+#: scores closer than this (float64's resolution, scikit-learn's tolerance) are pooled into one fitted point
+POOL_TOLERANCE = float(np.finfo(np.float64).resolution)
+
+
+def _pool_starts(xs: np.ndarray) -> np.ndarray:
+    """The first index of every pool of the sorted float64 ``xs``: scikit-learn's rule, a score starts a new pool
+    when it is at least :data:`POOL_TOLERANCE` above the pool's first score. A gap of 0 never starts one and a gap
+    of at least the tolerance always does; only the points after a gap in between (rare: scores within 1e-15 of
+    each other) are decided one by one, in order."""
+    gap = np.diff(xs)
+    new = np.empty(xs.shape[0], dtype=bool)
+    new[0] = True
+    np.greater_equal(gap, POOL_TOLERANCE, out=new[1:])
+    undecided = np.flatnonzero((gap > 0) & (gap < POOL_TOLERANCE)) + 1
+    if undecided.size:
+        last_fixed = np.maximum.accumulate(np.where(new, np.arange(xs.shape[0]), 0))
+        current = 0
+        for i in undecided.tolist():
+            current = max(current, int(last_fixed[i - 1]))
+            if xs[i] - xs[current] >= POOL_TOLERANCE:
+                new[i], current = True, i
+    return np.flatnonzero(new)
 
 
 def _pav(wy: np.ndarray, w: np.ndarray) -> np.ndarray:

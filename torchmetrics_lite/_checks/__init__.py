@@ -49,6 +49,8 @@ from torchmetrics_lite._checks.classification import (  # noqa: F401
     FAIRNESS_TASKS,
     HINGE_MODES,
     _check_pair,
+    check_absent,
+    check_accuracy_normalize,
     check_average,
     check_beta,
     check_binary_hinge_inputs,

@@ -23,6 +23,22 @@ from torchmetrics_lite._checks.primitives import (
 # ---------------------------------------------------------------------------------------- classification
 
 CLASSIFICATION_AVERAGES = ("micro", "macro", "weighted", "none")
+ABSENT = ("ignore", "zero")
+
+
+def check_accuracy_normalize(normalize: Any, average: str) -> bool:
+    """``normalize``: a bool; ``False`` (a count of the samples predicted right) only with ``average="micro"``."""
+    check_bool("normalize", normalize)
+    if not normalize and average != "micro":
+        raise ValueError(f"Expected `average='micro'` with `normalize=False` (the number of samples predicted right, "
+                         f"scikit-learn's accuracy_score(normalize=False)), got average={average!r}")
+    return normalize
+
+
+def check_absent(absent: Any) -> str:
+    """``absent``: what a multiclass macro mean does with a class absent from both target and preds."""
+    check_choice("absent", absent, ABSENT)
+    return absent
 
 
 def check_average(average: Any, choices: Sequence[str] = CLASSIFICATION_AVERAGES) -> str:

@@ -36,13 +36,14 @@ class BinaryROC(_BinaryRank):
     Args:
         {thresholds_module}
         {ignore_index_rank_module}
+        {drop_intermediate}
         {kwargs_module}
 
     Raises:
         ValueError, TypeError: bad batches as the function, or mixed weighting across updates.
 
     References:
-        scikit-learn's ``roc_curve(drop_intermediate=False)``.
+        scikit-learn's ``roc_curve`` (``drop_intermediate=False`` by default).
 
     Examples:
         >>> m = BinaryROC()
@@ -55,7 +56,12 @@ class BinaryROC(_BinaryRank):
 
     higher_is_better: ClassVar[Optional[bool]] = None
     value_fn = staticmethod(F._binary_roc_from_stats)
-    value_options = ("threshold_values",)
+    value_options = ("threshold_values", "drop_intermediate")
+
+    def __init__(self, *, thresholds: Any = None, drop_intermediate: bool = False, **kwargs: Any) -> None:
+        super().__init__(thresholds=thresholds, **kwargs)
+        F._check_drop_intermediate(drop_intermediate, self.threshold_values)
+        self.drop_intermediate = drop_intermediate
 
 
 @fill_doc

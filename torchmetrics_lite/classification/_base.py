@@ -15,7 +15,7 @@ from typing import Any, Callable, ClassVar, Optional, Tuple
 
 import torch
 
-from torchmetrics_lite._checks import check_average, check_choice, check_zero_division
+from torchmetrics_lite._checks import check_absent, check_average, check_choice, check_zero_division
 from torchmetrics_lite._docs import register
 from torchmetrics_lite.functional.classification._stat_scores import MULTIDIM, Terms
 from torchmetrics_lite.functional.classification.binary import (
@@ -121,8 +121,8 @@ class _BinaryScore(Metric):
 
     stats_fn = staticmethod(_binary_stat_scores_stats)
     stats_options = BINARY_STATS
-    value_fn = staticmethod(_binary_score_from_stats)
-    value_options = ("terms", "zero_division")
+    value_fn: ClassVar[Callable[..., Any]] = staticmethod(_binary_score_from_stats)
+    value_options: ClassVar[Tuple[str, ...]] = ("terms", "zero_division")
     higher_is_better = True
     terms: Terms
 
@@ -159,17 +159,18 @@ class _MulticlassScore(Metric):
     stats_fn = staticmethod(_multiclass_stat_scores_stats)
     stats_options = MULTICLASS_STATS
     value_fn: ClassVar[Callable[..., Any]] = staticmethod(_multiclass_score_from_stats)
-    value_options: ClassVar[Tuple[str, ...]] = ("terms", "average", "zero_division", "by_support", "top_k")
+    value_options: ClassVar[Tuple[str, ...]] = ("terms", "average", "zero_division", "by_support", "top_k", "absent")
     higher_is_better = True
     terms: Terms
     by_support = False
 
     def __init__(self, num_classes: int, average: Optional[str] = "macro", *, zero_division: float = 0.0,
                  top_k: int = 1, ignore_index: Optional[int] = None, weighted: bool = False,
-                 multidim_average: str = "global", **kwargs: Any) -> None:
+                 multidim_average: str = "global", absent: str = "ignore", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         _declare_multiclass(self, num_classes, top_k, ignore_index, weighted, multidim_average)
         self.average, self.zero_division = check_average(average), check_zero_division(zero_division)
+        self.absent = check_absent(absent)
 
 
 class _MultilabelMetric(Metric):

@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 import torch
 
-from torchmetrics_lite._checks import check_beta, check_choice
+from torchmetrics_lite._checks import check_beta, check_bool, check_choice
 from torchmetrics_lite.classification._base import _BinaryMetric, _BinaryScore
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification._stat_scores import (
@@ -18,6 +18,7 @@ from torchmetrics_lite.functional.classification._stat_scores import (
     _recall_terms,
 )
 from torchmetrics_lite.functional.classification.binary import (
+    _binary_accuracy_from_stats,
     _binary_confusion_matrix_from_stats,
     _binary_stat_scores_from_stats,
 )
@@ -64,6 +65,7 @@ class BinaryAccuracy(_BinaryScore):
         {ignore_index}
         {zero_division}
         {multidim_average_module}
+        {normalize_accuracy}
         {weighted}
         {kwargs_module}
 
@@ -76,6 +78,13 @@ class BinaryAccuracy(_BinaryScore):
     """
 
     terms = staticmethod(_accuracy_terms)
+    value_fn = staticmethod(_binary_accuracy_from_stats)
+    value_options = ("zero_division", "normalize")
+
+    def __init__(self, threshold: float = 0.5, *, normalize: bool = True, **kwargs: Any) -> None:
+        super().__init__(threshold, **kwargs)
+        check_bool("normalize", normalize)
+        self.normalize = normalize
 
 
 @fill_doc

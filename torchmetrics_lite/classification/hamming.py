@@ -58,6 +58,7 @@ class MulticlassHammingDistance(_MulticlassScore):
         {ignore_index}
         zero_division: the distance of a class without support (default 1.0, torchmetrics' value).
         {weighted}
+        {absent}
         {kwargs_module}
 
     Examples:

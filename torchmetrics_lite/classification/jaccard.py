@@ -48,6 +48,7 @@ class MulticlassJaccardIndex(_MulticlassScore):
         {top_k}
         {ignore_index}
         {zero_division}
+        {absent}
         {weighted}
         {kwargs_module}
 
@@ -61,7 +62,7 @@ class MulticlassJaccardIndex(_MulticlassScore):
     not_offered = ("multidim_average",)  # torchmetrics has no samplewise form of it
 
     value_fn = staticmethod(_multiclass_jaccard_index_from_stats)
-    value_options = ("average", "zero_division", "ignore_index")
+    value_options = ("average", "zero_division", "ignore_index", "absent")
 
 
 @fill_doc

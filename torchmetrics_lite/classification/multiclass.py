@@ -8,7 +8,7 @@ from typing import Any, Optional
 
 import torch
 
-from torchmetrics_lite._checks import check_average, check_beta, check_choice
+from torchmetrics_lite._checks import check_accuracy_normalize, check_average, check_beta, check_choice
 from torchmetrics_lite.classification._base import _MulticlassMetric, _MulticlassScore
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification._stat_scores import (
@@ -18,6 +18,7 @@ from torchmetrics_lite.functional.classification._stat_scores import (
     _recall_terms,
 )
 from torchmetrics_lite.functional.classification.multiclass import (
+    _multiclass_accuracy_from_stats,
     _multiclass_confusion_matrix_from_stats,
     _multiclass_stat_scores_from_stats,
 )
@@ -70,7 +71,9 @@ class MulticlassAccuracy(_MulticlassScore):
         {top_k}
         {ignore_index}
         {zero_division}
+        {absent}
         {multidim_average_module}
+        {normalize_accuracy} It counts the samples of ``average="micro"`` (any other average raises).
         {weighted}
         {kwargs_module}
 
@@ -83,6 +86,13 @@ class MulticlassAccuracy(_MulticlassScore):
 
     terms = staticmethod(_recall_terms)
     by_support = True
+    value_fn = staticmethod(_multiclass_accuracy_from_stats)
+    value_options = ("average", "zero_division", "top_k", "absent", "normalize")
+
+    def __init__(self, num_classes: int, average: Optional[str] = "macro", *, normalize: bool = True,
+                 **kwargs: Any) -> None:
+        super().__init__(num_classes, average, **kwargs)
+        self.normalize = check_accuracy_normalize(normalize, self.average)
 
 
 @fill_doc
@@ -95,6 +105,7 @@ class MulticlassPrecision(_MulticlassScore):
         {top_k}
         {ignore_index}
         {zero_division}
+        {absent}
         {multidim_average_module}
         {weighted}
         {kwargs_module}
@@ -121,6 +132,7 @@ class MulticlassRecall(_MulticlassScore):
         {top_k}
         {ignore_index}
         {zero_division}
+        {absent}
         {multidim_average_module}
         {weighted}
         {kwargs_module}
@@ -147,6 +159,7 @@ class MulticlassFBetaScore(_MulticlassScore):
         {top_k}
         {ignore_index}
         {zero_division}
+        {absent}
         {multidim_average_module}
         {weighted}
         {kwargs_module}
@@ -175,6 +188,7 @@ class MulticlassF1Score(_MulticlassScore):
         {top_k}
         {ignore_index}
         {zero_division}
+        {absent}
         {multidim_average_module}
         {weighted}
         {kwargs_module}

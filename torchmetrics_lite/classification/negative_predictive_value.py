@@ -47,6 +47,7 @@ class MulticlassNegativePredictiveValue(_MulticlassScore):
         {top_k}
         {ignore_index}
         {zero_division}
+        {absent}
         {multidim_average_module}
         {weighted}
         {kwargs_module}

@@ -46,6 +46,7 @@ class MulticlassSpecificity(_MulticlassScore):
         {top_k}
         {ignore_index}
         {zero_division}
+        {absent}
         {multidim_average_module}
         {weighted}
         {kwargs_module}

@@ -55,3 +55,7 @@ register(
                               "torchmetrics."),
     from_logits_module="from_logits: ``preds`` are logits (a float64 softmax is applied at compute).",
 )
+
+register(drop_intermediate=("drop_intermediate: ``False`` (default): every distinct score a point; ``True``: "
+                            "scikit-learn's ``roc_curve(drop_intermediate=True)``, collinear points dropped "
+                            "(exact mode only: with ``thresholds=`` it raises)."))

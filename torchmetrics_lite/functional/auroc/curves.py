@@ -13,7 +13,7 @@ from typing import List, Optional, Tuple, Union
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_rank_ignore_index, check_thresholds
+from torchmetrics_lite._checks import check_bool, check_rank_ignore_index, check_thresholds
 from torchmetrics_lite.functional.auroc import _kernels as kernels
 from torchmetrics_lite.functional.auroc import _sweep as sw
 from torchmetrics_lite.functional.auroc._common import (
@@ -38,6 +38,14 @@ Curve = Tuple[Tensor, Tensor, Tensor]
 Curves = Union[Tuple[List[Tensor], List[Tensor], List[Tensor]], Tuple[Tensor, Tensor, Tensor]]  # binned: tensors
 
 
+def _check_drop_intermediate(drop_intermediate: bool, thresholds: Optional[Tensor]) -> None:
+    """``drop_intermediate``: a bool, ``True`` only in the exact mode (no ``thresholds``)."""
+    check_bool("drop_intermediate", drop_intermediate)
+    if drop_intermediate and thresholds is not None:
+        raise ValueError("Expected `drop_intermediate=False` with `thresholds=` (a binned curve keeps its "
+                         "thresholds), got True")
+
+
 def _binary_swept_state(state: State) -> sw.Swept:
     return kernels.swept(state["preds"], _as_bool(state["target"]), _state_weight(state))
 
@@ -53,18 +61,39 @@ def _warn_one_class(swept: sw.Swept, what: str) -> None:
                       stacklevel=4)
 
 
-def _binary_roc_from_stats(state: State, threshold_values: Optional[Tensor] = None) -> Curve:
+def _binary_roc_from_stats(state: State, threshold_values: Optional[Tensor] = None,
+                           drop_intermediate: bool = False) -> Curve:
     if "confmat" in state:  # the binned mode (thresholds=)
         return _binned_roc(state, threshold_values, True)  # type: ignore[arg-type]
     swept = _binary_swept_state(state)
     _warn_one_class(swept, "ROC curve")
     fpr, tpr, thresholds = sw.roc_points(swept)
+    if drop_intermediate:
+        exact = not swept.pos.is_floating_point()
+        return _drop_intermediate(fpr[0], tpr[0], thresholds[0], swept.n_pos[0], swept.n_neg[0], exact)
     return fpr[0], tpr[0], thresholds[0]
+
+
+def _drop_intermediate(fpr: Tensor, tpr: Tensor, thresholds: Tensor, n_pos: Tensor, n_neg: Tensor,
+                       exact: bool) -> Curve:
+    """scikit-learn's ``roc_curve(drop_intermediate=True)``: of the points after ``inf``, when more than two, keep
+    the first, the last and those where the cumulative false or true positive weight bends (a nonzero second
+    difference); collinear points go. The counts are the rates times the totals (rounded back to the integers they
+    are without weights; a class absent gives 0 counts)."""
+    if fpr.shape[0] <= 3:
+        return fpr, tpr, thresholds
+    fps, tps = torch.nan_to_num(fpr[1:] * n_neg, nan=0.0), torch.nan_to_num(tpr[1:] * n_pos, nan=0.0)
+    if exact:
+        fps, tps = fps.round(), tps.round()
+    keep = torch.ones(fpr.shape[0], dtype=torch.bool, device=fpr.device)
+    keep[2:-1] = (torch.diff(fps, 2) != 0) | (torch.diff(tps, 2) != 0)
+    return fpr[keep], tpr[keep], thresholds[keep]
 
 
 @fill_doc
 def binary_roc(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None, thresholds: Thresholds = None,
-               ignore_index: Optional[int] = None, validate_args: bool = True) -> Curve:
+               ignore_index: Optional[int] = None, drop_intermediate: bool = False,
+               validate_args: bool = True) -> Curve:
     """The ROC curve with every distinct score as a threshold (scikit-learn's ``roc_curve(...,
     drop_intermediate=False)``).
 
@@ -77,6 +106,7 @@ def binary_roc(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None
         {weight_rank} Shape: ``target``'s; zero-weight samples add no threshold of their own.
         {thresholds}
         {ignore_index_rank}
+        {drop_intermediate}
         {validate_args}
 
     Returns:
@@ -99,9 +129,10 @@ def binary_roc(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None
         tensor([   inf, 0.8000, 0.4000, 0.3500, 0.1000])
     """
     thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
+    _check_drop_intermediate(drop_intermediate, thr)
     state = _binary_rank_stats(preds, target, weight, validate_args=validate_args, ignore_index=ignore_index,
                                threshold_values=thr)
-    return _binary_roc_from_stats(state, threshold_values=thr)
+    return _binary_roc_from_stats(state, threshold_values=thr, drop_intermediate=drop_intermediate)
 
 
 def _binary_precision_recall_curve_from_stats(state: State, threshold_values: Optional[Tensor] = None) -> Curve:

@@ -27,6 +27,13 @@ register(
              "mean of the per-class scores over the classes present (in the targets or predictions; with "
              "``top_k > 1`` accuracy, precision and recall use the classes present in the targets, as "
              "torchmetrics); ``\"weighted\"``: that mean weighted by support; ``\"none\"`` or ``None``: per class."),
+    absent=("absent: what a ``\"macro\"`` mean does with a class absent from both ``target`` and ``preds``: "
+            "``\"ignore\"`` (default, torchmetrics' rule) leaves it out; ``\"zero\"`` keeps it, scoring "
+            "``zero_division``, so the mean runs over all ``num_classes`` (scikit-learn's rule with "
+            "``labels=range(num_classes)``). Other averages are the same either way."),
+    normalize_accuracy=("normalize: ``True`` (default): the fraction of samples predicted right; ``False``: their "
+                        "number (the sum of their ``weight``), float64, as scikit-learn's "
+                        "``accuracy_score(normalize=False)``."),
     average_multilabel=("average: ``\"micro\"``: the score of the counts summed over labels; ``\"macro\"`` "
                         "(default): the mean of the per-label scores over all labels; ``\"weighted\"``: weighted "
                         "by support; ``\"none\"`` or ``None``: per label."),

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import math
+import warnings
 from typing import Callable, Dict, Optional, Tuple
 
 import numpy as np
@@ -333,6 +334,30 @@ def _average(counts: Counts, terms: Terms, average: str, zero_division: float,
     total = weights.sum(-1)
     nothing = math.nan if math.isnan(zero_division) else 0.0 if scores.dim() > 1 else zero_division
     return torch.where(total == 0, nothing, (weights * scores.nan_to_num(0.0)).sum(-1) / total)
+
+
+def _correct_count(confmat: Tensor) -> Tensor:
+    """The number (weight) of samples predicted right: the trace of each (..., C, C) confusion matrix, floating
+    (scikit-learn's ``accuracy_score(normalize=False)``)."""
+    return confmat.diagonal(dim1=-2, dim2=-1).sum(-1).to(float_dtype(confmat.device))
+
+
+def _warn_empty(stats: Dict[str, Tensor], target: Tensor) -> Dict[str, Tensor]:
+    """A function's one rule for empty input (``target`` of no element): the value of an empty state, as a
+    module's ``compute()`` before any ``update()`` (the score of all-zero counts: ``zero_division``, or NaN
+    where the formula has no value), with the same UserWarning. Returns ``stats``."""
+    if target.numel() == 0:
+        warnings.warn("a classification function was called on empty input (`preds` and `target` hold no "
+                      "element); the value is that of an empty state", UserWarning, stacklevel=4)
+    return stats
+
+
+def _integer_weighted(confmat: Tensor, weight: Optional[Tensor], normalize: Optional[str]) -> Tensor:
+    """A function's unnormalized confusion matrix of integer ``weight`` as int64 sums (scikit-learn's dtype; the
+    floating sums of integers are exact up to 2**53), float sums of floating weights as counted."""
+    if weight is None or normalize is not None or weight.is_floating_point():
+        return confmat
+    return confmat.to(torch.int64)
 
 
 def _normalize(confmat: Tensor, normalize: Optional[str]) -> Tensor:

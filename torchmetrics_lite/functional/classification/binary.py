@@ -12,6 +12,7 @@ from torch import Tensor
 from torchmetrics_lite._checks import (
     check_beta,
     check_binary_inputs,
+    check_bool,
     check_choice,
     check_ignore_index,
     check_samplewise,
@@ -26,14 +27,17 @@ from torchmetrics_lite.functional.classification._stat_scores import (
     _accuracy_terms,
     _average,
     _binary_confmat,
+    _correct_count,
     _counts_2x2,
     _fbeta_terms,
     _fixed_counts,
+    _integer_weighted,
     _normalize,
     _precision_terms,
     _recall_terms,
     _samplewise_binary,
     _stat_scores,
+    _warn_empty,
 )
 
 __all__ = [
@@ -89,9 +93,9 @@ def _binary_confusion_matrix_from_stats(state: Dict[str, Tensor], *, normalize: 
 def _binary_stats(preds: Tensor, target: Tensor, threshold: float, from_logits: bool, ignore_index: Optional[int],
                   validate_args: bool, weight: Optional[Tensor], multidim_average: str = "global") -> Dict[str, Tensor]:
     cut = _binary_config(threshold, from_logits, ignore_index)
-    return _binary_stat_scores_stats(preds, target, weight, cut=cut, from_logits=from_logits,
-                                     ignore_index=ignore_index, validate_args=validate_args,
-                                     multidim_average=multidim_average)
+    return _warn_empty(_binary_stat_scores_stats(preds, target, weight, cut=cut, from_logits=from_logits,
+                                                 ignore_index=ignore_index, validate_args=validate_args,
+                                                 multidim_average=multidim_average), target)
 
 
 def _binary_score(preds: Tensor, target: Tensor, terms: Terms, threshold: float, from_logits: bool,
@@ -100,6 +104,14 @@ def _binary_score(preds: Tensor, target: Tensor, terms: Terms, threshold: float,
     zd = check_zero_division(zero_division)
     stats = _binary_stats(preds, target, threshold, from_logits, ignore_index, validate_args, weight, multidim_average)
     return _binary_score_from_stats(stats, terms=terms, zero_division=zd)
+
+
+def _binary_accuracy_from_stats(state: Dict[str, Tensor], *, zero_division: float = 0.0,
+                                normalize: bool = True) -> Tensor:
+    """Accuracy, or with ``normalize=False`` the number (weight) of samples predicted right."""
+    if not normalize:
+        return _correct_count(state["confmat"])
+    return _binary_score_from_stats(state, terms=_accuracy_terms, zero_division=zero_division)
 
 
 # ------------------------------------------------------------------------------------------------ binary
@@ -143,7 +155,7 @@ def binary_stat_scores(preds: Tensor, target: Tensor, threshold: float = 0.5, *,
 @fill_doc
 def binary_accuracy(preds: Tensor, target: Tensor, threshold: float = 0.5, *, from_logits: bool = False,
                     ignore_index: Optional[int] = None, zero_division: float = 0.0, multidim_average: str = "global",
-                    validate_args: bool = True,
+                    normalize: bool = True, validate_args: bool = True,
                     weight: Optional[Tensor] = None) -> Tensor:
     """Accuracy ``(tp + tn) / (tp + fp + tn + fn)``.
 
@@ -155,11 +167,13 @@ def binary_accuracy(preds: Tensor, target: Tensor, threshold: float = 0.5, *, fr
         {from_logits}
         {ignore_index}
         {zero_division}
+        {normalize_accuracy}
         {validate_args}
         {weight}
 
     Returns:
-        A float64 scalar; no sample counted gives ``zero_division``.
+        A float64 scalar (``(N,)`` samplewise); no sample counted gives ``zero_division`` (0.0 with
+        ``normalize=False``).
 
     Raises:
         {raises_value}
@@ -177,8 +191,10 @@ def binary_accuracy(preds: Tensor, target: Tensor, threshold: float = 0.5, *, fr
         >>> binary_accuracy(never, target).item(), binary_recall(never, target).item()
         (0.99, 0.0)
     """
-    return _binary_score(preds, target, _accuracy_terms, threshold, from_logits, ignore_index, zero_division,
-                         validate_args, weight, multidim_average=multidim_average)
+    zd = check_zero_division(zero_division)
+    check_bool("normalize", normalize)
+    stats = _binary_stats(preds, target, threshold, from_logits, ignore_index, validate_args, weight, multidim_average)
+    return _binary_accuracy_from_stats(stats, zero_division=zd, normalize=normalize)
 
 
 @fill_doc
@@ -353,7 +369,8 @@ def binary_confusion_matrix(preds: Tensor, target: Tensor, threshold: float = 0.
         {weight}
 
     Returns:
-        int64 counts, or float64 when normalized or weighted.
+        int64 counts (also with integer ``weight``, as scikit-learn), float64 when normalized or with floating
+        ``weight``.
 
     Raises:
         {raises_value}
@@ -370,4 +387,4 @@ def binary_confusion_matrix(preds: Tensor, target: Tensor, threshold: float = 0.
     """
     check_choice("normalize", normalize, NORMALIZE)
     stats = _binary_stats(preds, target, threshold, from_logits, ignore_index, validate_args, weight)
-    return _binary_confusion_matrix_from_stats(stats, normalize=normalize)
+    return _integer_weighted(_binary_confusion_matrix_from_stats(stats, normalize=normalize), weight, normalize)

@@ -32,6 +32,7 @@ from torchmetrics_lite.functional.classification._stat_scores import (
     _fixed_counts,
     _positive,
     _safe_divide,
+    _warn_empty,
 )
 from torchmetrics_lite.functional.classification.multiclass import _multiclass_config
 from torchmetrics_lite.functional.classification.multilabel import _multilabel_config
@@ -129,6 +130,7 @@ def multilabel_exact_match(preds: Tensor, target: Tensor, num_labels: int, thres
     stats = _multilabel_exact_match_stats(preds, target, weight, num_labels=num_labels, cut=cut,
                                           from_logits=from_logits, ignore_index=ignore_index,
                                           validate_args=validate_args, multidim_average=multidim_average)
+    _warn_empty(stats, target)
     return _multilabel_exact_match_from_stats(stats, zero_division=zd)
 
 
@@ -211,4 +213,5 @@ def multiclass_exact_match(preds: Tensor, target: Tensor, num_classes: int, *, i
     zd = check_zero_division(zero_division)
     stats = _multiclass_exact_match_stats(preds, target, weight, num_classes=num_classes, ignore_index=ignore_index,
                                           validate_args=validate_args, multidim_average=multidim_average)
+    _warn_empty(stats, target)
     return _multilabel_exact_match_from_stats(stats, zero_division=zd)

@@ -59,6 +59,7 @@ def binary_hamming_distance(preds: Tensor, target: Tensor, threshold: float = 0.
 @fill_doc
 def multiclass_hamming_distance(preds: Tensor, target: Tensor, num_classes: int, average: Optional[str] = "macro",
                                 *, top_k: int = 1, ignore_index: Optional[int] = None, zero_division: float = 1.0,
+                                absent: str = "ignore",
                                 multidim_average: str = "global",
                                 validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """Hamming distance per class ``fn / (tp + fn)`` (``1 - recall``: the fraction of the class's samples whose
@@ -76,6 +77,7 @@ def multiclass_hamming_distance(preds: Tensor, target: Tensor, num_classes: int,
         {ignore_index}
         zero_division: the distance of a class without support (default 1.0, torchmetrics' value); with
             ``float('nan')`` such classes are left out of macro/weighted means.
+        {absent}
         {validate_args}
         {weight}
 
@@ -98,4 +100,5 @@ def multiclass_hamming_distance(preds: Tensor, target: Tensor, num_classes: int,
         tensor(0.5000, dtype=torch.float64)
     """
     return _multiclass_score(preds, target, _miss_terms, num_classes, average, top_k, ignore_index,
-                             zero_division, validate_args, weight, by_support=False, multidim_average=multidim_average)
+                             zero_division, validate_args, weight, by_support=False, multidim_average=multidim_average,
+                             absent=absent)

@@ -30,6 +30,7 @@ from torchmetrics_lite._checks import (
 from torchmetrics_lite._docs import register
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
+from torchmetrics_lite.functional.classification._stat_scores import _warn_empty
 
 __all__ = ["binary_hinge_loss", "multiclass_hinge_loss"]
 
@@ -149,6 +150,7 @@ def binary_hinge_loss(preds: Tensor, target: Tensor, squared: bool = False, igno
     check_ignore_index(ignore_index)
     stats = _binary_hinge_loss_stats(preds, target, weight, squared=squared, from_logits=from_logits, margins=margins,
                                      ignore_index=ignore_index, validate_args=validate_args)
+    _warn_empty(stats, target)
     return _hinge_loss_from_stats(stats)
 
 
@@ -200,4 +202,5 @@ def multiclass_hinge_loss(preds: Tensor, target: Tensor, num_classes: int, squar
     stats = _multiclass_hinge_loss_stats(preds, target, weight, num_classes=num_classes, squared=squared,
                                          multiclass_mode=multiclass_mode, from_logits=from_logits, margins=margins,
                                          ignore_index=ignore_index, validate_args=validate_args)
+    _warn_empty(stats, target)
     return _hinge_loss_from_stats(stats)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Dict, Optional
 
+import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_average, check_zero_division
+from torchmetrics_lite._checks import check_absent, check_average, check_zero_division
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification._stat_scores import (
     _average,
@@ -27,7 +28,7 @@ __all__ = ["binary_jaccard_index", "multiclass_jaccard_index", "multilabel_jacca
 
 
 def _multiclass_jaccard_index_from_stats(state: Dict[str, Tensor], *, average: str, zero_division: float = 0.0,
-                                         ignore_index: Optional[int] = None) -> Tensor:
+                                         ignore_index: Optional[int] = None, absent: str = "ignore") -> Tensor:
     confmat = state["confmat"]
     counts = _multiclass_counts(confmat)
     tp, fp, _, fn = counts
@@ -36,7 +37,7 @@ def _multiclass_jaccard_index_from_stats(state: Dict[str, Tensor], *, average: s
         den = tp + fp + fn
         total = den.sum() - (den[dropped] if dropped is not None else 0)
         return _safe_divide(tp.sum(), total, zero_division)
-    present = tp + fp + fn > 0
+    present = tp + fp + fn > 0 if absent == "ignore" else torch.ones_like(tp, dtype=torch.bool)
     if dropped is not None:
         present[dropped] = False
     return _average(counts, _jaccard_terms, average, zero_division, present)
@@ -79,7 +80,7 @@ def binary_jaccard_index(preds: Tensor, target: Tensor, threshold: float = 0.5, 
 
 @fill_doc
 def multiclass_jaccard_index(preds: Tensor, target: Tensor, num_classes: int, average: Optional[str] = "macro", *,
-                             ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                             ignore_index: Optional[int] = None, zero_division: float = 0.0, absent: str = "ignore",
                              validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """One-vs-rest Jaccard index ``tp / (tp + fp + fn)`` per class (intersection over union), averaged.
 
@@ -90,6 +91,7 @@ def multiclass_jaccard_index(preds: Tensor, target: Tensor, num_classes: int, av
         {average}
         {ignore_index}
         {zero_division}
+        {absent}
         {validate_args}
         {weight}
 
@@ -109,8 +111,10 @@ def multiclass_jaccard_index(preds: Tensor, target: Tensor, num_classes: int, av
         tensor([1.0000, 0.3333, 0.0000], dtype=torch.float64)
     """
     avg, zd = check_average(average), check_zero_division(zero_division)
+    check_absent(absent)
     stats = _multiclass_stats(preds, target, num_classes, 1, ignore_index, validate_args, weight)
-    return _multiclass_jaccard_index_from_stats(stats, average=avg, zero_division=zd, ignore_index=ignore_index)
+    return _multiclass_jaccard_index_from_stats(stats, average=avg, zero_division=zd, ignore_index=ignore_index,
+                                                absent=absent)
 
 
 @fill_doc

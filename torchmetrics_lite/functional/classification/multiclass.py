@@ -17,6 +17,8 @@ from typing import Dict, Optional
 from torch import Tensor
 
 from torchmetrics_lite._checks import (
+    check_absent,
+    check_accuracy_normalize,
     check_average,
     check_beta,
     check_choice,
@@ -35,8 +37,10 @@ from torchmetrics_lite.functional.classification._stat_scores import (
     NORMALIZE,
     Terms,
     _average,
+    _correct_count,
     _fbeta_terms,
     _fixed_counts,
+    _integer_weighted,
     _multiclass_confmat,
     _multiclass_counts,
     _normalize,
@@ -44,6 +48,7 @@ from torchmetrics_lite.functional.classification._stat_scores import (
     _recall_terms,
     _samplewise_multiclass,
     _stat_scores,
+    _warn_empty,
 )
 
 __all__ = ["multiclass_stat_scores", "multiclass_accuracy", "multiclass_precision", "multiclass_recall",
@@ -95,16 +100,27 @@ def _multiclass_stat_scores_from_stats(state: Dict[str, Tensor], *, average: str
 
 
 def _multiclass_score_from_stats(state: Dict[str, Tensor], *, terms: Terms, average: str, zero_division: float = 0.0,
-                                 by_support: bool = False, top_k: int = 1) -> Tensor:
+                                 by_support: bool = False, top_k: int = 1, absent: str = "ignore") -> Tensor:
     """Any one-vs-rest multiclass score by its ``terms``. The macro mean runs over the classes present in the
     targets or predictions (``tp + fp + fn > 0``), or, with ``by_support`` and ``top_k > 1``, over those present
-    in the targets (``tp + fn > 0``): torchmetrics' rule for accuracy, precision and recall."""
+    in the targets (``tp + fn > 0``): torchmetrics' rule for accuracy, precision and recall. ``absent="zero"``:
+    over all ``num_classes`` (scikit-learn's ``labels=range(C)``), an absent class scoring ``zero_division``."""
     counts = _multiclass_counts(state["confmat"])
-    if average != "macro":  # only the macro mean reads which classes are present
+    if average != "macro" or absent == "zero":  # only the macro mean reads which classes are present
         return _average(counts, terms, average, zero_division)
     tp, fp, _, fn = counts
     present = tp + fn > 0 if by_support and top_k > 1 else tp + fp + fn > 0
     return _average(counts, terms, average, zero_division, present)
+
+
+def _multiclass_accuracy_from_stats(state: Dict[str, Tensor], *, average: str, zero_division: float = 0.0,
+                                    top_k: int = 1, absent: str = "ignore", normalize: bool = True) -> Tensor:
+    """Accuracy (the recall of :func:`_multiclass_score_from_stats` with ``by_support``), or with
+    ``normalize=False`` the number (weight) of samples predicted right."""
+    if not normalize:
+        return _correct_count(state["confmat"])
+    return _multiclass_score_from_stats(state, terms=_recall_terms, average=average, zero_division=zero_division,
+                                        by_support=True, top_k=top_k, absent=absent)
 
 
 def _multiclass_confusion_matrix_from_stats(state: Dict[str, Tensor], *, normalize: Optional[str] = None) -> Tensor:
@@ -115,19 +131,21 @@ def _multiclass_stats(preds: Tensor, target: Tensor, num_classes: int, top_k: in
                       validate_args: bool, weight: Optional[Tensor],
                       multidim_average: str = "global") -> Dict[str, Tensor]:
     _multiclass_config(num_classes, top_k, ignore_index)
-    return _multiclass_stat_scores_stats(preds, target, weight, num_classes=num_classes, top_k=top_k,
-                                         ignore_index=ignore_index, validate_args=validate_args,
-                                         multidim_average=multidim_average)
+    return _warn_empty(_multiclass_stat_scores_stats(preds, target, weight, num_classes=num_classes, top_k=top_k,
+                                                     ignore_index=ignore_index, validate_args=validate_args,
+                                                     multidim_average=multidim_average), target)
 
 
 def _multiclass_score(preds: Tensor, target: Tensor, terms: Terms, num_classes: int, average: Optional[str],
                       top_k: int, ignore_index: Optional[int], zero_division: float, validate_args: bool,
-                      weight: Optional[Tensor], by_support: bool, multidim_average: str = "global") -> Tensor:
+                      weight: Optional[Tensor], by_support: bool, multidim_average: str = "global",
+                      absent: str = "ignore") -> Tensor:
     avg, zd = check_average(average), check_zero_division(zero_division)
+    check_absent(absent)
     stats = _multiclass_stats(preds, target, num_classes, top_k, ignore_index, validate_args, weight,
                               multidim_average)
     return _multiclass_score_from_stats(stats, terms=terms, average=avg, zero_division=zd, by_support=by_support,
-                                        top_k=top_k)
+                                        top_k=top_k, absent=absent)
 
 
 @fill_doc
@@ -175,7 +193,8 @@ def multiclass_stat_scores(preds: Tensor, target: Tensor, num_classes: int, aver
 @fill_doc
 def multiclass_accuracy(preds: Tensor, target: Tensor, num_classes: int, average: Optional[str] = "macro", *,
                         top_k: int = 1, ignore_index: Optional[int] = None, zero_division: float = 0.0,
-                        multidim_average: str = "global",
+                        absent: str = "ignore",
+                        multidim_average: str = "global", normalize: bool = True,
                         validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """Accuracy: per class the recall ``tp / (tp + fn)``; ``"micro"`` is the fraction of samples whose target
     is predicted (top-k accuracy), ``"macro"`` the balanced accuracy.
@@ -189,6 +208,8 @@ def multiclass_accuracy(preds: Tensor, target: Tensor, num_classes: int, average
         {top_k}
         {ignore_index}
         {zero_division}
+        {absent}
+        {normalize_accuracy} It counts the samples of ``average="micro"`` (any other average raises).
         {validate_args}
         {weight}
 
@@ -211,13 +232,19 @@ def multiclass_accuracy(preds: Tensor, target: Tensor, num_classes: int, average
         >>> round(multiclass_accuracy(preds, target, 3, average="micro").item(), 4)
         0.6667
     """
-    return _multiclass_score(preds, target, _recall_terms, num_classes, average, top_k, ignore_index, zero_division,
-                             validate_args, weight, by_support=True, multidim_average=multidim_average)
+    avg, zd = check_average(average), check_zero_division(zero_division)
+    check_absent(absent)
+    check_accuracy_normalize(normalize, avg)
+    stats = _multiclass_stats(preds, target, num_classes, top_k, ignore_index, validate_args, weight,
+                              multidim_average)
+    return _multiclass_accuracy_from_stats(stats, average=avg, zero_division=zd, top_k=top_k, absent=absent,
+                                           normalize=normalize)
 
 
 @fill_doc
 def multiclass_precision(preds: Tensor, target: Tensor, num_classes: int, average: Optional[str] = "macro", *,
                          top_k: int = 1, ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                         absent: str = "ignore",
                          multidim_average: str = "global",
                          validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """Precision ``tp / (tp + fp)`` per class, averaged.
@@ -231,6 +258,7 @@ def multiclass_precision(preds: Tensor, target: Tensor, num_classes: int, averag
         {top_k}
         {ignore_index}
         {zero_division}
+        {absent}
         {validate_args}
         {weight}
 
@@ -258,12 +286,14 @@ def multiclass_precision(preds: Tensor, target: Tensor, num_classes: int, averag
         0.6667
     """
     return _multiclass_score(preds, target, _precision_terms, num_classes, average, top_k, ignore_index,
-                             zero_division, validate_args, weight, by_support=True, multidim_average=multidim_average)
+                             zero_division, validate_args, weight, by_support=True, multidim_average=multidim_average,
+                             absent=absent)
 
 
 @fill_doc
 def multiclass_recall(preds: Tensor, target: Tensor, num_classes: int, average: Optional[str] = "macro", *,
                       top_k: int = 1, ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                      absent: str = "ignore",
                       multidim_average: str = "global",
                       validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """Recall ``tp / (tp + fn)`` per class, averaged.
@@ -277,6 +307,7 @@ def multiclass_recall(preds: Tensor, target: Tensor, num_classes: int, average: 
         {top_k}
         {ignore_index}
         {zero_division}
+        {absent}
         {validate_args}
         {weight}
 
@@ -298,13 +329,13 @@ def multiclass_recall(preds: Tensor, target: Tensor, num_classes: int, average: 
         tensor([0.6667, 0.6667, 0.6667], dtype=torch.float64)
     """
     return _multiclass_score(preds, target, _recall_terms, num_classes, average, top_k, ignore_index, zero_division,
-                             validate_args, weight, by_support=True, multidim_average=multidim_average)
+                             validate_args, weight, by_support=True, multidim_average=multidim_average, absent=absent)
 
 
 @fill_doc
 def multiclass_fbeta_score(preds: Tensor, target: Tensor, beta: float, num_classes: int,
                            average: Optional[str] = "macro", *, top_k: int = 1, ignore_index: Optional[int] = None,
-                           zero_division: float = 0.0, multidim_average: str = "global",
+                           zero_division: float = 0.0, absent: str = "ignore", multidim_average: str = "global",
                            validate_args: bool = True,
                            weight: Optional[Tensor] = None) -> Tensor:
     """F-beta ``(1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp)`` per class, averaged; ``"macro"`` is the mean of
@@ -320,6 +351,7 @@ def multiclass_fbeta_score(preds: Tensor, target: Tensor, beta: float, num_class
         {top_k}
         {ignore_index}
         {zero_division}
+        {absent}
         {validate_args}
         {weight}
 
@@ -343,12 +375,13 @@ def multiclass_fbeta_score(preds: Tensor, target: Tensor, beta: float, num_class
     check_beta(beta)
     return _multiclass_score(preds, target, _fbeta_terms(beta), num_classes, average, top_k, ignore_index,
                              zero_division, validate_args, weight, by_support=False,
-                             multidim_average=multidim_average)
+                             multidim_average=multidim_average, absent=absent)
 
 
 @fill_doc
 def multiclass_f1_score(preds: Tensor, target: Tensor, num_classes: int, average: Optional[str] = "macro", *,
                         top_k: int = 1, ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                        absent: str = "ignore",
                         multidim_average: str = "global",
                         validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """F1 ``2 tp / (2 tp + fn + fp)`` per class, averaged; macro F1 is the mean of the per-class F1 scores.
@@ -362,6 +395,7 @@ def multiclass_f1_score(preds: Tensor, target: Tensor, num_classes: int, average
         {top_k}
         {ignore_index}
         {zero_division}
+        {absent}
         {validate_args}
         {weight}
 
@@ -384,7 +418,7 @@ def multiclass_f1_score(preds: Tensor, target: Tensor, num_classes: int, average
     """
     return _multiclass_score(preds, target, _fbeta_terms(1.0), num_classes, average, top_k, ignore_index,
                              zero_division, validate_args, weight, by_support=False,
-                             multidim_average=multidim_average)
+                             multidim_average=multidim_average, absent=absent)
 
 
 @fill_doc
@@ -403,7 +437,8 @@ def multiclass_confusion_matrix(preds: Tensor, target: Tensor, num_classes: int,
         {weight}
 
     Returns:
-        int64 counts, or float64 when normalized or weighted.
+        int64 counts (also with integer ``weight``, as scikit-learn), float64 when normalized or with floating
+        ``weight``.
 
     Raises:
         {raises_value}
@@ -421,4 +456,4 @@ def multiclass_confusion_matrix(preds: Tensor, target: Tensor, num_classes: int,
     """
     check_choice("normalize", normalize, NORMALIZE)
     stats = _multiclass_stats(preds, target, num_classes, 1, ignore_index, validate_args, weight)
-    return _multiclass_confusion_matrix_from_stats(stats, normalize=normalize)
+    return _integer_weighted(_multiclass_confusion_matrix_from_stats(stats, normalize=normalize), weight, normalize)

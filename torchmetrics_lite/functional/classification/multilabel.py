@@ -39,6 +39,7 @@ from torchmetrics_lite.functional.classification._stat_scores import (
     _recall_terms,
     _samplewise_multilabel,
     _stat_scores,
+    _warn_empty,
 )
 
 __all__ = ["multilabel_stat_scores", "multilabel_accuracy", "multilabel_precision", "multilabel_recall",
@@ -90,9 +91,10 @@ def _multilabel_stats(preds: Tensor, target: Tensor, num_labels: int, threshold:
                       ignore_index: Optional[int], validate_args: bool, weight: Optional[Tensor],
                       multidim_average: str = "global") -> Dict[str, Tensor]:
     cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
-    return _multilabel_stat_scores_stats(preds, target, weight, num_labels=num_labels, cut=cut,
-                                         from_logits=from_logits, ignore_index=ignore_index,
-                                         validate_args=validate_args, multidim_average=multidim_average)
+    return _warn_empty(_multilabel_stat_scores_stats(preds, target, weight, num_labels=num_labels, cut=cut,
+                                                     from_logits=from_logits, ignore_index=ignore_index,
+                                                     validate_args=validate_args, multidim_average=multidim_average),
+                       target)
 
 
 def _score(preds: Tensor, target: Tensor, terms: Terms, num_labels: int, threshold: float, average: Optional[str],

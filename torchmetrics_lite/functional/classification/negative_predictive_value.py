@@ -58,6 +58,7 @@ def binary_negative_predictive_value(preds: Tensor, target: Tensor, threshold: f
 def multiclass_negative_predictive_value(preds: Tensor, target: Tensor, num_classes: int,
                                          average: Optional[str] = "macro", *, top_k: int = 1,
                                          ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                                         absent: str = "ignore",
                                          multidim_average: str = "global",
                                          validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """One-vs-rest negative predictive value ``tn / (tn + fn)`` per class (of the samples not predicted as
@@ -72,6 +73,7 @@ def multiclass_negative_predictive_value(preds: Tensor, target: Tensor, num_clas
         {top_k}
         {ignore_index}
         {zero_division}
+        {absent}
         {validate_args}
         {weight}
 
@@ -95,7 +97,8 @@ def multiclass_negative_predictive_value(preds: Tensor, target: Tensor, num_clas
         tensor([1.0000, 0.5000, 0.6667], dtype=torch.float64)
     """
     return _multiclass_score(preds, target, _npv_terms, num_classes, average, top_k, ignore_index,
-                             zero_division, validate_args, weight, by_support=True, multidim_average=multidim_average)
+                             zero_division, validate_args, weight, by_support=True, multidim_average=multidim_average,
+                             absent=absent)
 
 
 @fill_doc

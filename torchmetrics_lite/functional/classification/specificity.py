@@ -55,6 +55,7 @@ def binary_specificity(preds: Tensor, target: Tensor, threshold: float = 0.5, *,
 @fill_doc
 def multiclass_specificity(preds: Tensor, target: Tensor, num_classes: int, average: Optional[str] = "macro", *,
                            top_k: int = 1, ignore_index: Optional[int] = None, zero_division: float = 0.0,
+                           absent: str = "ignore",
                            multidim_average: str = "global",
                            validate_args: bool = True, weight: Optional[Tensor] = None) -> Tensor:
     """One-vs-rest specificity ``tn / (tn + fp)`` per class, averaged.
@@ -68,6 +69,7 @@ def multiclass_specificity(preds: Tensor, target: Tensor, num_classes: int, aver
         {top_k}
         {ignore_index}
         {zero_division}
+        {absent}
         {validate_args}
         {weight}
 
@@ -88,7 +90,8 @@ def multiclass_specificity(preds: Tensor, target: Tensor, num_classes: int, aver
         tensor([1.0000, 0.5000, 0.6667], dtype=torch.float64)
     """
     return _multiclass_score(preds, target, _specificity_terms, num_classes, average, top_k, ignore_index,
-                             zero_division, validate_args, weight, by_support=False, multidim_average=multidim_average)
+                             zero_division, validate_args, weight, by_support=False, multidim_average=multidim_average,
+                             absent=absent)
 
 
 @fill_doc
