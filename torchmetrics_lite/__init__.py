@@ -58,6 +58,10 @@ _EXPORTS = {  # module: the public names it provides (imported on first use, PEP
         "ExplainedVariance", "MeanAbsoluteError", "MeanAbsolutePercentageError", "MeanSquaredError", "R2Score",
         "RootMeanSquaredError",
         "PearsonCorrCoef", "ConcordanceCorrCoef", "SpearmanCorrCoef", "KendallRankCorrCoef",
+        "MeanSquaredLogError", "LogCoshError", "MinkowskiDistance", "TweedieDevianceScore",
+        "WeightedMeanAbsolutePercentageError", "SymmetricMeanAbsolutePercentageError", "CriticalSuccessIndex",
+        "ContinuousRankedProbabilityScore", "CosineSimilarity", "KLDivergence", "JensenShannonDivergence",
+        "RelativeSquaredError", "NormalizedRootMeanSquaredError",
     ],
     "torchmetrics_lite.retrieval": [
         "RetrievalHitRate", "RetrievalMAP", "RetrievalMRR", "RetrievalNormalizedDCG", "RetrievalPrecision",

@@ -42,6 +42,21 @@ from torchmetrics_lite.functional.regression.correlation import (
     fold_comoments,
     pearson_corrcoef,
 )
+from torchmetrics_lite.functional.regression.divergence import (
+    cosine_similarity,
+    jensen_shannon_divergence,
+    kl_divergence,
+)
+from torchmetrics_lite.functional.regression.errors import (
+    continuous_ranked_probability_score,
+    critical_success_index,
+    log_cosh_error,
+    mean_squared_log_error,
+    minkowski_distance,
+    symmetric_mean_absolute_percentage_error,
+    tweedie_deviance_score,
+    weighted_mean_absolute_percentage_error,
+)
 from torchmetrics_lite.functional.regression.measures import (
     explained_variance,
     fold_moments,
@@ -50,6 +65,10 @@ from torchmetrics_lite.functional.regression.measures import (
     mean_squared_error,
     r2_score,
     root_mean_squared_error,
+)
+from torchmetrics_lite.functional.regression.normalized import (
+    normalized_root_mean_squared_error,
+    relative_squared_error,
 )
 from torchmetrics_lite.functional.regression.rank_correlation import kendall_rank_corrcoef, spearman_corrcoef
 
@@ -66,6 +85,19 @@ __all__ = [
     "spearman_corrcoef",
     "kendall_rank_corrcoef",
     "fold_comoments",
+    "mean_squared_log_error",
+    "log_cosh_error",
+    "minkowski_distance",
+    "tweedie_deviance_score",
+    "weighted_mean_absolute_percentage_error",
+    "symmetric_mean_absolute_percentage_error",
+    "critical_success_index",
+    "continuous_ranked_probability_score",
+    "cosine_similarity",
+    "kl_divergence",
+    "jensen_shannon_divergence",
+    "relative_squared_error",
+    "normalized_root_mean_squared_error",
 ]
 _compat.advise_exports(globals())  # torchmetrics' arguments get the classes' advice (see _compat.advise)
 
