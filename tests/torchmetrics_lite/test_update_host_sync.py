@@ -20,7 +20,8 @@ from torchmetrics_lite import _backend
 C, L, N = 4, 3, 48
 G = torch.Generator().manual_seed(33)
 REQUIRED = {"min_recall": 0.5, "min_precision": 0.5, "min_specificity": 0.5, "min_sensitivity": 0.5, "beta": 2.0,
-            "num_classes": C, "num_labels": L, "num_groups": 3, "window": 3, "max_k": 4}
+            "num_classes": C, "num_labels": L, "num_groups": 3, "window": 3, "max_k": 4,
+            "threshold": 0.5, "p": 2}
 WRAPPERS = {
     "BootStrapper": lambda: tml.BootStrapper(tml.BinaryAccuracy(validate_args=False), num_bootstraps=3, seed=0),
     "Running": lambda: tml.Running(tml.MeanSquaredError(validate_args=False), window=3),

@@ -124,16 +124,16 @@ def check_lower_bound(name: str, t: Tensor, bound: float, *, strict: bool, why: 
         raise ValueError(f"Expected `{name}` to be {'>' if strict else '>='} {bound} ({why}), got a minimum of {low}")
 
 
-def check_tweedie_domain(preds: Tensor, target: Tensor, power: float) -> None:
+def check_tweedie_domain(preds: Tensor, target: Tensor, power: float, target_name: str = "targets") -> None:
     """scikit-learn's domains of ``mean_tweedie_deviance``: ``preds > 0`` unless ``power == 0``; ``target >= 0``
     for ``1 <= power < 2``, ``target > 0`` for ``power >= 2``."""
     why = f"power={power}"
     if power != 0:
         check_lower_bound("preds", preds, 0.0, strict=True, why=why)
     if 1 <= power < 2:
-        check_lower_bound("target", target, 0.0, strict=False, why=why)
+        check_lower_bound(target_name, target, 0.0, strict=False, why=why)
     elif power >= 2:
-        check_lower_bound("target", target, 0.0, strict=True, why=why)
+        check_lower_bound(target_name, target, 0.0, strict=True, why=why)
 
 
 def check_ensemble(preds: Any, target: Any) -> Tuple[Tensor, Tensor]:
