@@ -66,6 +66,10 @@ def _batch(name):
         return scores, (torch.rand(N, L, generator=G) < scores).long()
     if name in ("CatMetric", "MaxMetric", "MeanMetric", "MinMetric", "SumMetric", "RunningMean", "RunningSum"):
         return (torch.randn(N, generator=G),)
+    if name in ("CosineSimilarity", "KLDivergence", "JensenShannonDivergence"):  # (N, d) rows
+        return torch.rand(N, 3, generator=G) + 0.1, torch.rand(N, 3, generator=G) + 0.1
+    if name == "ContinuousRankedProbabilityScore":  # an (N, m) ensemble
+        return torch.randn(N, 4, generator=G), torch.randn(N, generator=G)
     return probs + 0.3 * torch.randn(N, generator=G), probs  # regression and correlation
 
 

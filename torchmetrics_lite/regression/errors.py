@@ -42,7 +42,7 @@ class _MeanError(Metric):
     """A float64 term sum over an int64 element count; ``stats_fn`` names the term."""
 
     value_fn = staticmethod(_mean_from_stats)
-    stats_options = ("validate_args",)
+    stats_options: tuple = ("validate_args",)
     higher_is_better = False
 
     def __init__(self, **kwargs: Any) -> None:

@@ -22,7 +22,7 @@ from torchmetrics_lite.metric import Fold, Metric
 __all__ = ["RelativeSquaredError", "NormalizedRootMeanSquaredError"]
 
 
-def _moment_state(metric: Metric, num_outputs: int) -> None:
+def _moment_state(metric: Any, num_outputs: int) -> None:
     check_positive_int("num_outputs", num_outputs)
     metric.num_outputs = num_outputs
     metric.add_state("moments", torch.zeros(4, 2 * num_outputs, dtype=torch.float64),
