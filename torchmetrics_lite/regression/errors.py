@@ -2,7 +2,7 @@
 float64 sums and int64 counts, so any batch split, ``merge_state`` and a sync give the one-shot value."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, ClassVar, Optional, Tuple
 
 import torch
 
@@ -42,7 +42,7 @@ class _MeanError(Metric):
     """A float64 term sum over an int64 element count; ``stats_fn`` names the term."""
 
     value_fn = staticmethod(_mean_from_stats)
-    stats_options: tuple = ("validate_args",)
+    stats_options: ClassVar[Tuple[str, ...]] = ("validate_args",)
     higher_is_better = False
 
     def __init__(self, **kwargs: Any) -> None:
