@@ -223,3 +223,19 @@ def test_the_same_number_as_torchmetrics_function_and_module(name, options, pred
         ours_m.update(p32[sl], t32[sl])
         theirs_m.update(p32[sl], t32[sl])
     assert_close(ours_m.compute(), theirs_m.compute(), rtol=2e-5, atol=1e-6)
+
+
+def test_the_documented_differences_from_torchmetrics():
+    """The porting page's rows: RSE of a constant target, log-cosh of a large error, bad values raise."""
+    y, p = torch.full((3,), 2.0), torch.full((3,), 3.0)
+    assert tmf.relative_squared_error(p, y).item() > 1e6  # torchmetrics divides by finfo.eps
+    assert F.relative_squared_error(p, y).item() == 1.0 == 1 - sk.r2_score(y.numpy(), p.numpy())
+    e = torch.tensor([100.0])
+    assert torch.isinf(tmf.log_cosh_error(e, torch.zeros(1)))
+    assert F.log_cosh_error(e, torch.zeros(1)).item() == pytest.approx(100 - np.log(2), rel=1e-12)
+    assert torch.isnan(tmf.mean_squared_log_error(torch.tensor([-2.0]), torch.tensor([1.0])))
+    with pytest.raises(ValueError, match=r"Expected `preds` to be > -1.0"):
+        F.mean_squared_log_error(torch.tensor([-2.0]), torch.tensor([1.0]))
+    assert torch.isnan(tmf.kl_divergence(torch.tensor([[-0.5, 1.0]]), torch.tensor([[0.5, 0.5]])))
+    with pytest.raises(ValueError, match=r"Expected `p` to be >= 0.0"):
+        F.kl_divergence(torch.tensor([[-0.5, 1.0]]), torch.tensor([[0.5, 0.5]]))

@@ -1,6 +1,11 @@
 """Regression metrics: MSE, RMSE, MAE, MAPE, R² (adjusted), explained variance; and the correlations: Pearson and
 Lin's concordance (:mod:`~torchmetrics_lite.functional.regression.correlation`, streamed co-moments), Spearman and
-Kendall (:mod:`~torchmetrics_lite.functional.regression.rank_correlation`, ranks of the kept values).
+Kendall (:mod:`~torchmetrics_lite.functional.regression.rank_correlation`, ranks of the kept values); and
+torchmetrics' other names: the pooled errors (:mod:`~torchmetrics_lite.functional.regression.errors`: MSLE,
+log-cosh, Minkowski, Tweedie, weighted and symmetric MAPE, CSI, CRPS), the row-wise measures
+(:mod:`~torchmetrics_lite.functional.regression.divergence`: cosine similarity, KL and JS divergence) and the
+spread-relative errors over R²'s moments (:mod:`~torchmetrics_lite.functional.regression.normalized`: RSE, NRMSE).
+These take torchmetrics' arguments and no ``weight=``.
 
 Inputs are ``preds`` and ``target`` of the same shape, ``(N,)`` (one output) or ``(N, d)`` (``d`` outputs,
 scored column by column), any real dtype; all statistics are computed in float64 (the conversion from
@@ -9,7 +14,7 @@ float32/float16/int is exact), so a long float32 stream does not drift. On a dev
 digits, the moments still well-conditioned (the precision a float32 stream keeps, with a measured figure, is in
 :mod:`torchmetrics_lite.functional.regression._kernels`).
 
-**Sample weights.** Every function and module ``update`` takes ``weight=``: ``None`` or a non-negative ``(N,)``
+**Sample weights.** Every MSE to explained-variance function and module ``update`` takes ``weight=``: ``None`` or a non-negative ``(N,)``
 tensor, one value per sample (row), with scikit-learn's ``sample_weight`` semantics: a sample of weight ``k``
 counts as ``k`` copies of it, weight 0 as absent. A weighted mean divides by the weight sum; unweighted samples
 weigh 1, so weighted and unweighted batches mix in one stream. Unweighted batches keep their int64 counts.
