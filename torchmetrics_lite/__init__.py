@@ -76,7 +76,8 @@ _EXPORTS = {  # module: the public names it provides (imported on first use, PEP
         "SpecificityAtSensitivity", "StatScores",
     ],
     "torchmetrics_lite.wrappers": [
-        "BootStrapper", "ClasswiseWrapper", "MetricTracker", "Running",
+        "BootStrapper", "ClasswiseWrapper", "MetricTracker", "Running", "MinMaxMetric", "MultioutputWrapper",
+        "MultitaskWrapper",
     ],
 }
 __getattr__, __dir__ = _lazy.attach(__name__, globals(), _EXPORTS)
