@@ -19,6 +19,7 @@ from torchmetrics_lite.metric import Metric, update_signature
 #: written to the extension contract (``batch_stats``/``compute_from_stats``) by design: no function family
 #: (aggregation) or a metric that holds metrics (wrappers)
 CONTRACT = {"SumMetric", "MeanMetric", "MaxMetric", "MinMetric", "BootStrapper", "ClasswiseWrapper", "Running",
+            "MinMaxMetric", "MultioutputWrapper",
             # aggregation too (no function family)
             "CatMetric", "RunningMean", "RunningSum",
             # the function evaluates one batch; the module keeps flat rows (``indexes`` required) and groups them by

@@ -82,7 +82,7 @@ class MultioutputWrapper(Metric):
             if tensors:
                 bad = torch.zeros(tensors[0].shape[0], dtype=torch.bool, device=tensors[0].device)
                 for t in tensors:
-                    bad |= torch.isnan(t.reshape(t.shape[0], -1)).any(1)
+                    bad |= torch.isnan(t).flatten(1).any(1) if t.dim() > 1 else torch.isnan(t)
                 keep = ~bad
                 values = [v[keep] if isinstance(v, Tensor) and v.dim() >= 1 else v for v in values]
         return values[:len(args)], dict(zip(names, values[len(args):]))
