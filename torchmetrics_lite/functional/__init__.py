@@ -31,7 +31,7 @@ _EXPORTS = {  # module: the public names it provides (imported on first use, PEP
         "multilabel_stat_scores", "binary_negative_predictive_value", "multiclass_negative_predictive_value",
         "multilabel_negative_predictive_value", "binary_hamming_distance", "multiclass_hamming_distance",
         "multiclass_exact_match", "binary_hinge_loss", "multiclass_hinge_loss", "binary_fairness",
-        "binary_groups_stat_rates",
+        "binary_groups_stat_rates", "demographic_parity", "equal_opportunity",
     ],
     "torchmetrics_lite.functional.multiple_choice": [
         "multiple_choice_accuracy",

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import copy
-from typing import Any, Dict, Iterator, Optional, Tuple, cast
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, cast
 
 from torch import nn
 
@@ -97,6 +97,21 @@ class MultitaskWrapper(nn.Module):
         """Reset every task's metric."""
         for metric in self.task_metrics.values():
             cast(Any, metric).reset()
+
+    def plot(self, val: Any = None, axes: Optional[Sequence[Any]] = None) -> List[Tuple[Any, Any]]:
+        """Each task's ``.plot()`` (see :mod:`torchmetrics_lite.plot`): ``val`` a :meth:`compute` dict, a sequence of
+        them (a curve over steps), or ``None`` (the current value); ``axes`` one matplotlib axes per task.
+        Returns one ``(fig, ax)`` per task, in the tasks' order."""
+        if axes is not None and len(axes) != len(self.task_metrics):
+            raise ValueError(f"Expected `axes` to hold one axes per task ({len(self.task_metrics)}), got {len(axes)}")
+        val = self.compute() if val is None else val
+        out = []
+        for i, (task, metric) in enumerate(self.task_metrics.items()):
+            def pick(v: Dict[str, Any], task: str = task) -> Any:
+                return v[self._key(task)] if self._key(task) in v else v[task]
+            value = pick(val) if isinstance(val, dict) else [pick(v) for v in val]
+            out.append(cast(Any, metric).plot(value, ax=None if axes is None else axes[i]))
+        return out
 
     def clone(self, prefix: Optional[str] = None, postfix: Optional[str] = None) -> "MultitaskWrapper":
         """A deep copy, with a new ``prefix``/``postfix`` when given."""

@@ -14,10 +14,11 @@ float32/float16/int is exact), so a long float32 stream does not drift. On a dev
 digits, the moments still well-conditioned (the precision a float32 stream keeps, with a measured figure, is in
 :mod:`torchmetrics_lite.functional.regression._kernels`).
 
-**Sample weights.** Every MSE to explained-variance function and module ``update`` takes ``weight=``: ``None`` or a non-negative ``(N,)``
-tensor, one value per sample (row), with scikit-learn's ``sample_weight`` semantics: a sample of weight ``k``
-counts as ``k`` copies of it, weight 0 as absent. A weighted mean divides by the weight sum; unweighted samples
-weigh 1, so weighted and unweighted batches mix in one stream. Unweighted batches keep their int64 counts.
+**Sample weights.** Every MSE to explained-variance function and module ``update`` takes ``weight=``: ``None`` or a
+non-negative ``(N,)`` tensor, one value per sample (row), with scikit-learn's ``sample_weight`` semantics: a sample
+of weight ``k`` counts as ``k`` copies of it, weight 0 as absent. A weighted mean divides by the weight sum;
+unweighted samples weigh 1, so weighted and unweighted batches mix in one stream. Unweighted batches keep their
+int64 counts.
 
 Two kinds of sufficient statistics, both exact under streaming and across ranks:
 
