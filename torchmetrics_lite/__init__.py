@@ -58,6 +58,10 @@ _EXPORTS = {  # module: the public names it provides (imported on first use, PEP
         "ExplainedVariance", "MeanAbsoluteError", "MeanAbsolutePercentageError", "MeanSquaredError", "R2Score",
         "RootMeanSquaredError",
         "PearsonCorrCoef", "ConcordanceCorrCoef", "SpearmanCorrCoef", "KendallRankCorrCoef",
+        "MeanSquaredLogError", "LogCoshError", "MinkowskiDistance", "TweedieDevianceScore",
+        "WeightedMeanAbsolutePercentageError", "SymmetricMeanAbsolutePercentageError", "CriticalSuccessIndex",
+        "ContinuousRankedProbabilityScore", "CosineSimilarity", "KLDivergence", "JensenShannonDivergence",
+        "RelativeSquaredError", "NormalizedRootMeanSquaredError",
     ],
     "torchmetrics_lite.retrieval": [
         "RetrievalHitRate", "RetrievalMAP", "RetrievalMRR", "RetrievalNormalizedDCG", "RetrievalPrecision",
@@ -72,7 +76,8 @@ _EXPORTS = {  # module: the public names it provides (imported on first use, PEP
         "SpecificityAtSensitivity", "StatScores",
     ],
     "torchmetrics_lite.wrappers": [
-        "BootStrapper", "ClasswiseWrapper", "MetricTracker", "Running",
+        "BootStrapper", "ClasswiseWrapper", "MetricTracker", "Running", "MinMaxMetric", "MultioutputWrapper",
+        "MultitaskWrapper",
     ],
 }
 __getattr__, __dir__ = _lazy.attach(__name__, globals(), _EXPORTS)

@@ -57,7 +57,7 @@ VARIANTS: Dict[str, List[Any]] = {
     "nan_strategy": ["ignore"],
 }
 REQUIRED: Dict[str, Any] = {"num_classes": C, "num_labels": L, "beta": 2.0, "min_recall": 0.5, "min_precision": 0.5,
-                            "min_specificity": 0.5, "min_sensitivity": 0.5}
+                            "min_specificity": 0.5, "min_sensitivity": 0.5, "threshold": 0.5, "p": 2}
 
 
 def _inputs(family: str, seed: int) -> Dict[str, Any]:

@@ -19,6 +19,7 @@ from torchmetrics_lite.metric import Metric, update_signature
 #: written to the extension contract (``batch_stats``/``compute_from_stats``) by design: no function family
 #: (aggregation) or a metric that holds metrics (wrappers)
 CONTRACT = {"SumMetric", "MeanMetric", "MaxMetric", "MinMetric", "BootStrapper", "ClasswiseWrapper", "Running",
+            "MinMaxMetric", "MultioutputWrapper",
             # aggregation too (no function family)
             "CatMetric", "RunningMean", "RunningSum",
             # the function evaluates one batch; the module keeps flat rows (``indexes`` required) and groups them by
@@ -36,6 +37,13 @@ NUM_GROUPS = 3
 #: classes whose defaults differ from their function's, as torchmetrics' (LogAUC: the class per class, the function
 #: averaged): built with the function's default so the two compare
 FUNCTION_DEFAULTS = {"MulticlassLogAUC": {"average": "macro"}, "MultilabelLogAUC": {"average": "macro"}}
+#: torchmetrics' regression names whose inputs have another shape or domain than the family's fixed inputs ((N, d)
+#: rows, an ensemble, values above -1 or 0), fed positionally to the function and the module
+_G = torch.Generator().manual_seed(1)
+_ROWS = (torch.rand(vh.N, 3, generator=_G) + 0.1, torch.rand(vh.N, 3, generator=_G) + 0.1)
+OWN_INPUTS = {"CosineSimilarity": _ROWS, "KLDivergence": _ROWS, "JensenShannonDivergence": _ROWS,
+              "ContinuousRankedProbabilityScore": (torch.randn(vh.N, 4, generator=_G), torch.randn(vh.N, generator=_G)),
+              "MeanSquaredLogError": _ROWS, "MinkowskiDistance": _ROWS, "TweedieDevianceScore": _ROWS}
 
 
 def _classes() -> List[str]:
@@ -78,6 +86,9 @@ def _function_call(name: str, fn: Callable, data: dict) -> Callable[[], Any]:
         groups = torch.arange(vh.N) % NUM_GROUPS
         return lambda: fn(data["preds"], data["target"], groups, num_groups=NUM_GROUPS)
     required = {n: vh.REQUIRED[n] for n, p in params.items() if n in vh.REQUIRED and p.default is p.empty}
+    if name in OWN_INPUTS:
+        inputs = list(params)[:2]  # KLDivergence's input `p`, not Minkowski's order
+        return lambda: fn(*OWN_INPUTS[name], **{k: v for k, v in required.items() if k not in inputs})
     return vh._call(fn, params, data, required, weighted=False)
 
 
@@ -89,7 +100,8 @@ def test_the_declared_options_are_attributes_and_update_takes_the_rest(name):
         getattr(metric, option)  # an AttributeError names what the declaration lacks
     taken = set(update_signature(metric).parameters)
     assert not taken & set(cls.stats_options)
-    assert taken >= {"preds", "target"} or taken >= {"loglik", "target"} or taken >= {"preds_a", "target"}
+    assert any(taken >= names for names in ({"preds", "target"}, {"loglik", "target"}, {"preds_a", "target"},
+                                            {"preds", "targets"}, {"p", "q"}))  # the last two: torchmetrics' names
 
 
 def _record(fn: Callable, calls: List[Callable], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -114,6 +126,8 @@ def test_the_module_and_its_function_call_the_same_two_steps(name, monkeypatch):
     args, kwargs = vh._update_args(name, data, slice(0, None), weighted=False, flat=False)
     if name in GROUPS:
         args = (*args, torch.arange(vh.N) % NUM_GROUPS)
+    if name in OWN_INPUTS:
+        args, kwargs = OWN_INPUTS[name], {}
     module.update(*args, **kwargs)
     torch.testing.assert_close(module.compute(), expected, rtol=0, atol=0, equal_nan=True)
 

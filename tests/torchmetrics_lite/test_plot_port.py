@@ -26,11 +26,14 @@ _LOGITS = [("num_classes=3)", "num_classes=3, from_logits=True)")]
 # the port edit (an error naming `from_logits=True`): torchmetrics' multiclass examples feed randn logits
 PORT_EDITS = {name: _LOGITS for name in ("MulticlassAUROC", "MulticlassAveragePrecision", "MulticlassEER",
                                          "MulticlassLogAUC", "MulticlassHingeLoss")}
+# a documented row of the porting page: a value <= -1 in MSLE is a ValueError (torchmetrics: nan); the example feeds
+# randn, so it runs on values in MSLE's domain
+INPUT_EDITS = {"MeanSquaredLogError": [("randn(10,), randn(10,)", "randn(10,).abs(), randn(10,).abs()")]}
 DOCSTRINGS = list(tmd.docstrings(plot=True))
 
 
 def _figures(value):
-    if isinstance(value, list):
+    if isinstance(value, list) or isinstance(value[0], tuple):  # one (fig, ax) per member or task
         return all(_figures(v) for v in value)
     fig, ax = value
     axes = list(ax.flat) if hasattr(ax, "flat") else [ax]
@@ -47,6 +50,13 @@ def test_torchmetrics_plot_example_runs(doc):
             assert old in source
             source = source.replace(old, new)
         COUNTS["port edit"] += 1
+    if doc.name in INPUT_EDITS:
+        errors = [e for e in tmd.run(doc) if e.kind == "error"]
+        assert errors and errors[0].want == "ValueError" and "to be > -1.0" in errors[0].got, errors
+        for old, new in INPUT_EDITS[doc.name]:
+            assert old in source
+            source = source.replace(old, new)
+        COUNTS["input edit"] += 1
     namespace = {}
     try:
         events = tmd.run(doc, source, namespace)

@@ -20,11 +20,16 @@ from torchmetrics_lite import _backend
 C, L, N = 4, 3, 48
 G = torch.Generator().manual_seed(33)
 REQUIRED = {"min_recall": 0.5, "min_precision": 0.5, "min_specificity": 0.5, "min_sensitivity": 0.5, "beta": 2.0,
-            "num_classes": C, "num_labels": L, "num_groups": 3, "window": 3, "max_k": 4}
+            "num_classes": C, "num_labels": L, "num_groups": 3, "window": 3, "max_k": 4,
+            "threshold": 0.5, "p": 2}
 WRAPPERS = {
     "BootStrapper": lambda: tml.BootStrapper(tml.BinaryAccuracy(validate_args=False), num_bootstraps=3, seed=0),
     "Running": lambda: tml.Running(tml.MeanSquaredError(validate_args=False), window=3),
     "ClasswiseWrapper": lambda: tml.ClasswiseWrapper(tml.MulticlassAccuracy(C, average=None, validate_args=False)),
+    "MinMaxMetric": lambda: tml.MinMaxMetric(tml.MeanSquaredError(validate_args=False)),
+    # remove_nans=False: dropping NaN rows is a boolean mask (a host sync by nature)
+    "MultioutputWrapper": lambda: tml.MultioutputWrapper(tml.MeanSquaredError(validate_args=False), 2,
+                                                         remove_nans=False),
 }
 
 
@@ -65,6 +70,12 @@ def _batch(name):
         return scores, (torch.rand(N, L, generator=G) < scores).long()
     if name in ("CatMetric", "MaxMetric", "MeanMetric", "MinMetric", "SumMetric", "RunningMean", "RunningSum"):
         return (torch.randn(N, generator=G),)
+    if name in ("CosineSimilarity", "KLDivergence", "JensenShannonDivergence"):  # (N, d) rows
+        return torch.rand(N, 3, generator=G) + 0.1, torch.rand(N, 3, generator=G) + 0.1
+    if name == "MultioutputWrapper":  # two outputs
+        return torch.randn(N, 2, generator=G), torch.randn(N, 2, generator=G)
+    if name == "ContinuousRankedProbabilityScore":  # an (N, m) ensemble
+        return torch.randn(N, 4, generator=G), torch.randn(N, generator=G)
     return probs + 0.3 * torch.randn(N, generator=G), probs  # regression and correlation
 
 

@@ -100,9 +100,17 @@ from torchmetrics_lite._checks.primitives import (  # noqa: F401
 )
 from torchmetrics_lite._checks.regression import (  # noqa: F401
     check_adjusted,
+    check_ensemble,
+    check_keep_sequence_dim,
+    check_lower_bound,
+    check_minkowski_p,
     check_multioutput,
+    check_real_pair,
+    check_reduction,
     check_regression_inputs,
     check_regression_values,
+    check_tweedie_domain,
+    check_tweedie_power,
     error_multioutput,
     rmse_multioutput,
 )

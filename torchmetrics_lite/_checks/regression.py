@@ -83,3 +83,73 @@ def check_adjusted(value: Any) -> None:
         raise ValueError(f"Expected `adjusted` to be a non-negative int (number of regressors), got {value!r}")
 
 
+
+
+# ------------------------------------------------------------ the pooled measures (torchmetrics' other names)
+def check_real_pair(preds: Any, target: Any, names: Tuple[str, str] = ("preds", "target"),
+                    ndim: Optional[int] = None) -> Tuple[Tensor, Tensor]:
+    """Two real (non-bool, non-complex) tensors of the same shape, any shape (``ndim`` given: that many dims)."""
+    for name, t in zip(names, (preds, target)):
+        check_tensor(name, t)
+        if t.dtype == torch.bool or t.is_complex():
+            raise TypeError(f"Expected `{name}` to have a real, non-bool dtype, got {t.dtype}")
+    check_same_shape(names[0], preds, names[1], target)
+    if ndim is not None:
+        check_ndim(names[0], preds, (ndim,))
+    return preds, target
+
+
+def check_reduction(value: Any) -> None:
+    """torchmetrics' ``reduction`` of the row-wise measures (cosine similarity, KL and JS divergence)."""
+    check_choice("reduction", value, ("mean", "sum", "none", None))
+
+
+def check_minkowski_p(p: Any) -> None:
+    if isinstance(p, bool) or not isinstance(p, (int, float)) or not p >= 1:
+        raise ValueError(f"Expected `p` to be a number >= 1 (the Minkowski order), got {p!r}")
+
+
+def check_tweedie_power(power: Any) -> None:
+    if isinstance(power, bool) or not isinstance(power, (int, float)) or math.isnan(power) or 0 < power < 1:
+        raise ValueError(f"Expected `power` to be a number outside (0, 1) (the Tweedie deviance is undefined "
+                         f"there), got {power!r}")
+
+
+def check_lower_bound(name: str, t: Tensor, bound: float, *, strict: bool, why: str) -> None:
+    """Value check (host sync): every value of ``t`` is ``> bound`` (``strict``) or ``>= bound``."""
+    if t.numel() == 0:
+        return
+    low = t.min().item()
+    if not (low > bound if strict else low >= bound):  # NaN fails too
+        raise ValueError(f"Expected `{name}` to be {'>' if strict else '>='} {bound} ({why}), got a minimum of {low}")
+
+
+def check_tweedie_domain(preds: Tensor, target: Tensor, power: float, target_name: str = "targets") -> None:
+    """scikit-learn's domains of ``mean_tweedie_deviance``: ``preds > 0`` unless ``power == 0``; ``target >= 0``
+    for ``1 <= power < 2``, ``target > 0`` for ``power >= 2``."""
+    why = f"power={power}"
+    if power != 0:
+        check_lower_bound("preds", preds, 0.0, strict=True, why=why)
+    if 1 <= power < 2:
+        check_lower_bound(target_name, target, 0.0, strict=False, why=why)
+    elif power >= 2:
+        check_lower_bound(target_name, target, 0.0, strict=True, why=why)
+
+
+def check_ensemble(preds: Any, target: Any) -> Tuple[Tensor, Tensor]:
+    """CRPS: ``preds`` ``(N, m)`` ensemble members (``m >= 2``) and ``target`` ``(N,)``, real."""
+    for name, t in (("preds", preds), ("target", target)):
+        check_tensor(name, t)
+        if t.dtype == torch.bool or t.is_complex():
+            raise TypeError(f"Expected `{name}` to have a real, non-bool dtype, got {t.dtype}")
+    if preds.dim() != 2 or preds.shape[1] < 2:
+        raise ValueError(f"Expected `preds` to be (N, m) with m >= 2 ensemble members, got shape {tuple(preds.shape)}")
+    if target.shape != preds.shape[:1]:
+        raise ValueError(f"Expected `target` to be ({preds.shape[0]},) (one observation per row of `preds`), "
+                         f"got shape {tuple(target.shape)}")
+    return preds, target
+
+
+def check_keep_sequence_dim(value: Any, ndim: int) -> None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < ndim):
+        raise ValueError(f"Expected `keep_sequence_dim` to be None or an int in [0, {ndim}), got {value!r}")

@@ -110,3 +110,39 @@ def check_max_error_rate(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value) or not 0 <= value <= 1:
         raise ValueError(f"Expected `max_error_rate` to be a number in [0, 1], got {value!r}")
     return float(value)
+
+
+def check_scalar_value(value: Any, metric_name: str, wrapper: str) -> Tensor:
+    """A wrapper that tracks extremes (``MinMaxMetric``) needs one number from its metric."""
+    if not isinstance(value, Tensor) or value.numel() != 1:
+        shown = tuple(value.shape) if isinstance(value, Tensor) else type(value).__name__
+        raise ValueError(f"Expected {metric_name}'s value to be a single number for {wrapper}, got {shown}")
+    return value.reshape(())
+
+
+def check_output_dim(name: str, args: Tuple[Any, ...], output_dim: int, num_outputs: int) -> None:
+    """Every tensor argument of a ``MultioutputWrapper`` update has ``num_outputs`` entries along ``output_dim``."""
+    for i, a in enumerate(args):
+        if isinstance(a, Tensor) and (a.dim() == 0 or not -a.dim() <= output_dim < a.dim()
+                                      or a.shape[output_dim] != num_outputs):
+            raise ValueError(f"Expected tensor argument {i} of {name}.update to have {num_outputs} entries "
+                             f"(`num_outputs`) along dim {output_dim} (`output_dim`), got shape {tuple(a.shape)}")
+
+
+def check_task_metrics(task_metrics: Any, classes: Tuple[type, ...]) -> None:
+    """``MultitaskWrapper``'s ``task_metrics``: a dict of str to a metric or collection."""
+    if not isinstance(task_metrics, dict):
+        raise TypeError(f"Expected `task_metrics` to be a dict of task name to metric, "
+                        f"got {type(task_metrics).__name__}")
+    for task, metric in task_metrics.items():
+        if not isinstance(task, str) or not isinstance(metric, classes):
+            raise TypeError(f"Expected `task_metrics` to map str to a Metric or MetricCollection, got {task!r}: "
+                            f"{type(metric).__name__}")
+
+
+def check_task_inputs(tasks: Sequence[str], task_preds: Any, task_targets: Any) -> None:
+    """Both dicts of a ``MultitaskWrapper`` update have exactly the tasks' keys."""
+    for name, given in (("task_preds", task_preds), ("task_targets", task_targets)):
+        if not isinstance(given, dict) or set(given) != set(tasks):
+            keys = sorted(given) if isinstance(given, dict) else type(given).__name__
+            raise ValueError(f"Expected `{name}` to be a dict with the keys {sorted(tasks)} (one per task), got {keys}")

@@ -31,7 +31,7 @@ _EXPORTS = {  # module: the public names it provides (imported on first use, PEP
         "multilabel_stat_scores", "binary_negative_predictive_value", "multiclass_negative_predictive_value",
         "multilabel_negative_predictive_value", "binary_hamming_distance", "multiclass_hamming_distance",
         "multiclass_exact_match", "binary_hinge_loss", "multiclass_hinge_loss", "binary_fairness",
-        "binary_groups_stat_rates",
+        "binary_groups_stat_rates", "demographic_parity", "equal_opportunity",
     ],
     "torchmetrics_lite.functional.multiple_choice": [
         "multiple_choice_accuracy",
@@ -40,6 +40,10 @@ _EXPORTS = {  # module: the public names it provides (imported on first use, PEP
         "explained_variance", "mean_absolute_error", "mean_absolute_percentage_error", "mean_squared_error",
         "r2_score", "root_mean_squared_error", "fold_moments",
         "pearson_corrcoef", "concordance_corrcoef", "spearman_corrcoef", "kendall_rank_corrcoef", "fold_comoments",
+        "mean_squared_log_error", "log_cosh_error", "minkowski_distance", "tweedie_deviance_score",
+        "weighted_mean_absolute_percentage_error", "symmetric_mean_absolute_percentage_error",
+        "critical_success_index", "continuous_ranked_probability_score", "cosine_similarity", "kl_divergence",
+        "jensen_shannon_divergence", "relative_squared_error", "normalized_root_mean_squared_error",
     ],
     "torchmetrics_lite.functional.retrieval": [
         "retrieval_average_precision", "retrieval_hit_rate", "retrieval_normalized_dcg", "retrieval_precision",

@@ -35,6 +35,21 @@ from torchmetrics_lite.regression.correlation import (
     PearsonCorrCoef,
     SpearmanCorrCoef,
 )
+from torchmetrics_lite.regression.divergence import (
+    CosineSimilarity,
+    JensenShannonDivergence,
+    KLDivergence,
+)
+from torchmetrics_lite.regression.errors import (
+    ContinuousRankedProbabilityScore,
+    CriticalSuccessIndex,
+    LogCoshError,
+    MeanSquaredLogError,
+    MinkowskiDistance,
+    SymmetricMeanAbsolutePercentageError,
+    TweedieDevianceScore,
+    WeightedMeanAbsolutePercentageError,
+)
 from torchmetrics_lite.regression.measures import (
     ExplainedVariance,
     MeanAbsoluteError,
@@ -43,10 +58,15 @@ from torchmetrics_lite.regression.measures import (
     R2Score,
     RootMeanSquaredError,
 )
+from torchmetrics_lite.regression.normalized import NormalizedRootMeanSquaredError, RelativeSquaredError
 
 __all__ = [
     "MeanSquaredError", "RootMeanSquaredError", "MeanAbsoluteError", "MeanAbsolutePercentageError",
     "R2Score", "ExplainedVariance",
     "PearsonCorrCoef", "ConcordanceCorrCoef", "SpearmanCorrCoef", "KendallRankCorrCoef",
+    "MeanSquaredLogError", "LogCoshError", "MinkowskiDistance", "TweedieDevianceScore",
+    "WeightedMeanAbsolutePercentageError", "SymmetricMeanAbsolutePercentageError", "CriticalSuccessIndex",
+    "ContinuousRankedProbabilityScore", "CosineSimilarity", "KLDivergence", "JensenShannonDivergence",
+    "RelativeSquaredError", "NormalizedRootMeanSquaredError",
 ]
 __getattr__ = _lazy.missing(__name__, globals())  # a name this library lacks: the error names the nearest

@@ -105,3 +105,24 @@ def split_copies(spec: Dict[str, Tuple[Tensor, Reduce]], state: Dict[str, Tensor
         for i, rows in enumerate(grouped.split(sizes)):
             out[i][name] = rows
     return out
+
+
+def stack_copies(spec: Dict[str, Tuple[Tensor, Reduce]], per_copy: List[Dict[str, Tensor]]) -> Dict[str, Tensor]:
+    """One batch's statistics of every copy (one dict each, the wrapped metric's) as the stacked states: sum,
+    max, min and fold entries stacked along a new first dimension, ``cat`` rows concatenated with their copy tag
+    (a ``cat`` state some copy left out is left out)."""
+    out = {}
+    for name, (default, reduce) in spec.items():
+        if reduce == "cat":
+            rows = [s[name] for s in per_copy if name in s]
+            if len(rows) != len(per_copy):
+                continue
+            out[name] = torch.cat(rows)
+            sizes = torch.tensor([r.shape[0] for r in rows], device=out[name].device)
+            copies = torch.arange(len(rows), device=out[name].device)
+            out[name + TAG] = torch.repeat_interleave(copies, sizes, output_size=out[name].shape[0])
+        else:
+            device = next(iter(per_copy[0].values())).device
+            dtype = state_dtype(default, device)
+            out[name] = torch.stack([s.get(name, default).to(device=device, dtype=dtype) for s in per_copy])
+    return out

@@ -16,7 +16,7 @@ from torchmetrics_lite._checks.wrappers import (
 )
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.metric import Metric
-from torchmetrics_lite.wrappers._stacked import TAG, declare_stacked, split_copies, state_dtype, state_spec
+from torchmetrics_lite.wrappers._stacked import declare_stacked, split_copies, stack_copies, state_spec
 
 __all__ = ["BootStrapper"]
 
@@ -141,21 +141,7 @@ class BootStrapper(Metric):
         return self._stack(per_copy)
 
     def _stack(self, per_copy: List[Dict[str, Tensor]]) -> Dict[str, Tensor]:
-        out = {}
-        for name, (default, reduce) in self._spec.items():
-            if reduce == "cat":
-                rows = [s[name] for s in per_copy if name in s]
-                if len(rows) != len(per_copy):
-                    continue
-                out[name] = torch.cat(rows)
-                sizes = torch.tensor([r.shape[0] for r in rows], device=out[name].device)
-                copies = torch.arange(len(rows), device=out[name].device)
-                out[name + TAG] = torch.repeat_interleave(copies, sizes, output_size=out[name].shape[0])
-            else:
-                device = next(iter(per_copy[0].values())).device
-                dtype = state_dtype(default, device)
-                out[name] = torch.stack([s.get(name, default).to(device=device, dtype=dtype) for s in per_copy])
-        return out
+        return stack_copies(self._spec, per_copy)
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Dict[str, Tensor]:
         """The statistics of the copies' values (see the class docstring)."""

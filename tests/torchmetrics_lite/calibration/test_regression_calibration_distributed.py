@@ -94,4 +94,13 @@ CASES += [
     Case("kendall_multi", partial(KendallRankCorrCoef, num_outputs=3), CORR_MULTI, EXACT),
 ]
 
+# torchmetrics' other regression names (tests/torchmetrics_lite/regression/test_regression_extra.py), same spawn
+from tests.torchmetrics_lite.regression import test_regression_extra as extra  # noqa: E402
+
+CASES += [
+    Case(f"extra_{i}_{getattr(factory, 'func', factory).__name__}", factory, batches, {"atol": 1e-12, "rtol": 1e-10})
+    for i, (factory, _, batches, _) in enumerate(extra.CASES)
+    if getattr(factory, "keywords", {}).get("reduction", "sum") not in ("none", None)  # rows: gathered by rank
+]
+
 test_distributed_equals_single_process = distributed_test(CASES)

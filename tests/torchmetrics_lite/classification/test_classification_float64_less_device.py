@@ -207,8 +207,20 @@ def test_float32_policy_hinge_and_groups(monkeypatch, name, make, batches, funct
     check_float32_policy(monkeypatch, make, batches, function)
 
 
+def test_fairness_functions_stay_float32(monkeypatch):
+    """torchmetrics' demographic_parity / equal_opportunity: binary_fairness's statistics, float32 values."""
+    (p, t, _), = _inputs("binary")[:1]
+    g = torch.arange(len(t)) % 3
+    with float64_less_cpu(monkeypatch):
+        values = [*fc.demographic_parity(p, g).values(), *fc.equal_opportunity(p, t, g).values()]
+    want = [*fc.demographic_parity(p, g).values(), *fc.equal_opportunity(p, t, g).values()]
+    assert all(v.dtype == torch.float32 for v in values)
+    assert_float32_close(torch.stack(values), torch.stack(want))
+
+
 def test_every_public_name_is_covered():
     covered = {c.module.__name__ for c in CASES} | {c.function.__name__ for c in CASES}
+    covered |= {"demographic_parity", "equal_opportunity"}  # test_fairness_functions_stay_float32
     covered |= {c[0].split("-")[0] for c in HINGE_AND_GROUP_CASES}
     covered |= {"binary_hinge_loss", "multiclass_hinge_loss", "binary_groups_stat_rates", "binary_fairness"}
     assert set(tmc.__all__) | set(fc.__all__) <= covered, sorted(set(tmc.__all__) | set(fc.__all__) - covered)

@@ -169,8 +169,24 @@ def test_fold_comoments_stays_float32(monkeypatch):
     assert_float32_close(got, want, rtol=OFFSET_RTOL, atol=1e-3)
 
 
+from tests.torchmetrics_lite.regression import test_regression_extra as extra  # noqa: E402
+
+EXTRA = [(factory, fn, [tuple(t.float() for t in b) for b in batches]) for factory, fn, batches, _ in extra.CASES]
+
+
+def _name(f: Any) -> str:
+    return getattr(f, "func", f).__name__
+
+
+@pytest.mark.parametrize("factory, function, batches", EXTRA, ids=[_name(c[0]) for c in EXTRA])
+def test_torchmetrics_other_names_float32_policy(monkeypatch, factory, function, batches):
+    """torchmetrics' other regression names (float32 inputs, so both runs see the same numbers)."""
+    check_float32_policy(monkeypatch, factory, batches, function, rtol=1e-5)
+
+
 def test_every_public_name_is_covered():
     covered = {c[1].__name__ for c in CASES} | {c[3].__name__ for c in CASES if c[3] is not None}
+    covered |= {_name(c[0]) for c in EXTRA} | {_name(c[1]) for c in EXTRA}
     covered |= {c[1].__name__ for c in CORRELATIONS} | {c[3].__name__ for c in CORRELATIONS}
     covered.add(fold_moments.__name__)  # test_fold_moments_stays_float32
     covered.add(fold_comoments.__name__)  # test_fold_comoments_stays_float32

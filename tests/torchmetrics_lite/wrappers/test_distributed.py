@@ -6,12 +6,21 @@ import torch
 from tests.helpers.distributed import shard, spawn
 from tests.helpers.metric_tester import assert_close, feed
 from tests.torchmetrics_lite.wrappers._data import binary_batches, cat, multiclass_batches, regression_batches
-from torchmetrics_lite import BinaryAUROC, BootStrapper, MulticlassAccuracy, R2Score, Running
+from torchmetrics_lite import (
+    BinaryAUROC,
+    BootStrapper,
+    MinMaxMetric,
+    MulticlassAccuracy,
+    MultioutputWrapper,
+    R2Score,
+    Running,
+)
 from torchmetrics_lite.functional import binary_auroc, multiclass_accuracy, r2_score
 
 WORLD = 2
 SIZES = [11, 0, 25, 6, 17, 9, 30, 4]
 BIN, MC, REG = binary_batches(SIZES), multiclass_batches(SIZES), regression_batches(SIZES)
+REG2 = [(torch.stack([p, 2 * p], 1), torch.stack([t, t], 1)) for p, t in REG]
 
 # name -> (factory of rank r, batches, oracle over the list of the ranks' windows or None)
 CASES = {
@@ -23,7 +32,12 @@ CASES = {
     "boot_accuracy_multinomial": (lambda r: BootStrapper(MulticlassAccuracy(num_classes=4), 4, raw=True, seed=8 + r,
                                                          sampling_strategy="multinomial"), MC, None),
     "boot_r2_fold": (lambda r: BootStrapper(R2Score(), 3, raw=True, seed=1 + r), REG, None),
+    "minmax_auroc": (lambda r: MinMaxMetric(BinaryAUROC()), BIN,
+                     lambda bs: dict.fromkeys(("raw", "max", "min"), binary_auroc(*cat(bs)))),
+    "multioutput_r2_fold": (lambda r: MultioutputWrapper(R2Score(), 2), REG2,
+                            lambda bs: torch.stack([r2_score(*cat(bs), multioutput="raw_values")])[0]),
 }
+WHOLE = {"minmax_auroc", "multioutput_r2_fold"}  # oracles over every batch (not a window)
 
 
 def _factory(name, rank):
@@ -55,7 +69,9 @@ def test_synced_value_is_the_merge_of_the_ranks(per_rank, name):
     for r in range(1, WORLD):
         merged.merge_state(feed(_factory(name, r), shards[r]))
     expected = merged.compute()
-    if oracle is not None:  # Running: the union of every rank's last `window` batches
+    if name in WHOLE:
+        assert_close(expected, oracle(batches))
+    elif oracle is not None:  # Running: the union of every rank's last `window` batches
         window = merged.window
         assert_close(expected, oracle([b for s in shards for b in s[-window:]]))
     for rank, results in enumerate(per_rank):

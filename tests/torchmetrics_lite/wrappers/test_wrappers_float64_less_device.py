@@ -22,6 +22,7 @@ from torchmetrics_lite import (
     MetricCollection,
     MulticlassAccuracy,
     MulticlassRecall,
+    R2Score,
 )
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.metric import Fold, Metric
@@ -97,6 +98,9 @@ CASES = {
                                           _classification([8, 0, 13], weighted=True)),
     "ClasswiseWrapper(accuracy)": (partial(ClasswiseWrapper, MulticlassAccuracy(C, None), labels=["a", "b", "c"]),
                                    _classification([8, 13])),
+    "MinMaxMetric(accuracy)": (partial(wrappers.MinMaxMetric, MulticlassAccuracy(C)), _classification([8, 0, 13])),
+    "MultioutputWrapper(R2 fold)": (partial(wrappers.MultioutputWrapper, R2Score(), 2),
+                                    [(p.reshape(-1, 2), p.reshape(-1, 2).flip(0)) for (p,) in _batches([6, 0, 8])]),
 }
 
 
@@ -162,7 +166,18 @@ def test_metric_collection_float32_policy(monkeypatch):
     assert_float32_close(batch_value, make()(*batches[0][:2], weight=batches[0][2]))
 
 
+def test_multitask_wrapper_float32_policy(monkeypatch):
+    tasks = wrappers.MultitaskWrapper({"a": MulticlassAccuracy(C), "r": R2Score()})
+    (p, t), = _classification([9])
+    (x,), = _batches([9])
+    with float64_less_cpu(monkeypatch), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the one float32 warning of each task's metric
+        tasks.update({"a": p, "r": x}, {"a": t, "r": x.flip(0)})
+        got = tasks.compute()
+    assert got["r"].dtype == torch.float32 and got["a"].dtype == torch.float32
+
+
 def test_every_public_name_is_covered():
     covered = {type(make.func(*make.args, **make.keywords)).__name__ for make, _ in CASES.values()} | {
-        "MetricTracker"}
+        "MetricTracker", "MultitaskWrapper"}
     assert set(wrappers.__all__) == covered

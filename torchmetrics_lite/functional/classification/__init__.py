@@ -62,6 +62,8 @@ from torchmetrics_lite.functional.classification.exact_match import (
 from torchmetrics_lite.functional.classification.group_fairness import (
     binary_fairness,
     binary_groups_stat_rates,
+    demographic_parity,
+    equal_opportunity,
 )
 from torchmetrics_lite.functional.classification.hamming import (
     binary_hamming_distance,
@@ -123,7 +125,7 @@ __all__ = [
     "multiclass_specificity", "multilabel_specificity", "binary_negative_predictive_value",
     "multiclass_negative_predictive_value", "multilabel_negative_predictive_value", "binary_hamming_distance",
     "multiclass_hamming_distance", "multiclass_exact_match", "binary_hinge_loss", "multiclass_hinge_loss",
-    "binary_fairness", "binary_groups_stat_rates",
+    "binary_fairness", "binary_groups_stat_rates", "demographic_parity", "equal_opportunity",
 ]
 
 # torchmetrics exports these rank metrics from its classification package too; they live in the AUROC family

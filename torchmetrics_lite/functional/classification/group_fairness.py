@@ -43,7 +43,7 @@ from torchmetrics_lite.functional.classification._stat_scores import (
 )
 from torchmetrics_lite.functional.classification.binary import _binary_config
 
-__all__ = ["binary_groups_stat_rates", "binary_fairness"]
+__all__ = ["binary_groups_stat_rates", "binary_fairness", "demographic_parity", "equal_opportunity"]
 
 register(
     groups="groups: integer group ids of ``preds``' shape, one per element, in [0, num_groups - 1].",
@@ -241,3 +241,72 @@ def binary_fairness(preds: Tensor, target: Optional[Tensor], groups: Tensor, tas
                                  from_logits=from_logits, ignore_index=ignore_index, validate_args=validate_args,
                                  reads_target=task != "demographic_parity")
     return _binary_fairness_from_stats(stats, task=task, zero_division=zd, present_only=num_groups is None)
+
+
+@fill_doc
+def demographic_parity(preds: Tensor, groups: Tensor, threshold: float = 0.5, ignore_index: Optional[int] = None,
+                       validate_args: bool = True) -> Dict[str, Tensor]:
+    """Demographic parity ``min_g PR_g / max_g PR_g`` of the positivity rates ``(tp + fp) / n`` across groups:
+    :func:`binary_fairness` with ``task="demographic_parity"`` (torchmetrics' function name and arguments).
+
+    Args:
+        {preds_binary}
+        {groups}
+        {threshold}
+        {ignore_index}
+        {validate_args}
+
+    Returns:
+        ``{"DP_{low}_{high}": ratio}``, a float64 scalar keyed by the ids of the groups with the lowest and the
+        highest rate (the groups present in ``groups``).
+
+    Raises:
+        {raises_value}
+        {raises_type}
+
+    References:
+        torchmetrics' ``demographic_parity``.
+
+    Examples:
+        >>> import torch
+        >>> demographic_parity(torch.tensor([1, 0, 1, 1, 0, 0]), torch.tensor([0, 0, 0, 1, 1, 1]))
+        {'DP_1_0': tensor(0.5000, dtype=torch.float64)}
+    """
+    return binary_fairness(preds, None, groups, "demographic_parity", threshold, ignore_index,
+                           validate_args=validate_args)
+
+
+@fill_doc
+def equal_opportunity(preds: Tensor, target: Tensor, groups: Tensor, threshold: float = 0.5,
+                      ignore_index: Optional[int] = None, validate_args: bool = True) -> Dict[str, Tensor]:
+    """Equal opportunity ``min_g TPR_g / max_g TPR_g`` of the true positive rates ``tp / (tp + fn)`` across groups:
+    :func:`binary_fairness` with ``task="equal_opportunity"`` (torchmetrics' function name and arguments).
+
+    Args:
+        {preds_binary}
+        target: 0/1 labels of ``preds``' shape.
+        {groups}
+        {threshold}
+        {ignore_index}
+        {validate_args}
+
+    Returns:
+        ``{"EO_{low}_{high}": ratio}``, a float64 scalar keyed by the ids of the groups with the lowest and the
+        highest rate (the groups present in ``groups``).
+
+    Raises:
+        {raises_value}
+        {raises_type}
+
+    References:
+        M. Hardt, E. Price, N. Srebro (2016), "Equality of opportunity in supervised learning", NeurIPS;
+        torchmetrics' ``equal_opportunity``.
+
+    Examples:
+        >>> import torch
+        >>> equal_opportunity(torch.tensor([1, 0, 1, 1, 0, 0]), torch.tensor([1, 0, 0, 1, 1, 0]),
+        ...                   torch.tensor([0, 0, 0, 1, 1, 1]))
+        {'EO_1_0': tensor(0.5000, dtype=torch.float64)}
+    """
+    return binary_fairness(preds, target, groups, "equal_opportunity", threshold, ignore_index,
+                           validate_args=validate_args)

@@ -1,6 +1,11 @@
 """Regression metrics: MSE, RMSE, MAE, MAPE, R² (adjusted), explained variance; and the correlations: Pearson and
 Lin's concordance (:mod:`~torchmetrics_lite.functional.regression.correlation`, streamed co-moments), Spearman and
-Kendall (:mod:`~torchmetrics_lite.functional.regression.rank_correlation`, ranks of the kept values).
+Kendall (:mod:`~torchmetrics_lite.functional.regression.rank_correlation`, ranks of the kept values); and
+torchmetrics' other names: the pooled errors (:mod:`~torchmetrics_lite.functional.regression.errors`: MSLE,
+log-cosh, Minkowski, Tweedie, weighted and symmetric MAPE, CSI, CRPS), the row-wise measures
+(:mod:`~torchmetrics_lite.functional.regression.divergence`: cosine similarity, KL and JS divergence) and the
+spread-relative errors over R²'s moments (:mod:`~torchmetrics_lite.functional.regression.normalized`: RSE, NRMSE).
+These take torchmetrics' arguments and no ``weight=``.
 
 Inputs are ``preds`` and ``target`` of the same shape, ``(N,)`` (one output) or ``(N, d)`` (``d`` outputs,
 scored column by column), any real dtype; all statistics are computed in float64 (the conversion from
@@ -9,10 +14,11 @@ float32/float16/int is exact), so a long float32 stream does not drift. On a dev
 digits, the moments still well-conditioned (the precision a float32 stream keeps, with a measured figure, is in
 :mod:`torchmetrics_lite.functional.regression._kernels`).
 
-**Sample weights.** Every function and module ``update`` takes ``weight=``: ``None`` or a non-negative ``(N,)``
-tensor, one value per sample (row), with scikit-learn's ``sample_weight`` semantics: a sample of weight ``k``
-counts as ``k`` copies of it, weight 0 as absent. A weighted mean divides by the weight sum; unweighted samples
-weigh 1, so weighted and unweighted batches mix in one stream. Unweighted batches keep their int64 counts.
+**Sample weights.** Every MSE to explained-variance function and module ``update`` takes ``weight=``: ``None`` or a
+non-negative ``(N,)`` tensor, one value per sample (row), with scikit-learn's ``sample_weight`` semantics: a sample
+of weight ``k`` counts as ``k`` copies of it, weight 0 as absent. A weighted mean divides by the weight sum;
+unweighted samples weigh 1, so weighted and unweighted batches mix in one stream. Unweighted batches keep their
+int64 counts.
 
 Two kinds of sufficient statistics, both exact under streaming and across ranks:
 
@@ -42,6 +48,21 @@ from torchmetrics_lite.functional.regression.correlation import (
     fold_comoments,
     pearson_corrcoef,
 )
+from torchmetrics_lite.functional.regression.divergence import (
+    cosine_similarity,
+    jensen_shannon_divergence,
+    kl_divergence,
+)
+from torchmetrics_lite.functional.regression.errors import (
+    continuous_ranked_probability_score,
+    critical_success_index,
+    log_cosh_error,
+    mean_squared_log_error,
+    minkowski_distance,
+    symmetric_mean_absolute_percentage_error,
+    tweedie_deviance_score,
+    weighted_mean_absolute_percentage_error,
+)
 from torchmetrics_lite.functional.regression.measures import (
     explained_variance,
     fold_moments,
@@ -50,6 +71,10 @@ from torchmetrics_lite.functional.regression.measures import (
     mean_squared_error,
     r2_score,
     root_mean_squared_error,
+)
+from torchmetrics_lite.functional.regression.normalized import (
+    normalized_root_mean_squared_error,
+    relative_squared_error,
 )
 from torchmetrics_lite.functional.regression.rank_correlation import kendall_rank_corrcoef, spearman_corrcoef
 
@@ -66,6 +91,19 @@ __all__ = [
     "spearman_corrcoef",
     "kendall_rank_corrcoef",
     "fold_comoments",
+    "mean_squared_log_error",
+    "log_cosh_error",
+    "minkowski_distance",
+    "tweedie_deviance_score",
+    "weighted_mean_absolute_percentage_error",
+    "symmetric_mean_absolute_percentage_error",
+    "critical_success_index",
+    "continuous_ranked_probability_score",
+    "cosine_similarity",
+    "kl_divergence",
+    "jensen_shannon_divergence",
+    "relative_squared_error",
+    "normalized_root_mean_squared_error",
 ]
 _compat.advise_exports(globals())  # torchmetrics' arguments get the classes' advice (see _compat.advise)
 

@@ -1,0 +1,241 @@
+"""torchmetrics' other regression names (issue 35 item 6): each against scipy / scikit-learn or the formula by hand,
+streamed over any batch split and merged (the shared harness), its errors raised before any state change, and
+ported: the same number as torchmetrics 1.9 on random inputs, modules and functions."""
+from functools import partial
+
+import numpy as np
+import pytest
+import torch
+from scipy import spatial, stats
+from sklearn import metrics as sk
+
+import torchmetrics_lite as tl
+import torchmetrics_lite.functional as F
+from tests.helpers.metric_tester import assert_close, check_metric, check_rejects, check_streaming, concat
+
+G = torch.Generator().manual_seed(35)
+SIZES = (9, 0, 14, 1, 6)
+
+
+def _batches(make):
+    return [make(n) for n in SIZES]
+
+
+POS = _batches(lambda n: (torch.rand(n, generator=G, dtype=torch.float64) * 4 + 0.1,
+                          torch.rand(n, generator=G, dtype=torch.float64) * 4 + 0.1))
+REAL = _batches(lambda n: (torch.randn(n, generator=G, dtype=torch.float64) * 3,
+                           torch.randn(n, generator=G, dtype=torch.float64) * 3))
+REAL2 = _batches(lambda n: (torch.randn(n, 2, generator=G, dtype=torch.float64) + 5,
+                            torch.randn(n, 2, generator=G, dtype=torch.float64) + 5))
+ROWS = _batches(lambda n: (torch.rand(n, 4, generator=G, dtype=torch.float64) + 0.01,
+                           torch.rand(n, 4, generator=G, dtype=torch.float64) + 0.01))
+ENSEMBLE = _batches(lambda n: (torch.randn(n, 5, generator=G, dtype=torch.float64),
+                               torch.randn(n, generator=G, dtype=torch.float64)))
+EVENTS = _batches(lambda n: (torch.rand(n, 3, generator=G, dtype=torch.float64),
+                             torch.rand(n, 3, generator=G, dtype=torch.float64)))
+
+
+def _np(batches):
+    return [t.numpy() for t in concat(batches)]
+
+
+def _hand_crps(x, y):
+    pairs = np.abs(x[:, :, None] - x[:, None, :]).mean((1, 2)) / 2
+    return (np.abs(x - y[:, None]).mean(1) - pairs).mean()
+
+
+def _oracles():
+    """(factory, function, batches, oracle value) of every new name; oracles from scipy, scikit-learn or numpy."""
+    p, t = _np(POS)
+    r, s = _np(REAL)
+    r2, s2 = _np(REAL2)
+    a, b = _np(ROWS)
+    x, y = _np(ENSEMBLE)
+    ep, et = _np(EVENTS)
+    an, bn = a / a.sum(1, keepdims=True), b / b.sum(1, keepdims=True)
+    hits, miss, fa = ((ep >= .5) & (et >= .5)).sum(), ((ep < .5) & (et >= .5)).sum(), ((ep >= .5) & (et < .5)).sum()
+    rse = 1 - sk.r2_score(s2, r2, multioutput="raw_values")
+    nrmse = sk.root_mean_squared_error(s2, r2, multioutput="raw_values")
+    return [
+        (tl.MeanSquaredLogError, F.mean_squared_log_error, POS, sk.mean_squared_log_error(t, p)),
+        (partial(tl.TweedieDevianceScore, power=0), F.tweedie_deviance_score, REAL,
+         sk.mean_tweedie_deviance(s, r, power=0)),
+        *[(partial(tl.TweedieDevianceScore, power=k), partial(F.tweedie_deviance_score, power=k), POS,
+           sk.mean_tweedie_deviance(t, p, power=k)) for k in (-0.5, 1, 1.5, 2, 3)],
+        (partial(tl.MinkowskiDistance, p=3), partial(F.minkowski_distance, p=3), REAL,
+         spatial.distance.minkowski(r, s, 3)),
+        (partial(tl.MinkowskiDistance, 1), partial(F.minkowski_distance, p=1), REAL2,
+         np.abs(r2 - s2).sum()),
+        (partial(tl.LogCoshError, num_outputs=2), F.log_cosh_error, REAL2, np.log(np.cosh(r2 - s2)).mean(0)),
+        (tl.LogCoshError, F.log_cosh_error, REAL, np.log(np.cosh(r - s)).mean()),
+        (tl.WeightedMeanAbsolutePercentageError, F.weighted_mean_absolute_percentage_error, REAL,
+         np.abs(r - s).sum() / np.abs(s).sum()),
+        (tl.SymmetricMeanAbsolutePercentageError, F.symmetric_mean_absolute_percentage_error, REAL,
+         (2 * np.abs(r - s) / (np.abs(r) + np.abs(s))).mean()),
+        (partial(tl.CriticalSuccessIndex, 0.5), partial(F.critical_success_index, threshold=0.5), EVENTS,
+         hits / (hits + miss + fa)),
+        (tl.ContinuousRankedProbabilityScore, F.continuous_ranked_probability_score, ENSEMBLE, _hand_crps(x, y)),
+        (partial(tl.CosineSimilarity, reduction="sum"), F.cosine_similarity, ROWS,
+         np.diag(sk.pairwise.cosine_similarity(a, b)).sum()),
+        (partial(tl.CosineSimilarity, reduction="none"), partial(F.cosine_similarity, reduction="none"), ROWS,
+         np.diag(sk.pairwise.cosine_similarity(a, b))),
+        (tl.KLDivergence, F.kl_divergence, ROWS, stats.entropy(a, b, axis=1).mean()),
+        (partial(tl.KLDivergence, log_prob=True, reduction="sum"),
+         lambda u, v: F.kl_divergence(u, v, log_prob=True, reduction="sum"), [
+             (u.div(u.sum(1, keepdim=True)).log(), v.div(v.sum(1, keepdim=True)).log()) for u, v in ROWS],
+         stats.entropy(a, b, axis=1).sum()),
+        (tl.JensenShannonDivergence, F.jensen_shannon_divergence, ROWS,
+         (spatial.distance.jensenshannon(an, bn, axis=1) ** 2).mean()),
+        (partial(tl.JensenShannonDivergence, reduction=None), partial(F.jensen_shannon_divergence, reduction=None),
+         ROWS, spatial.distance.jensenshannon(an, bn, axis=1) ** 2),
+        (partial(tl.RelativeSquaredError, num_outputs=2), F.relative_squared_error, REAL2, rse.mean()),
+        (partial(tl.RelativeSquaredError, num_outputs=2, squared=False),
+         partial(F.relative_squared_error, squared=False), REAL2, np.sqrt(rse).mean()),
+        *[(partial(tl.NormalizedRootMeanSquaredError, normalization=k, num_outputs=2),
+           partial(F.normalized_root_mean_squared_error, normalization=k, num_outputs=2), REAL2, nrmse / scale)
+          for k, scale in (("mean", s2.mean(0)), ("range", np.ptp(s2, 0)), ("std", s2.std(0)),
+                           ("l2", np.linalg.norm(s2, axis=0)))],
+    ]
+
+
+CASES = _oracles()
+
+
+@pytest.mark.parametrize("factory,fn,batches,expected", CASES, ids=lambda v: getattr(v, "__name__", None))
+def test_each_name_is_its_oracle_one_shot_and_streamed(factory, fn, batches, expected):
+    expected = torch.tensor(np.array(expected, dtype=np.float64))
+    assert_close(fn(*concat(batches)), expected, rtol=1e-10, atol=1e-12)
+    rows = getattr(factory, "keywords", {}).get("reduction", "sum") in ("none", None)
+    if expected.dim() and rows:  # the rows in stream order: the harness merges parts out of order
+        check_streaming(factory, batches, expected, rtol=1e-10, atol=1e-12)
+        return
+    check_metric(factory, batches, expected, max_examples=3, rtol=1e-10, atol=1e-12)
+
+
+def test_csi_per_sequence_and_rse_of_a_constant_target():
+    preds, target = concat(EVENTS)
+    rows = F.critical_success_index(preds, target, 0.5, keep_sequence_dim=1)  # one score per column
+    by_hand = [F.critical_success_index(preds[:, j], target[:, j], 0.5) for j in range(3)]
+    assert_close(rows, torch.stack(by_hand))
+    m = tl.CriticalSuccessIndex(0.5, keep_sequence_dim=0)
+    for p, t in EVENTS:
+        m.update(p, t)
+    assert_close(m.compute(), F.critical_success_index(preds, target, 0.5, keep_sequence_dim=0))
+    y = torch.full((4,), 2.0, dtype=torch.float64)  # scikit-learn's finite rule (R² 0 or 1)
+    assert F.relative_squared_error(y + 1, y).item() == 1.0 == 1 - sk.r2_score(y.numpy(), y.numpy() + 1)
+    assert F.relative_squared_error(y, y).item() == 0.0
+    assert torch.isnan(F.relative_squared_error(y[:0], y[:0]))
+
+
+@pytest.mark.parametrize("call,exc,match", [
+    (lambda: F.mean_squared_log_error(torch.tensor([-1.0]), torch.tensor([1.0])), ValueError,
+     r"Expected `preds` to be > -1.0 \(log1p is finite above -1\), got a minimum of -1.0"),
+    (lambda: F.tweedie_deviance_score(torch.tensor([1.0]), torch.tensor([1.0]), power=0.5), ValueError,
+     r"Expected `power` to be a number outside \(0, 1\)"),
+    (lambda: tl.TweedieDevianceScore(power=0.5), ValueError, r"Expected `power` to be a number outside"),
+    (lambda: F.tweedie_deviance_score(torch.tensor([0.0]), torch.tensor([1.0]), power=1), ValueError,
+     r"Expected `preds` to be > 0.0 \(power=1\)"),
+    (lambda: F.tweedie_deviance_score(torch.tensor([1.0]), torch.tensor([0.0]), power=2), ValueError,
+     r"Expected `targets` to be > 0.0 \(power=2\)"),
+    (lambda: tl.MinkowskiDistance(0.5), ValueError, r"Expected `p` to be a number >= 1"),
+    (lambda: F.minkowski_distance(torch.ones(2), torch.ones(3), p=2), ValueError,
+     r"Expected `preds` and `target` to have the same shape, got \(2,\) and \(3,\)"),
+    (lambda: F.cosine_similarity(torch.ones(3), torch.ones(3)), ValueError, r"Expected `preds` to be 2-D"),
+    (lambda: tl.CosineSimilarity(reduction="max"), ValueError, r"Expected `reduction` to be one of"),
+    (lambda: F.kl_divergence(torch.tensor([[-0.1, 1.0]]), torch.ones(1, 2)), ValueError,
+     r"Expected `p` to be >= 0.0 \(probabilities, or pass log_prob=True\)"),
+    (lambda: tl.KLDivergence(log_prob=1), TypeError, r"Expected `log_prob` to be a bool, got int"),
+    (lambda: F.continuous_ranked_probability_score(torch.ones(3, 1), torch.ones(3)), ValueError,
+     r"Expected `preds` to be \(N, m\) with m >= 2 ensemble members, got shape \(3, 1\)"),
+    (lambda: F.continuous_ranked_probability_score(torch.ones(3, 2), torch.ones(2)), ValueError,
+     r"Expected `target` to be \(3,\) \(one observation per row of `preds`\)"),
+    (lambda: F.critical_success_index(torch.ones(3), torch.ones(3), 0.5, keep_sequence_dim=1), ValueError,
+     r"Expected `keep_sequence_dim` to be None or an int in \[0, 1\), got 1"),
+    (lambda: tl.NormalizedRootMeanSquaredError(normalization="max"), ValueError,
+     r"Expected `normalization` to be one of \('mean', 'range', 'std', 'l2'\), got 'max'"),
+    (lambda: F.log_cosh_error(torch.tensor([True]), torch.tensor([True])), TypeError,
+     r"Expected `preds` to have a real, non-bool dtype, got torch.bool"),
+    (lambda: tl.RelativeSquaredError(squared=0), TypeError, r"Expected `squared` to be a bool"),
+])
+def test_bad_input_gets_a_clear_error(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()
+
+
+@pytest.mark.parametrize("factory,batches,bad,match", [
+    (tl.MeanSquaredLogError, POS, (torch.tensor([-2.0]), torch.tensor([1.0])), r"to be > -1.0"),
+    (partial(tl.TweedieDevianceScore, power=2), POS, (torch.tensor([1.0]), torch.tensor([0.0])), r"`targets`"),
+    (tl.SymmetricMeanAbsolutePercentageError, REAL, (torch.tensor([float("nan")]), torch.tensor([1.0])),
+     r"Expected `preds` to contain no NaN"),
+    (tl.KLDivergence, ROWS, (torch.ones(2, 4), torch.ones(2, 3)), r"same shape"),
+    (partial(tl.LogCoshError, num_outputs=2), REAL2, (torch.ones(2), torch.ones(2)), r"2 output column"),
+    (partial(tl.NormalizedRootMeanSquaredError, num_outputs=2), REAL2,
+     (torch.full((2, 2), float("nan")), torch.ones(2, 2)), r"no NaN"),
+])
+def test_a_rejected_update_leaves_the_state(factory, batches, bad, match):
+    check_rejects(factory, batches, bad, (ValueError, TypeError), match)
+
+
+# --------------------------------------------------------------------------------------------- the port
+tm = pytest.importorskip("torchmetrics")
+import torchmetrics.functional.regression as tmf  # noqa: E402
+import torchmetrics.regression as tmr  # noqa: E402
+
+PORT = [  # (name, options, preds, target): the same call in both libraries
+    ("mean_squared_log_error", {}, *concat(POS)),
+    ("log_cosh_error", {}, *concat(REAL2)),
+    ("minkowski_distance", {"p": 2.5}, *concat(REAL)),
+    *[("tweedie_deviance_score", {"power": k}, *concat(POS)) for k in (0, 1, 1.5, 2, 3, -1)],
+    ("weighted_mean_absolute_percentage_error", {}, *concat(REAL)),
+    ("symmetric_mean_absolute_percentage_error", {}, *concat(REAL)),
+    ("critical_success_index", {"threshold": 0.4}, *concat(EVENTS)),
+    ("critical_success_index", {"threshold": 0.4, "keep_sequence_dim": 1}, *concat(EVENTS)),
+    ("continuous_ranked_probability_score", {}, *concat(ENSEMBLE)),
+    *[("cosine_similarity", {"reduction": k}, *concat(ROWS)) for k in ("sum", "mean", "none")],
+    *[(n, {"reduction": k}, *concat(ROWS)) for n in ("kl_divergence", "jensen_shannon_divergence")
+      for k in ("mean", "sum", None)],
+    ("relative_squared_error", {"squared": False}, *concat(REAL2)),
+    *[("normalized_root_mean_squared_error", {"normalization": k, "num_outputs": 2}, *concat(REAL2))
+      for k in ("mean", "range", "std", "l2")],
+]
+MODULES = {"mean_squared_log_error": "MeanSquaredLogError", "log_cosh_error": "LogCoshError",
+           "minkowski_distance": "MinkowskiDistance", "tweedie_deviance_score": "TweedieDevianceScore",
+           "weighted_mean_absolute_percentage_error": "WeightedMeanAbsolutePercentageError",
+           "symmetric_mean_absolute_percentage_error": "SymmetricMeanAbsolutePercentageError",
+           "critical_success_index": "CriticalSuccessIndex",
+           "continuous_ranked_probability_score": "ContinuousRankedProbabilityScore",
+           "cosine_similarity": "CosineSimilarity", "kl_divergence": "KLDivergence",
+           "jensen_shannon_divergence": "JensenShannonDivergence", "relative_squared_error": "RelativeSquaredError",
+           "normalized_root_mean_squared_error": "NormalizedRootMeanSquaredError"}
+# torchmetrics' module asks for it, its function not
+MODULE_ONLY = {"relative_squared_error": {"num_outputs": 2}, "log_cosh_error": {"num_outputs": 2}}
+
+
+@pytest.mark.parametrize("name,options,preds,target", PORT, ids=[f"{c[0]}-{c[1]}" for c in PORT])
+def test_the_same_number_as_torchmetrics_function_and_module(name, options, preds, target):
+    p32, t32 = preds.float(), target.float()  # torchmetrics computes in the input dtype: float32 here
+    theirs = getattr(tmf, name)(p32, t32, **options)
+    assert_close(getattr(F, name)(p32, t32, **options), theirs, rtol=2e-5, atol=1e-6)
+    kwargs = {**options, **MODULE_ONLY.get(name, {})}
+    ours_m, theirs_m = getattr(tl, MODULES[name])(**kwargs), getattr(tmr, MODULES[name])(**kwargs)
+    halves = p32.shape[0] // 3
+    for sl in (slice(0, halves), slice(halves, None)):
+        ours_m.update(p32[sl], t32[sl])
+        theirs_m.update(p32[sl], t32[sl])
+    assert_close(ours_m.compute(), theirs_m.compute(), rtol=2e-5, atol=1e-6)
+
+
+def test_the_documented_differences_from_torchmetrics():
+    """The porting page's rows: RSE of a constant target, log-cosh of a large error, bad values raise."""
+    y, p = torch.full((3,), 2.0), torch.full((3,), 3.0)
+    assert tmf.relative_squared_error(p, y).item() > 1e6  # torchmetrics divides by finfo.eps
+    assert F.relative_squared_error(p, y).item() == 1.0 == 1 - sk.r2_score(y.numpy(), p.numpy())
+    e = torch.tensor([100.0])
+    assert torch.isinf(tmf.log_cosh_error(e, torch.zeros(1)))
+    assert F.log_cosh_error(e, torch.zeros(1)).item() == pytest.approx(100 - np.log(2), rel=1e-12)
+    assert torch.isnan(tmf.mean_squared_log_error(torch.tensor([-2.0]), torch.tensor([1.0])))
+    with pytest.raises(ValueError, match=r"Expected `preds` to be > -1.0"):
+        F.mean_squared_log_error(torch.tensor([-2.0]), torch.tensor([1.0]))
+    assert torch.isnan(tmf.kl_divergence(torch.tensor([[-0.5, 1.0]]), torch.tensor([[0.5, 0.5]])))
+    with pytest.raises(ValueError, match=r"Expected `p` to be >= 0.0"):
+        F.kl_divergence(torch.tensor([[-0.5, 1.0]]), torch.tensor([[0.5, 0.5]]))

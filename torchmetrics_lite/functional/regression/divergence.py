@@ -1,0 +1,182 @@
+"""Row-wise measures between ``(N, d)`` vectors or distributions: cosine similarity, Kullback-Leibler and
+Jensen-Shannon divergence, one value per row, then torchmetrics' ``reduction`` (``"sum"``, ``"mean"``, or
+``"none"`` / ``None`` for the ``(N,)`` rows).
+
+Statistics: with ``reduction="sum"`` or ``"mean"`` a float64 sum of the row values and an int64 row count (exact
+streaming and sync); with ``"none"`` the row values themselves (a ``cat`` state).
+"""
+from __future__ import annotations
+
+import math
+from typing import Dict, Optional
+
+import torch
+from torch import Tensor
+
+from torchmetrics_lite._checks import check_bool, check_lower_bound, check_no_nan, check_real_pair, check_reduction
+from torchmetrics_lite._dtype import float_dtype
+
+__all__ = ["cosine_similarity", "kl_divergence", "jensen_shannon_divergence"]
+
+State = Dict[str, Tensor]
+
+
+def _row_state(rows: Tensor, reduction: Optional[str]) -> State:
+    if reduction in ("none", None):
+        return {"measures": rows}
+    return {"sum_measure": rows.sum(), "total": torch.tensor(rows.shape[0], dtype=torch.int64, device=rows.device)}
+
+
+def _rows_from_stats(state: State, *, reduction: Optional[str]) -> Tensor:
+    if reduction in ("none", None):
+        return state["measures"]
+    return state["sum_measure"] / state["total"] if reduction == "mean" else state["sum_measure"]
+
+
+def _pair(a: Tensor, b: Tensor, names: tuple, validate_args: bool) -> tuple:
+    check_real_pair(a, b, names, ndim=2)
+    dtype = float_dtype(a.device)
+    x, y = a.to(dtype), b.to(dtype)
+    if validate_args:
+        total = x.sum() + y.sum()
+        check_no_nan(names[0], a, total=total)
+        check_no_nan(names[1], b, total=total)
+    return x, y
+
+
+# ---------------------------------------------------------------------------------------------- cosine
+def _cosine_stats(preds: Tensor, target: Tensor, *, reduction: Optional[str] = "sum",
+                  validate_args: bool = True) -> State:
+    check_reduction(reduction)
+    x, y = _pair(preds, target, ("preds", "target"), validate_args)
+    rows = (x * y).sum(-1) / (torch.linalg.vector_norm(x, dim=-1) * torch.linalg.vector_norm(y, dim=-1))
+    return _row_state(rows, reduction)
+
+
+def cosine_similarity(preds: Tensor, target: Tensor, reduction: Optional[str] = "sum", *,
+                      validate_args: bool = True) -> Tensor:
+    """Cosine similarity ``<preds_i, target_i> / (|preds_i| |target_i|)`` of each row, then reduced, float64.
+
+    Args:
+        preds: real tensor ``(N, d)``.
+        target: real tensor ``(N, d)``.
+        reduction: ``"sum"`` (torchmetrics' default), ``"mean"``, or ``"none"`` / ``None`` (the ``(N,)`` rows).
+        validate_args: check for NaN (a host sync).
+
+    Returns:
+        A float64 (MPS: float32) 0-d tensor, or ``(N,)``; a zero row gives ``nan`` (0 / 0, as torchmetrics);
+        empty input gives 0 (``"sum"``) or ``nan`` (``"mean"``).
+
+    Raises:
+        TypeError: an input is not a real tensor.
+        ValueError: shapes differ or are not 2-D, a bad ``reduction``, or (``validate_args``) NaN input.
+
+    References:
+        scikit-learn ``sklearn.metrics.pairwise.cosine_similarity`` (its diagonal); torchmetrics
+        ``cosine_similarity``.
+
+    Examples:
+        >>> cosine_similarity(torch.tensor([[1.0, 0.0], [1.0, 1.0]]), torch.tensor([[0.0, 1.0], [3.0, 4.0]]), "none")
+        tensor([0.0000, 0.9899], dtype=torch.float64)
+    """
+    stats = _cosine_stats(preds, target, reduction=reduction, validate_args=validate_args)
+    return _rows_from_stats(stats, reduction=reduction)
+
+
+# ----------------------------------------------------------------------------------------- divergences
+def _distributions(p: Tensor, q: Tensor, log_prob: bool, validate_args: bool) -> tuple:
+    check_bool("log_prob", log_prob)
+    x, y = _pair(p, q, ("p", "q"), validate_args)
+    if log_prob:
+        return x, y
+    if validate_args:
+        check_lower_bound("p", x, 0.0, strict=False, why="probabilities, or pass log_prob=True")
+        check_lower_bound("q", y, 0.0, strict=False, why="probabilities, or pass log_prob=True")
+    return x / x.sum(-1, keepdim=True), y / y.sum(-1, keepdim=True)
+
+
+def _kl_rows(p: Tensor, q: Tensor, log_prob: bool) -> Tensor:
+    if log_prob:
+        return (p.exp() * (p - q)).sum(-1)
+    return torch.xlogy(p, p / q).sum(-1)
+
+
+def _kl_stats(p: Tensor, q: Tensor, *, log_prob: bool = False, reduction: Optional[str] = "mean",
+              validate_args: bool = True) -> State:
+    check_reduction(reduction)
+    x, y = _distributions(p, q, log_prob, validate_args)
+    return _row_state(_kl_rows(x, y, log_prob), reduction)
+
+
+def kl_divergence(p: Tensor, q: Tensor, log_prob: bool = False, reduction: Optional[str] = "mean", *,
+                  validate_args: bool = True) -> Tensor:
+    """Kullback-Leibler divergence ``KL(p_i || q_i) = sum_j p_ij log(p_ij / q_ij)`` of each row (natural log),
+    then reduced, float64.
+
+    Without ``log_prob`` each row of ``p`` and ``q`` is normalised to sum 1 first; ``0 log 0 = 0``.
+
+    Args:
+        p: real tensor ``(N, d)``: non-negative weights, or log-probabilities with ``log_prob=True``.
+        q: real tensor ``(N, d)``, likewise.
+        log_prob: the inputs are log-probabilities (used as given, not normalised).
+        reduction: ``"mean"`` (torchmetrics' default), ``"sum"``, or ``"none"`` / ``None`` (the ``(N,)`` rows).
+        validate_args: check for NaN and negative probabilities (host syncs).
+
+    Returns:
+        A float64 (MPS: float32) 0-d tensor, or ``(N,)``; ``inf`` where ``q`` is 0 and ``p`` is not.
+
+    Raises:
+        TypeError: an input is not a real tensor, or ``log_prob`` is not a bool.
+        ValueError: shapes differ or are not 2-D, a bad ``reduction``, or (``validate_args``) NaN or a negative
+            probability.
+
+    References:
+        scipy ``scipy.stats.entropy(p, q)``; torchmetrics ``kl_divergence``.
+
+    Examples:
+        >>> round(kl_divergence(torch.tensor([[0.5, 0.5]]), torch.tensor([[0.25, 0.75]])).item(), 6)
+        0.143841
+    """
+    stats = _kl_stats(p, q, log_prob=log_prob, reduction=reduction, validate_args=validate_args)
+    return _rows_from_stats(stats, reduction=reduction)
+
+
+def _js_stats(p: Tensor, q: Tensor, *, log_prob: bool = False, reduction: Optional[str] = "mean",
+              validate_args: bool = True) -> State:
+    check_reduction(reduction)
+    x, y = _distributions(p, q, log_prob, validate_args)
+    if log_prob:
+        mid = torch.logaddexp(x, y) - math.log(2.0)
+    else:
+        mid = (x + y) / 2
+    return _row_state(0.5 * _kl_rows(x, mid, log_prob) + 0.5 * _kl_rows(y, mid, log_prob), reduction)
+
+
+def jensen_shannon_divergence(p: Tensor, q: Tensor, log_prob: bool = False, reduction: Optional[str] = "mean", *,
+                              validate_args: bool = True) -> Tensor:
+    """Jensen-Shannon divergence ``(KL(p_i || m_i) + KL(q_i || m_i)) / 2`` with ``m_i = (p_i + q_i) / 2`` of each
+    row (natural log, so in ``[0, log 2]``), then reduced, float64.
+
+    Args:
+        p: real tensor ``(N, d)``: non-negative weights (each row normalised), or log-probabilities.
+        q: real tensor ``(N, d)``, likewise.
+        log_prob: the inputs are log-probabilities.
+        reduction: ``"mean"`` (torchmetrics' default), ``"sum"``, or ``"none"`` / ``None`` (the ``(N,)`` rows).
+        validate_args: check for NaN and negative probabilities (host syncs).
+
+    Returns:
+        A float64 (MPS: float32) 0-d tensor, or ``(N,)``.
+
+    Raises:
+        TypeError, ValueError: as :func:`kl_divergence`.
+
+    References:
+        Lin, "Divergence measures based on the Shannon entropy", IEEE Trans. Inf. Theory 37(1), 1991; scipy
+        ``scipy.spatial.distance.jensenshannon`` (its square); torchmetrics ``jensen_shannon_divergence``.
+
+    Examples:
+        >>> round(jensen_shannon_divergence(torch.tensor([[1.0, 0.0]]), torch.tensor([[0.0, 1.0]])).item(), 6)
+        0.693147
+    """
+    stats = _js_stats(p, q, log_prob=log_prob, reduction=reduction, validate_args=validate_args)
+    return _rows_from_stats(stats, reduction=reduction)

@@ -1,0 +1,402 @@
+"""torchmetrics' other pooled regression errors: each a sum of per-element terms over a count (float64 sums, int64
+counts, so streaming and sync are exact up to the order of float64 additions).
+
+The terms (``e = target - preds``, every sum over all elements of any shape unless a function says otherwise):
+squared log error ``(log1p(preds) - log1p(target))²``, log-cosh ``log cosh e`` (per output column), Minkowski
+``|e|^p`` (the value is the ``p``-th root of the sum), the Tweedie deviance, the weighted MAPE ``sum |e| / sum
+|target|``, the symmetric MAPE ``2 |e| / (|target| + |preds|)``, the critical success index's hit / miss / false
+alarm counts and the CRPS of an ensemble.
+"""
+from __future__ import annotations
+
+import math
+from typing import Dict, Optional
+
+import torch
+from torch import Tensor
+
+from torchmetrics_lite._checks import (
+    check_ensemble,
+    check_keep_sequence_dim,
+    check_lower_bound,
+    check_minkowski_p,
+    check_no_nan,
+    check_real_pair,
+    check_regression_inputs,
+    check_tweedie_domain,
+    check_tweedie_power,
+)
+from torchmetrics_lite._dtype import float_dtype
+
+__all__ = [
+    "mean_squared_log_error", "log_cosh_error", "minkowski_distance", "tweedie_deviance_score",
+    "weighted_mean_absolute_percentage_error", "symmetric_mean_absolute_percentage_error",
+    "critical_success_index", "continuous_ranked_probability_score",
+]
+
+State = Dict[str, Tensor]
+PERCENT_EPS = 1.17e-06  # torchmetrics' floor on the (s)MAPE denominators
+
+
+def _floats(*ts: Tensor) -> tuple:
+    dtype = float_dtype(ts[0].device)
+    return tuple(t.to(dtype) for t in ts)
+
+
+def _count(t: Tensor) -> Tensor:
+    return torch.tensor(t.numel(), dtype=torch.int64, device=t.device)
+
+
+def _checked_sum(terms: Tensor, preds: Tensor, target: Tensor, validate_args: bool) -> Tensor:
+    total = terms.sum()
+    if validate_args:
+        check_no_nan("preds", preds, total=total)
+        check_no_nan("target", target, total=total)
+    return total
+
+
+def _mean_from_stats(state: State) -> Tensor:
+    return state["sum_error"] / state["total"]  # nan before any element (0 / 0)
+
+
+# --------------------------------------------------------------------------------------------- MSLE
+def _msle_stats(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> State:
+    preds, target = check_real_pair(preds, target)
+    if validate_args:
+        for name, t in (("preds", preds), ("target", target)):
+            check_lower_bound(name, t, -1.0, strict=True, why="log1p is finite above -1")
+    p, t = _floats(preds, target)
+    terms = (torch.log1p(p) - torch.log1p(t)).square()
+    return {"sum_error": _checked_sum(terms, preds, target, validate_args), "total": _count(t)}
+
+
+def mean_squared_log_error(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> Tensor:
+    """Mean squared logarithmic error ``mean((log1p(preds) - log1p(target))²)`` over every element, float64.
+
+    Args:
+        preds: real tensor of any shape, every value > -1.
+        target: real tensor of the same shape, every value > -1.
+        validate_args: check the values (> -1, no NaN; host syncs).
+
+    Returns:
+        A float64 (MPS: float32) 0-d tensor; ``nan`` for empty input.
+
+    Raises:
+        TypeError: an input is not a real tensor.
+        ValueError: shapes differ, or (``validate_args``) a value <= -1 or NaN (torchmetrics returns ``nan``).
+
+    References:
+        scikit-learn ``mean_squared_log_error``; torchmetrics ``mean_squared_log_error``.
+
+    Examples:
+        >>> round(mean_squared_log_error(torch.tensor([0.0, 3.0]), torch.tensor([0.0, 1.0])).item(), 6)
+        0.240227
+    """
+    return _mean_from_stats(_msle_stats(preds, target, validate_args=validate_args))
+
+
+# ----------------------------------------------------------------------------------------- log-cosh
+def _log_cosh_stats(preds: Tensor, target: Tensor, *, num_outputs: Optional[int] = None,
+                    validate_args: bool = True) -> State:
+    preds, target = check_regression_inputs(preds, target, num_outputs=num_outputs)
+    p, t = _floats(preds, target)
+    e = (p - t).abs()
+    e = e[:, None] if e.dim() == 1 else e
+    terms = e + torch.log1p(torch.exp(-2 * e)) - math.log(2.0)  # log cosh e, finite for every finite e
+    sums = terms.sum(0)
+    if validate_args:
+        _checked_sum(sums, preds, target, True)
+    return {"sum_error": sums, "total": _count(t[:, 0] if t.dim() == 2 else t)}
+
+
+def _log_cosh_from_stats(state: State) -> Tensor:
+    value = state["sum_error"] / state["total"]
+    return value[0] if value.numel() == 1 else value
+
+
+def log_cosh_error(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> Tensor:
+    """Log-cosh error ``mean_i log(cosh(preds_i - target_i))`` per output column, float64.
+
+    Computed as ``|e| + log1p(exp(-2|e|)) - log 2``, finite for every finite error (torchmetrics' ``exp`` form
+    overflows to ``inf`` past ``|e| ≈ 89`` in float32).
+
+    Args:
+        preds: real tensor ``(N,)`` or ``(N, d)``.
+        target: real tensor of the same shape.
+        validate_args: check for NaN (a host sync).
+
+    Returns:
+        A float64 (MPS: float32) 0-d tensor for ``(N,)`` or ``(N, 1)`` input, else the ``(d,)`` per-output values
+        (torchmetrics' shapes); ``nan`` for empty input.
+
+    Raises:
+        TypeError: an input is not a real tensor.
+        ValueError: shapes differ or are not 1-D/2-D, or (``validate_args``) NaN input.
+
+    References:
+        torchmetrics ``log_cosh_error``.
+
+    Examples:
+        >>> round(log_cosh_error(torch.tensor([0.0, 2.0]), torch.tensor([1.0, 2.0])).item(), 6)  # log cosh 1 / 2
+        0.21689
+    """
+    return _log_cosh_from_stats(_log_cosh_stats(preds, target, validate_args=validate_args))
+
+
+# ---------------------------------------------------------------------------------------- Minkowski
+def _minkowski_stats(preds: Tensor, target: Tensor, *, p: float, validate_args: bool = True) -> State:
+    preds, target = check_real_pair(preds, target)
+    check_minkowski_p(p)
+    a, b = _floats(preds, target)
+    return {"sum_error": _checked_sum((a - b).abs().pow(p), preds, target, validate_args)}
+
+
+def _minkowski_from_stats(state: State, *, p: float) -> Tensor:
+    return state["sum_error"].pow(1.0 / p)
+
+
+def minkowski_distance(preds: Tensor, targets: Tensor, p: float, *, validate_args: bool = True) -> Tensor:
+    """Minkowski distance ``(sum |preds - targets|^p)^(1/p)`` over every element, float64.
+
+    Args:
+        preds: real tensor of any shape.
+        targets: real tensor of the same shape (torchmetrics' name).
+        p: the order, a number ``>= 1`` (1: Manhattan, 2: Euclidean).
+        validate_args: check for NaN (a host sync).
+
+    Returns:
+        A float64 (MPS: float32) 0-d tensor; 0 for empty input.
+
+    Raises:
+        TypeError: an input is not a real tensor.
+        ValueError: shapes differ, ``p < 1``, or (``validate_args``) NaN input.
+
+    References:
+        scipy ``scipy.spatial.distance.minkowski``; torchmetrics ``minkowski_distance``.
+
+    Examples:
+        >>> minkowski_distance(torch.tensor([0.0, 0.0]), torch.tensor([3.0, 4.0]), p=2).item()
+        5.0
+    """
+    return _minkowski_from_stats(_minkowski_stats(preds, targets, p=p, validate_args=validate_args), p=p)
+
+
+# ------------------------------------------------------------------------------------------ Tweedie
+def _tweedie_terms(y: Tensor, mu: Tensor, power: float) -> Tensor:
+    if power == 0:
+        return (y - mu).square()
+    if power == 1:
+        return 2 * (torch.xlogy(y, y / mu) - y + mu)
+    if power == 2:
+        return 2 * (torch.log(mu / y) + y / mu - 1)
+    term_1 = y.clamp(min=0).pow(2 - power) / ((1 - power) * (2 - power))
+    return 2 * (term_1 - y * mu.pow(1 - power) / (1 - power) + mu.pow(2 - power) / (2 - power))
+
+
+def _tweedie_stats(preds: Tensor, targets: Tensor, *, power: float = 0.0, validate_args: bool = True) -> State:
+    preds, targets = check_real_pair(preds, targets, ("preds", "targets"))
+    check_tweedie_power(power)
+    if validate_args:
+        check_tweedie_domain(preds, targets, power)
+    mu, y = _floats(preds, targets)
+    return {"sum_error": _checked_sum(_tweedie_terms(y, mu, power), preds, targets, validate_args),
+            "total": _count(y)}
+
+
+def tweedie_deviance_score(preds: Tensor, targets: Tensor, power: float = 0.0, *, validate_args: bool = True
+                           ) -> Tensor:
+    """Mean Tweedie deviance of ``preds`` (the predicted means ``μ``) from ``targets`` ``y``, float64.
+
+    Per element: ``power = 0``: ``(y - μ)²``; ``1`` (Poisson): ``2 (y log(y/μ) - y + μ)``; ``2`` (Gamma):
+    ``2 (log(μ/y) + y/μ - 1)``; otherwise ``2 (max(y, 0)^(2-p) / ((1-p)(2-p)) - y μ^(1-p) / (1-p) + μ^(2-p) /
+    (2-p))``; the mean over every element.
+
+    Args:
+        preds: real tensor of any shape; ``> 0`` unless ``power == 0``.
+        targets: real tensor of the same shape; ``>= 0`` for ``1 <= power < 2``, ``> 0`` for ``power >= 2``.
+        power: the Tweedie power ``p``, outside ``(0, 1)``.
+        validate_args: check the domains and NaN (host syncs).
+
+    Returns:
+        A float64 (MPS: float32) 0-d tensor; ``nan`` for empty input.
+
+    Raises:
+        TypeError: an input is not a real tensor.
+        ValueError: shapes differ, ``0 < power < 1``, or (``validate_args``) a value outside the domain.
+
+    References:
+        scikit-learn ``mean_tweedie_deviance``; torchmetrics ``tweedie_deviance_score``.
+
+    Examples:
+        >>> round(tweedie_deviance_score(torch.tensor([2.0]), torch.tensor([1.0]), power=1).item(), 6)
+        0.613706
+    """
+    return _mean_from_stats(_tweedie_stats(preds, targets, power=power, validate_args=validate_args))
+
+
+# ----------------------------------------------------------------------------------- (s)MAPE, WMAPE
+def _wmape_stats(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> State:
+    preds, target = check_real_pair(preds, target)
+    p, t = _floats(preds, target)
+    return {"sum_error": _checked_sum((p - t).abs(), preds, target, validate_args), "sum_scale": t.abs().sum()}
+
+
+def _wmape_from_stats(state: State) -> Tensor:
+    return state["sum_error"] / state["sum_scale"].clamp(min=PERCENT_EPS)
+
+
+def weighted_mean_absolute_percentage_error(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> Tensor:
+    """Weighted mean absolute percentage error ``sum |target - preds| / max(sum |target|, 1.17e-6)`` over every
+    element, float64 (a fraction; torchmetrics' floor).
+
+    Args:
+        preds: real tensor of any shape.
+        target: real tensor of the same shape.
+        validate_args: check for NaN (a host sync).
+
+    Returns:
+        A float64 (MPS: float32) 0-d tensor; 0 for empty input.
+
+    Raises:
+        TypeError: an input is not a real tensor.
+        ValueError: shapes differ, or (``validate_args``) NaN input.
+
+    References:
+        torchmetrics ``weighted_mean_absolute_percentage_error``.
+
+    Examples:
+        >>> weighted_mean_absolute_percentage_error(torch.tensor([1.0, 3.0]), torch.tensor([2.0, 2.0])).item()
+        0.5
+    """
+    return _wmape_from_stats(_wmape_stats(preds, target, validate_args=validate_args))
+
+
+def _smape_stats(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> State:
+    preds, target = check_real_pair(preds, target)
+    p, t = _floats(preds, target)
+    terms = 2 * (p - t).abs() / (t.abs() + p.abs()).clamp(min=PERCENT_EPS)
+    return {"sum_error": _checked_sum(terms, preds, target, validate_args), "total": _count(t)}
+
+
+def symmetric_mean_absolute_percentage_error(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> Tensor:
+    """Symmetric mean absolute percentage error ``mean(2 |target - preds| / max(|target| + |preds|, 1.17e-6))``
+    over every element, float64 (a fraction in ``[0, 2]``; torchmetrics' floor).
+
+    Args:
+        preds: real tensor of any shape.
+        target: real tensor of the same shape.
+        validate_args: check for NaN (a host sync).
+
+    Returns:
+        A float64 (MPS: float32) 0-d tensor; ``nan`` for empty input.
+
+    Raises:
+        TypeError: an input is not a real tensor.
+        ValueError: shapes differ, or (``validate_args``) NaN input.
+
+    References:
+        torchmetrics ``symmetric_mean_absolute_percentage_error``.
+
+    Examples:
+        >>> symmetric_mean_absolute_percentage_error(torch.tensor([1.0, 3.0]), torch.tensor([3.0, 3.0])).item()
+        0.5
+    """
+    return _mean_from_stats(_smape_stats(preds, target, validate_args=validate_args))
+
+
+# ---------------------------------------------------------------------------------------------- CSI
+def _csi_stats(preds: Tensor, target: Tensor, *, threshold: float, keep_sequence_dim: Optional[int] = None,
+               validate_args: bool = True) -> State:
+    preds, target = check_real_pair(preds, target)
+    check_keep_sequence_dim(keep_sequence_dim, preds.dim())
+    if validate_args:
+        check_no_nan("preds", preds)
+        check_no_nan("target", target)
+    p, t = preds >= threshold, target >= threshold
+    dims = [d for d in range(p.dim()) if d != keep_sequence_dim]
+    counts = {"hits": p & t, "misses": t & ~p, "false_alarms": p & ~t}
+    if keep_sequence_dim is None:
+        return {k: v.sum(dtype=torch.int64) for k, v in counts.items()}
+    return {k: (v.sum(dim=dims, dtype=torch.int64) if dims else v.to(torch.int64)) for k, v in counts.items()}
+
+
+def _csi_from_stats(state: State) -> Tensor:
+    hits = state["hits"].to(float_dtype(state["hits"].device))
+    den = hits + state["misses"] + state["false_alarms"]
+    return torch.where(den > 0, hits / den.clamp(min=1), 0.0)
+
+
+def critical_success_index(preds: Tensor, target: Tensor, threshold: float, keep_sequence_dim: Optional[int] = None,
+                           *, validate_args: bool = True) -> Tensor:
+    """Critical success index (threat score) ``hits / (hits + misses + false alarms)`` of the events
+    ``preds >= threshold`` against ``target >= threshold``, float64.
+
+    Args:
+        preds: real tensor of any shape.
+        target: real tensor of the same shape.
+        threshold: the event threshold.
+        keep_sequence_dim: ``None`` (one score) or a dimension whose index keeps its own score (one per
+            sequence).
+        validate_args: check for NaN (a host sync).
+
+    Returns:
+        A float64 (MPS: float32) 0-d tensor, or one score per index of ``keep_sequence_dim``; 0 where no event
+        occurs in either tensor (torchmetrics' rule).
+
+    Raises:
+        TypeError: an input is not a real tensor.
+        ValueError: shapes differ, a bad ``keep_sequence_dim``, or (``validate_args``) NaN input.
+
+    References:
+        Schaefer, "The critical success index as an indicator of warning skill", Weather and Forecasting 5(4),
+        1990; torchmetrics ``critical_success_index``.
+
+    Examples:
+        >>> critical_success_index(torch.tensor([0.9, 0.8, 0.1, 0.7]), torch.tensor([1.0, 0.0, 1.0, 1.0]), 0.5).item()
+        0.5
+    """
+    stats = _csi_stats(preds, target, threshold=threshold, keep_sequence_dim=keep_sequence_dim,
+                       validate_args=validate_args)
+    return _csi_from_stats(stats)
+
+
+# --------------------------------------------------------------------------------------------- CRPS
+def _crps_stats(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> State:
+    preds, target = check_ensemble(preds, target)
+    x, y = _floats(preds, target)
+    m = x.shape[1]
+    xs = x.sort(dim=1).values
+    rank_weight = 2 * torch.arange(m, dtype=x.dtype, device=x.device) - (m - 1)  # sum_jk |x_j - x_k| / 2
+    spread = (xs * rank_weight).sum(1) / (m * m)
+    scores = (x - y[:, None]).abs().mean(1) - spread
+    return {"sum_error": _checked_sum(scores, preds, target, validate_args), "total": _count(y)}
+
+
+def continuous_ranked_probability_score(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> Tensor:
+    """Continuous ranked probability score of an ensemble forecast, the mean over samples of
+    ``mean_j |x_j - y| - sum_{j,k} |x_j - x_k| / (2 m²)``, float64.
+
+    The pair sum runs in ``O(m log m)`` per sample: ``sum_{j,k} |x_j - x_k| = 2 sum_j (2j - m + 1) x_(j)`` over the
+    sorted members ``x_(0) <= ... <= x_(m-1)``.
+
+    Args:
+        preds: real tensor ``(N, m)``, ``m >= 2`` ensemble members per sample.
+        target: real tensor ``(N,)``, the observations.
+        validate_args: check for NaN (a host sync).
+
+    Returns:
+        A float64 (MPS: float32) 0-d tensor; ``nan`` for empty input.
+
+    Raises:
+        TypeError: an input is not a real tensor.
+        ValueError: bad shapes (``m < 2``, ``target`` not ``(N,)``), or (``validate_args``) NaN input.
+
+    References:
+        Gneiting & Raftery, "Strictly proper scoring rules, prediction, and estimation", JASA 102(477), 2007;
+        torchmetrics ``continuous_ranked_probability_score``.
+
+    Examples:
+        >>> continuous_ranked_probability_score(torch.tensor([[0.0, 2.0]]), torch.tensor([1.0])).item()  # 1 - 0.5
+        0.5
+    """
+    return _mean_from_stats(_crps_stats(preds, target, validate_args=validate_args))

@@ -1,0 +1,138 @@
+"""The row-wise measure modules (documented in :mod:`torchmetrics_lite.functional.regression.divergence`):
+``reduction="sum"``/``"mean"`` keep a float64 sum and an int64 row count; ``"none"``/``None`` keep the rows
+(``cat``)."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import torch
+
+from torchmetrics_lite._checks import check_bool, check_reduction
+from torchmetrics_lite.functional.regression.divergence import _cosine_stats, _js_stats, _kl_stats, _rows_from_stats
+from torchmetrics_lite.metric import Metric
+
+__all__ = ["CosineSimilarity", "KLDivergence", "JensenShannonDivergence"]
+
+
+class _RowMeasure(Metric):
+    value_fn = staticmethod(_rows_from_stats)
+    value_options = ("reduction",)
+
+    def __init__(self, reduction: Optional[str], **kwargs: Any) -> None:
+        check_reduction(reduction)
+        super().__init__(**kwargs)
+        self.reduction = reduction
+        if reduction in ("none", None):
+            self.add_state("measures", torch.zeros(0, dtype=torch.float64), reduce="cat")
+        else:
+            self.add_state("sum_measure", torch.zeros((), dtype=torch.float64), reduce="sum")
+            self.add_state("total", torch.zeros((), dtype=torch.int64), reduce="sum")
+
+
+class CosineSimilarity(_RowMeasure):
+    """Cosine similarity of each row of ``preds`` and ``target`` ``(N, d)``, summed, averaged or kept; see
+    :func:`~torchmetrics_lite.functional.cosine_similarity`.
+
+    ``update(preds, target)``: real ``(N, d)`` tensors.
+
+    Args:
+        reduction: ``"sum"`` (torchmetrics' default), ``"mean"``, or ``"none"`` / ``None`` (every row, in order).
+        kwargs: :class:`~torchmetrics_lite.metric.Metric`'s options.
+
+    Returns:
+        ``compute()``: a float64 (MPS: float32) 0-d tensor, or the ``(N,)`` rows.
+
+    Raises:
+        ValueError: a bad ``reduction``; bad batches, as the function.
+
+    References:
+        torchmetrics ``CosineSimilarity``.
+
+    Examples:
+        >>> m = CosineSimilarity(reduction="mean")
+        >>> m.update(torch.tensor([[1.0, 0.0]]), torch.tensor([[0.0, 1.0]]))
+        >>> m.update(torch.tensor([[1.0, 1.0]]), torch.tensor([[2.0, 2.0]]))
+        >>> round(m.compute().item(), 6)
+        0.5
+    """
+
+    stats_fn = staticmethod(_cosine_stats)
+    stats_options = ("reduction", "validate_args")
+    higher_is_better = True
+
+    def __init__(self, reduction: Optional[str] = "sum", **kwargs: Any) -> None:
+        super().__init__(reduction, **kwargs)
+
+
+class KLDivergence(_RowMeasure):
+    """Kullback-Leibler divergence ``KL(p_i || q_i)`` of each row, averaged, summed or kept; see
+    :func:`~torchmetrics_lite.functional.kl_divergence`.
+
+    ``update(p, q)``: real ``(N, d)`` tensors (non-negative weights, each row normalised, or log-probabilities).
+
+    Args:
+        log_prob: the inputs are log-probabilities.
+        reduction: ``"mean"`` (torchmetrics' default), ``"sum"``, or ``"none"`` / ``None`` (every row).
+        kwargs: :class:`~torchmetrics_lite.metric.Metric`'s options.
+
+    Returns:
+        ``compute()``: a float64 (MPS: float32) 0-d tensor, or the ``(N,)`` rows.
+
+    Raises:
+        TypeError, ValueError: bad options; bad batches, as the function.
+
+    References:
+        scipy ``scipy.stats.entropy``; torchmetrics ``KLDivergence``.
+
+    Examples:
+        >>> m = KLDivergence()
+        >>> m.update(torch.tensor([[0.5, 0.5]]), torch.tensor([[0.25, 0.75]]))
+        >>> round(m.compute().item(), 6)
+        0.143841
+    """
+
+    stats_fn = staticmethod(_kl_stats)
+    stats_options = ("log_prob", "reduction", "validate_args")
+    higher_is_better = False
+
+    def __init__(self, log_prob: bool = False, reduction: Optional[str] = "mean", **kwargs: Any) -> None:
+        check_bool("log_prob", log_prob)
+        super().__init__(reduction, **kwargs)
+        self.log_prob = log_prob
+
+
+class JensenShannonDivergence(_RowMeasure):
+    """Jensen-Shannon divergence of each row (natural log), averaged, summed or kept; see
+    :func:`~torchmetrics_lite.functional.jensen_shannon_divergence`.
+
+    ``update(p, q)``: real ``(N, d)`` tensors, as :class:`KLDivergence`.
+
+    Args:
+        log_prob: the inputs are log-probabilities.
+        reduction: ``"mean"`` (torchmetrics' default), ``"sum"``, or ``"none"`` / ``None`` (every row).
+        kwargs: :class:`~torchmetrics_lite.metric.Metric`'s options.
+
+    Returns:
+        ``compute()``: a float64 (MPS: float32) 0-d tensor, or the ``(N,)`` rows.
+
+    Raises:
+        TypeError, ValueError: bad options; bad batches, as the function.
+
+    References:
+        scipy ``scipy.spatial.distance.jensenshannon`` (squared); torchmetrics ``JensenShannonDivergence``.
+
+    Examples:
+        >>> m = JensenShannonDivergence()
+        >>> m.update(torch.tensor([[1.0, 0.0]]), torch.tensor([[0.0, 1.0]]))
+        >>> round(m.compute().item(), 6)
+        0.693147
+    """
+
+    stats_fn = staticmethod(_js_stats)
+    stats_options = ("log_prob", "reduction", "validate_args")
+    higher_is_better = False
+
+    def __init__(self, log_prob: bool = False, reduction: Optional[str] = "mean", **kwargs: Any) -> None:
+        check_bool("log_prob", log_prob)
+        super().__init__(reduction, **kwargs)
+        self.log_prob = log_prob
