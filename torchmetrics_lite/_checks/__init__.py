@@ -37,7 +37,6 @@ from torchmetrics_lite._checks.auroc import (  # noqa: F401
     check_rank_weighting,
     check_thresholds,
     drop_ignored,
-    host_nan_probe,
     plain_binary_rank_rows,
 )
 from torchmetrics_lite._checks.calibration import (  # noqa: F401

@@ -7,7 +7,7 @@ from typing import Any, Callable, Optional, Sequence, Tuple
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks.auroc import check_max_fpr, host_nan_probe
+from torchmetrics_lite._checks.auroc import check_max_fpr
 from torchmetrics_lite._checks.primitives import (
     check_choice,
     check_integer,
@@ -101,8 +101,7 @@ def flat_retrieval_rows(preds: Any, target: Any, indexes: Any,
             and preds.dim() == 1 and preds.shape == target.shape == indexes.shape):
         return None
     if validate_args and preds.numel():
-        nan = host_nan_probe(preds)  # numpy on CPU; the torch sum elsewhere
-        if nan if nan is not None else math.isnan(preds.sum().item()):
+        if math.isnan(preds.sum().item()):
             return None
         if target.dtype != torch.bool and target.min().item() < 0:
             return None

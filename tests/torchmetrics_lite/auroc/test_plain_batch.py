@@ -1,12 +1,12 @@
 """The one-frame check of the common binary rank batch (1-D float scores, bool/integer labels, CPU) and the numpy
 NaN probe: the rows are the full checks' rows, and every value they refuse falls through to the full checks,
-which raise their message before any state changes (retrieval and rank correlation share the probe)."""
+which raise their message before any state changes."""
 import pytest
 import torch
 
 import torchmetrics_lite as tml
 from torchmetrics_lite import _backend
-from torchmetrics_lite._checks import check_binary_rank_inputs, host_nan_probe, plain_binary_rank_rows
+from torchmetrics_lite._checks import check_binary_rank_inputs, plain_binary_rank_rows
 
 SCORES = torch.tensor([0.9, 0.2, 0.6, 0.4])
 
@@ -48,20 +48,10 @@ def test_without_value_checks_the_plain_rows_take_any_value():
     assert rows is not None and rows[0] is nan
 
 
-def test_the_probe_finds_exactly_a_nan():
+def test_infinite_scores_are_plain_and_grad_goes_the_full_way():
     inf = float("inf")
-    assert host_nan_probe(torch.tensor([inf, -inf, 1.0])) is False  # a maximum: infinities never cancel
-    assert host_nan_probe(torch.tensor([3e38, 3e38])) is False  # no overflow
-    assert host_nan_probe(torch.tensor([1.0, float("nan")], dtype=torch.float64)) is True
-    assert host_nan_probe(torch.zeros(0)) is False
-    assert host_nan_probe(torch.tensor([1, 2])) is None  # not floating: the caller's own check
+    scores = torch.tensor([inf, -inf, 1.0])
+    assert plain_binary_rank_rows(scores, torch.tensor([1, 0, 1]), True) is not None  # infinities never read NaN
+    assert plain_binary_rank_rows(scores.requires_grad_(), torch.tensor([1, 0, 1]), True) is None
     with _backend.force("torch"):
-        assert host_nan_probe(torch.tensor([1.0])) is None
-
-
-def test_the_shared_probe_refuses_nan_in_retrieval_and_rank_correlation():
-    nan = torch.tensor([0.3, float("nan"), 0.1])
-    with pytest.raises(ValueError, match=r"`preds`.*NaN"):
-        tml.RetrievalMAP().update(nan, torch.tensor([1, 0, 1]), indexes=torch.tensor([0, 0, 1]))
-    with pytest.raises(ValueError, match=r"`target`.*NaN"):
-        tml.KendallRankCorrCoef().update(torch.tensor([0.3, 0.2, 0.1]), nan)
+        assert plain_binary_rank_rows(SCORES, torch.tensor([1, 0, 1, 0]), True) is None

@@ -16,7 +16,6 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks.auroc import host_nan_probe
 from torchmetrics_lite._checks.correlation import check_correlation_inputs, check_kendall_options
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.regression._rank_kernels import KENDALL_ROWS, average_ranks, kendall_counts
@@ -39,14 +38,6 @@ def _values(x: Tensor) -> Tensor:
     return x if x.is_floating_point() else x.to(torch.int64)
 
 
-def _nan_pair(preds: Tensor, target: Tensor) -> bool:
-    """Whether either 1-D floating input holds a NaN: numpy probes on CPU, one torch sum of both elsewhere."""
-    nan_p, nan_t = host_nan_probe(preds), host_nan_probe(target)
-    if nan_p is None or nan_t is None:
-        return math.isnan((preds.sum() + target.sum()).item())
-    return nan_p or nan_t
-
-
 def _rank_stats(preds: Tensor, target: Tensor, *, num_outputs: Optional[int], validate_args: bool) -> State:
     """Checked values of one batch (the modules' ``batch_stats``): ``preds`` and ``target`` rows ``(N, d)``.
 
@@ -54,7 +45,7 @@ def _rank_stats(preds: Tensor, target: Tensor, *, num_outputs: Optional[int], va
     of the two sums together; anything else, or a NaN sum, through the checks that name the culprit."""
     if isinstance(preds, Tensor) and isinstance(target, Tensor) and preds.dtype in _FLOATS and \
             target.dtype in _FLOATS and preds.dim() == 1 and preds.shape == target.shape and num_outputs in (None, 1):
-        if not validate_args or not preds.numel() or not _nan_pair(preds, target):
+        if not validate_args or not preds.numel() or not math.isnan((preds.sum() + target.sum()).item()):
             return {"preds": preds.detach().reshape(-1, 1), "target": target.detach().reshape(-1, 1)}
     p, t = check_correlation_inputs(preds, target, num_outputs=num_outputs, validate_args=validate_args)
     return {"preds": _values(p), "target": _values(t)}
