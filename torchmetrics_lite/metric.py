@@ -114,8 +114,9 @@ __all__ = ["Metric", "Fold"]  # in the docs page's order; float_dtype and update
 
 _REDUCTIONS = ("sum", "max", "min", "cat")
 _MIN_CAPACITY = 1024
-_NUMPY_DTYPES = {torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16,
-                 torch.float32, torch.float64}
+_NUMPY_DTYPES = {dtype: torch.empty(0, dtype=dtype).numpy().dtype for dtype in (  # looked up once, not per growth
+    torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16, torch.float32,
+    torch.float64)}
 
 
 def _grown_buffer(buf: Tensor, shape: Tuple[int, ...], dtype: torch.dtype) -> Tensor:
@@ -123,7 +124,7 @@ def _grown_buffer(buf: Tensor, shape: Tuple[int, ...], dtype: torch.dtype) -> Te
     transparent huge pages on large arrays (torch's allocator does not): filling a fresh buffer then costs a few
     page faults instead of one per 4 KiB, three to four times faster for buffers of tens of MiB."""
     if buf.is_cpu and dtype in _NUMPY_DTYPES and not torch.compiler.is_compiling():
-        return torch.from_numpy(np.empty(shape, dtype=torch.empty(0, dtype=dtype).numpy().dtype))
+        return torch.from_numpy(np.empty(shape, dtype=_NUMPY_DTYPES[dtype]))
     return buf.new_empty(shape, dtype=dtype)
 
 class Fold(NamedTuple):

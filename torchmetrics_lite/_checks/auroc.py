@@ -193,6 +193,35 @@ def _host_rank_inputs(preds: Tensor, target: Tensor, validate_args: bool) -> Opt
     return preds, torch.from_numpy(labels.astype(np.uint8))
 
 
+_UNSIGNED = {torch.uint8: np.uint8, torch.int8: np.uint8, torch.int16: np.uint16, torch.int32: np.uint32,
+             torch.int64: np.uint64}
+
+
+def plain_binary_rank_rows(preds: Any, target: Any, validate_args: bool) -> Optional[Tuple[Tensor, Tensor]]:
+    """The common batch of :func:`check_binary_rank_inputs` checked in one frame: 1-D float32/float64 CPU scores
+    (no grad, not empty) and bool or integer CPU labels of the same length, on the numpy backend. One NaN probe of
+    the scores (``a.dot(a)``, a sum of squares: NaN exactly when a score is NaN), one unsigned maximum of integer
+    labels (a negative label reads as a large one). Returns what :func:`check_binary_rank_inputs` returns (bool
+    labels as a uint8 view: the merge copies them); ``None`` for anything else or any bad value, where the caller
+    runs the full checks, which raise the messages in their order."""
+    if type(preds) is not Tensor or type(target) is not Tensor or preds.dim() != 1 or preds.shape != target.shape \
+            or preds.dtype not in _HOST_SCORES or preds.requires_grad or not target.is_cpu or not preds.numel() \
+            or not _backend.use_numpy(preds):
+        return None
+    dtype = target.dtype
+    if validate_args and math.isnan(preds.numpy().max()):
+        return None
+    if dtype is torch.bool:
+        return preds, target.view(torch.uint8)
+    unsigned = _UNSIGNED.get(dtype)
+    if unsigned is None:
+        return None
+    labels = target.numpy()
+    if validate_args and labels.view(unsigned).max() > 1:
+        return None
+    return preds, target if dtype is torch.uint8 else torch.from_numpy(labels.astype(np.uint8))
+
+
 def check_rank_weight(weight: Any, shape: Tuple[int, ...], validate_args: bool) -> Optional[Tensor]:
     """:func:`~torchmetrics_lite._checks.primitives.check_sample_weight`, returned flattened in the dtype the rank
     statistics use: integers as float64 (float32 on a device without float64), float16/bfloat16 as float32."""

@@ -16,6 +16,7 @@ from torchmetrics_lite._checks import (
     check_rank_weighting,
     check_thresholds,
     drop_ignored,
+    plain_binary_rank_rows,
 )
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.auroc import _kernels as kernels
@@ -46,6 +47,10 @@ def _binary_rank_stats(preds: Any, target: Any, weight: Any = None, *, validate_
     binned mode (the ``confmat`` counts of ``torchmetrics_lite.functional.auroc.binned`` instead of rows)."""
     if threshold_values is not None:
         return _binary_binned_stats(preds, target, threshold_values, ignore_index, validate_args, weight)
+    if weight is None and ignore_index is None and (weighting is None or not weighting.weight_rows):
+        plain = plain_binary_rank_rows(preds, target, validate_args)  # the common batch in one frame
+        if plain is not None:
+            return {"preds": plain[0], "target": plain[1]}
     if weighting is not None:
         check_rank_weighting(weighting, weight)
     if ignore_index is not None:
