@@ -42,9 +42,30 @@ _ALLOWED, _HIDDEN_IN = _roots()
 _violations: List[str] = []
 
 
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder + os.sep)
+
+
+def _beside_the_clone(path: str) -> bool:
+    """A path in the folder that holds the clone, not in the clone, not hidden: what CI keeps beside the clone
+    (``../shared``) and a user does not have. Checked before the temporary folders, since a clone may itself sit
+    in one (``/tmp/ci/clone``); where the clone's folder *is* the temporary folder, only the names that ``tempfile``
+    and pytest give their folders (``tmp*``, ``pytest-of-*``) pass."""
+    holder = str(ROOT.parent)
+    if holder == os.sep or not path.startswith(holder + os.sep) or _under(path, str(ROOT)):
+        return False
+    child = path[len(holder) + 1:].split(os.sep, 1)[0]
+    if child.startswith("."):
+        return False
+    temp = {tempfile.gettempdir().rstrip(os.sep), os.path.realpath(tempfile.gettempdir())}
+    return not (holder in temp and (child.startswith("tmp") or child.startswith("pytest-of-")))
+
+
 def allowed(path: str) -> bool:
     """Whether the suite may open ``path`` (absolute, normalised)."""
-    if any(path == p or path.startswith(p + os.sep) for p in _ALLOWED):
+    if _beside_the_clone(path):
+        return False
+    if any(_under(path, p) for p in _ALLOWED):
         return True
     for folder in _HIDDEN_IN:
         if path.startswith(folder + os.sep) and path[len(folder) + 1:].startswith("."):
