@@ -61,7 +61,6 @@ DOCUMENTED_ERRORS = {
                                                  "scores themselves",
     "pass `preds.sigmoid()`": "the scores must be probabilities (a `ValueError` says `preds.sigmoid()`",
     "probabilities are used as given; apply a sigmoid/softmax": "calibration error of scores outside [0, 1]",
-    "to have a floating dtype": "integer scores (`preds` of dtype int) on the AUROC family",
 }
 # the three port edits: a fragment of the message
 PORT_EDITS = ("from_logits=True", "num_outputs=", "`multioutput`", "`k=`")

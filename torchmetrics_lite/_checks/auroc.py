@@ -67,8 +67,26 @@ def check_binned_weight(bins: int, weight: Any) -> None:
                         f"{type(weight).__name__}; use the exact mode (bins=None) for weights")
 
 
+_EXACT_IN_FLOAT64 = 2 ** 53
+
+
+def _integer_scores(preds: Tensor) -> Tensor:
+    """Integer scores as float64, as torchmetrics accepts them (ranks depend only on order): exact for every
+    integer dtype up to 32 bits; a 64-bit one only when each ``|value| <= 2**53``, else a ``ValueError`` (a rounded
+    cast could tie two scores and change a rank)."""
+    if preds.element_size() == 8 and preds.numel():
+        lo, hi = torch.aminmax(preds)
+        if lo.item() < -_EXACT_IN_FLOAT64 or hi.item() > _EXACT_IN_FLOAT64:
+            raise ValueError(f"Expected integer `preds` to lie in [-2**53, 2**53] (exact in float64, so their order "
+                             f"is kept), got values in [{lo.item()}, {hi.item()}]; pass floating scores")
+    return preds.to(torch.float64)
+
+
 def _rank_scores(preds: Tensor, validate_args: bool) -> Tensor:
-    """Checked tensor scores: floating (upcast to float32 if narrower), no NaN (with ``validate_args``)."""
+    """Checked tensor scores: floating (upcast to float32 if narrower) or integer (float64, exactly:
+    :func:`_integer_scores`), no NaN (with ``validate_args``)."""
+    if not (preds.is_floating_point() or preds.is_complex() or preds.dtype == torch.bool):
+        preds = _integer_scores(preds)
     check_floating("preds", preds)
     preds = upcast(preds)
     if validate_args:
