@@ -57,8 +57,6 @@ DOCUMENTED.update({
 })
 # a clear error that is a documented row (not a port edit): a fragment of the message -> the row
 DOCUMENTED_ERRORS = {
-    "flatten the extra dimensions into samples": "multiclass/multilabel AUROC, AP and curves flatten `(N, C, ...)` "
-                                                 "scores themselves",
     "pass `preds.sigmoid()`": "the scores must be probabilities (a `ValueError` says `preds.sigmoid()`",
     "probabilities are used as given; apply a sigmoid/softmax": "calibration error of scores outside [0, 1]",
 }
