@@ -58,7 +58,6 @@ DOCUMENTED.update({
 # a clear error that is a documented row (not a port edit): a fragment of the message -> the row
 DOCUMENTED_ERRORS = {
     "pass `preds.sigmoid()`": "the scores must be probabilities (a `ValueError` says `preds.sigmoid()`",
-    "probabilities are used as given; apply a sigmoid/softmax": "calibration error of scores outside [0, 1]",
 }
 # the three port edits: a fragment of the message
 PORT_EDITS = ("from_logits=True", "num_outputs=", "`multioutput`", "`k=`")
