@@ -139,6 +139,8 @@ class BinaryCalibrationError(Metric):
         n_bins: number of bins (default 15, as torchmetrics).
         norm: ``"l1" | "l2" | "max"``.
         ignore_index: samples whose target equals it are left out (torchmetrics' ``ignore_index``).
+        from_logits: ``preds`` are logits: each batch goes through a sigmoid (multiclass: a softmax) in its own
+            dtype first, as torchmetrics squashes scores outside [0, 1] (default ``False``: used as given).
         kwargs: :class:`~torchmetrics_lite.metric.Metric`'s options.
 
     Returns:
@@ -162,16 +164,16 @@ class BinaryCalibrationError(Metric):
     is_differentiable = False
 
     def __init__(self, n_bins: int = 15, norm: str = "l1", *, ignore_index: Optional[int] = None,
-                 **kwargs: Any) -> None:
+                 from_logits: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         _check_binning(n_bins, norm)
-        self.n_bins, self.norm = n_bins, norm
+        self.n_bins, self.norm, self.from_logits = n_bins, norm, bool(from_logits)
         self.ignore_index = check_rank_ignore_index(ignore_index)
         _add_bin_states(self, n_bins)
-        self.stats_key = ("binary_calibration_bins", n_bins, ignore_index)
+        self.stats_key = ("binary_calibration_bins", n_bins, ignore_index, self.from_logits)
 
     stats_fn = staticmethod(_binary_calibration_error_stats)
-    stats_options = ("n_bins", "validate_args", "ignore_index")
+    stats_options = ("n_bins", "validate_args", "ignore_index", "from_logits")
     value_fn = staticmethod(_calibration_error_from_stats)
     value_options = ("norm",)
 
@@ -185,7 +187,7 @@ class MulticlassCalibrationError(Metric):
 
     Args:
         num_classes: ``C``.
-        n_bins, norm, ignore_index, kwargs: as :class:`BinaryCalibrationError`.
+        n_bins, norm, ignore_index, from_logits, kwargs: as :class:`BinaryCalibrationError`.
 
     Returns:
         ``compute()``: a float64 (MPS: float32) 0-d tensor; ``nan`` before any sample.
@@ -207,17 +209,17 @@ class MulticlassCalibrationError(Metric):
     is_differentiable = False
 
     def __init__(self, num_classes: int, n_bins: int = 15, norm: str = "l1", *, ignore_index: Optional[int] = None,
-                 **kwargs: Any) -> None:
+                 from_logits: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         check_positive_int("num_classes", num_classes)
         _check_binning(n_bins, norm)
         self.num_classes, self.n_bins, self.norm = num_classes, n_bins, norm
-        self.ignore_index = check_rank_ignore_index(ignore_index)
+        self.ignore_index, self.from_logits = check_rank_ignore_index(ignore_index), bool(from_logits)
         _add_bin_states(self, n_bins)
-        self.stats_key = ("multiclass_calibration_bins", num_classes, n_bins, ignore_index)
+        self.stats_key = ("multiclass_calibration_bins", num_classes, n_bins, ignore_index, self.from_logits)
 
     stats_fn = staticmethod(_multiclass_calibration_error_stats)
-    stats_options = ("n_bins", "num_classes", "validate_args", "ignore_index")
+    stats_options = ("n_bins", "num_classes", "validate_args", "ignore_index", "from_logits")
     value_fn = staticmethod(_calibration_error_from_stats)
     value_options = ("norm",)
 

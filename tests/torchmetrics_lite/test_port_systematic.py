@@ -57,11 +57,7 @@ DOCUMENTED.update({
 })
 # a clear error that is a documented row (not a port edit): a fragment of the message -> the row
 DOCUMENTED_ERRORS = {
-    "flatten the extra dimensions into samples": "multiclass/multilabel AUROC, AP and curves flatten `(N, C, ...)` "
-                                                 "scores themselves",
     "pass `preds.sigmoid()`": "the scores must be probabilities (a `ValueError` says `preds.sigmoid()`",
-    "probabilities are used as given; apply a sigmoid/softmax": "calibration error of scores outside [0, 1]",
-    "to have a floating dtype": "integer scores (`preds` of dtype int) on the AUROC family",
 }
 # the three port edits: a fragment of the message
 PORT_EDITS = ("from_logits=True", "num_outputs=", "`multioutput`", "`k=`")

@@ -37,6 +37,7 @@ from torchmetrics_lite._checks.auroc import (  # noqa: F401
     check_rank_weighting,
     check_thresholds,
     drop_ignored,
+    flatten_extra_dims,
     plain_binary_rank_rows,
 )
 from torchmetrics_lite._checks.calibration import (  # noqa: F401

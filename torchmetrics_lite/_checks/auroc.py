@@ -67,8 +67,26 @@ def check_binned_weight(bins: int, weight: Any) -> None:
                         f"{type(weight).__name__}; use the exact mode (bins=None) for weights")
 
 
+_EXACT_IN_FLOAT64 = 2 ** 53
+
+
+def _integer_scores(preds: Tensor) -> Tensor:
+    """Integer scores as float64, as torchmetrics accepts them (ranks depend only on order): exact for every
+    integer dtype up to 32 bits; a 64-bit one only when each ``|value| <= 2**53``, else a ``ValueError`` (a rounded
+    cast could tie two scores and change a rank)."""
+    if preds.element_size() == 8 and preds.numel():
+        lo, hi = torch.aminmax(preds)
+        if lo.item() < -_EXACT_IN_FLOAT64 or hi.item() > _EXACT_IN_FLOAT64:
+            raise ValueError(f"Expected integer `preds` to lie in [-2**53, 2**53] (exact in float64, so their order "
+                             f"is kept), got values in [{lo.item()}, {hi.item()}]; pass floating scores")
+    return preds.to(torch.float64)
+
+
 def _rank_scores(preds: Tensor, validate_args: bool) -> Tensor:
-    """Checked tensor scores: floating (upcast to float32 if narrower), no NaN (with ``validate_args``)."""
+    """Checked tensor scores: floating (upcast to float32 if narrower) or integer (float64, exactly:
+    :func:`_integer_scores`), no NaN (with ``validate_args``)."""
+    if not (preds.is_floating_point() or preds.is_complex() or preds.dtype == torch.bool):
+        preds = _integer_scores(preds)
     check_floating("preds", preds)
     preds = upcast(preds)
     if validate_args:
@@ -122,21 +140,38 @@ def check_binary_rank_inputs(preds: Any, target: Any, validate_args: bool) -> Tu
     return preds.reshape(-1), target.view(torch.uint8) if target.dtype == torch.bool else target.to(torch.uint8)
 
 
-def _check_no_extra_dims(preds: Tensor, size: str) -> None:
-    """torchmetrics flattens ``(N, C, ...)`` rank inputs itself; here the message says how."""
-    if preds.dim() > 2:
-        c = preds.shape[1]
-        flat_target = f"target.movedim(1, -1).reshape(-1, {c})" if size == "num_labels" else "target.reshape(-1)"
-        raise ValueError(f"Expected `preds` to be 2-D (N, {size}), got shape {tuple(preds.shape)}; flatten the extra "
-                         f"dimensions into samples: `preds.movedim(1, -1).reshape(-1, {c})` and `{flat_target}`")
+def flatten_extra_dims(preds: Any, target: Any, weight: Any = None, *,
+                       multilabel: bool) -> Tuple[Any, Any, Any]:
+    """``(N, C, ...)`` rank inputs as samples, as torchmetrics flattens them: the scores
+    ``preds.movedim(1, -1).reshape(-1, C)``; the target ``reshape(-1)`` (multiclass, ``(N, ...)``) or as the scores
+    (multilabel, ``(N, L, ...)``); a weight of the samples' shape ``(N, ...)`` ``reshape(-1)``. Inputs that do not
+    are not tensors or are 2-D or fewer pass unchanged (the checks that follow report them).
+
+    Raises:
+        ValueError: ``(N, C, ...)`` scores with a target of another shape, naming both shapes."""
+    if not isinstance(preds, Tensor) or not isinstance(target, Tensor) or preds.dim() <= 2:
+        return preds, target, weight
+    samples = preds.shape[:1] + preds.shape[2:]
+    expected = preds.shape if multilabel else samples
+    if target.shape != expected:
+        raise ValueError(f"Expected `target` to have shape {tuple(expected)} for `preds` of shape "
+                         f"{tuple(preds.shape)} (the extra dimensions are flattened into samples), got "
+                         f"{tuple(target.shape)}")
+    width = preds.shape[1]
+    preds = preds.movedim(1, -1).reshape(-1, width)
+    target = target.movedim(1, -1).reshape(-1, width) if multilabel else target.reshape(-1)
+    if isinstance(weight, Tensor) and weight.shape == samples:
+        weight = weight.reshape(-1)
+    return preds, target, weight
 
 
 def check_multiclass_rank_inputs(preds: Any, target: Any, num_classes: int, validate_args: bool,
                                  from_logits: bool = False) -> Tuple[Tensor, Tensor]:
-    """Scores ``(N, num_classes)`` and class indices ``(N,)`` in ``[0, num_classes)``. Without ``from_logits``
+    """Scores ``(N, num_classes)`` and class indices ``(N,)`` in ``[0, num_classes)`` (``(N, C, ...)`` and
+    ``(N, ...)`` are flattened into samples first: :func:`flatten_extra_dims`). Without ``from_logits``
     the scores must be probabilities in ``[0, 1]`` (value check: the message names ``from_logits=True``)."""
     preds, target = check_tensor("preds", preds), check_tensor("target", target)
-    _check_no_extra_dims(preds, "num_classes")
+    preds, target, _ = flatten_extra_dims(preds, target, multilabel=False)
     check_ndim("preds", preds, (2,))
     check_ndim("target", target, (1,))
     if preds.shape != (target.shape[0], num_classes):
@@ -157,9 +192,10 @@ def check_multiclass_rank_inputs(preds: Any, target: Any, num_classes: int, vali
 
 def check_multilabel_rank_inputs(preds: Any, target: Any, num_labels: int,
                                  validate_args: bool) -> Tuple[Tensor, Tensor]:
-    """Scores ``(N, num_labels)`` and 0/1 labels of the same shape (returned as uint8)."""
+    """Scores ``(N, num_labels)`` and 0/1 labels of the same shape (returned as uint8); ``(N, L, ...)`` ones are
+    flattened into samples first (:func:`flatten_extra_dims`)."""
     preds, target = check_tensor("preds", preds), check_tensor("target", target)
-    _check_no_extra_dims(preds, "num_labels")
+    preds, target, _ = flatten_extra_dims(preds, target, multilabel=True)
     check_ndim("preds", preds, (2,))
     if preds.shape[1] != num_labels:
         raise ValueError(f"Expected `preds` to have shape (N, num_labels) with num_labels = {num_labels}, "

@@ -34,15 +34,21 @@ def _check_unit_interval(name: str, t: Tensor, hint: str) -> None:
         raise ValueError(f"Expected `{name}` to lie in [0.0, 1.0], got values in [{lo}, {hi}]{hint}")
 
 
-def _check_probabilities(preds: Tensor, validate_args: bool) -> Tensor:
+_AS_GIVEN = " (probabilities are used as given; apply a sigmoid/softmax first)"
+LOGITS_HINT = (" (probabilities are used as given; pass `from_logits=True` for logits: a sigmoid/softmax first, as "
+               "torchmetrics)")
+
+
+def _check_probabilities(preds: Tensor, validate_args: bool, hint: str = _AS_GIVEN) -> Tensor:
     check_floating("preds", preds)
     p = upcast(preds)
     if validate_args:
-        _check_unit_interval("preds", p, " (probabilities are used as given; apply a sigmoid/softmax first)")
+        _check_unit_interval("preds", p, hint)
     return p
 
 
-def check_binary_prob_inputs(preds: Any, target: Any, *, validate_args: bool = True) -> Tuple[Tensor, Tensor]:
+def check_binary_prob_inputs(preds: Any, target: Any, *, validate_args: bool = True,
+                             hint: str = _AS_GIVEN) -> Tuple[Tensor, Tensor]:
     """Binary probabilities: floating ``preds`` ``(N,)`` in [0, 1] and bool, integer or floating ``target`` ``(N,)`` in
     {0, 1}. Returned as given (float16/bfloat16 ``preds`` as float32); the statistics convert to float64."""
     check_tensor("preds", preds)
@@ -50,12 +56,12 @@ def check_binary_prob_inputs(preds: Any, target: Any, *, validate_args: bool = T
     check_ndim("preds", preds, (1,), "; torchmetrics flattens (N, ...) inputs: pass preds.reshape(-1), "
                                      "target.reshape(-1)")
     check_same_shape("preds", preds, "target", target)
-    p = _check_probabilities(preds, validate_args)
+    p = _check_probabilities(preds, validate_args, hint)
     return p, check_binary_target(target, validate_args=validate_args)
 
 
 def check_multiclass_prob_inputs(preds: Any, target: Any, *, num_classes: Optional[int] = None,
-                                 validate_args: bool = True) -> Tuple[Tensor, Tensor]:
+                                 validate_args: bool = True, hint: str = _AS_GIVEN) -> Tuple[Tensor, Tensor]:
     """Multiclass probabilities: floating ``preds`` ``(N, C)`` in [0, 1] (``C == num_classes`` when given,
     ``C >= 2``) and integer ``target`` ``(N,)`` in [0, C). Returned as given (float16/bfloat16 ``preds`` as
     float32); the statistics convert to float64."""
@@ -73,7 +79,7 @@ def check_multiclass_prob_inputs(preds: Any, target: Any, *, num_classes: Option
         want = f"{num_classes} columns (`num_classes`)" if num_classes is not None else "at least 2 columns"
         raise ValueError(f"Expected `preds` to have {want}, got shape {tuple(preds.shape)}")
     target = integral_labels("target", target, validate_args=validate_args, allow_bool=False)
-    p = _check_probabilities(preds, validate_args)
+    p = _check_probabilities(preds, validate_args, hint)
     if validate_args:
         check_range("target", target, 0, n_cls - 1, " (class indices)")
     return p, target

@@ -31,7 +31,7 @@ forecasts expressed in terms of probability", Monthly Weather Review 78(1), 1950
 from __future__ import annotations
 
 import functools
-from typing import Dict, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 import numpy as np
 import torch
@@ -48,6 +48,7 @@ from torchmetrics_lite._checks import (
     check_sample_weight,
     drop_ignored,
 )
+from torchmetrics_lite._checks.calibration import LOGITS_HINT
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.regression._kernels import TORCH, ops, present_sum
 
@@ -98,15 +99,17 @@ def _brier_from_stats(state: State) -> Tensor:
     return state["sum_score"] / present_sum(state, "total", "sum_weight")
 
 
-def _binary_checked(preds: Tensor, target: Tensor, weight: Optional[Tensor], validate_args: bool) -> Batch:
-    p, t = check_binary_prob_inputs(preds, target, validate_args=validate_args)
+def _binary_checked(preds: Tensor, target: Tensor, weight: Optional[Tensor], validate_args: bool,
+                    hint: str = "") -> Batch:
+    p, t = check_binary_prob_inputs(preds, target, validate_args=validate_args, **({"hint": hint} if hint else {}))
     return p, t, check_sample_weight(weight, tuple(p.shape[:1]), validate_args=validate_args,
                             device=p.device)
 
 
 def _multiclass_checked(preds: Tensor, target: Tensor, weight: Optional[Tensor], num_classes: Optional[int],
-                        validate_args: bool) -> Batch:
-    p, t = check_multiclass_prob_inputs(preds, target, num_classes=num_classes, validate_args=validate_args)
+                        validate_args: bool, hint: str = "") -> Batch:
+    p, t = check_multiclass_prob_inputs(preds, target, num_classes=num_classes, validate_args=validate_args,
+                                        **({"hint": hint} if hint else {}))
     return p, t, check_sample_weight(weight, tuple(p.shape[:1]), validate_args=validate_args,
                             device=p.device)
 
@@ -123,22 +126,32 @@ def _multiclass_brier_score_stats(preds: Tensor, target: Tensor, weight: Optiona
     return _multiclass_brier_stats(*_multiclass_checked(preds, target, weight, num_classes, validate_args))
 
 
+def _squashed(preds: Any, from_logits: bool, squash: Callable[[Tensor], Tensor]) -> Any:
+    """``from_logits``: floating scores through ``squash`` (a sigmoid / softmax) in their own dtype, as torchmetrics
+    squashes them; anything else passes to the checks, which report it."""
+    return squash(preds) if from_logits and isinstance(preds, Tensor) and preds.is_floating_point() else preds
+
+
 def _binary_calibration_error_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None, *, n_bins: int,
-                                    validate_args: bool = True, ignore_index: Optional[int] = None) -> State:
+                                    validate_args: bool = True, ignore_index: Optional[int] = None,
+                                    from_logits: bool = False) -> State:
     """Checked bin statistics of one binary batch (the function's and the module's first step); the samples
-    whose target is ``ignore_index`` are dropped first."""
+    whose target is ``ignore_index`` are dropped first; ``from_logits``: a sigmoid of the scores first."""
     preds, target, weight = drop_ignored(preds, target, weight, ignore_index, rows=False)
-    p, t, w = _binary_checked(preds, target, weight, validate_args)
+    preds = _squashed(preds, from_logits, torch.sigmoid)
+    p, t, w = _binary_checked(preds, target, weight, validate_args, LOGITS_HINT)
     return _binary_bin_stats(p, t, n_bins, w)
 
 
 def _multiclass_calibration_error_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None, *,
                                         n_bins: int, num_classes: Optional[int] = None,
-                                        validate_args: bool = True, ignore_index: Optional[int] = None) -> State:
+                                        validate_args: bool = True, ignore_index: Optional[int] = None,
+                                        from_logits: bool = False) -> State:
     """Checked bin statistics of one multiclass batch (the function's and the module's first step); the rows
-    whose target is ``ignore_index`` are dropped first."""
+    whose target is ``ignore_index`` are dropped first; ``from_logits``: a softmax over the classes first."""
     preds, target, weight = drop_ignored(preds, target, weight, ignore_index, rows=True)
-    p, t, w = _multiclass_checked(preds, target, weight, num_classes, validate_args)
+    preds = _squashed(preds, from_logits, lambda x: x.softmax(1) if x.dim() == 2 else x)
+    p, t, w = _multiclass_checked(preds, target, weight, num_classes, validate_args, LOGITS_HINT)
     return _multiclass_bin_stats(p, t, n_bins, w)
 
 
@@ -330,7 +343,7 @@ def _check_binning(n_bins: int, norm: str) -> None:
 
 def binary_calibration_error(preds: Tensor, target: Tensor, *, n_bins: int = 15, norm: str = "l1",
                              weight: Optional[Tensor] = None, ignore_index: Optional[int] = None,
-                             validate_args: bool = True) -> Tensor:
+                             validate_args: bool = True, from_logits: bool = False) -> Tensor:
     """Binned calibration error of binary probabilities, float64 (the module docstring has the bins and norms).
 
     ``ECE = sum_b (W_b / W) |acc_b - conf_b|`` (``norm="l1"``), ``sqrt(sum_b (W_b / W) |acc_b - conf_b|²)``
@@ -346,6 +359,8 @@ def binary_calibration_error(preds: Tensor, target: Tensor, *, n_bins: int = 15,
         ignore_index: samples whose target equals it are left out (torchmetrics' ``ignore_index``).
         weight: optional ``(N,)`` non-negative sample weights (weighted bin counts and sums).
         validate_args: check the value ranges, NaN and the weights' signs (a host sync).
+        from_logits: ``preds`` are logits: a sigmoid in their own dtype comes first, as torchmetrics squashes scores
+            outside [0, 1] (default ``False``: used as given).
 
     Returns:
         A float64 (MPS: float32) 0-d tensor; ``nan`` for no sample (or a zero weight sum).
@@ -364,13 +379,15 @@ def binary_calibration_error(preds: Tensor, target: Tensor, *, n_bins: int = 15,
     """
     _check_binning(n_bins, norm)
     stats = _binary_calibration_error_stats(preds, target, weight, n_bins=n_bins, validate_args=validate_args,
+                                            from_logits=from_logits,
                                             ignore_index=check_rank_ignore_index(ignore_index))
     return _calibration_error_from_stats(stats, norm)
 
 
 def multiclass_calibration_error(preds: Tensor, target: Tensor, *, num_classes: Optional[int] = None, n_bins: int = 15,
                                  norm: str = "l1", weight: Optional[Tensor] = None,
-                                 ignore_index: Optional[int] = None, validate_args: bool = True) -> Tensor:
+                                 ignore_index: Optional[int] = None, validate_args: bool = True,
+                                 from_logits: bool = False) -> Tensor:
     """Binned top-1 calibration error of multiclass probabilities, float64 (the module docstring has the rules).
 
     As :func:`binary_calibration_error` with the confidence the top-1 probability and the accuracy whether the
@@ -381,6 +398,8 @@ def multiclass_calibration_error(preds: Tensor, target: Tensor, *, num_classes: 
         target: ``(N,)`` integer class indices in [0, C).
         num_classes: optional; checked against ``C``.
         n_bins, norm, weight, ignore_index, validate_args: as :func:`binary_calibration_error`.
+        from_logits: ``preds`` are logits: a softmax over the classes (in their own dtype) comes first, as
+            torchmetrics softmaxes scores outside [0, 1] (default ``False``: used as given).
 
     Returns:
         A float64 (MPS: float32) 0-d tensor; ``nan`` for no sample.
@@ -402,7 +421,7 @@ def multiclass_calibration_error(preds: Tensor, target: Tensor, *, num_classes: 
     if num_classes is not None:
         check_positive_int("num_classes", num_classes)
     stats = _multiclass_calibration_error_stats(preds, target, weight, n_bins=n_bins, num_classes=num_classes,
-                                                validate_args=validate_args,
+                                                validate_args=validate_args, from_logits=from_logits,
                                                 ignore_index=check_rank_ignore_index(ignore_index))
     return _calibration_error_from_stats(stats, norm)
 

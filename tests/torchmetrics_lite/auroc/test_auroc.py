@@ -216,7 +216,10 @@ BAD = [
     ((torch.tensor([0.1, 0.2]), torch.tensor([0, 2])), ValueError, r"`target` to hold only 0 and 1 .*got value 2"),
     ((torch.tensor([0.1, 0.2]), torch.tensor([0, 1, 1])), ValueError,
      r"`preds` and `target` to have the same shape, got \(2,\) and \(3,\)"),
-    ((torch.tensor([1, 2]), torch.tensor([0, 1])), TypeError, r"`preds` to have a floating dtype, got torch.int64"),
+    ((torch.tensor([True, False]), torch.tensor([0, 1])), TypeError,
+     r"`preds` to have a floating dtype, got torch.bool"),
+    ((torch.tensor([2 ** 53 + 1, 2]), torch.tensor([0, 1])), ValueError,
+     r"integer `preds` to lie in \[-2\*\*53, 2\*\*53\] \(exact in float64.*got values in \[2, 9007199254740993\]"),
     ((torch.tensor([0.1, 0.2]), torch.tensor([0.0, 0.5])), ValueError, r"`target` to hold only 0 and 1 .*0.5"),
     (([0.1, 0.2], torch.tensor([0, 1])), TypeError, r"`preds` to be a torch.Tensor, got list"),
 ]
@@ -257,7 +260,7 @@ def test_validate_args_false_skips_value_checks_only():
     m.update(preds, target)
     assert m.compute().item() == 1.0
     with pytest.raises(TypeError, match="floating dtype"):
-        m.update(torch.tensor([1, 2]), torch.tensor([0, 1]))
+        m.update(torch.tensor([True, False]), torch.tensor([0, 1]))
 
 
 # ------------------------------------------------------------------------------------------- binned mode

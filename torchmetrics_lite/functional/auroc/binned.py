@@ -31,6 +31,7 @@ from torchmetrics_lite._checks import (
     check_multiclass_rank_inputs,
     check_multilabel_rank_inputs,
     drop_ignored,
+    flatten_extra_dims,
 )
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.auroc._common import (
@@ -87,6 +88,7 @@ def _multiclass_binned_stats(preds: Any, target: Any, num_classes: int, threshol
     """Checked multiclass inputs (``ignore_index`` rows dropped; logits through a softmax in their own dtype, as
     torchmetrics: the counts at the thresholds are then torchmetrics') as their one-vs-rest ``confmat``."""
     _no_weight(weight)
+    preds, target, _ = flatten_extra_dims(preds, target, multilabel=False)
     preds, target, _ = drop_ignored(preds, target, None, ignore_index, rows=True)
     given = preds.dtype if isinstance(preds, Tensor) and preds.is_floating_point() else None
     preds, target = check_multiclass_rank_inputs(preds, target, num_classes, validate_args, from_logits)
@@ -101,6 +103,7 @@ def _multilabel_binned_stats(preds: Any, target: Any, num_labels: int, threshold
                              ignore_index: Optional[int], validate_args: bool, weight: Any = None) -> State:
     """Checked multilabel inputs as their per-label ``confmat``; ``ignore_index`` elements are not counted."""
     _no_weight(weight)
+    preds, target, _ = flatten_extra_dims(preds, target, multilabel=True)
     valid = None
     if ignore_index is not None and isinstance(target, Tensor):
         valid = target != ignore_index

@@ -20,6 +20,7 @@ from torchmetrics_lite._checks import (
     check_rank_weighting,
     check_thresholds,
     drop_ignored,
+    flatten_extra_dims,
 )
 from torchmetrics_lite.functional.auroc import _kernels as kernels
 from torchmetrics_lite.functional.auroc._common import (
@@ -54,6 +55,7 @@ def _multiclass_rank_stats(preds: Any, target: Any, weight: Any = None, *, num_c
                                         validate_args, weight)
     if weighting is not None:
         check_rank_weighting(weighting, weight)
+    preds, target, weight = flatten_extra_dims(preds, target, weight, multilabel=False)
     preds, target, weight = drop_ignored(preds, target, weight, ignore_index, rows=True)
     preds, target = check_multiclass_rank_inputs(preds, target, num_classes, validate_args, from_logits)
     weight = check_rank_weight(weight, tuple(target.shape), validate_args)

@@ -16,6 +16,7 @@ from torchmetrics_lite._checks import (
     check_rank_weight,
     check_rank_weighting,
     check_thresholds,
+    flatten_extra_dims,
 )
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.auroc import _kernels as kernels
@@ -52,6 +53,7 @@ def _multilabel_rank_stats(preds: Any, target: Any, weight: Any = None, *, num_l
                                         weight)
     if weighting is not None:
         check_rank_weighting(weighting, weight)
+    preds, target, weight = flatten_extra_dims(preds, target, weight, multilabel=True)
     ignored = None
     if ignore_index is not None and isinstance(target, Tensor):
         ignored = target == ignore_index
