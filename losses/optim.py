@@ -35,6 +35,16 @@ def _check_nonneg(name: str, value: float) -> None:
         raise ValueError(f"Expected `{name}` to be a number >= 0, got {value!r}")
 
 
+def _moving_average(state: dict[str, Any], key: str, value: Tensor, beta: float) -> Tensor:
+    """``state[key] <- (1 - beta) state[key] + beta value``, started at ``value`` (a copy): the moving averages of
+    PESG's momentum and PDSCA's weights and momentum."""
+    if key not in state:
+        state[key] = value.detach().clone()
+    else:
+        state[key].mul_(1.0 - beta).add_(value, alpha=beta)
+    return state[key]
+
+
 class _Proximal(torch.optim.Optimizer):
     """Shared pieces: the clipped, regularised gradient and the reference point of the epoch decay."""
 
@@ -124,11 +134,7 @@ class PESG(_Proximal):
                 d = self._direction(p, group)
                 state = self.state[p]
                 if group["momentum"] > 0:
-                    if "momentum_buffer" not in state:
-                        state["momentum_buffer"] = d.clone()
-                    else:
-                        state["momentum_buffer"].mul_(1.0 - group["momentum"]).add_(d, alpha=group["momentum"])
-                    d = state["momentum_buffer"]
+                    d = _moving_average(state, "momentum_buffer", d, group["momentum"])
                 p.sub_(group["lr"] * d)
                 self._record(p)
         return loss
@@ -200,18 +206,10 @@ class PDSCA(_Proximal):
                 if cross_entropy:
                     p.sub_(group["lr0"] * d)
                     if group["beta1"] > 0:
-                        if "weight_buffer" not in state:
-                            state["weight_buffer"] = p.detach().clone()
-                        else:
-                            state["weight_buffer"].mul_(1.0 - group["beta1"]).add_(p, alpha=group["beta1"])
-                        p.copy_(state["weight_buffer"])
+                        p.copy_(_moving_average(state, "weight_buffer", p, group["beta1"]))
                 else:
                     if group["beta2"] > 0:
-                        if "momentum_buffer" not in state:
-                            state["momentum_buffer"] = d.clone()
-                        else:
-                            state["momentum_buffer"].mul_(1.0 - group["beta2"]).add_(d, alpha=group["beta2"])
-                        d = state["momentum_buffer"]
+                        d = _moving_average(state, "momentum_buffer", d, group["beta2"])
                     p.sub_(group["lr"] * d)
                 self._record(p)
         return loss
