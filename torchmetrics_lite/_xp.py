@@ -1,0 +1,175 @@
+"""One way to write a kernel for numpy and torch: an array namespace ``xp``, chosen once per call.
+
+A kernel that runs on both libraries takes ``xp`` as its first argument and spells every call whose name or
+signature differs between them as ``xp.name(...)``; operators, indexing and the methods both share (``a + b``,
+``a[i]``, ``a.shape``, ``a.sum()``) are written directly. So each kernel is written once, and no
+``*_numpy`` / ``*_torch`` twin exists (scikit-learn's array-API ``xp`` is the same idea, for the same reason).
+
+:func:`namespace` is the one door: it asks :func:`~torchmetrics_lite._backend.use_numpy` once, for the batch's
+tensor, and returns :data:`NUMPY` (CPU, where numpy's SIMD sorts and dispatch-free small reductions win) or the
+torch namespace of the device's floating dtype (every other device, and while ``torch.compile`` traces). A
+kernel never asks the backend again. :meth:`Xp.asarray` takes a tensor into the namespace (numpy: a zero-copy
+view) and :meth:`Xp.tensor` brings a result back (numpy: zero-copy, on the input's device).
+
+``real`` is the floating dtype of every value a kernel computes: float64, or float32 on a device without
+float64 (Apple MPS, :data:`~torchmetrics_lite._dtype.NO_FLOAT64_DEVICES`).
+
+>>> import torch
+>>> x = torch.tensor([3.0, 1.0, 2.0])
+>>> xp = namespace(x)
+>>> xp.name, xp.tensor(xp.cumsum0(xp.asarray(x)), x)
+('numpy', tensor([0., 3., 4., 6.]))
+>>> from torchmetrics_lite import _backend
+>>> with _backend.force("torch"):
+...     xp = namespace(x)
+>>> xp.name, xp.tensor(xp.cumsum0(xp.asarray(x)), x)
+('torch', tensor([0., 3., 4., 6.]))
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Optional, Sequence
+
+import numpy as np
+import torch
+from torch import Tensor
+
+from torchmetrics_lite._backend import host, use_numpy
+from torchmetrics_lite._dtype import float_dtype
+
+__all__ = ["Xp", "NUMPY", "torch_namespace", "namespace"]
+
+A = Any  # a numpy array or a torch tensor, as the namespace in use
+
+
+class Xp:
+    """The calls whose spelling differs between numpy and torch; every kernel written for both uses these.
+
+    Each method is documented once, here; :class:`_Numpy` and :class:`_Torch` spell it for their library.
+    Indices and counts are int64; floating results are in :attr:`real`.
+    """
+
+    name: str
+    real: Any  # the floating dtype of computed values (np.float64, torch.float64 or torch.float32)
+
+    def asarray(self, t: Tensor) -> A:
+        """A tensor as this namespace's array (numpy: a zero-copy view; float16/bfloat16 as float32; detached)."""
+        raise NotImplementedError
+
+    def tensor(self, a: A, like: Tensor) -> Tensor:
+        """An array back as a tensor on ``like``'s device (numpy: zero-copy)."""
+        raise NotImplementedError
+
+    def floating(self, a: A) -> A:
+        """``a`` in :attr:`real` (no copy when it already is)."""
+        raise NotImplementedError
+
+    def cumsum0(self, a: A) -> A:
+        """``[0, a0, a0 + a1, ...]``: ``n + 1`` values in ``a``'s dtype (bools as int64)."""
+        raise NotImplementedError
+
+    def arange(self, n: int, like: A) -> A:
+        """int64 ``0 .. n-1`` (on ``like``'s device)."""
+        raise NotImplementedError
+
+    def nonzero(self, mask: A) -> A:
+        """int64 indices where a 1-D bool array is True."""
+        raise NotImplementedError
+
+    def concatenate(self, arrays: Sequence[A]) -> A:
+        """The 1-D arrays end to end."""
+        raise NotImplementedError
+
+    def where(self, condition: A, a: Any, b: Any) -> A:
+        """``a`` where ``condition``, else ``b`` (either may be a number)."""
+        raise NotImplementedError
+
+    def repeat(self, a: A, counts: A) -> A:
+        """``a[i]`` repeated ``counts[i]`` times."""
+        raise NotImplementedError
+
+
+class _Numpy(Xp):
+    name = "numpy"
+    real = np.float64
+
+    def asarray(self, t: Tensor) -> np.ndarray:
+        return host(t)
+
+    def tensor(self, a: np.ndarray, like: Tensor) -> Tensor:
+        return torch.from_numpy(np.asarray(a))
+
+    def floating(self, a: np.ndarray) -> np.ndarray:
+        return a.astype(np.float64, copy=False)
+
+    def cumsum0(self, a: np.ndarray) -> np.ndarray:
+        out = np.zeros(a.shape[0] + 1, dtype=np.int64 if a.dtype == np.bool_ else a.dtype)
+        np.cumsum(a, out=out[1:])
+        return out
+
+    def arange(self, n: int, like: Any) -> np.ndarray:
+        return np.arange(n, dtype=np.int64)
+
+    def nonzero(self, mask: np.ndarray) -> np.ndarray:
+        return np.flatnonzero(mask)
+
+    def concatenate(self, arrays: Sequence[np.ndarray]) -> np.ndarray:
+        return np.concatenate(arrays)
+
+    def where(self, condition: np.ndarray, a: Any, b: Any) -> np.ndarray:
+        return np.where(condition, a, b)
+
+    def repeat(self, a: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        return a.repeat(counts)
+
+
+class _Torch(Xp):
+    name = "torch"
+
+    def __init__(self, real: torch.dtype) -> None:
+        self.real = real
+
+    def asarray(self, t: Tensor) -> Tensor:
+        return t.detach()
+
+    def tensor(self, a: Tensor, like: Tensor) -> Tensor:
+        return a
+
+    def floating(self, a: Tensor) -> Tensor:
+        return a.to(self.real)
+
+    def cumsum0(self, a: Tensor) -> Tensor:
+        a = a.to(torch.int64) if a.dtype == torch.bool else a
+        return torch.cat([a.new_zeros(1), a.cumsum(0)])
+
+    def arange(self, n: int, like: Tensor) -> Tensor:
+        return torch.arange(n, device=like.device)
+
+    def nonzero(self, mask: Tensor) -> Tensor:
+        return torch.nonzero(mask).view(-1)
+
+    def concatenate(self, arrays: Sequence[Tensor]) -> Tensor:
+        return torch.cat(list(arrays))
+
+    def where(self, condition: Tensor, a: Any, b: Any) -> Tensor:
+        return torch.where(condition, a, b)
+
+    def repeat(self, a: Tensor, counts: Tensor) -> Tensor:
+        return torch.repeat_interleave(a, counts)
+
+
+#: The numpy namespace (CPU tensors).
+NUMPY: Xp = _Numpy()
+
+
+@lru_cache(maxsize=None)
+def torch_namespace(real: torch.dtype = torch.float64) -> Xp:
+    """The torch namespace whose floating values are ``real`` (float64, or float32 on a device without it)."""
+    return _Torch(real)
+
+
+def namespace(t: Tensor, max_elements: Optional[int] = None) -> Xp:
+    """The namespace a kernel runs in for the batch ``t``: :data:`NUMPY` where
+    :func:`~torchmetrics_lite._backend.use_numpy` says so (a CPU tensor of at most ``max_elements`` elements,
+    not under ``torch.compile``), else the torch namespace of ``t``'s device. The one backend decision."""
+    return NUMPY if use_numpy(t, max_elements) else torch_namespace(float_dtype(t.device))
