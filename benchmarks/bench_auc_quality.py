@@ -56,6 +56,7 @@ import torch
 import torch.nn.functional as F
 
 import losses
+from benchmarks._auc_agreement import clipped_adam
 from losses.optim import PDSCA, PESG
 from torchmetrics_lite.functional import binary_auroc, binary_average_precision, binary_precision_recall_curve
 
@@ -190,17 +191,6 @@ def bce_phase(model, data, steps, g, batches=None):
     return model
 
 
-def _clipped_adam(params):
-    opt = torch.optim.Adam(params, lr=1e-3, weight_decay=1e-4)
-    step = opt.step
-
-    def clipped_step():
-        torch.nn.utils.clip_grad_value_([p for group in opt.param_groups for p in group["params"]], 1.0)
-        step()
-    opt.step = clipped_step  # type: ignore[method-assign]
-    return opt
-
-
 def _groups(model, loss_fn, **no_decay):
     return [{"params": list(model.parameters())}, {"params": list(loss_fn.parameters()), **no_decay}]
 
@@ -249,7 +239,7 @@ def setup(name: str, model: torch.nn.Module, n: int, lib: dict[str, Any] | None)
         else:
             loss_fn = (losses.TwoWayPartialAUCLoss(n) if ours else
                        lib["auc"].tpAUC_KL_Loss(data_len=n, device=cpu))
-        opt = _clipped_adam(model.parameters())
+        opt = clipped_adam(model.parameters())
         fn = lambda s, y, i: loss_fn(torch.sigmoid(s), y, i)  # noqa: E731
         return fn, opt, hook
     if isinstance(opt, (PESG, PDSCA)):

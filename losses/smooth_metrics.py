@@ -31,6 +31,7 @@ import torch
 from torch import Tensor
 
 from losses import _rank_forms as forms
+from losses._sinkhorn import _Sinkhorn
 from losses._utils import check_lists, check_positive, check_validate_args, flatten_lists, masked_scores, reduce
 from losses.permutahedron import soft_rank
 from losses.relaxed_sort import neural_sort_rows, softsort_rows
@@ -144,7 +145,6 @@ def _ranks_of(method: str, s: Tensor, mask: Tensor, *, temperature: float, regul
     p = kernel(s, mask, temperature)
     if not sinkhorn_iters:
         return _PermutationRanks(p, None, None)
-    from losses.neural_ndcg import _Sinkhorn  # NeuralNDCG's Sinkhorn scaling (imported late: it imports us)
     u, v = _Sinkhorn.apply(p, sinkhorn_iters, transposed)
     return _PermutationRanks(p, u, v)
 

@@ -93,7 +93,7 @@ def test_long_fields_elsewhere_read_as_numbers_and_ids(tmp_path):
 
 
 def test_a_memory_error_is_one_line_and_a_non_zero_exit(tmp_path, monkeypatch):
-    import torchmetrics_lite.cli.trec_eval as te
+    import torchmetrics_lite.cli.trec_eval.command as te
 
     def no_memory(*args, **kwargs):
         raise MemoryError

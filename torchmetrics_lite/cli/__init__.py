@@ -3,10 +3,12 @@
 The package is the pipeline, one module per stage: :mod:`~torchmetrics_lite.cli.parse` (bytes -> fields, ids as
 order keys, exact decimals) and :mod:`~torchmetrics_lite.cli.files` (qrels and run files -> columns), then
 :mod:`~torchmetrics_lite.cli.ids` (id codes), :mod:`~torchmetrics_lite.cli.join` (the run joined with its qrels),
-:mod:`~torchmetrics_lite.cli.rank` (trec_eval's ranking), :mod:`~torchmetrics_lite.cli.measures` (the measures),
-:mod:`~torchmetrics_lite.cli.output` (the printed lines); :mod:`~torchmetrics_lite.cli.main` reads the arguments
-and runs it, :mod:`~torchmetrics_lite.cli.classify` is the ``classify`` subcommand. Every stage runs on numpy
-alone (no torch import) except ``classify``.
+:mod:`~torchmetrics_lite.cli.rank` (trec_eval's ranking); then one of two measure systems, each a folder:
+:mod:`~torchmetrics_lite.cli.retrieval` (the ``retrieval`` subcommand: the library's measures by name, and their
+printed lines) and :mod:`~torchmetrics_lite.cli.trec_eval` (the ``trec_eval`` subcommand: trec_eval's own
+measures in its order of operations, its arguments and output). :mod:`~torchmetrics_lite.cli.main` reads the
+arguments and runs it, :mod:`~torchmetrics_lite.cli.classify` is the ``classify`` subcommand. Every stage runs on
+numpy alone (no torch import) except ``classify``.
 
 ``retrieval QRELS RUN -m ndcg@10 map mrr P@5 recall@100 Rprec [--per-query] [--ties average|docid]``
     TREC files: qrels lines ``qid iter docid rel`` and run lines ``qid Q0 docid rank score tag`` (or without the
@@ -57,7 +59,7 @@ from torchmetrics_lite.cli.classify import classify_values, read_csv_columns
 from torchmetrics_lite.cli.errors import CliError
 from torchmetrics_lite.cli.files import read_qrels, read_run
 from torchmetrics_lite.cli.main import main
-from torchmetrics_lite.cli.measures import parse_measure, retrieval_values, split_measures
+from torchmetrics_lite.cli.retrieval.measures import parse_measure, retrieval_values, split_measures
 
 __all__ = ["main", "CliError", "parse_measure", "split_measures", "read_qrels", "read_run", "read_csv_columns",
            "retrieval_values", "classify_values"]

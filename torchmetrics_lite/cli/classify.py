@@ -7,7 +7,7 @@ from typing import Any, Callable, Dict, List, Sequence, TextIO, Tuple
 
 from torchmetrics_lite.cli.errors import EXIT_USAGE, CliError
 from torchmetrics_lite.cli.files import decode, read_bytes
-from torchmetrics_lite.cli.measures import Measure, parse_measures
+from torchmetrics_lite.cli.retrieval.measures import Measure, parse_measures
 
 
 def read_csv_columns(path: str, preds: str, target: str) -> Tuple[Any, Any, List[int]]:

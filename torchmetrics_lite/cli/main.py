@@ -11,8 +11,8 @@ from torchmetrics_lite.cli.classify import run_classify
 from torchmetrics_lite.cli.errors import EXIT_DATA, EXIT_USAGE, CliError
 from torchmetrics_lite.cli.files import read_qrels, read_run
 from torchmetrics_lite.cli.ids import Vocab
-from torchmetrics_lite.cli.measures import parse_measure, parse_measures, retrieval_values, split_measures
-from torchmetrics_lite.cli.output import write_retrieval
+from torchmetrics_lite.cli.retrieval.measures import parse_measure, parse_measures, retrieval_values, split_measures
+from torchmetrics_lite.cli.retrieval.output import write_retrieval
 
 OUT_OF_MEMORY = ("out of memory (the input needs more memory than the process may use; memory grows linearly "
                  "with the files' bytes: free memory, raise the limit, or split the run by query)")
@@ -91,7 +91,7 @@ def main(argv: Optional[Sequence[str]] = None, *, stdout: Optional[TextIO] = Non
     own codes)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list[:1] == ["trec_eval"]:
-        from torchmetrics_lite.cli.trec_eval import run_trec_eval
+        from torchmetrics_lite.cli.trec_eval.command import run_trec_eval
 
         try:
             return run_trec_eval([str(a) for a in args_list[1:]], stdout if stdout is not None else sys.stdout)

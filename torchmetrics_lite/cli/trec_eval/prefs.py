@@ -28,8 +28,9 @@ import numpy as np
 from torchmetrics_lite.cli.errors import CliError
 from torchmetrics_lite.cli.files import TREC_EVAL_RUN_SHAPE, Column, Shape, read_run, read_table
 from torchmetrics_lite.cli.ids import Vocab
-from torchmetrics_lite.cli.output import write_trec_eval
-from torchmetrics_lite.cli.trec_names import Selected
+from torchmetrics_lite.cli.trec_eval.evaluate import float32_scores, zscores
+from torchmetrics_lite.cli.trec_eval.names import Selected
+from torchmetrics_lite.cli.trec_eval.output import write_trec_eval
 
 PREFS_SHAPE = Shape(((5, 5),), "5")
 _PREFS = (Column(0, "id", "query id"), Column(1, "id", "judgement group"), Column(2, "id", "judgement sub-group"),
@@ -85,8 +86,6 @@ def run_prefs(options: Any, selected: List[Selected], out: TextIO) -> int:
     qp, dp, jg, jsg, level = read_judgements(prefs_path, options.rel_format, queries, docs)
     run = read_run(run_path, queries, docs, TREC_EVAL_RUN_SHAPE)
     if options.float32:
-        from torchmetrics_lite.cli.trec_eval import float32_scores
-
         score = float32_scores(run.score)
     else:
         score = run.score
@@ -109,8 +108,6 @@ def run_prefs(options: Any, selected: List[Selected], out: TextIO) -> int:
         rows.append(query_values(sub, rd.take(by_r[c:d]), score.take(by_r[c:d]), options.max_docs, qid, docs))
     values = {name: np.array([row[name] for row in rows], dtype=np.float64) for name in MEASURES}
     if options.zscores is not None:
-        from torchmetrics_lite.cli.trec_eval import zscores
-
         values = zscores(values, qids, options.zscores)
     write_trec_eval(out, selected, qids, values, {}, run.tag, options)
     return 0

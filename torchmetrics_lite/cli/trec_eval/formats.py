@@ -1,6 +1,6 @@
 """trec_eval's other relevance formats (``-R``): ``qrels_jg`` (judgement groups: each user's qrels, the
 measures averaged over a query's groups) and the preference formats ``prefs`` / ``qrels_prefs``
-(:mod:`~torchmetrics_lite.cli.trec_prefs`). Numpy alone."""
+(:mod:`~torchmetrics_lite.cli.trec_eval.prefs`). Numpy alone."""
 from __future__ import annotations
 
 from typing import Any, Dict, List, TextIO
@@ -11,8 +11,9 @@ from torchmetrics_lite.cli.errors import CliError
 from torchmetrics_lite.cli.files import QRELS_SHAPE, TREC_EVAL_RUN_SHAPE, Column, Qrels, read_run, read_table
 from torchmetrics_lite.cli.ids import Vocab
 from torchmetrics_lite.cli.join import join
-from torchmetrics_lite.cli.output import write_trec_eval
-from torchmetrics_lite.cli.trec_names import Selected
+from torchmetrics_lite.cli.trec_eval.evaluate import evaluate, ranked_lists
+from torchmetrics_lite.cli.trec_eval.names import Selected
+from torchmetrics_lite.cli.trec_eval.output import write_trec_eval
 
 _JG_COLUMNS = (Column(0, "id", "query id"), Column(1, "id", "judgement group"), Column(2, "id", "document id"),
                Column(3, "int", "relevance"))
@@ -23,7 +24,7 @@ def run_rel_format(options: Any, selected: List[Selected], out: TextIO) -> int:
     if options.rel_format == "qrels_jg":
         return _run_qrels_jg(options, selected, out)
     if options.rel_format in ("prefs", "qrels_prefs"):
-        from torchmetrics_lite.cli.trec_prefs import run_prefs
+        from torchmetrics_lite.cli.trec_eval.prefs import run_prefs
 
         return run_prefs(options, selected, out)
     raise CliError(f"trec_eval: Illegal rel_format '{options.rel_format}'", 2)
@@ -44,8 +45,6 @@ def _groups(path: str, queries: Vocab, docs: Vocab) -> List[Qrels]:
 
 
 def _run_qrels_jg(options: Any, selected: List[Selected], out: TextIO) -> int:
-    from torchmetrics_lite.cli.trec_eval import evaluate, ranked_lists
-
     queries, docs = Vocab(), Vocab()
     qrels_path, run_path = options.files
     groups = _groups(qrels_path, queries, docs)

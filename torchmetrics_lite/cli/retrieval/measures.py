@@ -13,7 +13,7 @@ from torchmetrics_lite.cli.files import Qrels, Run, read_qrels, read_run  # noqa
 from torchmetrics_lite.cli.ids import Vocab
 from torchmetrics_lite.cli.join import join
 from torchmetrics_lite.cli.rank import ranking
-from torchmetrics_lite.cli.trec_names import TABLE as TREC_TABLE
+from torchmetrics_lite.cli.trec_eval.names import TABLE as TREC_TABLE
 
 # trec_eval's default cut-offs of a measure named without one (``-m ndcg_cut``: ndcg_cut_5 ... ndcg_cut_1000)
 _CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)

@@ -1,8 +1,8 @@
 """trec_eval 10.0's measures (``MEASURES``; ``MEASURES_9``: trec_eval 9.x's recall points) over
-:class:`~torchmetrics_lite.cli.trec_lists.Lists`, every query at once (numpy alone). Each
+:class:`~torchmetrics_lite.cli.trec_eval.lists.Lists`, every query at once (numpy alone). Each
 function returns one float64 array per printed value (``P`` one per cut-off), computed in the order of operations
 of trec_eval's ``m_<name>.c`` (written here from their documented definitions), so values agree bit for bit.
-The gain-based measures (``ndcg``, ``G``, ``rbp``...) are in :mod:`~torchmetrics_lite.cli.trec_gains`.
+The gain-based measures (``ndcg``, ``G``, ``rbp``...) are in :mod:`~torchmetrics_lite.cli.trec_eval.gains`.
 """
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Callable, Dict, List
 
 import numpy as np
 
-from torchmetrics_lite.cli.trec_gains import GAIN_MEASURES
-from torchmetrics_lite.cli.trec_lists import (
+from torchmetrics_lite.cli.trec_eval.gains import GAIN_MEASURES
+from torchmetrics_lite.cli.trec_eval.lists import (
     NONPOOL,
     UNJUDGED,
     Lists,
@@ -22,7 +22,7 @@ from torchmetrics_lite.cli.trec_lists import (
     seg_cumsum_float,
     seg_suffix_max,
 )
-from torchmetrics_lite.cli.trec_names import Selected
+from torchmetrics_lite.cli.trec_eval.names import Selected
 
 MIN_GEO_MEAN = 0.00001
 INFAP_EPSILON = 0.00001

@@ -12,8 +12,8 @@ from typing import Callable, Dict, List, NamedTuple, Tuple
 
 import numpy as np
 
-from torchmetrics_lite.cli.trec_lists import Lists, divide, p_powers, seg_cumsum_exact, seg_cumsum_float
-from torchmetrics_lite.cli.trec_names import Selected, c_atol
+from torchmetrics_lite.cli.trec_eval.lists import Lists, divide, p_powers, seg_cumsum_exact, seg_cumsum_float
+from torchmetrics_lite.cli.trec_eval.names import Selected, c_atol
 
 Values = List[np.ndarray]
 
