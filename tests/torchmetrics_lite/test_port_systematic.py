@@ -513,7 +513,7 @@ ELSEWHERE = {
     "retrieval_precision_recall_curve": "retrieval/test_retrieval_curves.py",
     **{name: "regression/test_correlation.py" for name in ("pearson_corrcoef", "spearman_corrcoef",
                                                             "kendall_rank_corrcoef", "concordance_corrcoef")},
-    **{name: "regression/test_regression_extra.py" for name in (
+    **{name: "regression/test_regression_measures.py" for name in (
         "cosine_similarity", "critical_success_index", "kl_divergence", "log_cosh_error", "mean_squared_log_error",
         "minkowski_distance", "normalized_root_mean_squared_error", "relative_squared_error",
         "symmetric_mean_absolute_percentage_error", "tweedie_deviance_score",
