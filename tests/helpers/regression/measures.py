@@ -44,7 +44,7 @@ def _hand_crps(x, y):
 
 
 def _oracles():
-    """(factory, function, batches, oracle value) of every new name; oracles from scipy, scikit-learn or numpy."""
+    """(factory, function, batches, oracle value) of every name; oracles from scipy, scikit-learn or numpy."""
     p, t = _np(POS)
     r, s = _np(REAL)
     r2, s2 = _np(REAL2)

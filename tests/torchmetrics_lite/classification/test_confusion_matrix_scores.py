@@ -35,7 +35,7 @@ def _np(t):
     return t.numpy()
 
 
-# ------------------------------------------------------------------------------------- new metrics, oracles
+# -------------------------------------------------------------------------------------------------- oracles
 @pytest.mark.parametrize("average", AVERAGES)
 def test_multiclass_specificity_jaccard_against_sklearn(average):
     y, p = _np(MC_TARGET), _np(MC_PREDS)
@@ -97,7 +97,7 @@ TM_CASES = [
 
 
 @pytest.mark.parametrize("name,args,kwargs", TM_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(TM_CASES)])
-def test_new_metrics_equal_torchmetrics(name, args, kwargs):
+def test_scores_equal_torchmetrics(name, args, kwargs):
     tmf = pytest.importorskip("torchmetrics.functional.classification")
     assert_close(getattr(F, name)(*args, **kwargs), getattr(tmf, name)(*args, **kwargs), atol=1e-6, rtol=1e-5)
 
@@ -141,7 +141,7 @@ def test_float_targets_equal_integer_targets_and_torchmetrics():
 
 # ----------------------------------------------------------------------------------------------------------- harness
 @pytest.mark.parametrize("name,factory,functional,batches", MODULES, ids=[m[0] for m in MODULES])
-def test_new_module_harness(name, factory, functional, batches):
+def test_module_harness(name, factory, functional, batches):
     check_metric(factory, batches, functional(*concat(batches)), batch_value=functional, max_examples=6)
 
 
@@ -155,7 +155,7 @@ def test_new_module_harness(name, factory, functional, batches):
     (lambda: tmc.MulticlassJaccardIndex(C, average="samples"), ValueError, r"`average` to be one of"),
     (lambda: F.binary_specificity(BIN_PREDS, BIN_TARGET, threshold=1.5), ValueError, r"`threshold` to be a number"),
 ])
-def test_new_option_errors(call, exc, match):
+def test_option_errors(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
 
@@ -166,7 +166,7 @@ def test_class_attributes():
     assert all(getattr(tmc, n).is_differentiable is False for n in tmc.__all__)
 
 
-def test_weighted_and_new_updates_need_no_host_sync(monkeypatch):
+def test_weighted_and_score_updates_need_no_host_sync(monkeypatch):
     def boom(*args, **kwargs):
         raise AssertionError("host sync")
 
