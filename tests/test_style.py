@@ -3,10 +3,15 @@
 At most two levels of inheritance: a class may derive from at most one project class before ``Metric`` /
 ``nn.Module`` (``Public -> _Base -> Metric``); shared code is a module-level function or a helper held by
 composition, not a deeper base or a mixin (a mixin is inheritance too: it is in the MRO).
+
+Tests by subject: a test module imports no other test module (its case tables, batches or oracles); what two
+test modules share lives in ``tests/helpers/`` (one file or folder per subject), which imports no test module either.
 """
+import ast
 import importlib
 import inspect
 import pkgutil
+from pathlib import Path
 from typing import List
 
 import torch.nn as nn
@@ -94,3 +99,22 @@ def test_inheritance_depth_catches_deep_chains_and_mixins():
     assert too_deep([_Base, _Middle, Deep, Mixed, Fine, Loss]) == ["losses.toy: Deep -> _Middle -> _Base -> Metric",
                                                                    "torchmetrics_lite.toy: Mixed -> _Base -> _Mixin -> "
                                                                    "Metric"]
+
+
+def tree_imports(path: Path) -> List[str]:
+    """The test-tree modules ``path`` imports other than ``tests.helpers`` (relative imports included)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        if isinstance(node, ast.ImportFrom):
+            names = ["." * node.level + (node.module or "")] if node.level else [node.module or ""]
+        found += [n for n in names if n.startswith(".") or (n.split(".")[0] == "tests" and
+                                                            not n.startswith("tests.helpers"))]
+    return found
+
+
+def test_no_test_module_imports_another():
+    root = Path(__file__).parent
+    offenders = {str(p.relative_to(root.parent)): tree_imports(p) for p in sorted(root.rglob("*.py"))}
+    offenders = {path: names for path, names in offenders.items() if names}
+    assert not offenders, f"import shared tables from tests/helpers/, not from a test module: {offenders}"

@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import losses
-from tests.losses import _oracles as O
+from tests.helpers import loss_oracles as O
 from torchmetrics_lite.functional import binary_auroc
 
 GEN = torch.Generator().manual_seed(11)

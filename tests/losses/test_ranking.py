@@ -5,7 +5,7 @@ import pytest
 import torch
 
 import losses
-from tests.losses import _oracles as O
+from tests.helpers import loss_oracles as O
 
 GEN = torch.Generator().manual_seed(7)
 

@@ -10,7 +10,7 @@ import torch
 import losses
 from losses._xrisk import row_squared_hinge
 from losses.optim import PDSCA, PESG
-from tests.losses import _xrisk_oracles as O
+from tests.helpers import xrisk_oracles as O
 
 N = 60  # training-set size (range of index)
 

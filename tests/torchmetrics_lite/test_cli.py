@@ -9,16 +9,10 @@ import pytest
 import pytrec_eval
 from sklearn import metrics as skm
 
+from tests.helpers.cli import PAIRS, TREC_MEASURES
+from tests.helpers.cli import parse_trec_lines as _parse
+from tests.helpers.cli import run_cli as _cli
 from torchmetrics_lite.cli import main
-
-# our measure -> pytrec_eval's result key
-PAIRS = {
-    "ndcg": "ndcg", "ndcg@5": "ndcg_cut_5", "ndcg_cut_10": "ndcg_cut_10", "map": "map", "map@5": "map_cut_5",
-    "mrr": "recip_rank", "P@5": "P_5", "P_20": "P_20", "P@100": "P_100", "recall@10": "recall_10",
-    "recall@1000": "recall_1000", "success@1": "success_1", "hit_rate@5": "success_5", "Rprec": "Rprec",
-}
-TREC_MEASURES = {"ndcg", "ndcg_cut.5,10", "map", "map_cut.5", "recip_rank", "P.5,20,100", "recall.10,1000",
-                 "success.1,5", "Rprec"}
 
 
 def _generate(seed, tie_decimals=None, max_n=45):
@@ -52,26 +46,6 @@ def _write(tmp_path, qrels, run):
             lines.append(f"{q} Q0 {d} {rank} {s!r} tag\n")
     rp.write_text("".join(reversed(lines)))  # any line order
     return str(qp), str(rp)
-
-
-def _cli(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stderr
-    sys.stderr = err
-    try:
-        code = main([str(a) for a in argv], stdout=out)
-    finally:
-        sys.stderr = old
-    return code, out.getvalue(), err.getvalue()
-
-
-def _parse(text):
-    """{(measure, qid): value} from trec_eval-style lines."""
-    out = {}
-    for line in text.splitlines():
-        name, qid, value = (x.strip() for x in line.split("\t"))
-        out[name, qid] = float(value)
-    return out
 
 
 def _trec(qrels, run):

@@ -11,7 +11,9 @@ import pytrec_eval
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from tests.torchmetrics_lite.test_cli import PAIRS, TREC_MEASURES, _cli, _parse
+from tests.helpers.cli import PAIRS, TREC_MEASURES
+from tests.helpers.cli import parse_trec_lines as _parse
+from tests.helpers.cli import run_cli as _cli
 from torchmetrics_lite.cli import files as cli_files
 from torchmetrics_lite.cli import parse as cli_parse
 from torchmetrics_lite.cli.ids import Vocab

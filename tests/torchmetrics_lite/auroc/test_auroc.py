@@ -1,7 +1,7 @@
 """Binary exact rank metrics (AUROC, partial AUROC, AP, ROC and PR curves, binned AUROC) against scikit-learn
 and brute-force pair counting, through the harness, and across ranks (the one distributed spawn of the
-family: the multiclass/multilabel, weighted, curve, operating-point and DeLong cases of the other modules are
-gathered here too)."""
+family: the multiclass/multilabel, weighted, curve, operating-point, DeLong, binned, EER, LogAUC and ranking
+cases of the other modules are gathered here too, from ``tests/helpers/auroc/``, beside the batches they stream)."""
 import math
 import warnings
 from functools import partial
@@ -13,14 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import average_precision_score, precision_recall_curve, roc_auc_score, roc_curve
 
+from tests.helpers.auroc import binned, curves, delong, multi, rank_scores, weights
 from tests.helpers.distributed import Case, distributed_test
 from tests.helpers.metric_tester import check_metric, check_rejects, concat
-from tests.torchmetrics_lite.auroc.test_auroc_multi import MULTI_CASES
-from tests.torchmetrics_lite.auroc.test_binned_ignore import BINNED_CASES
-from tests.torchmetrics_lite.auroc.test_breadth import BREADTH_CASES
-from tests.torchmetrics_lite.auroc.test_curves_points import CURVE_CASES
-from tests.torchmetrics_lite.auroc.test_delong import DELONG_CASES
-from tests.torchmetrics_lite.auroc.test_weights import WEIGHTED_CASES
 from torchmetrics_lite import (
     BinaryAUROC,
     BinaryAveragePrecision,
@@ -367,12 +362,12 @@ CASES = [
     Case("ap", BinaryAveragePrecision, BATCHES),
     Case("roc", BinaryROC, BATCHES),
     Case("pr", BinaryPrecisionRecallCurve, BATCHES64),
-    *MULTI_CASES,
-    *WEIGHTED_CASES,
-    *CURVE_CASES,
-    *DELONG_CASES,
-    *BINNED_CASES,
-    *BREADTH_CASES,
+    *multi.CASES,
+    *weights.CASES,
+    *curves.CASES,
+    *delong.CASES,
+    *binned.CASES,
+    *rank_scores.CASES,
 ]
 
 

@@ -1,6 +1,6 @@
 """Multiclass (one-vs-rest) and multilabel AUROC / average precision against scikit-learn, every average, raw
-logits and negative scores, heavy ties; through the harness. Their distributed cases (MULTI_CASES) run in
-test_auroc.py's single spawn per world size."""
+logits and negative scores, heavy ties; through the harness. Their distributed cases (``CASES`` of
+``tests/helpers/auroc/multi.py``, beside the batches) run in test_auroc.py's single spawn per world size."""
 import math
 import warnings
 from functools import partial
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import average_precision_score, roc_auc_score
 
-from tests.helpers.distributed import Case
+from tests.helpers.auroc.multi import MC_BATCHES, ML_BATCHES, C, L, make_multiclass, make_multilabel
 from tests.helpers.metric_tester import check_metric, check_rejects, concat
 from torchmetrics_lite import (
     MulticlassAUROC,
@@ -28,27 +28,6 @@ from torchmetrics_lite.functional import (
     multilabel_auroc,
     multilabel_average_precision,
 )
-
-C, L = 5, 4
-
-
-def make_multiclass(n, *, decimals=None, scale=3.0, seed=0, dtype=torch.float32):
-    g = np.random.default_rng(seed)
-    target = g.integers(0, C, n)
-    logits = g.normal(size=(n, C)) * scale
-    logits[np.arange(n), target] += 2.0
-    if decimals is not None:
-        logits = np.round(logits, decimals)
-    return torch.tensor(logits, dtype=dtype), torch.tensor(target)
-
-
-def make_multilabel(n, *, decimals=None, seed=0, dtype=torch.float32):
-    g = np.random.default_rng(seed)
-    target = (g.random((n, L)) < np.array([0.1, 0.3, 0.5, 0.8])).astype(np.int64)
-    scores = g.normal(size=(n, L)) - 20.0 + target  # negative logits
-    if decimals is not None:
-        scores = np.round(scores, decimals)
-    return torch.tensor(scores, dtype=dtype), torch.tensor(target)
 
 
 def ovr_oracle(preds, target, metric, average):
@@ -191,12 +170,7 @@ def test_rejects_bad_options():
 
 
 # ------------------------------------------------------------------------------------------------ harness
-_MC = make_multiclass(150, decimals=1, seed=4)
-MC_BATCHES = [(_MC[0][a:b], _MC[1][a:b]) for a, b in ((0, 60), (60, 61), (61, 110), (110, 150))]
-_ML = make_multilabel(150, decimals=1, seed=5)
-ML_BATCHES = [(_ML[0][a:b], _ML[1][a:b]) for a, b in ((0, 45), (45, 100), (100, 100), (100, 150))]
-
-
+# the batches (MC_BATCHES, ML_BATCHES) are the distributed cases' (tests/helpers/auroc/multi.py)
 def _mc_expected(metric, average):
     return torch.tensor(ovr_oracle(*concat(MC_BATCHES), metric, average), dtype=torch.float64)
 
@@ -231,10 +205,6 @@ def test_harness(name):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # tiny batches may miss a class
         check_metric(factory, batches, oracle(), batch_value=functional, max_examples=6, atol=1e-12, rtol=0)
-
-
-MULTI_CASES = [Case(name, HARNESS[name][0], HARNESS[name][2])
-               for name in ("mc_auroc_macro", "mc_auroc_none", "ml_auroc_micro", "ml_auroc_weighted", "ml_ap_none")]
 
 
 @pytest.mark.parametrize("factory", [

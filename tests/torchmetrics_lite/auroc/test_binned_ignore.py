@@ -1,7 +1,8 @@
 """torchmetrics' ``thresholds=`` (binned mode) and ``ignore_index=`` on AUROC, AP, ROC and PR curves of every task
 (issue 21 item 12): the binned confusion matrices against a loop over thresholds by hand, every value against
 torchmetrics 1.9, ``ignore_index`` against scikit-learn on the kept samples, streaming / merge through the
-harness (the distributed cases are in ``BINNED_CASES``, spawned by ``test_auroc.py``), and the errors."""
+harness (the distributed cases are in ``tests/helpers/auroc/binned.py``, spawned by ``test_auroc.py``), and the
+errors."""
 import warnings
 from functools import partial
 
@@ -11,7 +12,7 @@ import torch
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 import torchmetrics_lite as ours
-from tests.helpers.distributed import Case
+from tests.helpers.auroc.binned import PB, PM, YB, YL, YM, C, G, N
 from tests.helpers.metric_tester import check_metric, check_rejects
 from torchmetrics_lite import functional as F
 from torchmetrics_lite._checks import check_thresholds
@@ -21,15 +22,6 @@ tm = pytest.importorskip("torchmetrics")
 import torchmetrics.classification as tmc  # noqa: E402
 import torchmetrics.functional.classification as tmf  # noqa: E402
 
-G = torch.Generator().manual_seed(21)
-N, C = 48, 3
-PB = torch.rand(N, generator=G)
-PB[::5] = (PB[::5] * 4).round() / 4  # some scores on the thresholds
-YB = (torch.rand(N, generator=G) < PB).long()
-PM = torch.rand(N, C, generator=G).softmax(1)
-YM = torch.randint(0, C, (N,), generator=G)
-YL = (torch.rand(N, C, generator=G) < 0.5).long()
-YLI = torch.where(torch.rand(N, C, generator=G) < 0.2, -1, YL)
 THRESHOLDS = [5, [0.1, 0.5, 0.3, 0.9], torch.linspace(0, 1, 9, dtype=torch.float64)]
 INPUTS = {"binary": ((), PB, YB), "multiclass": ((C,), PM, YM), "multilabel": ((C,), PM, YL)}
 NAMES = {"auroc": "AUROC", "average_precision": "AveragePrecision", "roc": "ROC",
@@ -195,13 +187,3 @@ def test_a_class_without_positives_is_nan_here_zero_in_torchmetrics():
     with pytest.warns(UserWarning, match="undefined"):
         macro = F.multiclass_auroc(PM, target, C, thresholds=5)
     assert macro.item() == pytest.approx(mine[:2].mean().item())  # the undefined class is left out
-
-
-BINNED_CASES = [
-    Case("binned_auroc", partial(ours.BinaryAUROC, thresholds=9), [(PB[:20], YB[:20]), (PB[20:], YB[20:])]),
-    Case("binned_mc_ap", partial(ours.MulticlassAveragePrecision, C, thresholds=[0.2, 0.5, 0.8], ignore_index=1),
-         [(PM[:30], YM[:30]), (PM[30:], YM[30:])]),
-    Case("binned_ml_roc", partial(ours.MultilabelROC, C, thresholds=5), [(PM[:10], YL[:10]), (PM[10:], YL[10:])]),
-    Case("ml_ignore_exact", partial(ours.MultilabelAUROC, C, average="none", ignore_index=-1),
-         [(PM[:25], YLI[:25]), (PM[25:], YLI[25:])]),
-]

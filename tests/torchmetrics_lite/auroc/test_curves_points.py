@@ -12,19 +12,8 @@ from sklearn.metrics import precision_recall_curve, roc_curve
 
 import torchmetrics_lite as T
 import torchmetrics_lite.functional as F
-from tests.helpers.distributed import Case
+from tests.helpers.auroc.curves import BIN, LOGITS, MC, ML, PROBS, C, L, Y, make
 from tests.helpers.metric_tester import check_metric, check_rejects, concat
-
-C, L = 4, 3
-
-
-def make(n, seed=0, decimals=1):
-    g = torch.Generator().manual_seed(seed)
-    y = torch.randint(0, C, (n,), generator=g)
-    logits = (torch.randn(n, C, generator=g) * 2 + torch.nn.functional.one_hot(y, C)).round(decimals=decimals)
-    labels = (torch.rand(n, L, generator=g) < torch.tensor([0.2, 0.5, 0.7])).long()
-    scores = (torch.rand(n, L, generator=g) + 0.3 * labels).round(decimals=decimals)
-    return logits, torch.softmax(logits.double(), 1), y, scores, labels
 
 
 def _close(ours, theirs, atol):
@@ -124,12 +113,6 @@ def test_operating_points_reject_bad_constraints():
 
 
 # ------------------------------------------------------------------------------------------------ harness
-_LG, _PR, _Y, _S, _LB = make(150, seed=5)
-MC = [(_LG[a:b], _Y[a:b]) for a, b in ((0, 40), (40, 41), (41, 100), (100, 150))]
-ML = [(_S[a:b], _LB[a:b]) for a, b in ((0, 70), (70, 150))]
-BIN = [(_PR[a:b, 2].float(), (_Y[a:b] == 2).long()) for a, b in ((0, 60), (60, 150))]
-
-
 def _f(name, **kw):
     return partial(getattr(F, name), **kw)
 
@@ -164,12 +147,8 @@ def test_harness(name):
         check_metric(factory, batches, expected, batch_value=functional, max_examples=4, atol=1e-12, rtol=0)
 
 
-CURVE_CASES = [Case("mc_pr", HARNESS["mc_pr"][0], MC),
-               Case("mc_recall_at_precision", HARNESS["mc_recall_at_fixed_precision"][0], MC)]
-
-
 def test_modules_reject_bad_batches_unchanged():
-    check_rejects(partial(T.MulticlassROC, C), [(_PR[:10].float(), _Y[:10])], (_LG[:4], _Y[:4]), ValueError,
+    check_rejects(partial(T.MulticlassROC, C), [(PROBS[:10].float(), Y[:10])], (LOGITS[:4], Y[:4]), ValueError,
                   r"from_logits=True")
     check_rejects(partial(T.BinaryRecallAtFixedPrecision, 0.5), BIN, (torch.rand(3), torch.tensor([0, 2, 1])),
                   ValueError, r"`target` to hold only 0 and 1 .*got value 2")

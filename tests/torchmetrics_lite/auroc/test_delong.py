@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import norm
 
-from tests.helpers.distributed import Case
+from tests.helpers.auroc.delong import BATCHES, PAIRED, make
 from tests.helpers.metric_tester import check_metric, check_rejects, concat
 from torchmetrics_lite import BinaryAUROCCI, PairedAUROCTest, _backend
 from torchmetrics_lite.functional import binary_auroc, binary_auroc_ci, paired_auroc_test
@@ -26,15 +26,6 @@ def delong_reference(scores, labels):
     v10, v01 = psi.mean(2), psi.mean(1)
     cov = np.atleast_2d(np.cov(v10, ddof=1)) / x.shape[1] + np.atleast_2d(np.cov(v01, ddof=1)) / z.shape[1]
     return psi.mean((1, 2)), cov
-
-
-def make(n, seed=0, decimals=1):
-    g = np.random.default_rng(seed)
-    y = g.random(n) < 0.4
-    a = np.round(g.normal(size=n) + 1.0 * y, decimals)
-    b = np.round(0.6 * a + g.normal(size=n) * 0.8 + 0.3 * y, decimals)  # correlated with a
-    return (torch.tensor(a, dtype=torch.float32), torch.tensor(b, dtype=torch.float32),
-            torch.tensor(y.astype(np.int64)))
 
 
 @pytest.mark.parametrize("backend", ["numpy", "torch"])
@@ -106,11 +97,6 @@ def test_rejects():
                                             torch.ones(4)), TypeError, r"positional argument")
 
 
-_A, _B, _Y = make(160, seed=3)
-BATCHES = [(_A[i:j], _Y[i:j]) for i, j in ((0, 50), (50, 51), (51, 160))]
-PAIRED = [(_A[i:j], _B[i:j], _Y[i:j]) for i, j in ((0, 70), (70, 160))]
-
-
 @pytest.mark.parametrize("name", ["ci", "paired"])
 def test_harness(name):
     factory, functional, batches = {
@@ -120,7 +106,3 @@ def test_harness(name):
         warnings.simplefilter("ignore", UserWarning)
         expected = functional(*concat(batches))
         check_metric(factory, batches, expected, batch_value=functional, max_examples=4, atol=1e-12, rtol=0)
-
-
-DELONG_CASES = [Case("auroc_ci", partial(BinaryAUROCCI, alpha=0.1), BATCHES), Case("paired_test", PairedAUROCTest,
-                                                                                  PAIRED)]

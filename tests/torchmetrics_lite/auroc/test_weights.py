@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import average_precision_score, precision_recall_curve, roc_auc_score, roc_curve
 
-from tests.helpers.distributed import Case
+from tests.helpers.auroc.weights import BATCHES, MC_BATCHES, ML_BATCHES, PREDS, TARGET, C, L, make, make_multi
 from tests.helpers.metric_tester import check_metric, check_rejects, concat
 from torchmetrics_lite import (
     BinaryAUROC,
@@ -45,15 +45,6 @@ def brute_weighted_auroc(scores, labels, weights):
     pos, neg = s[y][:, None], s[~y][None, :]
     pair_w = w[y][:, None] * w[~y][None, :]
     return (pair_w * ((pos > neg) + 0.5 * (pos == neg))).sum() / pair_w.sum()
-
-
-def make(n, *, decimals=1, seed=0, zeros=0.1, integer=False):
-    g = np.random.default_rng(seed)
-    y = g.random(n) < 0.35
-    s = np.round(g.normal(size=n) + 0.7 * y, decimals)
-    w = g.integers(0, 4, n).astype(float) if integer else g.random(n) * 3
-    w[g.random(n) < zeros] = 0.0
-    return torch.tensor(s, dtype=torch.float32), torch.tensor(y.astype(np.int64)), torch.tensor(w)
 
 
 @pytest.mark.parametrize("backend", ["numpy", "torch"])
@@ -110,21 +101,6 @@ def test_weights_of_one_equal_unweighted():
         binary_average_precision(preds, target).item(), abs=1e-15)
 
 
-C, L = 4, 3
-
-
-def make_multi(n, seed=1):
-    g = np.random.default_rng(seed)
-    y = g.integers(0, C, n)
-    logits = np.round(g.normal(size=(n, C)) * 2 + np.eye(C)[y], 1)
-    probs = torch.softmax(torch.tensor(logits), 1)
-    labels = (g.random((n, L)) < [0.2, 0.5, 0.7]).astype(np.int64)
-    scores = np.round(g.normal(size=(n, L)) + labels, 1)
-    w = g.random(n) * 2
-    w[:10] = 0
-    return probs, torch.tensor(y), torch.tensor(scores), torch.tensor(labels), torch.tensor(w)
-
-
 @pytest.mark.parametrize("average", ["macro", "weighted", "none"])
 def test_multiclass_weighted_matches_sklearn(average):
     probs, y, _, _, w = make_multi(300)
@@ -174,13 +150,6 @@ def test_per_class_weighted_curves_match_sklearn():
 
 
 # ------------------------------------------------------------------------------------------------ modules
-_P, _T, _W = make(160, decimals=1, seed=7)
-BATCHES = [(_P[a:b], _T[a:b], _W[a:b]) for a, b in ((0, 50), (50, 51), (51, 120), (120, 160))]
-_MP, _MY, _MS, _ML, _MW = make_multi(120, seed=8)
-MC_BATCHES = [(_MP[a:b], _MY[a:b], _MW[a:b]) for a, b in ((0, 40), (40, 90), (90, 120))]
-ML_BATCHES = [(_MS[a:b], _ML[a:b], _MW[a:b]) for a, b in ((0, 70), (70, 120))]
-
-
 def _sk_binary(fn, **kw):
     preds, target, weight = concat(BATCHES)
     value = fn(target.numpy(), preds.double().numpy(), sample_weight=weight.numpy(), **kw)
@@ -220,10 +189,6 @@ def test_harness_weighted(name):
                      max_examples=5, atol=1e-12, rtol=0)
 
 
-WEIGHTED_CASES = [Case("weighted_auroc", BinaryAUROC, BATCHES), Case("weighted_mc_roc", partial(MulticlassROC, C),
-                                                                     MC_BATCHES)]
-
-
 def test_weighted_state_is_float_rows_beside_the_scores():
     m = BinaryAUROC()
     m.update(*BATCHES[0])
@@ -232,14 +197,14 @@ def test_weighted_state_is_float_rows_beside_the_scores():
 
 
 BAD_WEIGHTS = [
-    ((_P[:4], _T[:4], torch.ones(3)), ValueError,
+    ((PREDS[:4], TARGET[:4], torch.ones(3)), ValueError,
      r"Expected `weight` to hold one value per sample, shape \(4,\), got shape \(3,\)"),
-    ((_P[:2], _T[:2], torch.tensor([1.0, -0.5])), ValueError,
+    ((PREDS[:2], TARGET[:2], torch.tensor([1.0, -0.5])), ValueError,
      r"Expected `weight` to be non-negative and finite, got value -0.5"),
-    ((_P[:2], _T[:2], torch.tensor([1.0, float("nan")])), ValueError, r"non-negative and finite, got value nan"),
-    ((_P[:2], _T[:2], torch.tensor([True, False])), TypeError,
+    ((PREDS[:2], TARGET[:2], torch.tensor([1.0, float("nan")])), ValueError, r"non-negative and finite, got value nan"),
+    ((PREDS[:2], TARGET[:2], torch.tensor([True, False])), TypeError,
      r"Expected `weight` to have a real \(integer or floating\), non-bool dtype, got torch.bool"),
-    ((_P[:2], _T[:2]), ValueError, r"Expected `weight` in every update or in none, got none after 160 weighted"),
+    ((PREDS[:2], TARGET[:2]), ValueError, r"Expected `weight` in every update or in none, got none after 160 weighted"),
 ]
 
 

@@ -12,15 +12,9 @@ import torch
 
 import torchmetrics_lite.classification as tmc
 import torchmetrics_lite.functional as F
+from tests.helpers.classification import counts, samplewise, scores
 from tests.helpers.distributed import Case, distributed_test
 from tests.helpers.metric_tester import assert_close, check_metric, concat
-from tests.torchmetrics_lite.classification.test_classification_breadth import (
-    BREADTH_DIST,
-    BREADTH_MODULES,
-    BREADTH_NAMES,
-)
-from tests.torchmetrics_lite.classification.test_classification_new import DIST_NAMES, NEW_MODULES
-from tests.torchmetrics_lite.classification.test_samplewise import SAMPLEWISE_CASES
 from torchmetrics_lite import MetricCollection, _backend
 from torchmetrics_lite.functional.classification._stat_scores import _cut_in
 
@@ -368,15 +362,15 @@ def test_module_harness_against_sklearn_directly():
 
 
 def test_every_public_class_is_checked():
-    assert {m[0] for m in MODULES} | {m[0] for m in NEW_MODULES} | BREADTH_NAMES == set(tmc.__all__)
+    assert {m[0] for m in MODULES} | {m[0] for m in scores.MODULES} | counts.NAMES == set(tmc.__all__)
 
 
 CASES = [Case(name, factory, batches) for name, factory, _, batches in MODULES
          if name in {"BinaryF1Score", "BinaryConfusionMatrix", "MulticlassAccuracy", "MulticlassPrecision",
                      "MulticlassF1Score", "MultilabelHammingDistance", "MultilabelStatScores"}]
-CASES += [Case(name, factory, batches) for name, factory, _, batches in NEW_MODULES if name in DIST_NAMES]
-CASES += [Case(name, factory, batches) for name, factory, _, batches in BREADTH_MODULES if name in BREADTH_DIST]
+CASES += [Case(name, factory, batches) for name, factory, _, batches in scores.MODULES if name in scores.DIST_NAMES]
+CASES += [Case(name, factory, batches) for name, factory, _, batches in counts.MODULES if name in counts.DIST_NAMES]
 
 
-CASES += SAMPLEWISE_CASES
+CASES += samplewise.CASES
 test_distributed_equals_single_process = distributed_test(CASES)

@@ -1,7 +1,7 @@
 """torchmetrics' ``multidim_average="samplewise"`` on the stat-score metrics (issue 21 item 12): one score per sample of
 ``(N, ...)`` inputs. Oracles: scikit-learn on each sample's elements, torchmetrics 1.9 on every average and task,
 the harness (a ``cat`` state of per-sample confusion matrices: streaming, merge, persistence) and a distributed
-case (``SAMPLEWISE_CASES``, spawned by ``test_classification.py``)."""
+case (``tests/helpers/classification/samplewise.py``, spawned by ``test_classification.py``)."""
 from functools import partial
 
 import numpy as np
@@ -10,7 +10,7 @@ import torch
 from sklearn.metrics import f1_score, precision_score, recall_score
 
 import torchmetrics_lite as ours
-from tests.helpers.distributed import Case
+from tests.helpers.classification.samplewise import PB, PL, PM, YB, YL, YM, C, H, N
 from tests.helpers.metric_tester import check_metric, check_rejects
 from torchmetrics_lite import functional as F
 
@@ -18,11 +18,6 @@ tm = pytest.importorskip("torchmetrics")
 import torchmetrics.classification as tmc  # noqa: E402
 import torchmetrics.functional.classification as tmf  # noqa: E402
 
-G = torch.Generator().manual_seed(7)
-N, C, H = 8, 3, 5
-PB, YB = torch.rand(N, H, generator=G), torch.randint(0, 2, (N, H), generator=G)
-PM, YM = torch.rand(N, C, H, generator=G), torch.randint(0, C, (N, H), generator=G)
-PL, YL = torch.rand(N, C, H, generator=G), torch.randint(0, 2, (N, C, H), generator=G)
 TASKS = {"binary": ((), PB, YB), "multiclass": ((C,), PM, YM), "multilabel": ((C,), PL, YL)}
 SCORES = ["stat_scores", "accuracy", "precision", "recall", "f1_score", "specificity"]
 CLASSES = {"stat_scores": "StatScores", "accuracy": "Accuracy", "precision": "Precision", "recall": "Recall",
@@ -116,11 +111,3 @@ def test_global_is_the_default_and_unchanged():
         fn = getattr(F, f"{task}_accuracy")
         _close(fn(preds, target, *args, multidim_average="global"), fn(preds, target, *args))
     assert np.isclose(F.binary_accuracy(PB, YB).item(), ((PB > 0.5).long() == YB).double().mean().item())
-
-
-SAMPLEWISE_CASES = [
-    Case("samplewise_mc_f1", partial(ours.MulticlassF1Score, C, multidim_average="samplewise"),
-         [(PM[:3], YM[:3]), (PM[3:], YM[3:])]),
-    Case("samplewise_binary_stats", partial(ours.BinaryStatScores, multidim_average="samplewise"),
-         [(PB[:5], YB[:5]), (PB[5:], YB[5:])]),
-]

@@ -1,6 +1,6 @@
 """Pearson, concordance, Spearman and Kendall against scipy / brute force / the formula and torchmetrics, streamed,
 merged, compiled where they compile, and every error message (across ranks: the CASES of
-tests/torchmetrics_lite/calibration/test_regression_calibration_distributed.py, in its one spawn)."""
+tests/torchmetrics_lite/regression/test_regression_distributed.py, in its one spawn)."""
 import warnings
 from functools import partial
 from itertools import combinations
@@ -14,6 +14,7 @@ from hypothesis import strategies as hs
 
 from tests.helpers.compile import check_compiles, check_update_compiles
 from tests.helpers.metric_tester import check_metric, check_rejects, concat
+from tests.helpers.regression.correlation import MULTI, ONE, _batches
 from torchmetrics_lite import ConcordanceCorrCoef, KendallRankCorrCoef, PearsonCorrCoef, SpearmanCorrCoef
 from torchmetrics_lite.functional import (
     concordance_corrcoef,
@@ -24,24 +25,6 @@ from torchmetrics_lite.functional import (
 )
 from torchmetrics_lite.functional.regression import _rank_kernels
 from torchmetrics_lite.functional.regression._rank_kernels import inversions, kendall_counts
-
-GEN = torch.Generator().manual_seed(3)
-
-
-def _batches(sizes, d=None, ties=False, gen=GEN):
-    shape = (lambda n: (n,)) if d is None else (lambda n: (n, d))
-    out = []
-    for n in sizes:
-        p = torch.randn(shape(n), generator=gen, dtype=torch.float64)
-        t = p + torch.randn(shape(n), generator=gen, dtype=torch.float64)
-        if ties:
-            p, t = p.mul(2).round(), t.mul(2).round()
-        out.append((p, t))
-    return out
-
-
-ONE = _batches((9, 0, 14, 1, 6), ties=True)
-MULTI = _batches((7, 12, 0, 9), d=3, ties=True)
 
 
 # ------------------------------------------------------------------------------------------------- oracles

@@ -8,9 +8,9 @@ import torch
 from sklearn.exceptions import UndefinedMetricWarning
 
 from tests.helpers.metric_tester import assert_close, check_metric, check_rejects, concat
+from tests.helpers.regression.core import FUNCTIONS, multioutputs
 from torchmetrics_lite import (
     ExplainedVariance,
-    MeanAbsoluteError,
     MeanAbsolutePercentageError,
     MeanSquaredError,
     MetricCollection,
@@ -20,11 +20,9 @@ from torchmetrics_lite import (
 )
 from torchmetrics_lite.functional import (
     explained_variance,
-    mean_absolute_error,
     mean_absolute_percentage_error,
     mean_squared_error,
     r2_score,
-    root_mean_squared_error,
 )
 from torchmetrics_lite.functional.regression import _kernels as impl
 from torchmetrics_lite.functional.regression.measures import fold_moments
@@ -52,23 +50,9 @@ B1 = _batches()
 B3 = _batches(3)
 B3_64 = _batches(3, torch.float64)
 
-FUNCTIONS = {  # name: (ours, sklearn, module class, allows variance_weighted)
-    "mse": (mean_squared_error, skm.mean_squared_error, MeanSquaredError, False),
-    "rmse": (root_mean_squared_error, skm.root_mean_squared_error, RootMeanSquaredError, False),
-    "mae": (mean_absolute_error, skm.mean_absolute_error, MeanAbsoluteError, False),
-    "mape": (mean_absolute_percentage_error, skm.mean_absolute_percentage_error, MeanAbsolutePercentageError, False),
-    "r2": (r2_score, skm.r2_score, R2Score, True),
-    "ev": (explained_variance, skm.explained_variance_score, ExplainedVariance, True),
-}
-
-
 def _sk(name, batches, multioutput="uniform_average"):
     preds, target = (t.double().numpy() for t in concat(batches))
     return torch.as_tensor(FUNCTIONS[name][1](target, preds, multioutput=multioutput), dtype=torch.float64)
-
-
-def _multioutputs(name):
-    return ["raw_values", "uniform_average"] + (["variance_weighted"] if FUNCTIONS[name][3] else [])
 
 
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))
@@ -76,7 +60,7 @@ def test_functional_against_sklearn(name):
     ours = FUNCTIONS[name][0]
     for batches in (B1, B3, B3_64):
         preds, target = concat(batches)
-        for mo in _multioutputs(name):
+        for mo in multioutputs(name):
             assert_close(ours(preds, target, multioutput=mo), _sk(name, batches, mo), path=f"{name} {mo}")
 
 
@@ -84,7 +68,7 @@ def test_functional_against_sklearn(name):
 def test_module_harness_against_sklearn(name):
     cls = FUNCTIONS[name][2]
     check_metric(cls, B1, _sk(name, B1), batch_value=FUNCTIONS[name][0], max_examples=8)
-    mo = _multioutputs(name)[-1]
+    mo = multioutputs(name)[-1]
     ours = partial(FUNCTIONS[name][0], multioutput=mo)
     check_metric(partial(cls, num_outputs=3, multioutput=mo), B3, _sk(name, B3, mo), batch_value=ours, max_examples=8)
 
@@ -111,7 +95,7 @@ def test_constant_targets_follow_sklearn(name):
     ours = FUNCTIONS[name][0]
     for cols in ([0, 1, 2], [0, 1], [1]):
         batches = [(preds[:, cols], target[:, cols])]
-        for mo in _multioutputs(name):
+        for mo in multioutputs(name):
             assert_close(ours(preds[:, cols], target[:, cols], multioutput=mo), _sk(name, batches, mo),
                          path=f"columns {cols} {mo}")
 

@@ -169,9 +169,9 @@ def test_fold_comoments_stays_float32(monkeypatch):
     assert_float32_close(got, want, rtol=OFFSET_RTOL, atol=1e-3)
 
 
-from tests.torchmetrics_lite.regression import test_regression_extra as extra  # noqa: E402
+from tests.helpers.regression import measures  # noqa: E402
 
-EXTRA = [(factory, fn, [tuple(t.float() for t in b) for b in batches]) for factory, fn, batches, _ in extra.CASES]
+EXTRA = [(factory, fn, [tuple(t.float() for t in b) for b in batches]) for factory, fn, batches, _ in measures.CASES]
 
 
 def _name(f: Any) -> str:

@@ -1,6 +1,8 @@
 """Sample weights (``weight=``, scikit-learn's ``sample_weight``): against scikit-learn, through the harness,
 mixed with unweighted batches, equal to repeated rows for integer weights, exact on a float32 large-offset
-stream (weighted Chan merge), and rejected clearly when bad."""
+stream (weighted Chan merge), and rejected clearly when bad; all-zero weights (issue 23 item 7): nan, as every other
+weighted metric (scikit-learn raises), and a stream in which only some batches have all-zero weights equals
+scikit-learn on the whole stream."""
 from functools import partial
 
 import numpy as np
@@ -9,7 +11,7 @@ import sklearn.metrics as skm
 import torch
 
 from tests.helpers.metric_tester import assert_close, check_metric, check_rejects, concat
-from tests.torchmetrics_lite.regression.test_regression import FUNCTIONS, _multioutputs
+from tests.helpers.regression.core import FUNCTIONS, multioutputs
 from torchmetrics_lite import (
     ExplainedVariance,
     MeanSquaredError,
@@ -55,7 +57,7 @@ def test_weighted_functional_against_sklearn(name):
     ours = FUNCTIONS[name][0]
     for batches in (W1, W3):
         preds, target, weight = concat(batches)
-        for mo in _multioutputs(name):
+        for mo in multioutputs(name):
             assert_close(ours(preds, target, weight=weight, multioutput=mo), _sk(name, batches, mo), path=mo)
 
 
@@ -63,7 +65,7 @@ def test_weighted_functional_against_sklearn(name):
 def test_weighted_module_harness_against_sklearn(name):
     ours, _, cls, _ = FUNCTIONS[name]
     check_metric(cls, W1, _sk(name, W1), batch_value=_weighted(ours), max_examples=6)
-    mo = _multioutputs(name)[-1]
+    mo = multioutputs(name)[-1]
     check_metric(partial(cls, num_outputs=3, multioutput=mo), W3, _sk(name, W3, mo),
                  batch_value=_weighted(ours, multioutput=mo), max_examples=4)
 
@@ -150,3 +152,46 @@ def test_validate_args_false_skips_the_weight_value_check():
     m = MeanSquaredError(validate_args=False)
     m.update(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 3.0]), torch.tensor([-1.0, 2.0]))
     assert np.isfinite(m.compute().item())
+
+
+# ------------------------------------------------------------------------------------------------ zero weights
+ZW_GEN = torch.Generator().manual_seed(23)
+ZW_PREDS = torch.randn(15, 2, generator=ZW_GEN, dtype=torch.float64)
+ZW_TARGET = ZW_PREDS + 0.7 * torch.randn(15, 2, generator=ZW_GEN, dtype=torch.float64)
+ZW_WEIGHT = torch.rand(15, generator=ZW_GEN, dtype=torch.float64)
+ZW_WEIGHT[5:10] = 0  # the middle batch weighs nothing
+ZW_BATCHES = [slice(0, 5), slice(5, 10), slice(10, 15)]
+
+
+@pytest.mark.parametrize("multioutput", ["uniform_average", "raw_values", "variance_weighted"])
+def test_all_zero_weights_give_nan_where_scikit_learn_raises(multioutput):
+    zeros = torch.zeros(15, dtype=torch.float64)
+    with pytest.raises(ValueError, match="Sample weights must contain at least one non-zero number"):
+        skm.r2_score(ZW_TARGET.numpy(), ZW_PREDS.numpy(), sample_weight=zeros.numpy(), multioutput=multioutput)
+    got = r2_score(ZW_PREDS, ZW_TARGET, weight=zeros, multioutput=multioutput)
+    assert torch.isnan(got).all()
+    # the same rule
+    assert torch.isnan(explained_variance(ZW_PREDS, ZW_TARGET, weight=zeros, multioutput=multioutput)).all()
+    m = R2Score(num_outputs=2, multioutput=multioutput)
+    m.update(ZW_PREDS, ZW_TARGET, weight=zeros)
+    assert torch.isnan(m.compute()).all()
+    assert torch.isnan(r2_score(ZW_PREDS, ZW_TARGET, weight=zeros, multioutput=multioutput, adjusted=1)).all()
+
+
+@pytest.mark.parametrize("multioutput", ["uniform_average", "raw_values", "variance_weighted"])
+def test_a_stream_with_some_all_zero_weight_batches_equals_scikit_learn(multioutput):
+    expected = skm.r2_score(ZW_TARGET.numpy(), ZW_PREDS.numpy(), sample_weight=ZW_WEIGHT.numpy(),
+                            multioutput=multioutput)
+    m = R2Score(num_outputs=2, multioutput=multioutput)
+    for s in ZW_BATCHES:
+        m.update(ZW_PREDS[s], ZW_TARGET[s], weight=ZW_WEIGHT[s])
+    np.testing.assert_allclose(m.compute().numpy(), expected, rtol=1e-12, atol=1e-12)
+    alone = R2Score(num_outputs=2, multioutput=multioutput)  # the zero-weight batch alone: nan, not 1.0
+    alone.update(ZW_PREDS[ZW_BATCHES[1]], ZW_TARGET[ZW_BATCHES[1]], weight=ZW_WEIGHT[ZW_BATCHES[1]])
+    assert torch.isnan(alone.compute()).all()
+    ev = ExplainedVariance(num_outputs=2, multioutput=multioutput)
+    for s in ZW_BATCHES:
+        ev.update(ZW_PREDS[s], ZW_TARGET[s], weight=ZW_WEIGHT[s])
+    ev_expected = skm.explained_variance_score(ZW_TARGET.numpy(), ZW_PREDS.numpy(), sample_weight=ZW_WEIGHT.numpy(),
+                                           multioutput=multioutput)
+    np.testing.assert_allclose(ev.compute().numpy(), ev_expected, rtol=1e-12, atol=1e-12)

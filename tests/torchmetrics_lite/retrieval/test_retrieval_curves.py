@@ -1,6 +1,8 @@
 """Retrieval precision-recall curves and the recall at a fixed precision: against brute force per query (every
 order of tied scores enumerated), torchmetrics on the same input, streamed, merged, every error (across ranks:
-the CASES of test_retrieval_modules.py)."""
+the CASES of test_retrieval_modules.py, on the batches of ``tests/helpers/retrieval.py``); a query of one item
+counts in the mean curve (issue 34's surviving mutant of ``curves._curve_from_values``: ``n_items > 0`` is the rule
+for a present query), against torchmetrics' curve of each query averaged and the numbers by hand."""
 from functools import lru_cache, partial
 from itertools import permutations, product
 
@@ -8,20 +10,12 @@ import pytest
 import torch
 
 from tests.helpers.metric_tester import check_metric, check_rejects
+from tests.helpers.retrieval import BATCHES, TIED, _flat
 from torchmetrics_lite import RetrievalPrecisionRecallCurve, RetrievalRecallAtFixedPrecision
 from torchmetrics_lite.functional import retrieval_precision_recall_curve, retrieval_recall_at_fixed_precision
 
 tm_retrieval = pytest.importorskip("torchmetrics.retrieval")
 tm_functional = pytest.importorskip("torchmetrics.functional.retrieval")
-
-G = torch.Generator().manual_seed(24)
-
-
-def _flat(n, n_queries, ties, gen=G):
-    preds = torch.randint(0, 4, (n,), generator=gen).double() if ties else torch.rand(n, generator=gen).double()
-    target = (torch.rand(n, generator=gen) < 0.4).long()
-    return preds, target, torch.randint(0, n_queries, (n,), generator=gen)
-
 
 @lru_cache(maxsize=None)
 def _brute_query(preds, target, k_max, adaptive):
@@ -58,8 +52,7 @@ def _brute(preds, target, indexes, max_k, adaptive, empty):
             torch.arange(1, k_max + 1))
 
 
-TIED = _flat(28, 5, ties=True)  # queries of at most ~9 items: every order enumerable
-BATCHES = [tuple(x[i:j] for x in TIED) for i, j in ((0, 9), (9, 9), (9, 20), (20, 28))]
+
 
 
 @pytest.mark.parametrize(("max_k", "adaptive_k", "empty"),
@@ -178,3 +171,32 @@ def test_numpy_and_torch_rankings_give_the_same_curves(max_k, adaptive_k, ties):
         got = retrieval_precision_recall_curve(preds, target, max_k, adaptive_k, indexes=indexes, ties=ties)
     for a, b in zip(got, want):
         torch.testing.assert_close(a, b, atol=1e-12, rtol=0)
+
+
+# --------------------------------------------------------------------------------------- one-item queries
+ONE_ITEM_PREDS = torch.tensor([0.9, 0.8, 0.5, 0.3, 0.6])
+ONE_ITEM_TARGET = torch.tensor([1, 0, 1, 1, 0])
+ONE_ITEM_INDEXES = torch.tensor([0, 1, 1, 1, 2])  # query 0: one relevant item; query 2: one item, none relevant
+
+
+@pytest.mark.parametrize("adaptive_k", [False, True])
+def test_one_item_queries_count_in_the_mean_curve(adaptive_k):
+    per_query = [tm_functional.retrieval_precision_recall_curve(
+        ONE_ITEM_PREDS[ONE_ITEM_INDEXES == q], ONE_ITEM_TARGET[ONE_ITEM_INDEXES == q], max_k=3, adaptive_k=adaptive_k)
+        for q in range(3)]
+    precision = torch.stack([p for p, _, _ in per_query]).double().mean(0)
+    recall = torch.stack([r for _, r, _ in per_query]).double().mean(0)
+    # by hand: query 0 hits 1 at every k, query 1 hits 0, 1, 2 of its 2, query 2 hits nothing (empty="zero")
+    by_hand = ([1 / 3, 1 / 3, 1 / 3], [1 / 3, 1 / 3 + 1 / 6, 2 / 3]) if not adaptive_k else \
+        ([1 / 3, 1 / 3 + 1 / 6, 1 / 3 + 2 / 9], [1 / 3, 1 / 3 + 1 / 6, 2 / 3])
+    torch.testing.assert_close(precision, torch.tensor(by_hand[0], dtype=torch.float64))
+    torch.testing.assert_close(recall, torch.tensor(by_hand[1], dtype=torch.float64))
+    got = retrieval_precision_recall_curve(ONE_ITEM_PREDS, ONE_ITEM_TARGET, 3, adaptive_k, indexes=ONE_ITEM_INDEXES)
+    torch.testing.assert_close(got[0], precision)
+    torch.testing.assert_close(got[1], recall)
+    m = RetrievalPrecisionRecallCurve(max_k=3, adaptive_k=adaptive_k)
+    m.update(ONE_ITEM_PREDS[:2], ONE_ITEM_TARGET[:2], indexes=ONE_ITEM_INDEXES[:2])
+    m.update(ONE_ITEM_PREDS[2:], ONE_ITEM_TARGET[2:], indexes=ONE_ITEM_INDEXES[2:])
+    mine = m.compute()
+    torch.testing.assert_close(mine[0], precision)
+    torch.testing.assert_close(mine[1], recall)

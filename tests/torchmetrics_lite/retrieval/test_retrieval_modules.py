@@ -214,7 +214,7 @@ for _name, (_cls, _fn, _options) in sorted(AGGREGATED.items()):  # a callable ag
     CASES.append(Case(f"{_name}_flat", partial(_cls, aggregation=quantile90, **_options), FLAT))
     CASES.append(Case(f"{_name}_dense", partial(_cls, aggregation=quantile90, **_options), DENSE))
 # the curves (tests/torchmetrics_lite/retrieval/test_retrieval_curves.py), in this module's one spawn
-from tests.torchmetrics_lite.retrieval.test_retrieval_curves import BATCHES as CURVE_BATCHES  # noqa: E402
+from tests.helpers.retrieval import BATCHES as CURVE_BATCHES  # noqa: E402
 from torchmetrics_lite import RetrievalPrecisionRecallCurve, RetrievalRecallAtFixedPrecision  # noqa: E402
 
 CASES.append(Case("precision_recall_curve", partial(RetrievalPrecisionRecallCurve, 5), CURVE_BATCHES))

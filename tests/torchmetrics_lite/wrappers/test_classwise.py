@@ -5,7 +5,7 @@ import pytest
 import torchmetrics
 
 from tests.helpers.metric_tester import assert_close, check_metric, check_rejects
-from tests.torchmetrics_lite.wrappers._data import cat, multiclass_batches
+from tests.helpers.wrapper_batches import cat, multiclass_batches
 from torchmetrics_lite import (
     ClasswiseWrapper,
     MeanMetric,

@@ -5,7 +5,7 @@ import torch
 
 from tests.helpers.distributed import shard, spawn
 from tests.helpers.metric_tester import assert_close, feed
-from tests.torchmetrics_lite.wrappers._data import binary_batches, cat, multiclass_batches, regression_batches
+from tests.helpers.wrapper_batches import binary_batches, cat, multiclass_batches, regression_batches
 from torchmetrics_lite import (
     BinaryAUROC,
     BootStrapper,

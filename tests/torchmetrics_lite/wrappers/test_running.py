@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from tests.helpers.metric_tester import assert_close, check_metric, check_rejects, feed
-from tests.torchmetrics_lite.wrappers._data import binary_batches, cat, multiclass_batches, regression_batches
+from tests.helpers.wrapper_batches import binary_batches, cat, multiclass_batches, regression_batches
 from torchmetrics_lite import (
     BinaryAUROC,
     MaxMetric,

@@ -9,7 +9,7 @@ import torch
 import torch.nn.functional as F
 
 import losses
-from tests.losses import _oracles as O
+from tests.helpers import loss_oracles as O
 from torchmetrics_lite.functional import retrieval_normalized_dcg
 
 GEN = torch.Generator().manual_seed(23)

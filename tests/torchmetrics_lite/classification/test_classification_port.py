@@ -1,7 +1,7 @@
-"""Ported torchmetrics code for the classification breadth (issue 24 items 1-3 and 8): the same call run through
-torchmetrics 1.9 and through us on the same input gives the same value (torchmetrics' float32 against our float64:
-1e-6), or we raise the documented clear error, or (listed in the README) we differ on purpose and the test pins
-both numbers."""
+"""Ported torchmetrics code for negative predictive value, Hamming distance, exact match, hinge loss and group
+fairness (issue 24 items 1-3 and 8): the same call run through torchmetrics 1.9 and through us on the same input
+gives the same value (torchmetrics' float32 against our float64: 1e-6), or we raise the documented clear error, or
+(listed in the README) we differ on purpose and the test pins both numbers."""
 import warnings
 
 import pytest
