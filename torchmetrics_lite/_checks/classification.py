@@ -23,6 +23,8 @@ from torchmetrics_lite._checks.primitives import (
 # ---------------------------------------------------------------------------------------- classification
 
 CLASSIFICATION_AVERAGES = ("micro", "macro", "weighted", "none")
+#: the averages of the multilabel scores scikit-learn also averages per sample (precision, recall, F-beta, Jaccard)
+SAMPLE_AVERAGES = CLASSIFICATION_AVERAGES + ("samples",)
 ABSENT = ("ignore", "zero")
 
 
@@ -50,6 +52,17 @@ def check_average(average: Any, choices: Sequence[str] = CLASSIFICATION_AVERAGES
                          f"`num_classes`)")
     check_choice("average", average, choices)
     return average
+
+
+def check_samples_average(average: str, multidim_average: Any) -> bool:
+    """``average="samples"`` (one score per sample row, then their mean) takes ``multidim_average="global"`` only:
+    ``"samplewise"`` already gives one score per sample. Returns whether ``average`` is ``"samples"``."""
+    if average != "samples":
+        return False
+    if multidim_average != "global":
+        raise ValueError(f"Expected `multidim_average='global'` with average='samples' (the mean of the per-sample "
+                         f"scores; 'samplewise' gives the scores themselves), got {multidim_average!r}")
+    return True
 
 
 def check_ignore_index(ignore_index: Any) -> None:

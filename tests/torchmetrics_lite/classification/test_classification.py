@@ -20,6 +20,7 @@ from tests.torchmetrics_lite.classification.test_classification_breadth import (
     BREADTH_NAMES,
 )
 from tests.torchmetrics_lite.classification.test_classification_new import DIST_NAMES, NEW_MODULES
+from tests.torchmetrics_lite.classification.test_samples_average import SAMPLES_CASES
 from tests.torchmetrics_lite.classification.test_samplewise import SAMPLEWISE_CASES
 from torchmetrics_lite import MetricCollection, _backend
 from torchmetrics_lite.functional.classification._stat_scores import _cut_in
@@ -378,5 +379,5 @@ CASES += [Case(name, factory, batches) for name, factory, _, batches in NEW_MODU
 CASES += [Case(name, factory, batches) for name, factory, _, batches in BREADTH_MODULES if name in BREADTH_DIST]
 
 
-CASES += SAMPLEWISE_CASES
+CASES += SAMPLEWISE_CASES + SAMPLES_CASES
 test_distributed_equals_single_process = distributed_test(CASES)

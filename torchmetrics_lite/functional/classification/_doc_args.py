@@ -37,6 +37,11 @@ register(
     average_multilabel=("average: ``\"micro\"``: the score of the counts summed over labels; ``\"macro\"`` "
                         "(default): the mean of the per-label scores over all labels; ``\"weighted\"``: weighted "
                         "by support; ``\"none\"`` or ``None``: per label."),
+    average_multilabel_samples=("average: ``\"micro\"``: the score of the counts summed over labels; ``\"macro\"`` "
+                                "(default): the mean of the per-label scores over all labels; ``\"weighted\"``: "
+                                "weighted by support; ``\"samples\"``: the score of each sample over its labels, "
+                                "then their mean over samples, weighted by ``weight`` (scikit-learn's; a sample's 0/0 "
+                                "score is ``zero_division``); ``\"none\"`` or ``None``: per label."),
     top_k=("top_k: with scores, a sample predicts its target when the target is among its ``top_k`` highest "
            "scores, else its highest-scoring class (torchmetrics' rule; ties ordered as ``torch.topk``, also as "
            "torchmetrics). Micro precision, recall and accuracy then all equal top-k accuracy. Default 1: "
