@@ -44,6 +44,7 @@ from torchmetrics_lite._checks.calibration import (  # noqa: F401
     _check_probabilities,
     check_binary_prob_inputs,
     check_calibrator_inputs,
+    check_calibrator_weight,
     check_multiclass_prob_inputs,
 )
 from torchmetrics_lite._checks.classification import (  # noqa: F401
