@@ -59,6 +59,7 @@ from torchmetrics_lite._checks.classification import (  # noqa: F401
     check_beta,
     check_binary_hinge_inputs,
     check_binary_inputs,
+    check_binary_top_k,
     check_groups,
     check_hinge_options,
     check_ignore_index,

@@ -88,6 +88,14 @@ def check_top_k(top_k: Any, num_classes: int) -> None:
         raise ValueError(f"Expected `top_k` to be an int in [1, {num_classes}] (num_classes), got {top_k!r}")
 
 
+def check_binary_top_k(top_k: Any) -> int:
+    """A binary accuracy's ``top_k`` (scikit-learn's ``top_k_accuracy_score(k=)`` on binary targets): 1 or 2."""
+    if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= 2:
+        raise ValueError(f"Expected `top_k` to be 1 or 2 (a binary problem has 2 classes: 2 counts every sample as "
+                         f"a hit, as scikit-learn's top_k_accuracy_score), got {top_k!r}")
+    return top_k
+
+
 def check_labels(name: str, t: Tensor, num_classes: int, ignore_index: Optional[int] = None) -> None:
     """Value check (host sync): integer labels in ``[0, num_classes - 1]`` (``ignore_index`` also allowed),
     with one fused min/max pass."""
