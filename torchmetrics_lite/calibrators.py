@@ -35,7 +35,7 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite import _sort
-from torchmetrics_lite._checks import check_bool, check_calibrator_inputs, check_tensor
+from torchmetrics_lite._checks import check_bool, check_calibrator_inputs, check_calibrator_weight, check_tensor
 from torchmetrics_lite._dtype import float_dtype
 
 __all__ = ["PlattScaler", "IsotonicCalibrator"]
@@ -93,6 +93,14 @@ class PlattScaler:
         >>> platt = PlattScaler(target_smoothing=False).fit(scores, target)
         >>> [round(v, 4) for v in platt.predict_proba(torch.tensor([-1.0, 0.0, 1.0])).tolist()]
         [0.2057, 0.5, 0.7943]
+
+        Integer weights are copies (here the last sample counted twice):
+
+        >>> w = torch.tensor([1.0, 1.0, 1.0, 1.0, 1.0, 2.0])
+        >>> twice = torch.tensor([0, 1, 2, 3, 4, 5, 5])
+        >>> copies = PlattScaler(target_smoothing=False).fit(scores[twice], target[twice])
+        >>> bool(torch.isclose(PlattScaler(target_smoothing=False).fit(scores, target, w).coef_, copies.coef_))
+        True
     """
 
     def __init__(self, *, target_smoothing: bool = True, max_iter: int = 100, tol: float = 1e-10) -> None:
@@ -102,24 +110,36 @@ class PlattScaler:
         self.coef_: Optional[Tensor] = None
         self.intercept_: Optional[Tensor] = None
 
-    def fit(self, scores: Tensor, target: Tensor, *, validate_args: bool = True) -> "PlattScaler":
+    def fit(self, scores: Tensor, target: Tensor, weight: Optional[Tensor] = None, *,
+            validate_args: bool = True) -> "PlattScaler":
         """Fit ``a`` and ``b`` on held-out ``scores`` and ``target``.
 
         Args:
             scores: real ``(N,)``, ``N >= 1``.
             target: ``(N,)`` labels or frequencies in [0, 1].
+            weight: optional sample weights ``(N,)``, non-negative and finite, of a positive sum (scikit-learn's
+                ``sample_weight``): the likelihood is the weighted sum, and Platt's smoothed targets count the
+                weights (``N+`` is the weight of the positives, ``sum(weight * target)``), as scikit-learn's
+                sigmoid calibration; weight k is k copies of a sample, weight 0 its absence.
             validate_args: reject NaN and targets outside [0, 1] (host syncs).
 
         Returns:
             ``self``, with ``coef_`` and ``intercept_``.
 
         Raises:
-            TypeError, ValueError: non-tensor, non-real, non-1-D, empty, mismatched, NaN or out-of-range input.
+            TypeError, ValueError: non-tensor, non-real, non-1-D, empty, mismatched, NaN or out-of-range input,
+            or a bad ``weight`` (another shape, a negative or non-finite value, a zero sum).
         """
-        s, t = check_calibrator_inputs(scores, target, unit_target=True, validate_args=validate_args,
-                                       dtype=float_dtype(scores.device))
-        n_pos = t.sum()
-        n_neg = t.shape[0] - n_pos
+        dtype = float_dtype(scores.device)
+        s, t = check_calibrator_inputs(scores, target, unit_target=True, validate_args=validate_args, dtype=dtype)
+        w = check_calibrator_weight(weight, s.shape[0], validate_args=validate_args, dtype=dtype)
+        n_pos = t.sum() if w is None else (w * t).sum()
+        n_neg = t.shape[0] - n_pos if w is None else w.sum() - n_pos
+        self._fit(s, t, w, n_pos, n_neg)
+        return self
+
+    def _fit(self, s: Tensor, t: Tensor, w: Optional[Tensor], n_pos: Tensor, n_neg: Tensor) -> None:
+        """Newton's method on the (weighted) negative log-likelihood; sets ``coef_`` and ``intercept_``."""
         if self.target_smoothing:
             t = torch.where(t > 0.5, (n_pos + 1) / (n_pos + 2), 1 / (n_neg + 2))
         theta = torch.stack([torch.zeros_like(n_pos), torch.log((n_pos + 1) / (n_neg + 1))])
@@ -127,18 +147,21 @@ class PlattScaler:
 
         def loss(th: Tensor) -> Tensor:
             z = design @ th
-            return (torch.nn.functional.softplus(z) - t * z).sum()  # -log-likelihood, stable
+            per = torch.nn.functional.softplus(z) - t * z  # -log-likelihood, stable
+            return per.sum() if w is None else (w * per).sum()
 
         def gradient(th: Tensor) -> Tuple[Tensor, Tensor]:
             p = torch.sigmoid(design @ th)
-            return design.T @ (p - t), p
+            return design.T @ (p - t if w is None else w * (p - t)), p
 
+        size = s.shape[0] if w is None else float(w.sum())  # the gradient's scale, for ``tol``
         value = loss(theta)
         grad, p = gradient(theta)
         for _ in range(self.max_iter):
-            if grad.abs().max() <= self.tol * s.shape[0]:
+            if grad.abs().max() <= self.tol * size:
                 break
-            hess = (design * (p * (1 - p))[:, None]).T @ design + 1e-12 * torch.eye(2, dtype=s.dtype, device=s.device)
+            curvature = p * (1 - p) if w is None else w * p * (1 - p)
+            hess = (design * curvature[:, None]).T @ design + 1e-12 * torch.eye(2, dtype=s.dtype, device=s.device)
             step = torch.linalg.solve(hess, grad)
             if s.dtype != torch.float64:
                 # float32 (a device without float64): near the optimum a Newton step changes the summed loss by
@@ -154,7 +177,6 @@ class PlattScaler:
                 break
             grad, p = gradient(theta)
         self.coef_, self.intercept_ = theta[0].clone(), theta[1].clone()
-        return self
 
     def predict_proba(self, scores: Tensor) -> Tensor:
         """Calibrated probabilities ``sigmoid(a * scores + b)``.
@@ -226,6 +248,13 @@ class IsotonicCalibrator:
         [0.0, 0.5, 0.5, 1.0]
         >>> [round(v, 6) for v in iso.predict_proba(torch.tensor([0.0, 0.25, 0.35, 0.9], dtype=torch.float64)).tolist()]
         [0.0, 0.5, 0.75, 1.0]
+
+        With ``weight`` (scikit-learn's ``sample_weight``), the pooled pair's level is its weighted mean, and a sample
+        of weight 0 is no sample:
+
+        >>> iso = IsotonicCalibrator().fit(scores, torch.tensor([0, 1, 0, 1]), torch.tensor([1.0, 1.0, 3.0, 0.0]))
+        >>> iso.X_thresholds_.tolist(), iso.y_thresholds_.tolist()
+        ([0.1, 0.2, 0.3], [0.0, 0.25, 0.25])
     """
 
     #: vectorised pooling rounds before the sequential pass takes over the remaining blocks
@@ -239,13 +268,18 @@ class IsotonicCalibrator:
         self.X_min_: Optional[Tensor] = None
         self.X_max_: Optional[Tensor] = None
 
-    def fit(self, scores: Tensor, target: Tensor, *, validate_args: bool = True) -> "IsotonicCalibrator":
+    def fit(self, scores: Tensor, target: Tensor, weight: Optional[Tensor] = None, *,
+            validate_args: bool = True) -> "IsotonicCalibrator":
         """Fit the monotone map on held-out ``scores`` and real ``target`` (labels, frequencies or any real
         values: it is a regression); returns ``self``.
 
         Args:
             scores: real ``(N,)``, ``N >= 1``.
             target: real ``(N,)``.
+            weight: optional sample weights ``(N,)``, non-negative and finite, of a positive sum (scikit-learn's
+                ``sample_weight``): samples of weight 0 are dropped first (so they set neither the fitted range
+                nor a fitted point, as scikit-learn), tied scores pool into their weighted mean target with their
+                summed weight, and the pool-adjacent-violators fit is weighted by those sums.
             validate_args: reject NaN (a host sync).
 
         Returns:
@@ -253,21 +287,30 @@ class IsotonicCalibrator:
             scores' device; float32 where it has no float64).
 
         Raises:
-            TypeError, ValueError: non-tensor, non-real, non-1-D, empty, mismatched or NaN input.
+            TypeError, ValueError: non-tensor, non-real, non-1-D, empty, mismatched or NaN input, or a bad
+            ``weight`` (another shape, a negative or non-finite value, a zero sum).
         """
         dtype = float_dtype(scores.device)
         s, t = check_calibrator_inputs(scores, target, unit_target=False, validate_args=validate_args, dtype=dtype)
+        w = check_calibrator_weight(weight, s.shape[0], validate_args=validate_args, dtype=dtype)
+        if w is not None:
+            kept = w > 0  # scikit-learn drops them before anything else
+            s, t, w = s[kept], t[kept], w[kept]
         order = _sort.argsort(s.cpu()).numpy()  # ties are pooled below: their order does not matter
         # the host arithmetic is float64 on every device (exact copies of float32 scores and targets)
         xs = s.cpu().numpy()[order].astype(np.float64, copy=False)
         ys = t.cpu().numpy()[order].astype(np.float64, copy=False)
         starts = _pool_starts(xs)
         x = xs[starts]
-        weight = np.diff(starts, append=xs.shape[0]).astype(np.float64)
-        wy = np.add.reduceat(ys, starts)
+        if w is None:
+            weight_sums = np.diff(starts, append=xs.shape[0]).astype(np.float64)
+            wy = np.add.reduceat(ys, starts)
+        else:
+            ws = w.cpu().numpy()[order].astype(np.float64, copy=False)
+            weight_sums, wy = np.add.reduceat(ws, starts), np.add.reduceat(ws * ys, starts)
         if not self.increasing:
             wy = -wy
-        fitted = _pav(wy, weight)
+        fitted = _pav(wy, weight_sums)
         if not self.increasing:
             fitted = -fitted
         keep = np.ones(fitted.shape[0], dtype=bool)

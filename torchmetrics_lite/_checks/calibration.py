@@ -15,6 +15,7 @@ from torchmetrics_lite._checks.primitives import (
     check_range,
     check_real,
     check_same_shape,
+    check_sample_weight,
     check_tensor,
     integral_labels,
     upcast,
@@ -105,3 +106,19 @@ def check_calibrator_inputs(scores: Any, target: Any, *, unit_target: bool, vali
             check_range("target", t, 0.0, 1.0, " (labels or frequencies)")
     return s, t
 
+
+
+def check_calibrator_weight(weight: Any, n: int, *, validate_args: bool = True,
+                            dtype: torch.dtype = torch.float64) -> Optional[Tensor]:
+    """A calibrator's ``weight`` (scikit-learn's ``fit(..., sample_weight=)``): ``None``, or one non-negative, finite
+    real value per sample, ``(N,)``, of a positive sum (a fit needs a sample of positive weight; checked also
+    without ``validate_args``, which skips the value check). Returned in ``dtype``."""
+    weight = check_sample_weight(weight, (n,), validate_args=validate_args)
+    if weight is None:
+        return None
+    w = weight.to(dtype)
+    total = float(w.sum())  # checked whatever ``validate_args``: a fit reads its weights back anyway
+    if not total > 0:
+        raise ValueError(f"Expected `weight` to have a positive sum (at least one sample of positive weight to "
+                         f"fit), got sum {total!r}")
+    return w

@@ -23,6 +23,8 @@ from torchmetrics_lite._checks.primitives import (
 # ---------------------------------------------------------------------------------------- classification
 
 CLASSIFICATION_AVERAGES = ("micro", "macro", "weighted", "none")
+#: the averages of the multilabel scores scikit-learn also averages per sample (precision, recall, F-beta, Jaccard)
+SAMPLE_AVERAGES = CLASSIFICATION_AVERAGES + ("samples",)
 ABSENT = ("ignore", "zero")
 
 
@@ -52,6 +54,17 @@ def check_average(average: Any, choices: Sequence[str] = CLASSIFICATION_AVERAGES
     return average
 
 
+def check_samples_average(average: str, multidim_average: Any) -> bool:
+    """``average="samples"`` (one score per sample row, then their mean) takes ``multidim_average="global"`` only:
+    ``"samplewise"`` already gives one score per sample. Returns whether ``average`` is ``"samples"``."""
+    if average != "samples":
+        return False
+    if multidim_average != "global":
+        raise ValueError(f"Expected `multidim_average='global'` with average='samples' (the mean of the per-sample "
+                         f"scores; 'samplewise' gives the scores themselves), got {multidim_average!r}")
+    return True
+
+
 def check_ignore_index(ignore_index: Any) -> None:
     if ignore_index is not None and (isinstance(ignore_index, bool) or not isinstance(ignore_index, int)):
         raise ValueError(f"Expected `ignore_index` to be an int or None, got {ignore_index!r}")
@@ -73,6 +86,14 @@ def check_beta(beta: Any) -> None:
 def check_top_k(top_k: Any, num_classes: int) -> None:
     if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= num_classes:
         raise ValueError(f"Expected `top_k` to be an int in [1, {num_classes}] (num_classes), got {top_k!r}")
+
+
+def check_binary_top_k(top_k: Any) -> int:
+    """A binary accuracy's ``top_k`` (scikit-learn's ``top_k_accuracy_score(k=)`` on binary targets): 1 or 2."""
+    if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= 2:
+        raise ValueError(f"Expected `top_k` to be 1 or 2 (a binary problem has 2 classes: 2 counts every sample as "
+                         f"a hit, as scikit-learn's top_k_accuracy_score), got {top_k!r}")
+    return top_k
 
 
 def check_labels(name: str, t: Tensor, num_classes: int, ignore_index: Optional[int] = None) -> None:

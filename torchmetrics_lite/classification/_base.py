@@ -15,7 +15,14 @@ from typing import Any, Callable, ClassVar, Optional, Tuple
 
 import torch
 
-from torchmetrics_lite._checks import check_absent, check_average, check_choice, check_zero_division
+from torchmetrics_lite._checks import (
+    CLASSIFICATION_AVERAGES,
+    check_absent,
+    check_average,
+    check_choice,
+    check_samples_average,
+    check_zero_division,
+)
 from torchmetrics_lite._docs import register
 from torchmetrics_lite.functional.classification._stat_scores import MULTIDIM, Terms
 from torchmetrics_lite.functional.classification.binary import (
@@ -31,6 +38,7 @@ from torchmetrics_lite.functional.classification.multiclass import (
 from torchmetrics_lite.functional.classification.multilabel import (
     _multilabel_config,
     _multilabel_score_from_stats,
+    _multilabel_score_stats,
     _multilabel_stat_scores_stats,
 )
 from torchmetrics_lite.metric import Metric
@@ -90,12 +98,21 @@ def _declare_multiclass(metric: Any, num_classes: int, top_k: int, ignore_index:
 
 
 def _declare_multilabel(metric: Any, num_labels: int, threshold: float, from_logits: bool,
-                        ignore_index: Optional[int], weighted: bool, multidim_average: str = "global") -> None:
+                        ignore_index: Optional[int], weighted: bool, multidim_average: str = "global",
+                        samples: bool = False) -> None:
     """Check a multilabel metric's options, set them on ``metric`` (with ``cut``, the threshold on the scale of
-    the scores), declare its (L, 2, 2) ``confmat`` state and its ``stats_key``."""
+    the scores), declare its (L, 2, 2) ``confmat`` state and its ``stats_key``. ``samples`` (``average="samples"``):
+    the two float sums of the per-sample scores instead, ``score_sum`` and ``weight_sum``, and no shared
+    statistics (they depend on the score)."""
     metric.cut = cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
     metric.num_labels, metric.threshold, metric.from_logits = num_labels, threshold, from_logits
     metric.ignore_index, metric.weighted = ignore_index, weighted
+    if samples and check_samples_average("samples", multidim_average):
+        _counts_dtype(weighted)
+        metric.multidim_average = multidim_average
+        for name in ("score_sum", "weight_sum"):
+            metric.add_state(name, torch.zeros((), dtype=torch.float64), reduce="sum")
+        return
     _add_confmat(metric, (num_labels, 2, 2), weighted, multidim_average)
     metric.stats_key = ("multilabel", num_labels, cut, from_logits, ignore_index, metric.validate_args, weighted,
                         multidim_average)
@@ -191,16 +208,19 @@ class _MultilabelScore(Metric):
     """A per-label score named by its ``terms``, averaged over labels; the state and ``update`` of
     :class:`_MultilabelMetric`."""
 
-    stats_fn = staticmethod(_multilabel_stat_scores_stats)
-    stats_options = MULTILABEL_STATS
+    stats_fn = staticmethod(_multilabel_score_stats)
+    stats_options = MULTILABEL_STATS + ("average", "terms", "zero_division")
     value_fn = staticmethod(_multilabel_score_from_stats)
     value_options = ("terms", "average", "zero_division")
     higher_is_better = True
     terms: Terms
+    #: the choices of ``average`` (``SAMPLE_AVERAGES`` where scikit-learn also averages per sample)
+    averages: ClassVar[Tuple[str, ...]] = CLASSIFICATION_AVERAGES
 
     def __init__(self, num_labels: int, threshold: float = 0.5, average: Optional[str] = "macro", *,
                  zero_division: float = 0.0, from_logits: bool = False, ignore_index: Optional[int] = None,
                  weighted: bool = False, multidim_average: str = "global", **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _declare_multilabel(self, num_labels, threshold, from_logits, ignore_index, weighted, multidim_average)
-        self.average, self.zero_division = check_average(average), check_zero_division(zero_division)
+        _declare_multilabel(self, num_labels, threshold, from_logits, ignore_index, weighted, multidim_average,
+                            samples=average == "samples" and "samples" in self.averages)
+        self.average, self.zero_division = check_average(average, self.averages), check_zero_division(zero_division)

@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 import torch
 
-from torchmetrics_lite._checks import check_beta, check_bool, check_choice
+from torchmetrics_lite._checks import check_beta, check_binary_top_k, check_bool, check_choice
 from torchmetrics_lite.classification._base import _BinaryMetric, _BinaryScore
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification._stat_scores import (
@@ -66,6 +66,7 @@ class BinaryAccuracy(_BinaryScore):
         {zero_division}
         {multidim_average_module}
         {normalize_accuracy}
+        {top_k_binary}
         {weighted}
         {kwargs_module}
 
@@ -79,12 +80,12 @@ class BinaryAccuracy(_BinaryScore):
 
     terms = staticmethod(_accuracy_terms)
     value_fn = staticmethod(_binary_accuracy_from_stats)
-    value_options = ("zero_division", "normalize")
+    value_options = ("zero_division", "normalize", "top_k")
 
-    def __init__(self, threshold: float = 0.5, *, normalize: bool = True, **kwargs: Any) -> None:
+    def __init__(self, threshold: float = 0.5, *, normalize: bool = True, top_k: int = 1, **kwargs: Any) -> None:
         super().__init__(threshold, **kwargs)
         check_bool("normalize", normalize)
-        self.normalize = normalize
+        self.normalize, self.top_k = normalize, check_binary_top_k(top_k)
 
 
 @fill_doc

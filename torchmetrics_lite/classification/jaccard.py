@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 
+from torchmetrics_lite._checks import SAMPLE_AVERAGES
 from torchmetrics_lite.classification._base import _BinaryScore, _MulticlassScore, _MultilabelScore
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification._stat_scores import _jaccard_terms
@@ -72,7 +73,7 @@ class MultilabelJaccardIndex(_MultilabelScore):
     Args:
         {num_labels}
         {threshold}
-        {average_multilabel}
+        {average_multilabel_samples}
         {from_logits}
         {ignore_index}
         {zero_division}
@@ -84,7 +85,18 @@ class MultilabelJaccardIndex(_MultilabelScore):
         >>> m.update(torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]]))
         >>> m.compute()
         tensor(0.5000, dtype=torch.float64)
+
+        ``average="samples"`` streams two sums (of the per-sample scores and of the weights), not the samples: here
+        per sample 1, 0 (no true label, two predicted), 1:
+
+        >>> m = MultilabelJaccardIndex(2, average="samples")
+        >>> m.update(torch.tensor([[0.9, 0.2], [0.7, 0.6]]), torch.tensor([[1, 0], [0, 0]]))
+        >>> m.update(torch.tensor([[0.1, 0.8]]), torch.tensor([[0, 1]]))
+        >>> round(m.compute().item(), 4)
+        0.6667
     """
+
+    averages = SAMPLE_AVERAGES
 
     not_offered = ("multidim_average",)  # torchmetrics has no samplewise form of it
 

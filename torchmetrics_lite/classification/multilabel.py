@@ -10,7 +10,7 @@ from typing import Any, Optional
 
 import torch
 
-from torchmetrics_lite._checks import check_average, check_beta, check_choice
+from torchmetrics_lite._checks import SAMPLE_AVERAGES, check_average, check_beta, check_choice
 from torchmetrics_lite.classification._base import _MultilabelMetric, _MultilabelScore
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification._stat_scores import (
@@ -127,7 +127,7 @@ class MultilabelPrecision(_MultilabelScore):
     Args:
         {num_labels}
         {threshold}
-        {average_multilabel}
+        {average_multilabel_samples}
         {from_logits}
         {ignore_index}
         {zero_division}
@@ -142,6 +142,7 @@ class MultilabelPrecision(_MultilabelScore):
         tensor([0.5000, 0.0000], dtype=torch.float64)
     """
 
+    averages = SAMPLE_AVERAGES
     terms = staticmethod(_precision_terms)
 
 
@@ -152,7 +153,7 @@ class MultilabelRecall(_MultilabelScore):
     Args:
         {num_labels}
         {threshold}
-        {average_multilabel}
+        {average_multilabel_samples}
         {from_logits}
         {ignore_index}
         {zero_division}
@@ -167,6 +168,7 @@ class MultilabelRecall(_MultilabelScore):
         tensor(1., dtype=torch.float64)
     """
 
+    averages = SAMPLE_AVERAGES
     terms = staticmethod(_recall_terms)
 
 
@@ -177,7 +179,7 @@ class MultilabelF1Score(_MultilabelScore):
     Args:
         {num_labels}
         {threshold}
-        {average_multilabel}
+        {average_multilabel_samples}
         {from_logits}
         {ignore_index}
         {zero_division}
@@ -192,6 +194,7 @@ class MultilabelF1Score(_MultilabelScore):
         0.8333
     """
 
+    averages = SAMPLE_AVERAGES
     terms = staticmethod(_fbeta_terms(1.0))
 
 
@@ -203,7 +206,7 @@ class MultilabelFBetaScore(_MultilabelScore):
         beta: the weight of recall, a number > 0.
         {num_labels}
         {threshold}
-        {average_multilabel}
+        {average_multilabel_samples}
         {from_logits}
         {ignore_index}
         {zero_division}
@@ -217,6 +220,8 @@ class MultilabelFBetaScore(_MultilabelScore):
         >>> round(m.compute().item(), 4)  # 5 * 2 / (5 * 2 + 4 * 0 + 1)
         0.9091
     """
+
+    averages = SAMPLE_AVERAGES
 
     def __init__(self, beta: float, num_labels: int, threshold: float = 0.5, average: Optional[str] = "macro",
                  **kwargs: Any) -> None:

@@ -114,16 +114,27 @@ def _held_out(n: int, seed: int) -> Tuple[torch.Tensor, torch.Tensor]:
     return 3 * z + 1, (torch.rand(n, generator=g) < torch.sigmoid(z)).long()
 
 
+def _weight(n: int, weighted: bool) -> Optional[torch.Tensor]:
+    """Sample weights in [0, 2) (some exactly 0), float32, or None."""
+    if not weighted:
+        return None
+    w = torch.rand(n, generator=torch.Generator().manual_seed(n)) * 2
+    w[::7] = 0.0
+    return w
+
+
+@pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("target_smoothing", [True, False])
 @pytest.mark.parametrize("n", [50, 3000])
-def test_platt_fits_and_predicts_in_float32(monkeypatch, target_smoothing, n):
+def test_platt_fits_and_predicts_in_float32(monkeypatch, target_smoothing, n, weighted):
     """Platt fits on the device in float32; the coefficients agree with the float64 fit to a few float32 ulps
     (the Newton steps the float32 likelihood cannot judge are taken while they shrink the gradient)."""
     scores, target = _held_out(n, seed=n)
+    weight = _weight(n, weighted)
     queries = torch.linspace(-6, 6, 101)
-    ref = PlattScaler(target_smoothing=target_smoothing).fit(scores, target)
+    ref = PlattScaler(target_smoothing=target_smoothing).fit(scores, target, weight)
     with float64_less_cpu(monkeypatch):
-        platt = PlattScaler(target_smoothing=target_smoothing).fit(scores, target)
+        platt = PlattScaler(target_smoothing=target_smoothing).fit(scores, target, weight)
         got = platt.predict_proba(queries)
         from_int = platt.predict_proba(torch.tensor([-3, 0, 2]))
     assert_float32_close([platt.coef_, platt.intercept_], [ref.coef_, ref.intercept_], rtol=2e-6)
@@ -131,15 +142,17 @@ def test_platt_fits_and_predicts_in_float32(monkeypatch, target_smoothing, n):
     assert from_int.dtype == torch.float32  # integer scores: float_dtype, not float64
 
 
+@pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("increasing", [True, False])
-def test_isotonic_fits_on_the_host_and_hands_back_float32(monkeypatch, increasing):
+def test_isotonic_fits_on_the_host_and_hands_back_float32(monkeypatch, increasing, weighted):
     """The isotonic fit runs in float64 numpy on the host: its points are the float64 fit's, rounded to float32."""
     scores, target = _held_out(400, seed=1)
+    weight = _weight(400, weighted)
     scores = torch.sigmoid(scores).mul(100).round().div(100)  # many exact ties
     queries = torch.linspace(-0.2, 1.2, 141)
-    ref = IsotonicCalibrator(increasing=increasing).fit(scores, target)
+    ref = IsotonicCalibrator(increasing=increasing).fit(scores, target, weight)
     with float64_less_cpu(monkeypatch):
-        iso = IsotonicCalibrator(increasing=increasing).fit(scores, target)
+        iso = IsotonicCalibrator(increasing=increasing).fit(scores, target, weight)
         got = iso.predict_proba(queries)
     assert iso.X_thresholds_.dtype == iso.y_thresholds_.dtype == iso.X_min_.dtype == torch.float32
     assert torch.equal(iso.X_thresholds_, ref.X_thresholds_.float())

@@ -12,7 +12,7 @@ import torch
 
 import torchmetrics_lite.classification as tmc
 import torchmetrics_lite.functional as F
-from tests.helpers.classification import counts, samplewise, scores
+from tests.helpers.classification import counts, samples_average, samplewise, scores
 from tests.helpers.distributed import Case, distributed_test
 from tests.helpers.metric_tester import assert_close, check_metric, concat
 from torchmetrics_lite import MetricCollection, _backend
@@ -372,5 +372,5 @@ CASES += [Case(name, factory, batches) for name, factory, _, batches in scores.M
 CASES += [Case(name, factory, batches) for name, factory, _, batches in counts.MODULES if name in counts.DIST_NAMES]
 
 
-CASES += samplewise.CASES
+CASES += samplewise.CASES + samples_average.CASES
 test_distributed_equals_single_process = distributed_test(CASES)

@@ -136,6 +136,13 @@ def _cases():
         cases.append(Case(tmc.MultilabelAccuracy, fc.multilabel_accuracy, "multilabel", (L, 0.3), preds_dtype=dtype))
     cases.append(Case(tmc.MulticlassPrecision, fc.multiclass_precision, "multiclass", (C,),
                       {"zero_division": float("nan")}, True))
+    # average="samples": two float sums of per-sample scores (weighted, with ignore_index, zero_division=nan)
+    cases.append(Case(tmc.MultilabelF1Score, fc.multilabel_f1_score, "multilabel", (L,), {"average": "samples"},
+                      True))
+    cases.append(Case(tmc.MultilabelJaccardIndex, fc.multilabel_jaccard_index, "multilabel", (L,),
+                      {"average": "samples", "ignore_index": -1}))
+    cases.append(Case(tmc.MultilabelPrecision, fc.multilabel_precision, "multilabel", (L,),
+                      {"average": "samples", "zero_division": float("nan")}, True))
     for module, function in ((tmc.BinaryStatScores, fc.binary_stat_scores),
                              (tmc.MultilabelExactMatch, fc.multilabel_exact_match)):
         args = (L,) if module is tmc.MultilabelExactMatch else ()

@@ -37,10 +37,18 @@ register(
     average_multilabel=("average: ``\"micro\"``: the score of the counts summed over labels; ``\"macro\"`` "
                         "(default): the mean of the per-label scores over all labels; ``\"weighted\"``: weighted "
                         "by support; ``\"none\"`` or ``None``: per label."),
+    average_multilabel_samples=("average: ``\"micro\"``: the score of the counts summed over labels; ``\"macro\"`` "
+                                "(default): the mean of the per-label scores over all labels; ``\"weighted\"``: "
+                                "weighted by support; ``\"samples\"``: the score of each sample over its labels, "
+                                "then their mean over samples, weighted by ``weight`` (scikit-learn's; a sample's 0/0 "
+                                "score is ``zero_division``); ``\"none\"`` or ``None``: per label."),
     top_k=("top_k: with scores, a sample predicts its target when the target is among its ``top_k`` highest "
            "scores, else its highest-scoring class (torchmetrics' rule; ties ordered as ``torch.topk``, also as "
            "torchmetrics). Micro precision, recall and accuracy then all equal top-k accuracy. Default 1: "
            "``argmax`` (the first maximum)."),
+    top_k_binary=("top_k: 1 (default): the thresholded accuracy; 2: every counted sample is a hit, its target being "
+                  "among the top 2 of 2 classes (scikit-learn's ``top_k_accuracy_score(k=2)`` of binary targets: 1.0; "
+                  "its ``k=1`` is ``top_k=1``, with ``from_logits=True`` for decision values, cut at 0)."),
     ignore_index=("ignore_index: samples (elements) whose target equals it are left out of every count; "
                   "default ``None``."),
     multidim_average=("multidim_average: ``\"global\"`` (default): one score over every element; "

@@ -5,13 +5,14 @@
 """
 from __future__ import annotations
 
-from typing import Dict, Optional
+from typing import Dict, Optional, Tuple
 
 from torch import Tensor
 
 from torchmetrics_lite._checks import (
     check_beta,
     check_binary_inputs,
+    check_binary_top_k,
     check_bool,
     check_choice,
     check_ignore_index,
@@ -20,6 +21,7 @@ from torchmetrics_lite._checks import (
     check_weighted_update,
     check_zero_division,
 )
+from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification._stat_scores import (
     NORMALIZE,
@@ -107,11 +109,22 @@ def _binary_score(preds: Tensor, target: Tensor, terms: Terms, threshold: float,
 
 
 def _binary_accuracy_from_stats(state: Dict[str, Tensor], *, zero_division: float = 0.0,
-                                normalize: bool = True) -> Tensor:
-    """Accuracy, or with ``normalize=False`` the number (weight) of samples predicted right."""
+                                normalize: bool = True, top_k: int = 1) -> Tensor:
+    """Accuracy, or with ``normalize=False`` the number (weight) of samples predicted right; ``top_k=2``: every
+    counted sample is right (both classes are among the top 2)."""
+    if top_k > 1:
+        if not normalize:
+            return state["confmat"].sum((-2, -1)).to(float_dtype(state["confmat"].device))
+        return _binary_score_from_stats(state, terms=_hit_terms, zero_division=zero_division)
     if not normalize:
         return _correct_count(state["confmat"])
     return _binary_score_from_stats(state, terms=_accuracy_terms, zero_division=zero_division)
+
+
+def _hit_terms(tp: Tensor, fp: Tensor, tn: Tensor, fn: Tensor) -> Tuple[Tensor, Tensor]:
+    """Top-2 accuracy of a binary problem: ``n / n`` (every sample's target is among its top 2 of 2 classes)."""
+    n = tp + fp + tn + fn
+    return n, n
 
 
 # ------------------------------------------------------------------------------------------------ binary
@@ -155,7 +168,7 @@ def binary_stat_scores(preds: Tensor, target: Tensor, threshold: float = 0.5, *,
 @fill_doc
 def binary_accuracy(preds: Tensor, target: Tensor, threshold: float = 0.5, *, from_logits: bool = False,
                     ignore_index: Optional[int] = None, zero_division: float = 0.0, multidim_average: str = "global",
-                    normalize: bool = True, validate_args: bool = True,
+                    normalize: bool = True, top_k: int = 1, validate_args: bool = True,
                     weight: Optional[Tensor] = None) -> Tensor:
     """Accuracy ``(tp + tn) / (tp + fp + tn + fn)``.
 
@@ -168,6 +181,7 @@ def binary_accuracy(preds: Tensor, target: Tensor, threshold: float = 0.5, *, fr
         {ignore_index}
         {zero_division}
         {normalize_accuracy}
+        {top_k_binary}
         {validate_args}
         {weight}
 
@@ -190,11 +204,19 @@ def binary_accuracy(preds: Tensor, target: Tensor, threshold: float = 0.5, *, fr
         >>> never = torch.zeros(1000)
         >>> binary_accuracy(never, target).item(), binary_recall(never, target).item()
         (0.99, 0.0)
+
+        scikit-learn's ``top_k_accuracy_score(y, s, k=k)`` of binary targets: ``k=1`` is this accuracy (decision
+        values: ``from_logits=True``, the cut at 0), ``k=2`` is 1:
+
+        >>> s, y = torch.tensor([-1.0, 1.0, -1.0, 1.0]), torch.tensor([0, 0, 1, 1])
+        >>> binary_accuracy(s, y, from_logits=True).item(), binary_accuracy(s, y, from_logits=True, top_k=2).item()
+        (0.5, 1.0)
     """
     zd = check_zero_division(zero_division)
     check_bool("normalize", normalize)
+    check_binary_top_k(top_k)
     stats = _binary_stats(preds, target, threshold, from_logits, ignore_index, validate_args, weight, multidim_average)
-    return _binary_accuracy_from_stats(stats, zero_division=zd, normalize=normalize)
+    return _binary_accuracy_from_stats(stats, zero_division=zd, normalize=normalize, top_k=top_k)
 
 
 @fill_doc

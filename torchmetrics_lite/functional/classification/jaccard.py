@@ -12,7 +12,7 @@ from typing import Dict, Optional
 import torch
 from torch import Tensor
 
-from torchmetrics_lite._checks import check_absent, check_average, check_zero_division
+from torchmetrics_lite._checks import SAMPLE_AVERAGES, check_absent, check_average, check_zero_division
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification._stat_scores import (
     _average,
@@ -129,7 +129,7 @@ def multilabel_jaccard_index(preds: Tensor, target: Tensor, num_labels: int, thr
         {target_multilabel}
         {num_labels}
         {threshold}
-        {average_multilabel}
+        {average_multilabel_samples}
         {from_logits}
         {ignore_index}
         {zero_division}
@@ -153,4 +153,4 @@ def multilabel_jaccard_index(preds: Tensor, target: Tensor, num_labels: int, thr
         tensor([0.5000, 0.5000], dtype=torch.float64)
     """
     return _multilabel_score(preds, target, _jaccard_terms, num_labels, threshold, average, from_logits,
-                             ignore_index, zero_division, validate_args, weight)
+                             ignore_index, zero_division, validate_args, weight, averages=SAMPLE_AVERAGES)

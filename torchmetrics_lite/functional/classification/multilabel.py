@@ -7,17 +7,20 @@ state of a batch is one 2x2 confusion matrix per label, shape (L, 2, 2). Accurac
 """
 from __future__ import annotations
 
-from typing import Dict, Optional
+from typing import Dict, Optional, Sequence
 
 from torch import Tensor
 
 from torchmetrics_lite._checks import (
+    CLASSIFICATION_AVERAGES,
+    SAMPLE_AVERAGES,
     check_average,
     check_beta,
     check_choice,
     check_ignore_index,
     check_multilabel_inputs,
     check_positive_int,
+    check_samples_average,
     check_samplewise,
     check_threshold,
     check_weighted_update,
@@ -41,6 +44,7 @@ from torchmetrics_lite.functional.classification._stat_scores import (
     _stat_scores,
     _warn_empty,
 )
+from torchmetrics_lite.functional.classification.samples_average import _samples_from_stats, _samples_stats
 
 __all__ = ["multilabel_stat_scores", "multilabel_accuracy", "multilabel_precision", "multilabel_recall",
            "multilabel_f1_score", "multilabel_fbeta_score", "multilabel_confusion_matrix",
@@ -73,13 +77,36 @@ def _multilabel_stat_scores_stats(preds: Tensor, target: Tensor, weight: Optiona
     return _fixed_counts({"confmat": _multilabel_confmat(preds, target, cut, ignore_index, weight)}, weighted)
 
 
+def _multilabel_score_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None, *, num_labels: int,
+                            cut: float, from_logits: bool, ignore_index: Optional[int], validate_args: bool,
+                            weighted: Optional[bool] = None, multidim_average: str = "global",
+                            average: str = "macro", terms: Optional[Terms] = None,
+                            zero_division: float = 0.0) -> Dict[str, Tensor]:
+    """A multilabel score's batch statistics: the counting pass's ``{"confmat"}``, or with ``average="samples"``
+    the sums ``{"score_sum", "weight_sum"}`` of the per-sample scores by ``terms`` (see ``samples_average``)."""
+    if not check_samples_average(average, multidim_average) or terms is None:
+        return _multilabel_stat_scores_stats(preds, target, weight, num_labels=num_labels, cut=cut,
+                                             from_logits=from_logits, ignore_index=ignore_index,
+                                             validate_args=validate_args, weighted=weighted,
+                                             multidim_average=multidim_average)
+    if weighted is not None:
+        check_weighted_update(weighted, weight)
+    preds, target, weight = check_multilabel_inputs(preds, target, num_labels=num_labels, from_logits=from_logits,
+                                                    ignore_index=ignore_index, validate_args=validate_args,
+                                                    weight=weight)
+    return _samples_stats(preds, target, weight, cut, ignore_index, terms, zero_division)
+
+
 def _multilabel_stat_scores_from_stats(state: Dict[str, Tensor], *, average: str) -> Tensor:
     return _stat_scores(_counts_2x2(state["confmat"]), average)
 
 
 def _multilabel_score_from_stats(state: Dict[str, Tensor], *, terms: Terms, average: str,
                                  zero_division: float = 0.0) -> Tensor:
-    """Any multilabel score: accuracy, precision, recall, F-beta or Hamming distance, by its ``terms``."""
+    """Any multilabel score: accuracy, precision, recall, F-beta or Hamming distance, by its ``terms``; with
+    ``average="samples"`` the mean of the per-sample scores (the state of ``_multilabel_score_stats``)."""
+    if average == "samples":
+        return _samples_from_stats(state, zero_division)
     return _average(_counts_2x2(state["confmat"]), terms, average, zero_division)
 
 
@@ -89,20 +116,25 @@ def _multilabel_confusion_matrix_from_stats(state: Dict[str, Tensor], *, normali
 
 def _multilabel_stats(preds: Tensor, target: Tensor, num_labels: int, threshold: float, from_logits: bool,
                       ignore_index: Optional[int], validate_args: bool, weight: Optional[Tensor],
-                      multidim_average: str = "global") -> Dict[str, Tensor]:
+                      multidim_average: str = "global", average: str = "macro", terms: Optional[Terms] = None,
+                      zero_division: float = 0.0) -> Dict[str, Tensor]:
     cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
-    return _warn_empty(_multilabel_stat_scores_stats(preds, target, weight, num_labels=num_labels, cut=cut,
-                                                     from_logits=from_logits, ignore_index=ignore_index,
-                                                     validate_args=validate_args, multidim_average=multidim_average),
+    return _warn_empty(_multilabel_score_stats(preds, target, weight, num_labels=num_labels, cut=cut,
+                                               from_logits=from_logits, ignore_index=ignore_index,
+                                               validate_args=validate_args, multidim_average=multidim_average,
+                                               average=average, terms=terms, zero_division=zero_division),
                        target)
 
 
 def _score(preds: Tensor, target: Tensor, terms: Terms, num_labels: int, threshold: float, average: Optional[str],
            from_logits: bool, ignore_index: Optional[int], zero_division: float, validate_args: bool,
-           weight: Optional[Tensor], multidim_average: str = "global") -> Tensor:
-    average, zd = check_average(average), check_zero_division(zero_division)
+           weight: Optional[Tensor], multidim_average: str = "global",
+           averages: Sequence[str] = CLASSIFICATION_AVERAGES) -> Tensor:
+    """A multilabel score by its ``terms``; ``averages``: the choices of ``average`` (``SAMPLE_AVERAGES`` for the
+    scores scikit-learn also averages per sample)."""
+    average, zd = check_average(average, averages), check_zero_division(zero_division)
     state = _multilabel_stats(preds, target, num_labels, threshold, from_logits, ignore_index, validate_args, weight,
-                              multidim_average)
+                              multidim_average, average, terms, zd)
     return _multilabel_score_from_stats(state, terms=terms, average=average, zero_division=zd)
 
 
@@ -206,7 +238,7 @@ def multilabel_precision(preds: Tensor, target: Tensor, num_labels: int, thresho
         {target_multilabel}
         {num_labels}
         {threshold}
-        {average_multilabel}
+        {average_multilabel_samples}
         {from_logits}
         {ignore_index}
         {zero_division}
@@ -228,9 +260,16 @@ def multilabel_precision(preds: Tensor, target: Tensor, num_labels: int, thresho
         >>> preds, target = torch.tensor([[0.9, 0.2], [0.7, 0.6], [0.1, 0.8]]), torch.tensor([[1, 0], [0, 0], [0, 1]])
         >>> multilabel_precision(preds, target, 2, average=None)
         tensor([0.5000, 0.5000], dtype=torch.float64)
+
+        ``average="samples"`` (scikit-learn's): each sample's precision over its labels, then their mean; the second
+        sample predicts two labels, neither true (0), and the others one, true (1):
+
+        >>> round(multilabel_precision(preds, target, 2, average="samples").item(), 4)
+        0.6667
     """
     return _score(preds, target, _precision_terms, num_labels, threshold, average, from_logits, ignore_index,
-                  zero_division, validate_args, weight, multidim_average=multidim_average)
+                  zero_division, validate_args, weight, multidim_average=multidim_average,
+                  averages=SAMPLE_AVERAGES)
 
 
 @fill_doc
@@ -247,7 +286,7 @@ def multilabel_recall(preds: Tensor, target: Tensor, num_labels: int, threshold:
         {target_multilabel}
         {num_labels}
         {threshold}
-        {average_multilabel}
+        {average_multilabel_samples}
         {from_logits}
         {ignore_index}
         {zero_division}
@@ -271,7 +310,8 @@ def multilabel_recall(preds: Tensor, target: Tensor, num_labels: int, threshold:
         tensor(1., dtype=torch.float64)
     """
     return _score(preds, target, _recall_terms, num_labels, threshold, average, from_logits, ignore_index,
-                  zero_division, validate_args, weight, multidim_average=multidim_average)
+                  zero_division, validate_args, weight, multidim_average=multidim_average,
+                  averages=SAMPLE_AVERAGES)
 
 
 @fill_doc
@@ -289,7 +329,7 @@ def multilabel_fbeta_score(preds: Tensor, target: Tensor, beta: float, num_label
         {num_labels}
         {threshold}
         beta: the weight of recall, a number > 0.
-        {average_multilabel}
+        {average_multilabel_samples}
         {from_logits}
         {ignore_index}
         {zero_division}
@@ -314,7 +354,8 @@ def multilabel_fbeta_score(preds: Tensor, target: Tensor, beta: float, num_label
     """
     check_beta(beta)
     return _score(preds, target, _fbeta_terms(beta), num_labels, threshold, average, from_logits, ignore_index,
-                  zero_division, validate_args, weight, multidim_average=multidim_average)
+                  zero_division, validate_args, weight, multidim_average=multidim_average,
+                  averages=SAMPLE_AVERAGES)
 
 
 @fill_doc
@@ -331,7 +372,7 @@ def multilabel_f1_score(preds: Tensor, target: Tensor, num_labels: int, threshol
         {target_multilabel}
         {num_labels}
         {threshold}
-        {average_multilabel}
+        {average_multilabel_samples}
         {from_logits}
         {ignore_index}
         {zero_division}
@@ -355,7 +396,8 @@ def multilabel_f1_score(preds: Tensor, target: Tensor, num_labels: int, threshol
         0.6667
     """
     return _score(preds, target, _fbeta_terms(1.0), num_labels, threshold, average, from_logits, ignore_index,
-                  zero_division, validate_args, weight, multidim_average=multidim_average)
+                  zero_division, validate_args, weight, multidim_average=multidim_average,
+                  averages=SAMPLE_AVERAGES)
 
 
 @fill_doc
