@@ -49,8 +49,9 @@ Containers (:class:`~torchmetrics_lite.MetricCollection`, wrappers) drive a metr
 methods and this *container contract*, never through private attributes: :meth:`Metric.update_from_stats`,
 :attr:`Metric.state_reductions`, :meth:`Metric.local_state`, :attr:`Metric.is_computed`,
 :meth:`Metric.compute_from_synced`, :meth:`Metric.synced_state`, :meth:`Metric.value_from_stats` (a batch value in
-the result dtype), :attr:`Metric.overrides_update` (a subclass with its own ``update``/``compute``, which
-containers drive through ``update`` and ``forward``), :attr:`Metric.sync_identity` and :attr:`Metric.sync_options`.
+the result dtype), :meth:`Metric.check_accepted` (after the batch was accepted), :attr:`Metric.overrides_update`
+(a subclass with its own ``update``/``compute``, which containers drive through ``update`` and ``forward``),
+:attr:`Metric.sync_identity` and :attr:`Metric.sync_options`.
 
 An overriding metric: a running mean kept as ``[count, mean]`` (merged with a :class:`Fold`, because means do not
 add up) beside a running maximum (a plain ``"max"`` state):
