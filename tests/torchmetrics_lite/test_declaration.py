@@ -198,3 +198,10 @@ def test_options_are_read_at_the_call_not_at_construction():
     m.update(torch.ones(2), torch.ones(2))
     m.scale = 3.0
     assert m.compute().item() == 0.0 and m.compute_from_stats({"n": torch.tensor(1.0)}).item() == 3.0
+
+
+@pytest.mark.parametrize("name", [n for n in _classes() if "from_logits" in vh._params(getattr(tml, n))])
+def test_a_module_with_from_logits_checks_the_accepted_batch(name):
+    """``Metric.update`` knows no family option: a module with ``from_logits`` binds its own ``check_accepted``
+    (the once-per-metric warning on scores that look like probabilities)."""
+    assert getattr(tml, name).check_accepted is not Metric.check_accepted, name
