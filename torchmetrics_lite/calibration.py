@@ -12,11 +12,16 @@ syncing are exact additions:
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Dict, Optional
 
 import torch
 
-from torchmetrics_lite._checks import check_positive_int, check_rank_ignore_index
+from torchmetrics_lite._checks import (
+    check_positive_int,
+    check_rank_ignore_index,
+    warn_binary_logits,
+    warn_multiclass_logits,
+)
 from torchmetrics_lite.functional.calibration import (
     _binary_brier_score_stats,
     _binary_calibration_error_stats,
@@ -82,7 +87,10 @@ class BinaryBrierScore(Metric):
         _add_brier_states(self)
 
     stats_fn = staticmethod(_binary_brier_score_stats)
-    stats_options = ("validate_args",)
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"validate_args": self.validate_args}
+
     value_fn = staticmethod(_brier_from_stats)
 
 
@@ -124,7 +132,10 @@ class MulticlassBrierScore(Metric):
         self.stats_key = ("multiclass_brier", num_classes)
 
     stats_fn = staticmethod(_multiclass_brier_score_stats)
-    stats_options = ("num_classes", "validate_args")
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"num_classes": self.num_classes, "validate_args": self.validate_args}
+
     value_fn = staticmethod(_brier_from_stats)
 
 
@@ -173,9 +184,17 @@ class BinaryCalibrationError(Metric):
         self.stats_key = ("binary_calibration_bins", n_bins, ignore_index, self.from_logits)
 
     stats_fn = staticmethod(_binary_calibration_error_stats)
-    stats_options = ("n_bins", "validate_args", "ignore_index", "from_logits")
+    check_accepted = warn_binary_logits
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"n_bins": self.n_bins, "validate_args": self.validate_args, "ignore_index": self.ignore_index,
+                "from_logits": self.from_logits}
+
     value_fn = staticmethod(_calibration_error_from_stats)
-    value_options = ("norm",)
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"norm": self.norm}
+
 
 
 class MulticlassCalibrationError(Metric):
@@ -219,7 +238,15 @@ class MulticlassCalibrationError(Metric):
         self.stats_key = ("multiclass_calibration_bins", num_classes, n_bins, ignore_index, self.from_logits)
 
     stats_fn = staticmethod(_multiclass_calibration_error_stats)
-    stats_options = ("n_bins", "num_classes", "validate_args", "ignore_index", "from_logits")
+    check_accepted = warn_multiclass_logits
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"n_bins": self.n_bins, "num_classes": self.num_classes, "validate_args": self.validate_args,
+                "ignore_index": self.ignore_index, "from_logits": self.from_logits}
+
     value_fn = staticmethod(_calibration_error_from_stats)
-    value_options = ("norm",)
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"norm": self.norm}
+
 

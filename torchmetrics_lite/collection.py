@@ -149,8 +149,7 @@ class MetricCollection(nn.ModuleDict):
                 continue  # a subclass's own update: run by update/forward after every other member validated
             out.append((group, group[0].batch_stats(*args, **self._own(name, kwargs))))
         for _, m in self._members():
-            if getattr(m, "from_logits", False) is True:
-                m.check_logits(args)
+            m.check_accepted(args)  # warnings about the accepted batch (from_logits=True on probabilities)
         return out
 
     def _own(self, name: str, kwargs: Dict[str, Any]) -> Dict[str, Any]:

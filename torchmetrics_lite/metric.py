@@ -12,9 +12,10 @@ A metric author writes exactly these:
 * ``__init__``: call ``super().__init__(**kwargs)`` (it takes ``validate_args``, ``process_group``,
   ``sync_on_compute``, ``sync_timeout`` and ``persistent``), then declare each state with :meth:`Metric.add_state`.
 * the two steps, **declared** (the usual way: the helpers the metric's function calls) as the class attributes
-  ``stats_fn = staticmethod(_x_stats)``, ``stats_options`` (names of attributes passed to it as keywords),
-  ``value_fn = staticmethod(_x_from_stats)`` and ``value_options``, from which :meth:`batch_stats` and
-  :meth:`compute_from_stats` follow; **or overridden** as these two methods:
+  ``stats_fn = staticmethod(_x_stats)`` and ``value_fn = staticmethod(_x_from_stats)`` with the two methods
+  ``stats_options()`` and ``value_options()`` that return the keywords each receives (a dict of the metric's
+  options, written out), from which :meth:`batch_stats` and :meth:`compute_from_stats` follow; **or overridden**
+  as these two methods:
 * ``batch_stats(*args, **kwargs) -> dict[str, Tensor]``: validate one batch (through ``torchmetrics_lite._checks``)
   and return its statistics, one entry per declared state (same shape as the state for ``sum``/``max``/``min``
   and fold states, rows to append for ``cat`` states). It must not touch the metric's state.
@@ -29,14 +30,18 @@ A declared metric: the count of values above a threshold, over helpers a functio
 >>> def _above_from_stats(state, *, fraction_of=None):
 ...     return state["above"] if fraction_of is None else state["above"] / fraction_of
 >>> class Above(Metric):
-...     stats_fn, stats_options = staticmethod(_above_stats), ("threshold", "validate_args")
-...     value_fn, value_options = staticmethod(_above_from_stats), ("fraction_of",)
+...     stats_fn = staticmethod(_above_stats)
+...     value_fn = staticmethod(_above_from_stats)
 ...     def __init__(self, threshold=0.5, *, fraction_of=None, **kwargs):
 ...         super().__init__(**kwargs)
 ...         self.threshold, self.fraction_of = threshold, fraction_of
 ...         self.add_state("above", torch.zeros((), dtype=torch.int64), reduce="sum")
+...     def stats_options(self):
+...         return {"threshold": self.threshold, "validate_args": self.validate_args}
+...     def value_options(self):
+...         return {"fraction_of": self.fraction_of}
 >>> above = Above(0.5)
->>> above.update(torch.tensor([0.2, 0.7, 0.9]))  # batch_stats: _above_stats(values, threshold=0.5, ...)
+>>> above.update(torch.tensor([0.2, 0.7, 0.9]))  # _above_stats(values, threshold=0.5, validate_args=True)
 >>> above.compute()
 tensor(2)
 
@@ -44,8 +49,9 @@ Containers (:class:`~torchmetrics_lite.MetricCollection`, wrappers) drive a metr
 methods and this *container contract*, never through private attributes: :meth:`Metric.update_from_stats`,
 :attr:`Metric.state_reductions`, :meth:`Metric.local_state`, :attr:`Metric.is_computed`,
 :meth:`Metric.compute_from_synced`, :meth:`Metric.synced_state`, :meth:`Metric.value_from_stats` (a batch value in
-the result dtype), :attr:`Metric.overrides_update` (a subclass with its own ``update``/``compute``, which
-containers drive through ``update`` and ``forward``), :attr:`Metric.sync_identity` and :attr:`Metric.sync_options`.
+the result dtype), :meth:`Metric.check_accepted` (after the batch was accepted), :attr:`Metric.overrides_update`
+(a subclass with its own ``update``/``compute``, which containers drive through ``update`` and ``forward``),
+:attr:`Metric.sync_identity` and :attr:`Metric.sync_options`.
 
 An overriding metric: a running mean kept as ``[count, mean]`` (merged with a :class:`Fold`, because means do not
 add up) beside a running maximum (a plain ``"max"`` state):
@@ -105,7 +111,6 @@ from torchmetrics_lite._checks import (
     check_choice,
     check_result_dtype,
     check_sync_timeout,
-    warn_probabilities_as_logits,
 )
 from torchmetrics_lite._compat import init_info, is_noop, raise_unknown_argument, same_value
 from torchmetrics_lite._dtype import float_dtype  # noqa: F401 (re-exported for custom metrics)
@@ -294,13 +299,11 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
     #: Metric values carry no gradient (``forward`` and ``update`` run without autograd).
     is_differentiable: ClassVar[bool] = False
     #: The declaration (see the module docstring): ``stats_fn`` is the functional ``_x_stats`` that
-    #: :meth:`batch_stats` calls with the update's arguments and, as keywords, the attributes named by
-    #: ``stats_options``; ``value_fn`` is the functional ``_x_from_stats`` that :meth:`compute_from_stats` calls
-    #: with the state and the attributes named by ``value_options``. Declare them with ``staticmethod``.
-    stats_fn: ClassVar[Optional[Callable[..., Dict[str, Tensor]]]] = None
-    stats_options: ClassVar[Tuple[str, ...]] = ()
-    value_fn: ClassVar[Optional[Callable[..., Any]]] = None
-    value_options: ClassVar[Tuple[str, ...]] = ()
+    #: :meth:`batch_stats` calls with the update's arguments and, as keywords, what :meth:`stats_options`
+    #: returns; ``value_fn`` is the functional ``_x_from_stats`` that :meth:`compute_from_stats` calls with the
+    #: state and what :meth:`value_options` returns. Declare them with ``staticmethod``.
+    stats_fn: Optional[Callable[..., Dict[str, Tensor]]] = None
+    value_fn: Optional[Callable[..., Any]] = None
     #: Constructor arguments a base takes that this class does not offer (Jaccard's ``multidim_average``, the
     #: exact-only rank classes' ``thresholds``): the class answers them as unknown arguments, with torchmetrics'
     #: advice, while its ``**kwargs`` still reach the base.
@@ -387,28 +390,44 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         self._state[name] = default.detach().clone()
 
     # ------------------------------------------------------------------ the declaration, or the two hooks
+
+    def stats_options(self) -> Dict[str, Any]:
+        """The keyword arguments :meth:`batch_stats` passes to ``stats_fn`` beside the update's arguments: a
+        declared metric returns them from its options (``{"threshold": self.threshold, ...}``); none by default."""
+        return {}
+
+    def value_options(self) -> Dict[str, Any]:
+        """The keyword arguments :meth:`compute_from_stats` passes to ``value_fn`` beside the state; none by
+        default."""
+        return {}
+
     def batch_stats(self, *args: Any, **kwargs: Any) -> Dict[str, Tensor]:
         """Validate one batch and return its statistics (one entry per state); never touch the state.
 
-        A declared metric gets ``stats_fn(*args, **kwargs, **options)`` (``options``: each name of
-        ``stats_options`` with this metric's attribute of that name); a metric without ``stats_fn`` overrides this.
+        A declared metric gets ``stats_fn(*args, **kwargs, **self.stats_options())``; a metric without ``stats_fn``
+        overrides this.
         """
-        fn = type(self).stats_fn
+        fn = self.stats_fn
         if fn is None:
             raise NotImplementedError(f"{type(self).__name__} declares no `stats_fn` and overrides no `batch_stats`")
-        return fn(*args, **kwargs, **{name: getattr(self, name) for name in type(self).stats_options})
+        return fn(*args, **kwargs, **self.stats_options())
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Any:
         """The metric value from (merged, synced) statistics; pure.
 
-        A declared metric gets ``value_fn(state, **options)`` (``options`` from ``value_options`` as above); a
-        metric without ``value_fn`` overrides this.
+        A declared metric gets ``value_fn(state, **self.value_options())``; a metric without ``value_fn`` overrides
+        this.
         """
-        fn = type(self).value_fn
+        fn = self.value_fn
         if fn is None:
             raise NotImplementedError(f"{type(self).__name__} declares no `value_fn` and overrides no "
                                       "`compute_from_stats`")
-        return fn(state, **{name: getattr(self, name) for name in type(self).value_options})
+        return fn(state, **self.value_options())
+
+    def check_accepted(self, args: Tuple[Any, ...]) -> None:
+        """Warnings about a batch that :meth:`batch_stats` accepted (value checks that must not fire for a rejected
+        batch, such as ``from_logits=True`` on scores that look like probabilities): run by ``update`` and
+        ``forward``, and by a collection for the batches it shares, before the merge. None by default."""
 
     # ------------------------------------------------------------------ public API
     def update(self, *args: Any, **kwargs: Any) -> None:
@@ -427,8 +446,7 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         finally:
             if switch:
                 torch.set_grad_enabled(True)
-        if self.__dict__.get("from_logits") is True:
-            self.check_logits(args)
+        self.check_accepted(args)
         self._merge_stats(stats)
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
@@ -449,8 +467,7 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
                 self._raise_if_unfit(args, kwargs)
                 raise
             value = self.compute_from_stats(stats)
-            if self.__dict__.get("from_logits") is True:
-                self.check_logits(args)
+            self.check_accepted(args)
             self._merge_stats(stats)
         finally:
             if switch:
@@ -488,14 +505,6 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         if self._float32 and self._result_dtype in (None, torch.float64):
             return _to_float32(value)
         return _as_dtype(value, cast(torch.dtype, self._result_dtype))
-
-    def check_logits(self, args: Tuple[Any, ...]) -> None:
-        """For a metric built with ``from_logits=True``: warn (once per metric, with ``validate_args``) when the
-        scores of an accepted batch look like probabilities (a container calls it for the batches it shares)."""
-        if self.validate_args and "from_logits" not in self._warned and args:
-            multiclass = hasattr(self, "num_classes") and not hasattr(self, "num_labels")
-            if warn_probabilities_as_logits(type(self).__name__, args[0], multiclass=multiclass):
-                self._warned.add("from_logits")
 
     def _raise_if_unfit(self, args: Any, kwargs: Any) -> None:
         """After ``batch_stats`` raised a ``TypeError``: if the call does not fit its signature, raise one naming
@@ -712,11 +721,16 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
     def compute_from_synced(self, state: Dict[str, Tensor]) -> Any:
         """Compute from an already synced global ``state``, cache it, and return a value the caller owns (how a
         collection computes its members after one batched sync)."""
+        return self._keep_computed(self.compute_from_stats(state))
+
+    def _keep_computed(self, value: Any) -> Any:
+        """The second half of :meth:`compute_from_synced`, for a subclass that computes the value of the synced
+        state itself (with what else it keeps of the same evaluation): warn before any update, cache the value in
+        the result dtype, return a copy the caller owns."""
         if self._update_count == 0 and "compute" not in self._warned:
             self._warned.add("compute")
             warnings.warn(f"{type(self).__name__}.compute() was called before any update() on this process; the "
-                          "value is that of an empty state", UserWarning, stacklevel=3)
-        value = self.compute_from_stats(state)
+                          "value is that of an empty state", UserWarning, stacklevel=4)
         self._computed = self._cast_result(value) if self._float32 or self._result_dtype is not None else value
         return _owned(self._computed)
 
@@ -853,14 +867,16 @@ _SIGNATURES: Dict[Tuple[type, Any], inspect.Signature] = {}  # (class, stats_fn)
 
 def update_signature(metric: Metric) -> inspect.Signature:
     """What ``metric.update`` takes: the signature of its ``batch_stats`` or, for a declared metric, of its
-    ``stats_fn`` without the ``stats_options`` (read once per class). Containers route keyword arguments by it."""
+    ``stats_fn`` without the keywords of its ``stats_options()`` (read once per class and function). Containers
+    route keyword arguments by it."""
     cls = type(metric)
-    fn = cls.stats_fn
-    key = (cls, fn)  # the function too: a stats_fn replaced later (a test's patch) must not reuse a stale entry
+    fn = metric.stats_fn
+    key = (cls, fn)  # the function too: a stats_fn replaced later (a test's patch, a mode) must not reuse an entry
     found = _SIGNATURES.get(key)
     if found is None:
         if fn is None or cls.batch_stats is not Metric.batch_stats:
             return inspect.signature(metric.batch_stats)
-        params = [p for p in inspect.signature(fn).parameters.values() if p.name not in cls.stats_options]
+        options = metric.stats_options()
+        params = [p for p in inspect.signature(fn).parameters.values() if p.name not in options]
         found = _SIGNATURES[key] = inspect.Signature(params)
     return found

@@ -1,7 +1,7 @@
 """Multiple-choice accuracy as a streaming module, and the causal-LM scorer that feeds it (:func:`score_choices`)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
 
 import torch
 from torch import Tensor
@@ -64,9 +64,14 @@ class MultipleChoiceAccuracy(Metric):
     """
 
     stats_fn = staticmethod(_multiple_choice_accuracy_stats)
-    stats_options = ("normalize", "validate_args")
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"normalize": self.normalize, "validate_args": self.validate_args}
+
     value_fn = staticmethod(_multiple_choice_from_stats)
-    value_options = ("zero_division",)
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"zero_division": self.zero_division}
 
     def __init__(self, normalize: str = "none", *, zero_division: float = 0.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -256,7 +256,7 @@ def _accepted(target: Callable[..., Any], function: bool) -> frozenset:
         return frozenset(inspect.signature(target).parameters)
     # the walk up the classes' __init__ signatures ends at the first one that forwards no **kwargs (Metric's):
     # no need to name Metric here, which sits floors above this table
-    return init_info(target, object).accepted
+    return init_info(target, object).accepted  # type: ignore[arg-type]
 
 
 def signature(spec: Spec, function: bool = False) -> inspect.Signature:

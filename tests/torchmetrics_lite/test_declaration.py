@@ -4,6 +4,7 @@ calls (``stats_fn`` for one batch's statistics, ``value_fn`` for the value) and 
 same two steps" is checked here by calling each function with both declared helpers patched to record the call."""
 from __future__ import annotations
 
+import inspect
 import re
 import sys
 from typing import Any, Callable, List
@@ -25,8 +26,8 @@ CONTRACT = {"SumMetric", "MeanMetric", "MaxMetric", "MinMetric", "BootStrapper",
             # the function evaluates one batch; the module keeps flat rows (``indexes`` required) and groups them by
             # query at compute: no statistics step the two share
             "RetrievalPrecisionRecallCurve", "RetrievalRecallAtFixedPrecision"}
-#: declared, plus a module-only mode routed by an override (BinaryAUROC(bins=...): histograms, no function has it)
-OVERRIDES = {"BinaryAUROC"}
+#: declared, and overriding a hook besides: none (BinaryAUROC(bins=...), a module-only mode, declares its own pair)
+OVERRIDES: set = set()
 FUNCTION = {"RetrievalMAP": "retrieval_average_precision", "RetrievalMRR": "retrieval_reciprocal_rank",
             "BinaryAUROCCI": "binary_auroc_ci", "BinaryLogAUC": "binary_logauc",
             "MulticlassLogAUC": "multiclass_logauc", "MultilabelLogAUC": "multilabel_logauc",
@@ -96,10 +97,12 @@ def _function_call(name: str, fn: Callable, data: dict) -> Callable[[], Any]:
 def test_the_declared_options_are_attributes_and_update_takes_the_rest(name):
     cls = getattr(tml, name)
     metric = _instance(cls)
-    for option in (*cls.stats_options, *cls.value_options):
-        getattr(metric, option)  # an AttributeError names what the declaration lacks
+    options = metric.stats_options()  # an AttributeError names what the declaration lacks
+    metric.value_options()
+    keywords = {n for n, p in inspect.signature(cls.stats_fn).parameters.items() if p.kind != p.VAR_KEYWORD}
+    assert set(options) <= keywords, f"{name} passes {set(options) - keywords} that {cls.stats_fn.__name__} lacks"
     taken = set(update_signature(metric).parameters)
-    assert not taken & set(cls.stats_options)
+    assert not taken & set(options)
     assert any(taken >= names for names in ({"preds", "target"}, {"loglik", "target"}, {"preds_a", "target"},
                                             {"preds", "targets"}, {"p", "q"}))  # the last two: torchmetrics' names
 
@@ -143,14 +146,18 @@ class _Declared(Metric):
     """A metric written in the declaration form over an existing pair of helpers."""
 
     stats_fn = staticmethod(lambda preds, target, weight=None, *, cut, validate_args: {"n": preds.new_zeros(())})
-    stats_options = ("cut", "validate_args")
     value_fn = staticmethod(lambda state, *, scale: state["n"] * scale)
-    value_options = ("scale",)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.cut, self.scale = 0.5, 2.0
         self.add_state("n", torch.zeros(()), reduce="sum")
+
+    def stats_options(self) -> dict:
+        return {"cut": self.cut, "validate_args": self.validate_args}
+
+    def value_options(self) -> dict:
+        return {"scale": self.scale}
 
 
 def test_update_errors_name_the_declared_arguments_without_the_options():
@@ -172,3 +179,29 @@ def test_an_undeclared_metric_says_what_it_lacks():
     with pytest.raises(NotImplementedError, match="Bare declares no `value_fn`"):
         Bare().compute_from_stats({})
 
+
+
+def test_a_module_only_mode_declares_its_own_pair():
+    """``BinaryAUROC(bins=...)`` (histograms: no function has the mode) declares its pair on the instance instead of
+    overriding the hooks; ``update`` takes what the exact mode takes."""
+    exact, binned = tml.BinaryAUROC(), tml.BinaryAUROC(bins=4)
+    assert binned.stats_fn is not tml.BinaryAUROC.stats_fn and binned.value_fn is not tml.BinaryAUROC.value_fn
+    assert exact.stats_fn is tml.BinaryAUROC.stats_fn
+    assert list(update_signature(binned).parameters) == list(update_signature(exact).parameters)
+    binned.update(torch.tensor([0.1, 0.9]), torch.tensor([0, 1]))
+    assert binned.compute().item() == 1.0
+
+
+def test_options_are_read_at_the_call_not_at_construction():
+    """What a module passes is what its options are when ``update`` runs: no construction order fixes them."""
+    m = _Declared()
+    m.update(torch.ones(2), torch.ones(2))
+    m.scale = 3.0
+    assert m.compute().item() == 0.0 and m.compute_from_stats({"n": torch.tensor(1.0)}).item() == 3.0
+
+
+@pytest.mark.parametrize("name", [n for n in _classes() if "from_logits" in vh._params(getattr(tml, n))])
+def test_a_module_with_from_logits_checks_the_accepted_batch(name):
+    """``Metric.update`` knows no family option: a module with ``from_logits`` binds its own ``check_accepted``
+    (the once-per-metric warning on scores that look like probabilities)."""
+    assert getattr(tml, name).check_accepted is not Metric.check_accepted, name

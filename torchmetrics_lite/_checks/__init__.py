@@ -102,6 +102,8 @@ from torchmetrics_lite._checks.primitives import (  # noqa: F401
     integral_labels,
     shape_str,
     upcast,
+    warn_binary_logits,
+    warn_multiclass_logits,
     warn_probabilities_as_logits,
 )
 from torchmetrics_lite._checks.regression import (  # noqa: F401

@@ -214,7 +214,7 @@ def check_result_dtype(dst_type: Any) -> torch.dtype:
     return dtype
 
 
-def warn_probabilities_as_logits(owner: str, preds: Any, *, multiclass: bool) -> bool:
+def warn_probabilities_as_logits(owner: str, preds: Any, *, multiclass: bool, stacklevel: int = 4) -> bool:
     """Value check (host sync): warn when a ``from_logits=True`` metric gets scores that look like probabilities
     (every value in [0, 1], and for multiclass scores every row summing to 1). Returns whether it warned."""
     if not isinstance(preds, Tensor) or not preds.is_floating_point() or preds.numel() == 0:
@@ -233,8 +233,30 @@ def warn_probabilities_as_logits(owner: str, preds: Any, *, multiclass: bool) ->
     warnings.warn(f"{owner}(from_logits=True) got scores that look like probabilities ({kind}): from_logits=True "
                   f"treats them as logits ({use}), which gives another value than on the probabilities; build the "
                   f"metric with from_logits=False for probabilities (warned once per metric)", UserWarning,
-                  stacklevel=4)
+                  stacklevel=stacklevel)
     return True
+
+
+def warn_binary_logits(metric: Any, args: Tuple[Any, ...]) -> None:
+    """The ``check_accepted`` of a module with a ``from_logits`` option over binary or multilabel scores (bind it as
+    ``check_accepted = warn_binary_logits``): see :func:`_warn_logits_once`."""
+    _warn_logits_once(metric, args, multiclass=False)
+
+
+def warn_multiclass_logits(metric: Any, args: Tuple[Any, ...]) -> None:
+    """The ``check_accepted`` of a module with a ``from_logits`` option over multiclass scores ``(N, C)``."""
+    _warn_logits_once(metric, args, multiclass=True)
+
+
+def _warn_logits_once(metric: Any, args: Tuple[Any, ...], *, multiclass: bool) -> None:
+    """Built with ``from_logits=True`` (and ``validate_args``), warn once per metric when the scores ``args[0]``
+    of an accepted batch look like probabilities (:func:`warn_probabilities_as_logits`; the warning points at the
+    caller of ``update``)."""
+    d = metric.__dict__
+    warned = d["_warned"]  # the metric's once-per-metric warnings
+    if d.get("from_logits") is True and d["validate_args"] and "from_logits" not in warned and args:
+        if warn_probabilities_as_logits(type(metric).__name__, args[0], multiclass=multiclass, stacklevel=5):
+            warned.add("from_logits")
 
 
 def integral_labels(name: str, t: Tensor, *, validate_args: bool, allow_bool: bool = True) -> Tensor:

@@ -2,7 +2,7 @@
 :mod:`torchmetrics_lite.auroc`)."""
 from __future__ import annotations
 
-from typing import Any, ClassVar, Optional, Tuple
+from typing import Any, Callable, ClassVar, Dict, Optional, Tuple
 
 import torch
 from torch import Tensor
@@ -13,7 +13,7 @@ from torchmetrics_lite._checks import (
     check_binned_weight,
     check_max_fpr,
 )
-from torchmetrics_lite.auroc._base import RANK_STATS, _add_rank_states, _BinaryRank, _declare_mode, _weighting
+from torchmetrics_lite.auroc._base import _add_rank_states, _BinaryRank, _checked_mode, _mode_states, _rank_options
 from torchmetrics_lite.functional.auroc import binary as F
 from torchmetrics_lite.functional.auroc._common import State
 from torchmetrics_lite.functional.auroc._doc_args import fill_doc
@@ -67,12 +67,11 @@ class BinaryAUROC(Metric):
     """
 
     higher_is_better: ClassVar[Optional[bool]] = True
-    stats_fn = staticmethod(F._binary_rank_stats)  # the exact mode's declaration (the binned mode overrides)
-    stats_options = RANK_STATS
-    value_fn = staticmethod(F._binary_auroc_from_stats)
-    value_options = ("max_fpr", "strict")
+    #: the exact mode's pair; ``BinaryAUROC(bins=...)`` declares the binned mode's (:func:`_binned_stats`,
+    #: :func:`_binned_from_stats`: a module-only mode, no function has it)
+    stats_fn: Callable[..., State] = staticmethod(F._binary_rank_stats)
+    value_fn: Callable[..., Tensor] = staticmethod(F._binary_auroc_from_stats)
     weighted: ClassVar[bool] = True
-    weighting = property(_weighting)
 
     def __init__(self, max_fpr: Optional[float] = None, *, bins: Optional[int] = None,
                  range: Optional[Tuple[float, float]] = None, thresholds: Any = None,
@@ -85,25 +84,22 @@ class BinaryAUROC(Metric):
         self.range = check_binned_auroc(bins, range, max_fpr)
         self.max_fpr, self.bins, self.strict = max_fpr, bins, strict
         if bins is None:
-            _declare_mode(self, thresholds, ignore_index, 1, ("binary",), lambda: _add_rank_states(
-                self, type(self).weighted, (), (), torch.uint8, ("binary_rank",)))
+            self.thresholds, self.threshold_values, self.ignore_index = _checked_mode(thresholds, ignore_index)
+            self.stats_key = _mode_states(
+                self, self.threshold_values, ignore_index, 1, ("binary",),
+                lambda: _add_rank_states(self, True, (), (), torch.uint8, ("binary_rank",)))
         else:  # two histograms instead of the scores
+            self.stats_fn, self.value_fn = _binned_stats, _binned_from_stats
             self.add_state("hist", torch.zeros(2, bins, dtype=torch.int64), reduce="sum")
             self.stats_key = ("binary_auroc_binned", bins, self.range, self.validate_args)
 
-    def batch_stats(self, preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> State:
-        """The declared exact mode, or the binned mode's histograms (a module-only mode: no function has it)."""
-        if self.bins is None:
-            return super().batch_stats(preds, target, weight)
-        check_binned_weight(self.bins, weight)
-        assert self.range is not None
-        return F._binary_auroc_binned_stats(*check_binary_rank_inputs(preds, target, self.validate_args), self.bins,
-                                            *self.range)
+    def stats_options(self) -> Dict[str, Any]:
+        if self.bins is not None:
+            return {"bins": self.bins, "range": self.range, "validate_args": self.validate_args}
+        return _rank_options(self)
 
-    def compute_from_stats(self, state: State) -> Tensor:
-        if self.bins is None:
-            return super().compute_from_stats(state)
-        return F._binary_auroc_binned_from_stats(state, self.strict)
+    def value_options(self) -> Dict[str, Any]:
+        return {"strict": self.strict} if self.bins is not None else {"max_fpr": self.max_fpr, "strict": self.strict}
 
     def error_bound(self) -> Tensor:
         """Binned mode: the bound on ``|compute() - exact AUROC|`` (pairs sharing a bin / (2 * all pairs)),
@@ -111,6 +107,19 @@ class BinaryAUROC(Metric):
         if self.bins is None:
             raise ValueError("Expected `bins` to be set for error_bound(), got None (the exact mode has no error)")
         return F._binary_auroc_binned_error_bound(self.synced_state())
+
+
+def _binned_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None, *, bins: int,
+                  range: Tuple[float, float], validate_args: bool) -> State:
+    """The statistics of ``BinaryAUROC(bins=...)``: the checked batch's two ``(2, bins)`` histograms over ``range``
+    (``weight`` raises: the binned mode is unweighted)."""
+    check_binned_weight(bins, weight)
+    return F._binary_auroc_binned_stats(*check_binary_rank_inputs(preds, target, validate_args), bins, *range)
+
+
+def _binned_from_stats(state: State, *, strict: bool) -> Tensor:
+    """The value of ``BinaryAUROC(bins=...)``: the Mann-Whitney statistic of the binned scores."""
+    return F._binary_auroc_binned_from_stats(state, strict)
 
 
 @fill_doc
@@ -141,7 +150,9 @@ class BinaryAveragePrecision(_BinaryRank):
     """
 
     value_fn = staticmethod(F._binary_average_precision_from_stats)
-    value_options = ("strict",)
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"strict": self.strict}
 
     def __init__(self, *, strict: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -4,18 +4,18 @@ Each keeps the exact state of its task (scores, labels, optional weights) and re
 seen; the multiclass and multilabel forms return one curve per class (lists of tensors, as torchmetrics)."""
 from __future__ import annotations
 
-from typing import Any, ClassVar, Optional
+from typing import Any, ClassVar, Dict, Optional
 
 import torch  # noqa: F401 (the doctests)
 
-from torchmetrics_lite._checks import check_positive_int
+from torchmetrics_lite._checks import check_positive_int, warn_multiclass_logits
 from torchmetrics_lite.auroc._base import (
-    RANK_STATS,
     _BinaryRank,
-    _declare_mode,
+    _checked_mode,
+    _mode_states,
     _multiclass_states,
     _MultilabelRank,
-    _weighting,
+    _rank_options,
 )
 from torchmetrics_lite.functional.auroc import curves as F
 from torchmetrics_lite.functional.auroc._doc_args import fill_doc
@@ -56,7 +56,9 @@ class BinaryROC(_BinaryRank):
 
     higher_is_better: ClassVar[Optional[bool]] = None
     value_fn = staticmethod(F._binary_roc_from_stats)
-    value_options = ("threshold_values", "drop_intermediate")
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"threshold_values": self.threshold_values, "drop_intermediate": self.drop_intermediate}
 
     def __init__(self, *, thresholds: Any = None, drop_intermediate: bool = False, **kwargs: Any) -> None:
         super().__init__(thresholds=thresholds, **kwargs)
@@ -91,7 +93,10 @@ class BinaryPrecisionRecallCurve(_BinaryRank):
 
     higher_is_better: ClassVar[Optional[bool]] = None
     value_fn = staticmethod(F._binary_precision_recall_curve_from_stats)
-    value_options = ("threshold_values",)
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"threshold_values": self.threshold_values}
+
 
 
 class _MulticlassCurve(Metric):
@@ -100,17 +105,25 @@ class _MulticlassCurve(Metric):
 
     higher_is_better: ClassVar[Optional[bool]] = None
     stats_fn = staticmethod(_multiclass_rank_stats)
-    stats_options = ("num_classes", "from_logits", *RANK_STATS)
-    value_options = ("num_classes", "from_logits", "threshold_values")
+    check_accepted = warn_multiclass_logits
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"num_classes": self.num_classes, "from_logits": self.from_logits, **_rank_options(self)}
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"num_classes": self.num_classes, "from_logits": self.from_logits,
+                "threshold_values": self.threshold_values}
+
     weighted: ClassVar[bool] = True
-    weighting = property(_weighting)
 
     def __init__(self, num_classes: int, *, from_logits: bool = False, thresholds: Any = None,
                  ignore_index: Optional[int] = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         check_positive_int("num_classes", num_classes)
-        _declare_mode(self, thresholds, ignore_index, num_classes, ("multiclass", num_classes, bool(from_logits)),
-                      lambda: _multiclass_states(self, type(self).weighted, num_classes, bool(from_logits)))
+        self.thresholds, self.threshold_values, self.ignore_index = _checked_mode(thresholds, ignore_index)
+        self.stats_key = _mode_states(
+            self, self.threshold_values, ignore_index, num_classes, ("multiclass", num_classes, bool(from_logits)),
+            lambda: _multiclass_states(self, type(self).weighted, num_classes, bool(from_logits)))
         self.num_classes, self.from_logits = num_classes, bool(from_logits)
 
 
@@ -204,7 +217,10 @@ class MultilabelROC(_MultilabelRank):
 
     higher_is_better: ClassVar[Optional[bool]] = None
     value_fn = staticmethod(F._multilabel_roc_from_stats)
-    value_options = ("threshold_values",)
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"threshold_values": self.threshold_values}
+
 
 
 @fill_doc
@@ -235,4 +251,7 @@ class MultilabelPrecisionRecallCurve(_MultilabelRank):
 
     higher_is_better: ClassVar[Optional[bool]] = None
     value_fn = staticmethod(F._multilabel_precision_recall_curve_from_stats)
-    value_options = ("threshold_values",)
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"threshold_values": self.threshold_values}
+

@@ -2,7 +2,7 @@
 everything seen (rules in :mod:`torchmetrics_lite.functional.auroc.delong`)."""
 from __future__ import annotations
 
-from typing import Any, ClassVar, Optional
+from typing import Any, ClassVar, Dict, Optional
 
 import torch
 
@@ -45,7 +45,10 @@ class BinaryAUROCCI(_BinaryRank):
     higher_is_better: ClassVar[Optional[bool]] = None  # a tuple (auroc, low, high)
     weighted = False
     value_fn = staticmethod(F._binary_auroc_ci_from_stats)
-    value_options = ("alpha", "strict")
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"alpha": self.alpha, "strict": self.strict}
+
     not_offered = ("thresholds",)  # DeLong's variance needs the exact scores
 
     def __init__(self, alpha: float = 0.05, *, strict: bool = False, **kwargs: Any) -> None:
@@ -85,9 +88,14 @@ class PairedAUROCTest(Metric):
     higher_is_better: ClassVar[Optional[bool]] = None
     weighted = False
     stats_fn = staticmethod(F._paired_rank_stats)
-    stats_options = ("validate_args",)
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"validate_args": self.validate_args}
+
     value_fn = staticmethod(F._paired_auroc_test_from_stats)
-    value_options = ("strict",)
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"strict": self.strict}
 
     def __init__(self, *, strict: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)

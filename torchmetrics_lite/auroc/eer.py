@@ -5,18 +5,24 @@ Each keeps the exact state of its task (scores and labels, unweighted) and reads
 of everything seen; the class names its formula and options (:mod:`torchmetrics_lite.auroc._base`)."""
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Optional, Tuple
+from typing import Any, Callable, ClassVar, Dict, Optional, Tuple
 
 import torch  # noqa: F401 (the doctests)
 
-from torchmetrics_lite._checks import check_eer_average, check_fpr_range, check_positive_int, check_rank_average
+from torchmetrics_lite._checks import (
+    check_eer_average,
+    check_fpr_range,
+    check_positive_int,
+    check_rank_average,
+    warn_multiclass_logits,
+)
 from torchmetrics_lite.auroc._base import (
-    RANK_STATS,
     _BinaryRank,
-    _declare_mode,
+    _checked_mode,
+    _mode_states,
     _multiclass_states,
     _MultilabelRank,
-    _weighting,
+    _rank_options,
 )
 from torchmetrics_lite.functional.auroc import eer as E
 from torchmetrics_lite.functional.auroc import logauc as G
@@ -64,18 +70,26 @@ class _MulticlassRead(Metric):
 
     higher_is_better: ClassVar[Optional[bool]] = None
     stats_fn = staticmethod(_multiclass_rank_stats)
-    stats_options = ("num_classes", "from_logits", *RANK_STATS)
-    value_fn: ClassVar[Callable[..., Any]]
-    value_options: ClassVar[Tuple[str, ...]] = ("num_classes", "from_logits")
+    check_accepted = warn_multiclass_logits
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"num_classes": self.num_classes, "from_logits": self.from_logits, **_rank_options(self)}
+
+    value_fn: Callable[..., Any]
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"num_classes": self.num_classes, "from_logits": self.from_logits}
+
     weighted: ClassVar[bool] = False
-    weighting = property(_weighting)
 
     def __init__(self, num_classes: int, *, from_logits: bool = False, thresholds: Any = None,
                  ignore_index: Optional[int] = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         check_positive_int("num_classes", num_classes)
-        _declare_mode(self, thresholds, ignore_index, num_classes, ("multiclass", num_classes, bool(from_logits)),
-                      lambda: _multiclass_states(self, type(self).weighted, num_classes, bool(from_logits)))
+        self.thresholds, self.threshold_values, self.ignore_index = _checked_mode(thresholds, ignore_index)
+        self.stats_key = _mode_states(
+            self, self.threshold_values, ignore_index, num_classes, ("multiclass", num_classes, bool(from_logits)),
+            lambda: _multiclass_states(self, type(self).weighted, num_classes, bool(from_logits)))
         self.num_classes, self.from_logits = num_classes, bool(from_logits)
 
 
@@ -110,7 +124,9 @@ class MulticlassEER(_MulticlassRead):
 
     higher_is_better: ClassVar[Optional[bool]] = False
     value_fn = staticmethod(E._multiclass_eer_from_stats)
-    value_options = ("num_classes", "from_logits", "average")
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"num_classes": self.num_classes, "from_logits": self.from_logits, "average": self.average}
 
     def __init__(self, num_classes: int, *, average: Optional[str] = None, from_logits: bool = False,
                  **kwargs: Any) -> None:
@@ -176,7 +192,9 @@ class BinaryLogAUC(_BinaryRank):
 
     weighted: ClassVar[bool] = False
     value_fn = staticmethod(G._binary_logauc_from_stats)
-    value_options = ("fpr_range", "strict")
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"fpr_range": self.fpr_range, "strict": self.strict}
 
     def __init__(self, fpr_range: Tuple[float, float] = (0.001, 0.1), *, strict: bool = False,
                  **kwargs: Any) -> None:
@@ -216,7 +234,10 @@ class MulticlassLogAUC(_MulticlassRead):
 
     higher_is_better: ClassVar[Optional[bool]] = True
     value_fn = staticmethod(G._multiclass_logauc_from_stats)
-    value_options = ("num_classes", "fpr_range", "average", "from_logits", "strict")
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"num_classes": self.num_classes, "fpr_range": self.fpr_range, "average": self.average,
+                "from_logits": self.from_logits, "strict": self.strict}
 
     def __init__(self, num_classes: int, fpr_range: Tuple[float, float] = (0.001, 0.1), *,
                  average: Optional[str] = None, from_logits: bool = False, strict: bool = False,
@@ -258,7 +279,9 @@ class MultilabelLogAUC(_MultilabelRank):
     higher_is_better: ClassVar[Optional[bool]] = True
     weighted: ClassVar[bool] = False
     value_fn = staticmethod(G._multilabel_logauc_from_stats)
-    value_options = ("fpr_range", "average", "strict")
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"fpr_range": self.fpr_range, "average": self.average, "strict": self.strict}
 
     def __init__(self, num_labels: int, fpr_range: Tuple[float, float] = (0.001, 0.1), *,
                  average: Optional[str] = None, strict: bool = False, **kwargs: Any) -> None:

@@ -5,7 +5,7 @@ Each value is a mean over samples of a per-sample value, so the state is two sum
 ``count``, int64), added per batch and across ranks: constant memory, exact streaming."""
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Optional
+from typing import Any, Callable, ClassVar, Dict, Optional
 
 import torch
 from torch import Tensor
@@ -22,7 +22,10 @@ class _MultilabelRanking(Metric):
     """``update(preds (N, L), target (N, L))``: adds the batch's sum of per-sample ``values`` and its size."""
 
     stats_fn = staticmethod(F._multilabel_ranking_stats)
-    stats_options = ("values", "num_labels", "validate_args")
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"values": self.values, "num_labels": self.num_labels, "validate_args": self.validate_args}
+
     value_fn = staticmethod(F._ranking_from_stats)
     values: ClassVar[Callable[..., Tensor]]
 

@@ -1,12 +1,12 @@
 """Multiclass (one-vs-rest) AUROC and average precision modules (see :mod:`torchmetrics_lite.auroc`)."""
 from __future__ import annotations
 
-from typing import Any, ClassVar, Optional
+from typing import Any, ClassVar, Dict, Optional
 
 import torch  # noqa: F401 (the doctests)
 
-from torchmetrics_lite._checks import check_positive_int, check_rank_average
-from torchmetrics_lite.auroc._base import RANK_STATS, _declare_mode, _multiclass_states, _weighting
+from torchmetrics_lite._checks import check_positive_int, check_rank_average, warn_multiclass_logits
+from torchmetrics_lite.auroc._base import _checked_mode, _mode_states, _multiclass_states, _rank_options
 from torchmetrics_lite.functional.auroc import multiclass as F
 from torchmetrics_lite.functional.auroc._doc_args import fill_doc
 from torchmetrics_lite.functional.auroc.multiclass import _multiclass_rank_stats
@@ -21,17 +21,25 @@ class _MulticlassAveraged(Metric):
 
     higher_is_better: ClassVar[Optional[bool]] = True
     stats_fn = staticmethod(_multiclass_rank_stats)
-    stats_options = ("num_classes", "from_logits", *RANK_STATS)
-    value_options = ("num_classes", "average", "from_logits", "strict")
+    check_accepted = warn_multiclass_logits
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"num_classes": self.num_classes, "from_logits": self.from_logits, **_rank_options(self)}
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"num_classes": self.num_classes, "average": self.average, "from_logits": self.from_logits,
+                "strict": self.strict}
+
     weighted: ClassVar[bool] = True
-    weighting = property(_weighting)
 
     def __init__(self, num_classes: int, *, average: str = "macro", from_logits: bool = False, thresholds: Any = None,
                  ignore_index: Optional[int] = None, strict: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         check_positive_int("num_classes", num_classes)
-        _declare_mode(self, thresholds, ignore_index, num_classes, ("multiclass", num_classes, bool(from_logits)),
-                      lambda: _multiclass_states(self, type(self).weighted, num_classes, bool(from_logits)))
+        self.thresholds, self.threshold_values, self.ignore_index = _checked_mode(thresholds, ignore_index)
+        self.stats_key = _mode_states(
+            self, self.threshold_values, ignore_index, num_classes, ("multiclass", num_classes, bool(from_logits)),
+            lambda: _multiclass_states(self, type(self).weighted, num_classes, bool(from_logits)))
         self.num_classes, self.from_logits = num_classes, bool(from_logits)
         self.average, self.strict = check_rank_average(average), strict
 

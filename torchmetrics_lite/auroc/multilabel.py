@@ -1,12 +1,12 @@
 """Multilabel AUROC and average precision modules (see :mod:`torchmetrics_lite.auroc`)."""
 from __future__ import annotations
 
-from typing import Any, ClassVar, Optional
+from typing import Any, ClassVar, Dict, Optional
 
 import torch  # noqa: F401 (the doctests)
 
-from torchmetrics_lite._checks import check_positive_int, check_rank_average
-from torchmetrics_lite.auroc._base import RANK_STATS, _declare_mode, _multilabel_states, _weighting
+from torchmetrics_lite._checks import check_positive_int, check_rank_average, warn_binary_logits
+from torchmetrics_lite.auroc._base import _checked_mode, _mode_states, _multilabel_states, _rank_options
 from torchmetrics_lite.functional.auroc import multilabel as F
 from torchmetrics_lite.functional.auroc._doc_args import fill_doc
 from torchmetrics_lite.metric import Metric
@@ -20,17 +20,24 @@ class _MultilabelAveraged(Metric):
 
     higher_is_better: ClassVar[Optional[bool]] = True
     stats_fn = staticmethod(F._multilabel_rank_stats)
-    stats_options = ("num_labels", *RANK_STATS)
-    value_options = ("average", "strict")
+    check_accepted = warn_binary_logits
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"num_labels": self.num_labels, **_rank_options(self)}
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"average": self.average, "strict": self.strict}
+
     weighted: ClassVar[bool] = True
-    weighting = property(_weighting)
 
     def __init__(self, num_labels: int, *, average: str = "macro", from_logits: bool = False, thresholds: Any = None,
                  ignore_index: Optional[int] = None, strict: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         check_positive_int("num_labels", num_labels)
-        _declare_mode(self, thresholds, ignore_index, num_labels, ("multilabel", num_labels),
-                      lambda: _multilabel_states(self, type(self).weighted, num_labels))
+        self.thresholds, self.threshold_values, self.ignore_index = _checked_mode(thresholds, ignore_index)
+        self.stats_key = _mode_states(
+            self, self.threshold_values, ignore_index, num_labels, ("multilabel", num_labels),
+            lambda: _multilabel_states(self, type(self).weighted, num_labels))
         self.num_labels = num_labels
         self.from_logits = from_logits  # rank-invariant per label: kept for repr only
         self.average, self.strict = check_rank_average(average, F.AVERAGES), strict

@@ -6,18 +6,18 @@ Each keeps the exact state of its task and computes ``(value, threshold)`` over 
 the rule and its constraint (``constraint`` is the name of the constructor argument, as torchmetrics')."""
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Optional
+from typing import Any, Callable, ClassVar, Dict, Optional
 
 import torch  # noqa: F401 (the doctests)
 
-from torchmetrics_lite._checks import check_positive_int, check_probability
+from torchmetrics_lite._checks import check_positive_int, check_probability, warn_multiclass_logits
 from torchmetrics_lite.auroc._base import (
-    RANK_STATS,
     _add_rank_states,
-    _declare_mode,
+    _checked_mode,
+    _mode_states,
     _multiclass_states,
     _multilabel_states,
-    _weighting,
+    _rank_options,
 )
 from torchmetrics_lite.functional.auroc import operating_points as F
 from torchmetrics_lite.functional.auroc._doc_args import fill_doc, register
@@ -53,19 +53,26 @@ class _BinaryPoint(Metric):
 
     higher_is_better: ClassVar[Any] = None
     stats_fn = staticmethod(_binary_rank_stats)
-    stats_options = RANK_STATS
+
+    def stats_options(self) -> Dict[str, Any]:
+        return _rank_options(self)
+
     value_fn = staticmethod(F._binary_point_from_stats)
-    value_options = ("rule", "minimum", "threshold_values")
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"rule": self.rule, "minimum": self.minimum, "threshold_values": self.threshold_values}
+
     weighted: ClassVar[bool] = False
-    weighting = property(_weighting)
     rule: ClassVar[Callable[..., Any]]
     constraint: ClassVar[str]
 
     def __init__(self, minimum: float, *, thresholds: Any = None, ignore_index: Optional[int] = None,
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _declare_mode(self, thresholds, ignore_index, 1, ("binary",), lambda: _add_rank_states(
-            self, type(self).weighted, (), (), torch.uint8, ("binary_rank",)))
+        self.thresholds, self.threshold_values, self.ignore_index = _checked_mode(thresholds, ignore_index)
+        self.stats_key = _mode_states(
+            self, self.threshold_values, ignore_index, 1, ("binary",),
+            lambda: _add_rank_states( self, type(self).weighted, (), (), torch.uint8, ("binary_rank",)))
         self.minimum = check_probability(type(self).constraint, minimum)
 
 
@@ -75,11 +82,18 @@ class _MulticlassPoint(Metric):
 
     higher_is_better: ClassVar[Any] = None
     stats_fn = staticmethod(_multiclass_rank_stats)
-    stats_options = ("num_classes", "from_logits", *RANK_STATS)
+    check_accepted = warn_multiclass_logits
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"num_classes": self.num_classes, "from_logits": self.from_logits, **_rank_options(self)}
+
     value_fn = staticmethod(F._multiclass_point_from_stats)
-    value_options = ("rule", "num_classes", "minimum", "from_logits", "threshold_values")
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"rule": self.rule, "num_classes": self.num_classes, "minimum": self.minimum,
+                "from_logits": self.from_logits, "threshold_values": self.threshold_values}
+
     weighted: ClassVar[bool] = False
-    weighting = property(_weighting)
     rule: ClassVar[Callable[..., Any]]
     constraint: ClassVar[str]
 
@@ -87,8 +101,10 @@ class _MulticlassPoint(Metric):
                  ignore_index: Optional[int] = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         check_positive_int("num_classes", num_classes)
-        _declare_mode(self, thresholds, ignore_index, num_classes, ("multiclass", num_classes, bool(from_logits)),
-                      lambda: _multiclass_states(self, type(self).weighted, num_classes, bool(from_logits)))
+        self.thresholds, self.threshold_values, self.ignore_index = _checked_mode(thresholds, ignore_index)
+        self.stats_key = _mode_states(
+            self, self.threshold_values, ignore_index, num_classes, ("multiclass", num_classes, bool(from_logits)),
+            lambda: _multiclass_states(self, type(self).weighted, num_classes, bool(from_logits)))
         self.num_classes, self.from_logits = num_classes, bool(from_logits)
         self.minimum = check_probability(type(self).constraint, minimum)
 
@@ -99,11 +115,16 @@ class _MultilabelPoint(Metric):
 
     higher_is_better: ClassVar[Any] = None
     stats_fn = staticmethod(_multilabel_rank_stats)
-    stats_options = ("num_labels", *RANK_STATS)
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"num_labels": self.num_labels, **_rank_options(self)}
+
     value_fn = staticmethod(F._multilabel_point_from_stats)
-    value_options = ("rule", "minimum", "threshold_values")
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"rule": self.rule, "minimum": self.minimum, "threshold_values": self.threshold_values}
+
     weighted: ClassVar[bool] = False
-    weighting = property(_weighting)
     rule: ClassVar[Callable[..., Any]]
     constraint: ClassVar[str]
 
@@ -111,8 +132,10 @@ class _MultilabelPoint(Metric):
                  ignore_index: Optional[int] = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         check_positive_int("num_labels", num_labels)
-        _declare_mode(self, thresholds, ignore_index, num_labels, ("multilabel", num_labels),
-                      lambda: _multilabel_states(self, type(self).weighted, num_labels))
+        self.thresholds, self.threshold_values, self.ignore_index = _checked_mode(thresholds, ignore_index)
+        self.stats_key = _mode_states(
+            self, self.threshold_values, ignore_index, num_labels, ("multilabel", num_labels),
+            lambda: _multilabel_states(self, type(self).weighted, num_labels))
         self.num_labels = num_labels
         self.minimum = check_probability(type(self).constraint, minimum)
 

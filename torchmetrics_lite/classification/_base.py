@@ -4,16 +4,18 @@ its ``stats_key`` and the task's counting pass; a concrete metric declares its v
 :class:`~torchmetrics_lite.metric.Metric` directly (at most two levels of inheritance): a task's count base
 (``_BinaryMetric``: stat scores, confusion matrix, agreement) and its score base (``_BinaryScore``:
 ``zero_division``, and the value ``_binary_score_from_stats`` of the class's ``terms``) declare the same state through
-one function (``_declare_binary``) and the same ``stats_fn`` (the task's ``_x_stat_scores_stats``).
+the same ``stats_fn`` (the task's ``_x_stat_scores_stats``) with the same options (``_binary_options``...,
+bound as their ``stats_options``), and derive the ``stats_key`` from those options.
 
 Weighted counts: ``weighted=True`` at construction makes the state float64 (float32 on a device without float64)
 and lets ``update`` take ``weight=``; the dtype is fixed for the metric's life, so merged, synced and checkpointed
 states always agree (int64 exact counts otherwise, at full speed)."""
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Optional, Tuple
+from typing import Any, Callable, ClassVar, Dict, Optional, Tuple
 
 import torch
+from torch import Tensor
 
 from torchmetrics_lite._checks import (
     CLASSIFICATION_AVERAGES,
@@ -22,6 +24,7 @@ from torchmetrics_lite._checks import (
     check_choice,
     check_samples_average,
     check_zero_division,
+    warn_binary_logits,
 )
 from torchmetrics_lite._docs import register
 from torchmetrics_lite.functional.classification._stat_scores import MULTIDIM, Terms
@@ -49,87 +52,65 @@ register(multidim_average_module=("multidim_average: ``\"global\"`` (default) or
          weighted=("weighted: keep float64 sums of sample weights and accept ``update(preds, target, weight=...)`` "
                    "(default ``False``: exact int64 counts, and a ``weight`` raises)."))
 
-#: what every binary / multiclass / multilabel module passes to its task's counting pass
-BINARY_STATS = ("cut", "from_logits", "ignore_index", "validate_args", "weighted", "multidim_average")
-MULTICLASS_STATS = ("num_classes", "top_k", "ignore_index", "validate_args", "weighted", "multidim_average")
-MULTILABEL_STATS = ("num_labels", "cut", "from_logits", "ignore_index", "validate_args", "weighted",
-                    "multidim_average")
-
-
 def _counts_dtype(weighted: bool) -> torch.dtype:
     if not isinstance(weighted, bool):
         raise TypeError(f"Expected `weighted` to be a bool, got {type(weighted).__name__}")
     return torch.float64 if weighted else torch.int64
 
 
-def _add_confmat(metric: Any, shape: Tuple[int, ...], weighted: bool, multidim_average: str) -> None:
-    """The ``confmat`` state: one sum of ``shape``, or with ``multidim_average="samplewise"`` (torchmetrics') the
-    per-sample matrices as rows of a ``cat`` state (unweighted)."""
+def _confmat(shape: Tuple[int, ...], weighted: bool, multidim_average: str) -> Tuple[Tensor, str]:
+    """The ``confmat`` state's default and reduction: one sum of ``shape``, or with
+    ``multidim_average="samplewise"`` (torchmetrics') the per-sample matrices as rows of a ``cat`` state
+    (unweighted)."""
     check_choice("multidim_average", multidim_average, MULTIDIM)
-    metric.multidim_average = multidim_average
     if multidim_average == "global":
-        metric.add_state("confmat", torch.zeros(*shape, dtype=_counts_dtype(weighted)), reduce="sum")
-        return
+        return torch.zeros(*shape, dtype=_counts_dtype(weighted)), "sum"
     if weighted:
         raise ValueError("Expected `weighted=False` with multidim_average='samplewise' (per-sample counts), got True")
-    metric.add_state("confmat", torch.zeros(0, *shape, dtype=torch.int64), reduce="cat")
+    return torch.zeros(0, *shape, dtype=torch.int64), "cat"
 
 
-def _declare_binary(metric: Any, threshold: float, from_logits: bool, ignore_index: Optional[int],
-                    weighted: bool, multidim_average: str = "global") -> None:
-    """Check a binary metric's options, set them on ``metric`` (with ``cut``, the threshold on the scale of the
-    scores), declare its (2, 2) ``confmat`` state and its ``stats_key``."""
-    metric.cut = cut = _binary_config(threshold, from_logits, ignore_index)
-    metric.threshold, metric.from_logits, metric.ignore_index, metric.weighted = (threshold, from_logits,
-                                                                                  ignore_index, weighted)
-    _add_confmat(metric, (2, 2), weighted, multidim_average)
-    metric.stats_key = ("binary", cut, from_logits, ignore_index, metric.validate_args, weighted, multidim_average)
+def _binary_options(metric: Any) -> Dict[str, Any]:
+    """What every binary module passes to ``_binary_stat_scores_stats`` (``cut``: the threshold on the scale of
+    the scores); its ``stats_key`` is ``("binary", *these values)``."""
+    return {"cut": metric.cut, "from_logits": metric.from_logits, "ignore_index": metric.ignore_index,
+            "validate_args": metric.validate_args, "weighted": metric.weighted,
+            "multidim_average": metric.multidim_average}
 
 
-def _declare_multiclass(metric: Any, num_classes: int, top_k: int, ignore_index: Optional[int],
-                        weighted: bool, multidim_average: str = "global") -> None:
-    """Check a multiclass metric's options, set them on ``metric``, declare its (C, C) ``confmat`` state and its
-    ``stats_key``."""
-    _multiclass_config(num_classes, top_k, ignore_index)
-    metric.num_classes, metric.top_k, metric.ignore_index, metric.weighted = num_classes, top_k, ignore_index, weighted
-    _add_confmat(metric, (num_classes, num_classes), weighted, multidim_average)
-    metric.stats_key = ("multiclass", num_classes, top_k, ignore_index, metric.validate_args, weighted,
-                        multidim_average)
+def _multiclass_options(metric: Any) -> Dict[str, Any]:
+    """What every multiclass module passes to ``_multiclass_stat_scores_stats``; its ``stats_key`` is
+    ``("multiclass", *these values)``."""
+    return {"num_classes": metric.num_classes, "top_k": metric.top_k, "ignore_index": metric.ignore_index,
+            "validate_args": metric.validate_args, "weighted": metric.weighted,
+            "multidim_average": metric.multidim_average}
 
 
-def _declare_multilabel(metric: Any, num_labels: int, threshold: float, from_logits: bool,
-                        ignore_index: Optional[int], weighted: bool, multidim_average: str = "global",
-                        samples: bool = False) -> None:
-    """Check a multilabel metric's options, set them on ``metric`` (with ``cut``, the threshold on the scale of
-    the scores), declare its (L, 2, 2) ``confmat`` state and its ``stats_key``. ``samples`` (``average="samples"``):
-    the two float sums of the per-sample scores instead, ``score_sum`` and ``weight_sum``, and no shared
-    statistics (they depend on the score)."""
-    metric.cut = cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
-    metric.num_labels, metric.threshold, metric.from_logits = num_labels, threshold, from_logits
-    metric.ignore_index, metric.weighted = ignore_index, weighted
-    if samples and check_samples_average("samples", multidim_average):
-        _counts_dtype(weighted)
-        metric.multidim_average = multidim_average
-        for name in ("score_sum", "weight_sum"):
-            metric.add_state(name, torch.zeros((), dtype=torch.float64), reduce="sum")
-        return
-    _add_confmat(metric, (num_labels, 2, 2), weighted, multidim_average)
-    metric.stats_key = ("multilabel", num_labels, cut, from_logits, ignore_index, metric.validate_args, weighted,
-                        multidim_average)
+def _multilabel_options(metric: Any) -> Dict[str, Any]:
+    """What every multilabel module passes to ``_multilabel_stat_scores_stats``; its ``stats_key`` is
+    ``("multilabel", *these values)``."""
+    return {"num_labels": metric.num_labels, "cut": metric.cut, "from_logits": metric.from_logits,
+            "ignore_index": metric.ignore_index, "validate_args": metric.validate_args, "weighted": metric.weighted,
+            "multidim_average": metric.multidim_average}
 
 
 class _BinaryMetric(Metric):
     """``update(preds, target, weight=None)`` with binary inputs of any equal shapes; state: the 2x2 confusion
-    matrix ``confmat``; a subclass declares ``value_fn`` (and ``value_options``)."""
+    matrix ``confmat``; a subclass declares ``value_fn`` (and ``value_options``). ``multidim_average`` is for the
+    subclasses that offer it (the others list it in ``not_offered``)."""
 
     stats_fn = staticmethod(_binary_stat_scores_stats)
-    stats_options = BINARY_STATS
-    multidim_average: str = "global"
+    stats_options = _binary_options
+    check_accepted = warn_binary_logits
 
     def __init__(self, threshold: float = 0.5, *, from_logits: bool = False, ignore_index: Optional[int] = None,
-                 weighted: bool = False, **kwargs: Any) -> None:
+                 weighted: bool = False, multidim_average: str = "global", **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _declare_binary(self, threshold, from_logits, ignore_index, weighted, self.multidim_average)
+        self.cut = _binary_config(threshold, from_logits, ignore_index)
+        self.threshold, self.from_logits, self.ignore_index = threshold, from_logits, ignore_index
+        self.weighted, self.multidim_average = weighted, multidim_average
+        self.add_state("confmat", *_confmat((2, 2), weighted, multidim_average))
+        self.stats_key = ("binary", *self.stats_options().values())
 
 
 class _BinaryScore(Metric):
@@ -137,9 +118,9 @@ class _BinaryScore(Metric):
     ``update`` of :class:`_BinaryMetric`."""
 
     stats_fn = staticmethod(_binary_stat_scores_stats)
-    stats_options = BINARY_STATS
-    value_fn: ClassVar[Callable[..., Any]] = staticmethod(_binary_score_from_stats)
-    value_options: ClassVar[Tuple[str, ...]] = ("terms", "zero_division")
+    stats_options = _binary_options
+    check_accepted = warn_binary_logits
+    value_fn: Callable[..., Any] = staticmethod(_binary_score_from_stats)
     higher_is_better = True
     terms: Terms
 
@@ -147,25 +128,34 @@ class _BinaryScore(Metric):
                  ignore_index: Optional[int] = None, weighted: bool = False, multidim_average: str = "global",
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _declare_binary(self, threshold, from_logits, ignore_index, weighted, multidim_average)
+        self.cut = _binary_config(threshold, from_logits, ignore_index)
+        self.threshold, self.from_logits, self.ignore_index = threshold, from_logits, ignore_index
+        self.weighted, self.multidim_average = weighted, multidim_average
+        self.add_state("confmat", *_confmat((2, 2), weighted, multidim_average))
+        self.stats_key = ("binary", *self.stats_options().values())
         self.zero_division = check_zero_division(zero_division)
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"terms": self.terms, "zero_division": self.zero_division}
 
 
 class _MulticlassMetric(Metric):
     """``update(preds, target, weight=None)``: labels (N, ...) or scores (N, C, ...) and labels (N, ...); state:
-    the (C, C) confusion matrix ``confmat`` of the predicted labels. ``top_k`` is 1 (torchmetrics has no
-    ``top_k`` on the confusion matrix, MCC and kappa); :class:`MulticlassStatScores` sets it before this base's
-    ``__init__`` reads it."""
+    the (C, C) confusion matrix ``confmat`` of the predicted labels. ``top_k`` and ``multidim_average`` are for
+    the subclasses that offer them (torchmetrics has no ``top_k`` on the confusion matrix, MCC and kappa: they
+    list both in ``not_offered``)."""
 
     stats_fn = staticmethod(_multiclass_stat_scores_stats)
-    stats_options = MULTICLASS_STATS
-    top_k: int = 1
-    multidim_average: str = "global"
+    stats_options = _multiclass_options
 
-    def __init__(self, num_classes: int, *, ignore_index: Optional[int] = None, weighted: bool = False,
-                 **kwargs: Any) -> None:
+    def __init__(self, num_classes: int, *, top_k: int = 1, ignore_index: Optional[int] = None,
+                 weighted: bool = False, multidim_average: str = "global", **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _declare_multiclass(self, num_classes, self.top_k, ignore_index, weighted, self.multidim_average)
+        _multiclass_config(num_classes, top_k, ignore_index)
+        self.num_classes, self.top_k, self.ignore_index = num_classes, top_k, ignore_index
+        self.weighted, self.multidim_average = weighted, multidim_average
+        self.add_state("confmat", *_confmat((num_classes, num_classes), weighted, multidim_average))
+        self.stats_key = ("multiclass", *self.stats_options().values())
 
 
 class _MulticlassScore(Metric):
@@ -174,9 +164,8 @@ class _MulticlassScore(Metric):
     The state and ``update`` of :class:`_MulticlassMetric`."""
 
     stats_fn = staticmethod(_multiclass_stat_scores_stats)
-    stats_options = MULTICLASS_STATS
-    value_fn: ClassVar[Callable[..., Any]] = staticmethod(_multiclass_score_from_stats)
-    value_options: ClassVar[Tuple[str, ...]] = ("terms", "average", "zero_division", "by_support", "top_k", "absent")
+    stats_options = _multiclass_options
+    value_fn: Callable[..., Any] = staticmethod(_multiclass_score_from_stats)
     higher_is_better = True
     terms: Terms
     by_support = False
@@ -185,23 +174,36 @@ class _MulticlassScore(Metric):
                  top_k: int = 1, ignore_index: Optional[int] = None, weighted: bool = False,
                  multidim_average: str = "global", absent: str = "ignore", **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _declare_multiclass(self, num_classes, top_k, ignore_index, weighted, multidim_average)
+        _multiclass_config(num_classes, top_k, ignore_index)
+        self.num_classes, self.top_k, self.ignore_index = num_classes, top_k, ignore_index
+        self.weighted, self.multidim_average = weighted, multidim_average
+        self.add_state("confmat", *_confmat((num_classes, num_classes), weighted, multidim_average))
+        self.stats_key = ("multiclass", *self.stats_options().values())
         self.average, self.zero_division = check_average(average), check_zero_division(zero_division)
         self.absent = check_absent(absent)
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"terms": self.terms, "average": self.average, "zero_division": self.zero_division,
+                "by_support": self.by_support, "top_k": self.top_k, "absent": self.absent}
 
 
 class _MultilabelMetric(Metric):
     """``update(preds, target, weight=None)`` with (N, L, ...) inputs; state: per-label 2x2 confusion matrices
-    ``confmat`` (L, 2, 2)."""
+    ``confmat`` (L, 2, 2). ``multidim_average`` as on :class:`_BinaryMetric`."""
 
     stats_fn = staticmethod(_multilabel_stat_scores_stats)
-    stats_options = MULTILABEL_STATS
-    multidim_average: str = "global"
+    stats_options = _multilabel_options
+    check_accepted = warn_binary_logits
 
     def __init__(self, num_labels: int, threshold: float = 0.5, *, from_logits: bool = False,
-                 ignore_index: Optional[int] = None, weighted: bool = False, **kwargs: Any) -> None:
+                 ignore_index: Optional[int] = None, weighted: bool = False, multidim_average: str = "global",
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _declare_multilabel(self, num_labels, threshold, from_logits, ignore_index, weighted, self.multidim_average)
+        self.cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
+        self.num_labels, self.threshold, self.from_logits = num_labels, threshold, from_logits
+        self.ignore_index, self.weighted, self.multidim_average = ignore_index, weighted, multidim_average
+        self.add_state("confmat", *_confmat((num_labels, 2, 2), weighted, multidim_average))
+        self.stats_key = ("multilabel", *self.stats_options().values())
 
 
 class _MultilabelScore(Metric):
@@ -209,9 +211,8 @@ class _MultilabelScore(Metric):
     :class:`_MultilabelMetric`."""
 
     stats_fn = staticmethod(_multilabel_score_stats)
-    stats_options = MULTILABEL_STATS + ("average", "terms", "zero_division")
+    check_accepted = warn_binary_logits
     value_fn = staticmethod(_multilabel_score_from_stats)
-    value_options = ("terms", "average", "zero_division")
     higher_is_better = True
     terms: Terms
     #: the choices of ``average`` (``SAMPLE_AVERAGES`` where scikit-learn also averages per sample)
@@ -221,6 +222,22 @@ class _MultilabelScore(Metric):
                  zero_division: float = 0.0, from_logits: bool = False, ignore_index: Optional[int] = None,
                  weighted: bool = False, multidim_average: str = "global", **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _declare_multilabel(self, num_labels, threshold, from_logits, ignore_index, weighted, multidim_average,
-                            samples=average == "samples" and "samples" in self.averages)
+        self.cut = _multilabel_config(num_labels, threshold, from_logits, ignore_index)
+        self.num_labels, self.threshold, self.from_logits = num_labels, threshold, from_logits
+        self.ignore_index, self.weighted, self.multidim_average = ignore_index, weighted, multidim_average
+        if average == "samples" and "samples" in self.averages and check_samples_average(average, multidim_average):
+            # the two float sums of the per-sample scores: no statistics shared (they depend on the score)
+            for name in ("score_sum", "weight_sum"):
+                self.add_state(name, torch.zeros((), dtype=torch.float64), reduce="sum")
+        else:
+            self.add_state("confmat", *_confmat((num_labels, 2, 2), weighted, multidim_average))
+            self.stats_key = ("multilabel", *_multilabel_options(self).values())
         self.average, self.zero_division = check_average(average, self.averages), check_zero_division(zero_division)
+
+    def stats_options(self) -> Dict[str, Any]:
+        # the averaged score's own options too: with average="samples" the statistics are its per-sample sums
+        return {**_multilabel_options(self), "average": self.average, "terms": self.terms,
+                "zero_division": self.zero_division}
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"terms": self.terms, "average": self.average, "zero_division": self.zero_division}

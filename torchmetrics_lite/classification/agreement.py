@@ -3,7 +3,7 @@
 :mod:`~torchmetrics_lite.functional.classification.cohen_kappa`, on the shared confusion-matrix state."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Dict, Optional
 
 import torch
 
@@ -39,6 +39,7 @@ class BinaryMatthewsCorrCoef(_BinaryMetric):
     higher_is_better = True
 
     value_fn = staticmethod(_matthews_corrcoef_from_stats)
+    not_offered = ("multidim_average",)  # torchmetrics has no such argument here
 
 
 @fill_doc
@@ -64,6 +65,7 @@ class MulticlassMatthewsCorrCoef(_MulticlassMetric):
         super().__init__(num_classes, ignore_index=ignore_index, **kwargs)
 
     value_fn = staticmethod(_matthews_corrcoef_from_stats)
+    not_offered = ("top_k", "multidim_average")  # torchmetrics has no such argument here
 
 
 @fill_doc
@@ -88,6 +90,7 @@ class MultilabelMatthewsCorrCoef(_MultilabelMetric):
     higher_is_better = True
 
     value_fn = staticmethod(_matthews_corrcoef_from_stats)
+    not_offered = ("multidim_average",)  # torchmetrics has no such argument here
 
 
 @fill_doc
@@ -116,7 +119,11 @@ class BinaryCohenKappa(_BinaryMetric):
         self.weights = _check_weights_kappa(weights)
 
     value_fn = staticmethod(_cohen_kappa_from_stats)
-    value_options = ("weights",)
+    not_offered = ("multidim_average",)  # torchmetrics has no such argument here
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"weights": self.weights}
+
 
 
 @fill_doc
@@ -145,4 +152,8 @@ class MulticlassCohenKappa(_MulticlassMetric):
         self.weights = _check_weights_kappa(weights)
 
     value_fn = staticmethod(_cohen_kappa_from_stats)
-    value_options = ("weights",)
+    not_offered = ("top_k", "multidim_average")  # torchmetrics has no such argument here
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"weights": self.weights}
+

@@ -3,7 +3,7 @@
 confusion matrix) and ``update`` come from ``_base``."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Dict, Optional
 
 import torch
 
@@ -51,8 +51,7 @@ class BinaryStatScores(_BinaryMetric):
     value_fn = staticmethod(_binary_stat_scores_from_stats)
 
     def __init__(self, threshold: float = 0.5, *, multidim_average: str = "global", **kwargs: Any) -> None:
-        self.multidim_average = multidim_average  # read by the base's declaration (the others keep "global")
-        super().__init__(threshold, **kwargs)
+        super().__init__(threshold, multidim_average=multidim_average, **kwargs)
 
 
 @fill_doc
@@ -80,7 +79,9 @@ class BinaryAccuracy(_BinaryScore):
 
     terms = staticmethod(_accuracy_terms)
     value_fn = staticmethod(_binary_accuracy_from_stats)
-    value_options = ("zero_division", "normalize", "top_k")
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"zero_division": self.zero_division, "normalize": self.normalize, "top_k": self.top_k}
 
     def __init__(self, threshold: float = 0.5, *, normalize: bool = True, top_k: int = 1, **kwargs: Any) -> None:
         super().__init__(threshold, **kwargs)
@@ -211,4 +212,8 @@ class BinaryConfusionMatrix(_BinaryMetric):
         self.normalize = normalize
 
     value_fn = staticmethod(_binary_confusion_matrix_from_stats)
-    value_options = ("normalize",)
+    not_offered = ("multidim_average",)  # torchmetrics has no such argument here
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"normalize": self.normalize}
+

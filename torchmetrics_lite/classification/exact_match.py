@@ -5,11 +5,11 @@ Its state is per-sample: ``correct`` and ``total`` sample counts (float sums of 
 it cannot share the per-label confusion matrices of the other multilabel metrics (see the functional module)."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Dict, Optional
 
 import torch
 
-from torchmetrics_lite._checks import check_choice, check_zero_division
+from torchmetrics_lite._checks import check_choice, check_zero_division, warn_binary_logits
 from torchmetrics_lite.classification._base import _counts_dtype
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification.exact_match import (
@@ -49,10 +49,17 @@ class MultilabelExactMatch(Metric):
     higher_is_better = True
     is_differentiable = False
     stats_fn = staticmethod(_multilabel_exact_match_stats)
-    stats_options = ("num_labels", "cut", "from_logits", "ignore_index", "validate_args", "weighted",
-                     "multidim_average")
+    check_accepted = warn_binary_logits
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"num_labels": self.num_labels, "cut": self.cut, "from_logits": self.from_logits,
+                "ignore_index": self.ignore_index, "validate_args": self.validate_args, "weighted": self.weighted,
+                "multidim_average": self.multidim_average}
+
     value_fn = staticmethod(_multilabel_exact_match_from_stats)
-    value_options = ("zero_division",)
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"zero_division": self.zero_division}
 
     def __init__(self, num_labels: int, threshold: float = 0.5, *, from_logits: bool = False,
                  ignore_index: Optional[int] = None, zero_division: float = 0.0, weighted: bool = False,
@@ -62,16 +69,16 @@ class MultilabelExactMatch(Metric):
         self.num_labels, self.threshold, self.from_logits = num_labels, threshold, from_logits
         self.ignore_index, self.weighted = ignore_index, weighted
         self.zero_division = check_zero_division(zero_division)
-        _declare_counts(self, weighted, multidim_average)
+        _add_counts(self, weighted, multidim_average)
+        self.multidim_average = multidim_average
         self.stats_key = ("multilabel_exact_match", num_labels, self.cut, from_logits, ignore_index,
                           self.validate_args, weighted, multidim_average)
 
 
-def _declare_counts(metric: Any, weighted: bool, multidim_average: str) -> None:
-    """The ``correct`` and ``total`` sums, or with ``multidim_average="samplewise"`` one row per sample of a
-    ``cat`` state (unweighted)."""
+def _add_counts(metric: Metric, weighted: bool, multidim_average: str) -> None:
+    """Declare the ``correct`` and ``total`` sums, or with ``multidim_average="samplewise"`` one row per sample of
+    a ``cat`` state (unweighted)."""
     check_choice("multidim_average", multidim_average, ("global", "samplewise"))
-    metric.multidim_average = multidim_average
     dtype = _counts_dtype(weighted)
     if multidim_average == "samplewise":
         if weighted:
@@ -107,9 +114,16 @@ class MulticlassExactMatch(Metric):
     higher_is_better = True
     is_differentiable = False
     stats_fn = staticmethod(_multiclass_exact_match_stats)
-    stats_options = ("num_classes", "ignore_index", "validate_args", "weighted", "multidim_average")
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"num_classes": self.num_classes, "ignore_index": self.ignore_index,
+                "validate_args": self.validate_args, "weighted": self.weighted,
+                "multidim_average": self.multidim_average}
+
     value_fn = staticmethod(_multilabel_exact_match_from_stats)
-    value_options = ("zero_division",)
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"zero_division": self.zero_division}
 
     def __init__(self, num_classes: int, *, ignore_index: Optional[int] = None, zero_division: float = 0.0,
                  weighted: bool = False, multidim_average: str = "global", **kwargs: Any) -> None:
@@ -117,6 +131,7 @@ class MulticlassExactMatch(Metric):
         _multiclass_config(num_classes, 1, ignore_index)
         self.num_classes, self.ignore_index, self.weighted = num_classes, ignore_index, weighted
         self.zero_division = check_zero_division(zero_division)
-        _declare_counts(self, weighted, multidim_average)
+        _add_counts(self, weighted, multidim_average)
+        self.multidim_average = multidim_average
         self.stats_key = ("multiclass_exact_match", num_classes, ignore_index, self.validate_args, weighted,
                           multidim_average)

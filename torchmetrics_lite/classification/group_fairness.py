@@ -5,11 +5,17 @@ with ``weighted=True``), summed across batches and synced like any count; ``upda
 weight=None)`` counts a batch in one pass."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Dict, Optional, Tuple
 
 import torch
 
-from torchmetrics_lite._checks import FAIRNESS_TASKS, check_choice, check_positive_int, check_zero_division
+from torchmetrics_lite._checks import (
+    FAIRNESS_TASKS,
+    check_choice,
+    check_positive_int,
+    check_zero_division,
+    warn_binary_logits,
+)
 from torchmetrics_lite.classification._base import _counts_dtype
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification.binary import _binary_config
@@ -23,20 +29,17 @@ from torchmetrics_lite.metric import Metric
 __all__ = ["BinaryGroupStatRates", "BinaryFairness"]
 
 
-def _declare_groups(metric: Any, num_groups: int, threshold: float, from_logits: bool, ignore_index: Optional[int],
-                    weighted: bool, reads_target: bool) -> None:
-    """Check and set the options of a group metric, declare its (G, 2, 2) ``confmat`` state and ``stats_key``."""
-    check_positive_int("num_groups", num_groups)
-    metric.cut = cut = _binary_config(threshold, from_logits, ignore_index)
-    metric.num_groups, metric.threshold, metric.from_logits = num_groups, threshold, from_logits
-    metric.ignore_index, metric.weighted, metric.reads_target = ignore_index, weighted, reads_target
-    metric.add_state("confmat", torch.zeros(num_groups, 2, 2, dtype=_counts_dtype(weighted)), reduce="sum")
-    metric.stats_key = ("binary_groups", num_groups, cut, from_logits, ignore_index, metric.validate_args, weighted,
-                        reads_target)
+def _groups_options(metric: Any) -> Dict[str, Any]:
+    """What both group modules pass to ``_binary_groups_stats`` (``cut``: the threshold on the scale of the scores;
+    ``reads_target``: whether the value reads the labels)."""
+    return {"num_groups": metric.num_groups, "cut": metric.cut, "from_logits": metric.from_logits,
+            "ignore_index": metric.ignore_index, "validate_args": metric.validate_args,
+            "reads_target": metric.reads_target, "weighted": metric.weighted}
 
 
-#: what both group modules pass to ``_binary_groups_stats``
-GROUPS_STATS = ("num_groups", "cut", "from_logits", "ignore_index", "validate_args", "reads_target", "weighted")
+def _groups_key(metric: Any) -> Tuple[Any, ...]:
+    return ("binary_groups", metric.num_groups, metric.cut, metric.from_logits, metric.ignore_index,
+            metric.validate_args, metric.weighted, metric.reads_target)
 
 
 @fill_doc
@@ -62,10 +65,17 @@ class BinaryGroupStatRates(Metric):
     def __init__(self, num_groups: int, threshold: float = 0.5, ignore_index: Optional[int] = None, *,
                  from_logits: bool = False, weighted: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _declare_groups(self, num_groups, threshold, from_logits, ignore_index, weighted, True)
+        check_positive_int("num_groups", num_groups)
+        self.cut = _binary_config(threshold, from_logits, ignore_index)
+        self.num_groups, self.threshold, self.from_logits = num_groups, threshold, from_logits
+        self.ignore_index, self.weighted = ignore_index, weighted
+        self.add_state("confmat", torch.zeros(num_groups, 2, 2, dtype=_counts_dtype(weighted)), reduce="sum")
+        self.stats_key = _groups_key(self)
 
     stats_fn = staticmethod(_binary_groups_stats)
-    stats_options = GROUPS_STATS
+    stats_options = _groups_options
+    check_accepted = warn_binary_logits
+    reads_target = True
     value_fn = staticmethod(_binary_groups_stat_rates_from_stats)
 
 
@@ -99,10 +109,19 @@ class BinaryFairness(Metric):
         super().__init__(**kwargs)
         check_choice("task", task, FAIRNESS_TASKS)
         self.task, self.zero_division = task, check_zero_division(zero_division)
-        _declare_groups(self, num_groups, threshold, from_logits, ignore_index, weighted,
-                        task != "demographic_parity")
+        check_positive_int("num_groups", num_groups)
+        self.cut = _binary_config(threshold, from_logits, ignore_index)
+        self.num_groups, self.threshold, self.from_logits = num_groups, threshold, from_logits
+        self.ignore_index, self.weighted = ignore_index, weighted
+        self.reads_target = task != "demographic_parity"
+        self.add_state("confmat", torch.zeros(num_groups, 2, 2, dtype=_counts_dtype(weighted)), reduce="sum")
+        self.stats_key = _groups_key(self)
 
     stats_fn = staticmethod(_binary_groups_stats)
-    stats_options = GROUPS_STATS
+    stats_options = _groups_options
+    check_accepted = warn_binary_logits
     value_fn = staticmethod(_binary_fairness_from_stats)
-    value_options = ("task", "zero_division")
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"task": self.task, "zero_division": self.zero_division}
+

@@ -4,7 +4,7 @@ and ``total`` (the number, or weight, of samples); ``update(preds, target, weigh
 directly (an unweighted sample weighs 1)."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Dict, Optional
 
 import torch
 
@@ -14,6 +14,8 @@ from torchmetrics_lite._checks import (
     check_hinge_options,
     check_ignore_index,
     check_num_classes_hinge,
+    warn_binary_logits,
+    warn_multiclass_logits,
 )
 from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification.hinge import (
@@ -61,7 +63,12 @@ class BinaryHingeLoss(Metric):
         _declare_sums(self, ())
 
     stats_fn = staticmethod(_binary_hinge_loss_stats)
-    stats_options = ("squared", "from_logits", "margins", "ignore_index", "validate_args")
+    check_accepted = warn_binary_logits
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"squared": self.squared, "from_logits": self.from_logits, "margins": self.margins,
+                "ignore_index": self.ignore_index, "validate_args": self.validate_args}
+
     value_fn = staticmethod(_hinge_loss_from_stats)
 
 
@@ -101,6 +108,11 @@ class MulticlassHingeLoss(Metric):
         _declare_sums(self, (num_classes,) if multiclass_mode == "one-vs-all" else ())
 
     stats_fn = staticmethod(_multiclass_hinge_loss_stats)
-    stats_options = ("num_classes", "squared", "multiclass_mode", "from_logits", "margins", "ignore_index",
-                     "validate_args")
+    check_accepted = warn_multiclass_logits
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"num_classes": self.num_classes, "squared": self.squared, "multiclass_mode": self.multiclass_mode,
+                "from_logits": self.from_logits, "margins": self.margins, "ignore_index": self.ignore_index,
+                "validate_args": self.validate_args}
+
     value_fn = staticmethod(_hinge_loss_from_stats)

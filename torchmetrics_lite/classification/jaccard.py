@@ -2,6 +2,8 @@
 shared confusion-matrix state."""
 from __future__ import annotations
 
+from typing import Any, Dict
+
 import torch
 
 from torchmetrics_lite._checks import SAMPLE_AVERAGES
@@ -63,7 +65,11 @@ class MulticlassJaccardIndex(_MulticlassScore):
     not_offered = ("multidim_average",)  # torchmetrics has no samplewise form of it
 
     value_fn = staticmethod(_multiclass_jaccard_index_from_stats)
-    value_options = ("average", "zero_division", "ignore_index", "absent")
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"average": self.average, "zero_division": self.zero_division, "ignore_index": self.ignore_index,
+                "absent": self.absent}
+
 
 
 @fill_doc

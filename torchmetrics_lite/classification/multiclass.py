@@ -4,7 +4,7 @@
 and ``update`` come from ``_base``."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Dict, Optional
 
 import torch
 
@@ -50,13 +50,13 @@ class MulticlassStatScores(_MulticlassMetric):
     """
 
     value_fn = staticmethod(_multiclass_stat_scores_from_stats)
-    value_options = ("average",)
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"average": self.average}
 
     def __init__(self, num_classes: int, average: Optional[str] = "macro", *, top_k: int = 1,
                  multidim_average: str = "global", **kwargs: Any) -> None:
-        # read by the base's declaration (the other count metrics keep its 1 and "global")
-        self.top_k, self.multidim_average = top_k, multidim_average
-        super().__init__(num_classes, **kwargs)
+        super().__init__(num_classes, top_k=top_k, multidim_average=multidim_average, **kwargs)
         self.average = check_average(average)
 
 
@@ -87,7 +87,10 @@ class MulticlassAccuracy(_MulticlassScore):
     terms = staticmethod(_recall_terms)
     by_support = True
     value_fn = staticmethod(_multiclass_accuracy_from_stats)
-    value_options = ("average", "zero_division", "top_k", "absent", "normalize")
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"average": self.average, "zero_division": self.zero_division, "top_k": self.top_k,
+                "absent": self.absent, "normalize": self.normalize}
 
     def __init__(self, num_classes: int, average: Optional[str] = "macro", *, normalize: bool = True,
                  **kwargs: Any) -> None:
@@ -230,4 +233,8 @@ class MulticlassConfusionMatrix(_MulticlassMetric):
         self.normalize = normalize
 
     value_fn = staticmethod(_multiclass_confusion_matrix_from_stats)
-    value_options = ("normalize",)
+    not_offered = ("top_k", "multidim_average")  # torchmetrics has no such argument here
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"normalize": self.normalize}
+

@@ -6,7 +6,7 @@ label, (L, 2, 2), from ``_base``; each class names its formula. Formulas and opt
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Dict, Optional
 
 import torch
 
@@ -56,12 +56,14 @@ class MultilabelStatScores(_MultilabelMetric):
 
     def __init__(self, num_labels: int, threshold: float = 0.5, average: Optional[str] = "macro", *,
                  multidim_average: str = "global", **kwargs: Any) -> None:
-        self.multidim_average = multidim_average  # read by the base's declaration (the others keep "global")
-        super().__init__(num_labels, threshold, **kwargs)
+        super().__init__(num_labels, threshold, multidim_average=multidim_average, **kwargs)
         self.average = check_average(average)
 
     value_fn = staticmethod(_multilabel_stat_scores_from_stats)
-    value_options = ("average",)
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"average": self.average}
+
 
 
 @fill_doc
@@ -92,7 +94,11 @@ class MultilabelConfusionMatrix(_MultilabelMetric):
         self.normalize = normalize
 
     value_fn = staticmethod(_multilabel_confusion_matrix_from_stats)
-    value_options = ("normalize",)
+    not_offered = ("multidim_average",)  # torchmetrics has no such argument here
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"normalize": self.normalize}
+
 
 
 @fill_doc

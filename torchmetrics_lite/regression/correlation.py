@@ -2,7 +2,7 @@
 values (documented in :mod:`torchmetrics_lite.regression`)."""
 from __future__ import annotations
 
-from typing import Any, ClassVar, Optional, Tuple
+from typing import Any, Dict, Optional
 
 import torch
 
@@ -31,8 +31,12 @@ class _ComomentMetric(Metric):
     target)``: ``(N,)`` or ``(N, num_outputs)`` (the checked co-moments of each batch)."""
 
     stats_fn = staticmethod(_comoment_stats)
-    stats_options = ("num_outputs", "validate_args")
-    value_options: ClassVar[Tuple[str, ...]] = ("scalar",)
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"num_outputs": self.num_outputs, "validate_args": self.validate_args}
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"scalar": self.scalar}
 
     is_differentiable = False
     higher_is_better = True
@@ -113,8 +117,12 @@ class _RankMetric(Metric):
     target)``: ``(N,)`` or ``(N, num_outputs)``."""
 
     stats_fn = staticmethod(_rank_stats)
-    stats_options = ("num_outputs", "validate_args")
-    value_options: ClassVar[Tuple[str, ...]] = ("scalar",)
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"num_outputs": self.num_outputs, "validate_args": self.validate_args}
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"scalar": self.scalar}
 
     is_differentiable = False
     higher_is_better = True
@@ -190,7 +198,10 @@ class KendallRankCorrCoef(_RankMetric):
     """
 
     value_fn = staticmethod(_kendall_from_stats)
-    value_options = ("variant", "t_test", "alternative", "scalar")
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"variant": self.variant, "t_test": self.t_test, "alternative": self.alternative,
+                "scalar": self.scalar}
 
     def __init__(self, variant: str = "b", t_test: bool = False, alternative: Optional[str] = "two-sided",
                  num_outputs: int = 1, **kwargs: Any) -> None:

@@ -3,7 +3,7 @@
 (``cat``)."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Dict, Optional
 
 import torch
 
@@ -16,7 +16,9 @@ __all__ = ["CosineSimilarity", "KLDivergence", "JensenShannonDivergence"]
 
 class _RowMeasure(Metric):
     value_fn = staticmethod(_rows_from_stats)
-    value_options = ("reduction",)
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"reduction": self.reduction}
 
     def __init__(self, reduction: Optional[str], **kwargs: Any) -> None:
         check_reduction(reduction)
@@ -57,7 +59,10 @@ class CosineSimilarity(_RowMeasure):
     """
 
     stats_fn = staticmethod(_cosine_stats)
-    stats_options = ("reduction", "validate_args")
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"reduction": self.reduction, "validate_args": self.validate_args}
+
     higher_is_better = True
 
     def __init__(self, reduction: Optional[str] = "sum", **kwargs: Any) -> None:
@@ -92,7 +97,10 @@ class KLDivergence(_RowMeasure):
     """
 
     stats_fn = staticmethod(_kl_stats)
-    stats_options = ("log_prob", "reduction", "validate_args")
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"log_prob": self.log_prob, "reduction": self.reduction, "validate_args": self.validate_args}
+
     higher_is_better = False
 
     def __init__(self, log_prob: bool = False, reduction: Optional[str] = "mean", **kwargs: Any) -> None:
@@ -129,7 +137,10 @@ class JensenShannonDivergence(_RowMeasure):
     """
 
     stats_fn = staticmethod(_js_stats)
-    stats_options = ("log_prob", "reduction", "validate_args")
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"log_prob": self.log_prob, "reduction": self.reduction, "validate_args": self.validate_args}
+
     higher_is_better = False
 
     def __init__(self, log_prob: bool = False, reduction: Optional[str] = "mean", **kwargs: Any) -> None:

@@ -2,7 +2,7 @@
 float64 sums and int64 counts, so any batch split, ``merge_state`` and a sync give the one-shot value."""
 from __future__ import annotations
 
-from typing import Any, ClassVar, Optional, Tuple
+from typing import Any, Dict, Optional
 
 import torch
 
@@ -42,7 +42,10 @@ class _MeanError(Metric):
     """A float64 term sum over an int64 element count; ``stats_fn`` names the term."""
 
     value_fn = staticmethod(_mean_from_stats)
-    stats_options: ClassVar[Tuple[str, ...]] = ("validate_args",)
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"validate_args": self.validate_args}
+
     higher_is_better = False
 
     def __init__(self, **kwargs: Any) -> None:
@@ -106,7 +109,10 @@ class LogCoshError(Metric):
     """
 
     stats_fn = staticmethod(_log_cosh_stats)
-    stats_options = ("num_outputs", "validate_args")
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"num_outputs": self.num_outputs, "validate_args": self.validate_args}
+
     value_fn = staticmethod(_log_cosh_from_stats)
     higher_is_better = False
 
@@ -143,9 +149,15 @@ class MinkowskiDistance(Metric):
     """
 
     stats_fn = staticmethod(_minkowski_stats)
-    stats_options = ("p", "validate_args")
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"p": self.p, "validate_args": self.validate_args}
+
     value_fn = staticmethod(_minkowski_from_stats)
-    value_options = ("p",)
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"p": self.p}
+
     higher_is_better = False
 
     def __init__(self, p: float, **kwargs: Any) -> None:
@@ -182,7 +194,9 @@ class TweedieDevianceScore(_MeanError):
     """
 
     stats_fn = staticmethod(_tweedie_stats)
-    stats_options = ("power", "validate_args")
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"power": self.power, "validate_args": self.validate_args}
 
     def __init__(self, power: float = 0.0, **kwargs: Any) -> None:
         check_tweedie_power(power)
@@ -216,7 +230,10 @@ class WeightedMeanAbsolutePercentageError(Metric):
     """
 
     stats_fn = staticmethod(_wmape_stats)
-    stats_options = ("validate_args",)
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"validate_args": self.validate_args}
+
     value_fn = staticmethod(_wmape_from_stats)
     higher_is_better = False
 
@@ -285,7 +302,11 @@ class CriticalSuccessIndex(Metric):
     """
 
     stats_fn = staticmethod(_csi_stats)
-    stats_options = ("threshold", "keep_sequence_dim", "validate_args")
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"threshold": self.threshold, "keep_sequence_dim": self.keep_sequence_dim,
+                "validate_args": self.validate_args}
+
     value_fn = staticmethod(_csi_from_stats)
     higher_is_better = True
 

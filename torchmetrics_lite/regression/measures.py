@@ -1,7 +1,7 @@
 """The regression modules (documented in :mod:`torchmetrics_lite.regression`)."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Dict, Optional
 
 import torch
 
@@ -42,9 +42,15 @@ class _ErrorSumMetric(Metric):
     ``kind`` (an option of the statistics) picks the error term, ``root`` (one of the value) the RMSE."""
 
     stats_fn = staticmethod(_error_stats)
-    stats_options = ("kind", "num_outputs", "validate_args")
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"kind": self.kind, "num_outputs": self.num_outputs, "validate_args": self.validate_args}
+
     value_fn = staticmethod(_mean_error_from_stats)
-    value_options = ("multioutput", "root")
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"multioutput": self.multioutput, "root": self.root}
+
     kind = "squared"
     root = False
     higher_is_better = False
@@ -188,7 +194,9 @@ class _MomentMetric(Metric):
     higher_is_better = True
     is_differentiable = False
     stats_fn = staticmethod(_moment_stats)
-    stats_options = ("num_outputs", "validate_args")
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"num_outputs": self.num_outputs, "validate_args": self.validate_args}
 
     def __init__(self, *, num_outputs: int = 1, multioutput: str = "uniform_average", **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -238,7 +246,10 @@ class R2Score(_MomentMetric):
         self.adjusted = adjusted
 
     value_fn = staticmethod(_r2_score_from_stats)
-    value_options = ("multioutput", "adjusted", "validate_args")
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"multioutput": self.multioutput, "adjusted": self.adjusted, "validate_args": self.validate_args}
+
 
 
 class ExplainedVariance(_MomentMetric):
@@ -268,4 +279,7 @@ class ExplainedVariance(_MomentMetric):
     """
 
     value_fn = staticmethod(_explained_variance_from_stats)
-    value_options = ("multioutput",)
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"multioutput": self.multioutput}
+

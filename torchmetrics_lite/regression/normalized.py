@@ -3,7 +3,7 @@
 per-column min and max for the NRMSE's range."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Dict
 
 import torch
 
@@ -59,9 +59,15 @@ class RelativeSquaredError(Metric):
     """
 
     stats_fn = staticmethod(_rse_stats)
-    stats_options = ("num_outputs", "validate_args")
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"num_outputs": self.num_outputs, "validate_args": self.validate_args}
+
     value_fn = staticmethod(_rse_from_stats)
-    value_options = ("squared",)
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"squared": self.squared}
+
     higher_is_better = False
 
     def __init__(self, num_outputs: int = 1, squared: bool = True, **kwargs: Any) -> None:
@@ -102,9 +108,15 @@ class NormalizedRootMeanSquaredError(Metric):
     """
 
     stats_fn = staticmethod(_nrmse_stats)
-    stats_options = ("num_outputs", "validate_args")
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"num_outputs": self.num_outputs, "validate_args": self.validate_args}
+
     value_fn = staticmethod(_nrmse_from_stats)
-    value_options = ("normalization",)
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"normalization": self.normalization}
+
     higher_is_better = False
 
     def __init__(self, normalization: str = "mean", num_outputs: int = 1, **kwargs: Any) -> None:

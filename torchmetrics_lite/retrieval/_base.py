@@ -3,7 +3,7 @@
 :mod:`torchmetrics_lite.functional.retrieval._doc_args`)."""
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Optional
 
 import torch
 from torch import Tensor
@@ -24,18 +24,26 @@ __all__: list = []  # private: the shared base of the modules in this package
 
 
 class _RetrievalMetric(Metric):
-    """Shared states and options; a subclass declares its per-query ``measure`` and the names of its options
-    (``measure_args``), and ``need`` (what a query must hold not to be empty, named by ``empty="error"``)."""
+    """Shared states and options; a subclass declares its per-query ``measure`` and the keywords it takes
+    (``measure_options()``, default ``{"k": self.k}``), and ``need`` (what a query must hold not to be empty,
+    named by ``empty="error"``)."""
 
     higher_is_better = True
     is_differentiable = False
     stats_fn = staticmethod(_retrieval_batch_stats)
-    stats_options = ("measure", "measure_options", "ties", "empty", "ignore_index", "validate_args", "keep", "need",
-                     "require_indexes")
+
+    def stats_options(self) -> Dict[str, Any]:
+        return {"measure": self.measure, "measure_options": self.measure_options(), "ties": self.ties,
+                "empty": self.empty, "ignore_index": self.ignore_index, "validate_args": self.validate_args,
+                "keep": self.keep, "need": self.need, "require_indexes": self.require_indexes}
+
     value_fn = staticmethod(_retrieval_value)
-    value_options = ("measure", "measure_options", "ties", "empty", "keep", "need", "aggregation", "evaluated")
+
+    def value_options(self) -> Dict[str, Any]:
+        return {"measure": self.measure, "measure_options": self.measure_options(), "ties": self.ties,
+                "empty": self.empty, "keep": self.keep, "need": self.need, "aggregation": self.aggregation}
+
     measure: Measure
-    measure_args: Tuple[str, ...] = ("k",)
     need = RELEVANT
     require_indexes = True  # a 1-D update needs indexes (the functions read a 1-D input as one query)
 
@@ -55,24 +63,18 @@ class _RetrievalMetric(Metric):
         self.add_state("target", torch.zeros(0, dtype=torch.float64), reduce="cat")  # nan: a dropped row
         self.add_state("indexes", torch.zeros(0, dtype=torch.int64), reduce="cat")
         self.add_state("query_values", torch.zeros(0, dtype=torch.float64), reduce="cat")  # when kept
-        self.evaluated: Optional[Tuple[Dict[str, Tensor], Summary]] = None  # inside compute_from_synced
         self._summary: Optional[Summary] = None  # of the state behind the cached compute() value
 
-    @property
     def measure_options(self) -> Dict[str, Any]:
-        """The keyword arguments of ``measure``: the attributes named by ``measure_args``."""
-        return {name: getattr(self, name) for name in type(self).measure_args}
+        """The keyword arguments of ``measure`` (a measure with other options returns its own)."""
+        return {"k": self.k}
 
     def compute_from_synced(self, state: Dict[str, Tensor]) -> Tensor:
-        """As :meth:`Metric.compute_from_synced`, and keep the per-query values and the skip count of ``state``
-        for :meth:`per_query` and :meth:`skipped` (one evaluation serves all three: the option ``evaluated``)."""
-        options = {name: getattr(self, name) for name in type(self).value_options if name != "evaluated"}
-        summary = _retrieval_summary(state, **options)
-        self.evaluated = (state, summary)
-        try:
-            value = super().compute_from_synced(state)
-        finally:
-            self.evaluated = None
+        """As :meth:`Metric.compute_from_synced`, from one evaluation of ``state`` (``_retrieval_summary``, the
+        value ``_retrieval_value`` reads) that also keeps the per-query values and the skip count for
+        :meth:`per_query` and :meth:`skipped` (one call of a callable ``aggregation`` serves all three)."""
+        summary = _retrieval_summary(state, **self.value_options())
+        value = self._keep_computed(summary.value)
         values = summary.values
         if values is not None and self._float32:  # the float32 policy, as the value's (any aggregation's)
             values = values.to(torch.float32)

@@ -18,15 +18,15 @@ from torchmetrics_lite.metric import Metric
 __all__ = ["RetrievalPrecisionRecallCurve", "RetrievalRecallAtFixedPrecision"]
 
 
-def _declare(metric: Any, max_k: Optional[int], adaptive_k: bool, ties: str, empty: str,
-             ignore_index: Optional[int], aggregation: Aggregation) -> None:
-    """Check and set the options, and declare the kept rows (``cat`` states: scores, grades with NaN at dropped
-    rows, query ids)."""
+def _check_options(max_k: Optional[int], adaptive_k: bool, ties: str, empty: str, ignore_index: Optional[int],
+                   aggregation: Aggregation) -> None:
     check_curve_options(max_k, adaptive_k)
     check_retrieval_options(ties=ties, empty=empty, ignore_index=ignore_index)
     check_retrieval_aggregation(aggregation)
-    metric.max_k, metric.adaptive_k, metric.ties, metric.empty = max_k, adaptive_k, ties, empty
-    metric.ignore_index, metric.aggregation = ignore_index, aggregation
+
+
+def _add_rows(metric: Metric) -> None:
+    """Declare the kept rows (``cat`` states: scores, grades with NaN at dropped rows, query ids)."""
     metric.add_state("preds", torch.zeros(0, dtype=torch.float32), reduce="cat")
     metric.add_state("target", torch.zeros(0, dtype=torch.float64), reduce="cat")
     metric.add_state("indexes", torch.zeros(0, dtype=torch.int64), reduce="cat")
@@ -114,7 +114,10 @@ class RetrievalPrecisionRecallCurve(Metric):
                  empty: str = "zero", ignore_index: Optional[int] = None, aggregation: Aggregation = "mean",
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        _declare(self, max_k, adaptive_k, ties, empty, ignore_index, aggregation)
+        _check_options(max_k, adaptive_k, ties, empty, ignore_index, aggregation)
+        self.max_k, self.adaptive_k, self.ties, self.empty = max_k, adaptive_k, ties, empty
+        self.ignore_index, self.aggregation = ignore_index, aggregation
+        _add_rows(self)
 
     def batch_stats(self, preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None) -> Dict[str, Tensor]:
         return _rows(self, preds, target, indexes)
@@ -167,7 +170,10 @@ class RetrievalRecallAtFixedPrecision(Metric):
                  **kwargs: Any) -> None:
         check_min_precision(min_precision)
         super().__init__(**kwargs)
-        _declare(self, max_k, adaptive_k, ties, empty, ignore_index, "mean")
+        _check_options(max_k, adaptive_k, ties, empty, ignore_index, "mean")
+        self.max_k, self.adaptive_k, self.ties, self.empty = max_k, adaptive_k, ties, empty
+        self.ignore_index, self.aggregation = ignore_index, "mean"
+        _add_rows(self)
         self.min_precision = min_precision
 
     def batch_stats(self, preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None) -> Dict[str, Tensor]:

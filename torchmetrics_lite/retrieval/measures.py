@@ -1,7 +1,7 @@
 """The retrieval modules (documented in :mod:`torchmetrics_lite.retrieval`)."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Dict, Optional
 
 import torch  # noqa: F401 (the examples use it)
 
@@ -72,7 +72,8 @@ class RetrievalNormalizedDCG(_RetrievalMetric):
         self.gain = gain
         super().__init__(k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
 
-    measure_args = ("k", "gain")
+    def measure_options(self) -> Dict[str, Any]:
+        return {"k": self.k, "gain": self.gain}
 
 
 @fill_doc
@@ -112,7 +113,8 @@ class RetrievalMAP(_RetrievalMetric):
     """
 
     measure = staticmethod(AVERAGE_PRECISION)
-    measure_args = ("k", "normalize")
+    def measure_options(self) -> Dict[str, Any]:
+        return {"k": self.k, "normalize": self.normalize}
     _torchmetrics_hints = {"top_k": "torchmetrics' AP@k divides by the relevant items in the top k, trec_eval's "
                            "(our default) by all the query's relevant items: for torchmetrics' number write "
                            "`RetrievalMAP(k={value!r}, normalize=\"retrieved\")`"}
@@ -187,7 +189,8 @@ class RetrievalPrecision(_RetrievalMetric):
     """
 
     measure = staticmethod(PRECISION)
-    measure_args = ("k", "adaptive_k")
+    def measure_options(self) -> Dict[str, Any]:
+        return {"k": self.k, "adaptive_k": self.adaptive_k}
 
     def __init__(self, *, k: Optional[int] = None, adaptive_k: bool = False, ties: str = "average",
                  empty: str = "zero", ignore_index: Optional[int] = None, **kwargs: Any) -> None:
@@ -288,7 +291,8 @@ class RetrievalRPrecision(_RetrievalMetric):
                  **kwargs: Any) -> None:
         super().__init__(ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
 
-    measure_args = ()
+    def measure_options(self) -> Dict[str, Any]:
+        return {}
 
 
 @fill_doc
@@ -320,7 +324,8 @@ class RetrievalDCG(_RetrievalMetric):
     """
 
     measure = staticmethod(DCG)
-    measure_args = ("k", "gain")
+    def measure_options(self) -> Dict[str, Any]:
+        return {"k": self.k, "gain": self.gain}
 
     def __init__(self, *, k: Optional[int] = None, gain: str = "linear", ties: str = "average",
                  empty: str = "zero", ignore_index: Optional[int] = None, **kwargs: Any) -> None:
@@ -415,4 +420,5 @@ class RetrievalAUROC(_RetrievalMetric):
         self.max_fpr = max_fpr
         super().__init__(k=k, ties=ties, empty=empty, ignore_index=ignore_index, **kwargs)
 
-    measure_args = ("k", "max_fpr")
+    def measure_options(self) -> Dict[str, Any]:
+        return {"k": self.k, "max_fpr": self.max_fpr}
