@@ -309,6 +309,15 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
     #: advice, while its ``**kwargs`` still reach the base.
     not_offered: ClassVar[Tuple[str, ...]] = ()
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in ("stats_options", "value_options"):
+            declared = cls.__dict__.get(name)
+            if declared is not None and not callable(declared):  # the attribute-name tuples of earlier releases
+                raise TypeError(f"Expected `{cls.__name__}.{name}` to be a method that returns the keywords its "
+                                f"function receives (`def {name}(self): return {{'name': self.name}}`), got "
+                                f"{declared!r}")
+
     def __new__(cls, *args: Any, **kwargs: Any) -> "Metric":
         self = super().__new__(cls)
         info = init_info(cls, Metric)

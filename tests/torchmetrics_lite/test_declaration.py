@@ -205,3 +205,11 @@ def test_a_module_with_from_logits_checks_the_accepted_batch(name):
     """``Metric.update`` knows no family option: a module with ``from_logits`` binds its own ``check_accepted``
     (the once-per-metric warning on scores that look like probabilities)."""
     assert getattr(tml, name).check_accepted is not Metric.check_accepted, name
+
+
+@pytest.mark.parametrize("name", ["stats_options", "value_options"])
+def test_options_written_as_a_tuple_of_names_are_refused_at_the_class(name):
+    # the attribute-name form of earlier releases would otherwise fail only at the first update, cryptically
+    with pytest.raises(TypeError, match=rf"Expected `Old\.{name}` to be a method that returns the keywords .*"
+                                        rf"got \('threshold',\)"):
+        type("Old", (Metric,), {name: ("threshold",)})
