@@ -1,5 +1,5 @@
 """The macro EER where the mean curve's crossing sits next to a class's vertex (issue 34's surviving mutant of
-``_roc_reads._mean_d``): a class curve is read at its own point only where ``fpr`` equals the grid value exactly,
+``result_segments._mean_d``): a class curve is read at its own point only where ``fpr`` equals the grid value exactly,
 and interpolated between its points everywhere else. Inputs from a scan of 300 small random ones, the ones where
 reading a point at ``fpr >= f`` instead changes the value, against the oracle that builds the mean curve by hand."""
 import pytest
