@@ -27,7 +27,6 @@ float64 (Apple MPS, :data:`~torchmetrics_lite._dtype.NO_FLOAT64_DEVICES`).
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -234,10 +233,15 @@ class _Torch(Xp):
 NUMPY: Xp = _Numpy()
 
 
-@lru_cache(maxsize=None)
+#: The torch namespaces, one per floating dtype, made once (a plain table, not an ``lru_cache``: ``torch.compile``
+#: traces a table look-up silently, and warns at a cached function).
+_TORCH_NAMESPACES = {real: _Torch(real) for real in (torch.float64, torch.float32)}
+
+
 def torch_namespace(real: torch.dtype = torch.float64) -> Xp:
     """The torch namespace whose floating values are ``real`` (float64, or float32 on a device without it)."""
-    return _Torch(real)
+    found = _TORCH_NAMESPACES.get(real)
+    return _Torch(real) if found is None else found
 
 
 def namespace(t: Tensor, max_elements: Optional[int] = None) -> Xp:
