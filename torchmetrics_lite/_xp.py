@@ -27,7 +27,6 @@ float64 (Apple MPS, :data:`~torchmetrics_lite._dtype.NO_FLOAT64_DEVICES`).
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -80,12 +79,41 @@ class Xp:
         """The 1-D arrays end to end."""
         raise NotImplementedError
 
+    def diff(self, a: A, append: int) -> A:
+        """``a[1:] - a[:-1]`` of a 1-D array with the number ``append`` after its last value (``a.shape[0]``
+        values)."""
+        raise NotImplementedError
+
     def where(self, condition: A, a: Any, b: Any) -> A:
         """``a`` where ``condition``, else ``b`` (either may be a number)."""
         raise NotImplementedError
 
     def repeat(self, a: A, counts: A) -> A:
         """``a[i]`` repeated ``counts[i]`` times."""
+        raise NotImplementedError
+
+    def result_dtype(self, like: Tensor) -> torch.dtype:
+        """The torch floating dtype of results that come back as tensors on ``like``'s device: :attr:`real` in
+        torch; in numpy the CPU's (float64, float32 where a test takes float64 away from the CPU)."""
+        raise NotImplementedError
+
+    def run_starts(self, a: A) -> A:
+        """int64 indices where a run of equal values starts in the 1-D ``a`` (``[0, ...]``; empty for empty
+        ``a``): the tie groups of a sorted array."""
+        raise NotImplementedError
+
+    def searchsorted(self, sorted_seq: A, values: A, right: bool = False) -> A:
+        """int64 insertion points of ``values`` in the ascending 1-D ``sorted_seq`` (``right``: after equal
+        values)."""
+        raise NotImplementedError
+
+    def select_sorted(self, a: A, mask: A) -> A:
+        """The ascending sorted copy of ``a[mask]`` (1-D; ``mask`` bool, or 0/1: nonzero selects)."""
+        raise NotImplementedError
+
+    def sort(self, a: A, stable: bool = False) -> A:
+        """``a`` sorted ascending along its last axis (values only; ``stable``: a stable sort, the fast merge of a
+        few long sorted runs in numpy; the values are the same either way)."""
         raise NotImplementedError
 
 
@@ -116,11 +144,33 @@ class _Numpy(Xp):
     def concatenate(self, arrays: Sequence[np.ndarray]) -> np.ndarray:
         return np.concatenate(arrays)
 
+    def diff(self, a: np.ndarray, append: int) -> np.ndarray:
+        return np.diff(a, append=append)
+
     def where(self, condition: np.ndarray, a: Any, b: Any) -> np.ndarray:
         return np.where(condition, a, b)
 
     def repeat(self, a: np.ndarray, counts: np.ndarray) -> np.ndarray:
         return a.repeat(counts)
+
+    def result_dtype(self, like: Tensor) -> torch.dtype:
+        return float_dtype(like.device)
+
+    def run_starts(self, a: np.ndarray) -> np.ndarray:
+        flags = np.ones(a.shape[0], dtype=np.bool_)
+        np.not_equal(a[1:], a[:-1], out=flags[1:])
+        return np.flatnonzero(flags)
+
+    def searchsorted(self, sorted_seq: np.ndarray, values: np.ndarray, right: bool = False) -> np.ndarray:
+        return np.searchsorted(sorted_seq, values, side="right" if right else "left").astype(np.int64)
+
+    def select_sorted(self, a: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        out = np.compress(mask if mask.dtype == np.bool_ else mask != 0, a)
+        out.sort()  # in place: the selection is a fresh copy
+        return out
+
+    def sort(self, a: np.ndarray, stable: bool = False) -> np.ndarray:
+        return np.sort(a, kind="stable" if stable else None)
 
 
 class _Torch(Xp):
@@ -151,21 +201,47 @@ class _Torch(Xp):
     def concatenate(self, arrays: Sequence[Tensor]) -> Tensor:
         return torch.cat(list(arrays))
 
+    def diff(self, a: Tensor, append: int) -> Tensor:
+        return torch.diff(a, append=a.new_tensor([append]))
+
     def where(self, condition: Tensor, a: Any, b: Any) -> Tensor:
         return torch.where(condition, a, b)
 
     def repeat(self, a: Tensor, counts: Tensor) -> Tensor:
         return torch.repeat_interleave(a, counts)
 
+    def result_dtype(self, like: Tensor) -> torch.dtype:
+        return self.real
+
+    def run_starts(self, a: Tensor) -> Tensor:
+        new = torch.ones_like(a, dtype=torch.bool)
+        if a.numel() > 1:
+            torch.ne(a[1:], a[:-1], out=new[1:])
+        return torch.nonzero(new).view(-1)
+
+    def searchsorted(self, sorted_seq: Tensor, values: Tensor, right: bool = False) -> Tensor:
+        return torch.searchsorted(sorted_seq, values, right=right)
+
+    def select_sorted(self, a: Tensor, mask: Tensor) -> Tensor:
+        return torch.sort(a[mask if mask.dtype == torch.bool else mask != 0]).values
+
+    def sort(self, a: Tensor, stable: bool = False) -> Tensor:
+        return torch.sort(a, dim=-1, stable=stable).values
+
 
 #: The numpy namespace (CPU tensors).
 NUMPY: Xp = _Numpy()
 
 
-@lru_cache(maxsize=None)
+#: The torch namespaces, one per floating dtype, made once (a plain table, not an ``lru_cache``: ``torch.compile``
+#: traces a table look-up silently, and warns at a cached function).
+_TORCH_NAMESPACES = {real: _Torch(real) for real in (torch.float64, torch.float32)}
+
+
 def torch_namespace(real: torch.dtype = torch.float64) -> Xp:
     """The torch namespace whose floating values are ``real`` (float64, or float32 on a device without it)."""
-    return _Torch(real)
+    found = _TORCH_NAMESPACES.get(real)
+    return _Torch(real) if found is None else found
 
 
 def namespace(t: Tensor, max_elements: Optional[int] = None) -> Xp:

@@ -7,6 +7,8 @@ from hypothesis import strategies as st
 
 from torchmetrics_lite import _backend, _sort
 from torchmetrics_lite._sort_keys import segment_sort_payload
+from torchmetrics_lite._xp import namespace
+from torchmetrics_lite.functional.auroc._kernels import row_sort
 
 DTYPES = [torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int64, torch.int32, torch.uint8]
 
@@ -186,6 +188,11 @@ def _row_reference(values, valid, descending):
     return order, (ordered[:, 1:] == ordered[:, :-1]) & ok[:, 1:] & ok[:, :-1], ~ok
 
 
+def _rank_rows(values, **options):
+    """The AUROC family's row sort in the batch's namespace (as its chooser decides it), as tensors."""
+    return tuple(torch.as_tensor(v) for v in row_sort.rank_rows(namespace(values), values, **options))
+
+
 @pytest.mark.parametrize("case", ROW_CASES)
 @pytest.mark.parametrize("descending", [True, False])
 @pytest.mark.parametrize("masked", [False, True])
@@ -196,27 +203,27 @@ def test_rank_rows_matches_lexsort(case, descending, masked):
     order, same, pad = _row_reference(values, valid, descending)
     for backend in ("numpy", "torch"):
         with _backend.force(backend):
-            got, keys = _sort.rank_rows(values, valid=valid if masked else None, descending=descending)
+            got, keys = _rank_rows(values, valid=valid if masked else None, descending=descending)
             real = ~torch.from_numpy(pad)
             assert torch.equal(got[real], torch.from_numpy(order)[real]), backend  # padding: last, any order
             assert torch.equal(got.sort(dim=1).values, torch.arange(13).expand(9, 13))
             assert torch.equal(keys[:, 1:] == keys[:, :-1], torch.from_numpy(same) | torch.from_numpy(pad[:, 1:]
                                                                                                     & pad[:, :-1]))
-            assert torch.equal(keys == _sort.PAD_KEY, torch.from_numpy(pad)) and bool((keys.diff(dim=1) >= 0).all())
+            assert torch.equal(keys == row_sort.PAD_KEY, torch.from_numpy(pad)) and bool((keys.diff(dim=1) >= 0).all())
 
 
 def test_rank_rows_wide_rows_fall_back_to_stable_argsort(monkeypatch):
     g = torch.Generator().manual_seed(5)
     values, valid = torch.randint(0, 4, (6, 20), generator=g).float(), torch.rand(6, 20, generator=g) < 0.8
-    want = _sort.rank_rows(values, valid=valid)
-    monkeypatch.setattr(_sort, "_PACKED_BITS", 34)  # as if the rows had more than 2**30 columns
-    got = _sort.rank_rows(values, valid=valid)
+    want = _rank_rows(values, valid=valid)
+    monkeypatch.setattr(row_sort, "_PACKED_BITS", 34)  # as if the rows had more than 2**30 columns
+    got = _rank_rows(values, valid=valid)
     assert torch.equal(got[0], want[0]) and torch.equal(got[1], want[1])
 
 
 def test_rank_rows_empty_and_errors():
-    order, keys = _sort.rank_rows(torch.zeros(3, 0))
+    order, keys = _rank_rows(torch.zeros(3, 0))
     assert order.shape == keys.shape == (3, 0)
     with pytest.raises(ValueError, match=r"Expected `x` to be 2-D, got shape \(4,\)"):
-        _sort.rank_rows(torch.zeros(4))
+        _rank_rows(torch.zeros(4))
 

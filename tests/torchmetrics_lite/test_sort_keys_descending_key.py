@@ -1,11 +1,11 @@
-"""The 62-bit descending key of non-negative float64 below 2 (:func:`torchmetrics_lite._sort_keys.desc_key62`):
-its order and equality against numpy's sort of the values, its decoding, and what it refuses."""
+"""The 62-bit descending key of non-negative float64 below 2 (``desc_key62`` of the AUROC family's
+packed kernel): its order and equality against numpy's sort of the values, its decoding, and what it refuses."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from torchmetrics_lite._sort_keys import decode_desc_key62, desc_key62
+from torchmetrics_lite.functional.auroc._kernels.packed import decode_desc_key62, desc_key62
 
 TINY = 5e-324  # the smallest subnormal
 EDGES = [0.0, TINY, 2 * TINY, 2.2250738585072014e-308, 0.5, 1.0, np.nextafter(1.0, 2.0), np.nextafter(2.0, 0.0)]

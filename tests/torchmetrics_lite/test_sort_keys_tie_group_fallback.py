@@ -1,11 +1,11 @@
-"""The sampled tie-group kernel of ``_sort_keys`` (issue 23 item 9): a score that is absent from the strided sample
-and equal to the first key of an empty bucket must fail the sampled kernel (whose table holds, in an empty
-bucket, a key of the bucket below) and be counted exactly by the fallback. Deterministic: the sample positions
+"""The sampled tie-group kernel of the AUROC family's ``groups`` (issue 23 item 9): a score that is absent from the
+strided sample and equal to the first key of an empty bucket must fail the sampled kernel (whose table holds, in an
+empty bucket, a key of the bucket below) and be counted exactly by the fallback. Deterministic: the sample positions
 are every ``n // 2**16``-th value, so the values placed off those positions are never sampled."""
 import numpy as np
 import pytest
 
-from torchmetrics_lite import _sort_keys
+from torchmetrics_lite.functional.auroc._kernels import groups as _sort_keys  # the tie-group sums
 
 N = 8 * (1 << 16)  # the smallest input the sampled kernel takes: it samples every 8th value
 B = int(np.float32(0.5).view(np.int32))  # a multiple of 16: the keys below share their high bits

@@ -24,13 +24,15 @@ from torchmetrics_lite import (
     MetricCollection,
     _backend,
 )
+from torchmetrics_lite._xp import namespace
 from torchmetrics_lite.functional import (
     binary_auroc,
     binary_average_precision,
     binary_precision_recall_curve,
     binary_roc,
 )
-from torchmetrics_lite.functional.auroc import _ranking as rk
+from torchmetrics_lite.functional.auroc._kernels import ranks as rk
+from torchmetrics_lite.functional.auroc._kernels.curve_counts import curve_counts
 
 
 def brute_auroc(scores, labels):
@@ -100,8 +102,9 @@ def test_brute_force_pairs_both_sort_backends(rows, backend):
     labels = torch.tensor([y for _, y in rows])
     n_pos = int(labels.sum())
     with _backend.force(backend):
-        ranked = (rk.rank_binary_numpy if backend == "numpy" else rk.rank_binary_torch)(scores, labels)
-        rows_ranked = rk.rank_rows(scores[None], labels[None])
+        xp = namespace(scores)  # the one backend decision, as the chooser makes it
+        ranked = rk.rank_one_row(xp, scores, labels)
+        rows_ranked = rk.rank_rows(xp, scores[None], labels[None])
     if 0 < n_pos < len(rows):
         want = brute_auroc(scores.numpy(), labels.numpy())
         assert abs(rk.auroc_from_ranked(ranked).item() - want) < 1e-12
@@ -111,7 +114,7 @@ def test_brute_force_pairs_both_sort_backends(rows, backend):
         ap = average_precision_score(labels.numpy(), scores.numpy())
         assert abs(rk.precision_sum(ranked).item() / n_pos - ap) < 1e-12
         assert abs(rk.precision_sum(rows_ranked).item() / n_pos - ap) < 1e-12
-    thresholds, tps, fps = (rk.curve_counts_numpy if backend == "numpy" else rk.curve_counts_torch)(scores, labels)
+    thresholds, tps, fps = curve_counts(xp, scores, labels)
     assert thresholds.tolist() == sorted(set(scores.tolist()))
     assert tps.tolist() == [int(((scores >= t) & labels).sum()) for t in thresholds]
     assert fps.tolist() == [int(((scores >= t) & ~labels).sum()) for t in thresholds]

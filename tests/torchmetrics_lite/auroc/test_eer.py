@@ -165,7 +165,7 @@ def test_absent_class_left_out_of_the_mean_curve():
                                             average="macro"))
 
 # where the mean curve's crossing sits next to a class's vertex (issue 34's surviving mutant of
-# ``_roc_reads._mean_d``): a class curve is read at its own point only where ``fpr`` equals the grid value
+# ``result_segments._mean_d``): a class curve is read at its own point only where ``fpr`` equals the grid value
 # exactly, and interpolated between its points everywhere else. Inputs from a scan of 300 small random ones,
 # the ones where reading a point at ``fpr >= f`` instead changes the value.
 @pytest.mark.parametrize("n, seed", [(12, 33), (20, 150), (40, 15), (40, 279)])

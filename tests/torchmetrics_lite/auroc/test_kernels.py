@@ -14,10 +14,11 @@ from sklearn.metrics import average_precision_score, roc_auc_score, roc_curve
 
 import torchmetrics_lite.functional as F
 from torchmetrics_lite import _backend
+from torchmetrics_lite._xp import NUMPY, namespace, torch_namespace
 from torchmetrics_lite.functional.auroc import _kernels as K
-from torchmetrics_lite.functional.auroc import _packed as pk
-from torchmetrics_lite.functional.auroc import _roc_reads as rr
-from torchmetrics_lite.functional.auroc import _sweep as sw
+from torchmetrics_lite.functional.auroc._kernels import packed as pk
+from torchmetrics_lite.functional.auroc._kernels import result_segments as rr
+from torchmetrics_lite.functional.auroc._kernels import result_swept as sw
 
 ONE, ROWS = torch.rand(8), torch.rand(3, 8)
 PER_SAMPLE, PER_ELEMENT = torch.ones(8), torch.ones(3, 8)
@@ -74,11 +75,18 @@ def tied_weighted(seed=0, n=400, rows=None):
 ONE_ROW_WEIGHTED = [K.GROUPS, K.GATHER_NUMPY, K.GATHER_TORCH, K.SWEEP]
 
 
+def _swept(kernel, scores, labels, weight):
+    """The sweep ``kernel`` builds, in the namespace its name says (the chooser decides both at once)."""
+    numpy = kernel.endswith("-numpy") or kernel in (K.GROUPS, K.BUCKETS)
+    xp = NUMPY if numpy else torch_namespace() if kernel.endswith("-torch") else namespace(scores)
+    return K._swept(xp, kernel, scores, labels, weight)
+
+
 @pytest.mark.parametrize("kernel", ONE_ROW_WEIGHTED)
 def test_each_weighted_one_row_kernel_matches_sklearn(kernel):
     x, y, w = tied_weighted()
     scores, labels, weight = torch.from_numpy(x), torch.from_numpy(y), torch.from_numpy(w)
-    s = K._swept(kernel, scores, labels, weight)
+    s = _swept(kernel, scores, labels, weight)
     xd, wd = x.astype(np.float64), w.astype(np.float64)
     assert sw.auroc_from_swept(s).item() == pytest.approx(roc_auc_score(y, xd, sample_weight=wd), abs=1e-12)
     assert sw.ap_from_swept(s).item() == pytest.approx(average_precision_score(y, xd, sample_weight=wd), abs=1e-12)
@@ -89,8 +97,8 @@ def test_each_weighted_one_row_kernel_matches_sklearn(kernel):
 def test_the_groups_kernel_really_ran_and_its_fallback_is_the_numpy_gather(monkeypatch):
     x, y, w = tied_weighted()
     scores, labels, weight = torch.from_numpy(x), torch.from_numpy(y), torch.from_numpy(w)
-    ran, gather = [], K.gr.gather_groups
-    monkeypatch.setattr(K.gr, "gather_groups", lambda *a: ran.append(a[-1]) or gather(*a))
+    ran, gather = [], K.ga.gather_groups
+    monkeypatch.setattr(K.ga, "gather_groups", lambda *a: ran.append(a[0] is NUMPY) or gather(*a))
     K.auroc(scores, labels, weight)
     assert ran == []  # 32-bit scores: the tie-group sums applied
     wide, inexact = scores.double() + 1e-9 * torch.arange(400, dtype=torch.float64), weight.double() / 3
@@ -102,7 +110,7 @@ def test_the_groups_kernel_really_ran_and_its_fallback_is_the_numpy_gather(monke
 @pytest.mark.parametrize("kernel", [K.BUCKETS, K.SWEEP])
 def test_each_weighted_rows_kernel_matches_sklearn(kernel):
     x, y, w = tied_weighted(seed=1, n=200, rows=3)
-    s = K._swept(kernel, torch.from_numpy(x), torch.from_numpy(y), torch.from_numpy(w))
+    s = _swept(kernel, torch.from_numpy(x), torch.from_numpy(y), torch.from_numpy(w))
     wd = w.astype(np.float64)
     want_auroc = [roc_auc_score(y[r], x[r].astype(np.float64), sample_weight=wd) for r in range(3)]
     want_ap = [average_precision_score(y[r], x[r].astype(np.float64), sample_weight=wd) for r in range(3)]
@@ -128,7 +136,7 @@ def test_unweighted_kernels_agree_with_each_other_and_sklearn(rows):
         np.testing.assert_allclose(got_ap.reshape(-1).numpy(), want_ap, rtol=0, atol=1e-12)
     kernels = [K.SWEEP] + ([] if rows else [K.COUNTS_NUMPY, K.COUNTS_TORCH])
     for kernel in kernels:
-        s = K._swept(kernel, scores, labels, None)
+        s = _swept(kernel, scores, labels, None)
         np.testing.assert_allclose(sw.auroc_from_swept(s).numpy(), want_auroc, rtol=0, atol=1e-12)
         np.testing.assert_allclose(sw.ap_from_swept(s).numpy(), want_ap, rtol=0, atol=1e-12)
         for r, curve in enumerate(zip(*sw.roc_points(s))):
@@ -202,13 +210,13 @@ def test_float64_scores_the_wide_key_refuses_fall_back_to_the_sweep(bad):
     and the chooser's fallback gives the static sweep's values."""
     scores, labels = _float64_probabilities(seed=6)
     scores[1, 10] = bad
-    assert pk.eer(scores, labels) is None and pk.segments(scores, labels) is None
-    assert pk.curve_sweep(scores, labels) is None
+    assert pk.eer(NUMPY, scores, labels) is None and pk.segments(NUMPY, scores, labels) is None
+    assert pk.curve_sweep(NUMPY, scores, labels) is None
     got = K.eer(scores, labels)
-    want = rr.eer_rows(rr.segments(sw.sweep(scores, labels, None)))
+    want = rr.eer_rows(rr.segments(K.sweep(scores, labels, None)))
     for g, w in zip(got, want):
         _same(g, w)
-    _same(sw.roc_points(K.reads(scores, labels))[0][1], sw.roc_points(sw.sweep(scores, labels, None))[0][1])
+    _same(sw.roc_points(K.reads(scores, labels))[0][1], sw.roc_points(K.sweep(scores, labels, None))[0][1])
 
 
 def test_float64_holding_float32_values_keep_the_wide_key_where_it_applies_and_the_32_bit_one_else():
@@ -216,7 +224,7 @@ def test_float64_holding_float32_values_keep_the_wide_key_where_it_applies_and_t
     (float64 logits that are exact float32) still take the 32-bit key, and both read the sweep's EER."""
     scores, labels = _float64_probabilities(seed=7)
     for s, wide in ((scores.float().double(), True), (-scores.float().double(), False)):
-        assert pk._packed_rows(s, labels)[1] is wide
+        assert pk._packed_rows(NUMPY, s, labels)[1] is wide
         with _backend.force("torch"):
             want = K.eer(s, labels)
         for g, w in zip(K.eer(s, labels), want):
@@ -232,14 +240,14 @@ KERNEL_NAMES = re.compile(r"\b(_groups|_packed|rank_binary_\w+|rank_rows|curve_c
 
 @pytest.mark.parametrize("reader", READERS)
 def test_no_reader_calls_a_kernel_or_reads_the_backend(reader):
-    source = (pathlib.Path(K.__file__).parent / reader).read_text()
+    source = (pathlib.Path(K.__file__).parent.parent / reader).read_text()  # the readers stand beside the room
     assert KERNEL_NAMES.findall(source) == []
 
 
 def test_every_family_function_asks_the_chooser(monkeypatch):
     asked = []
-    choose = K.choose
-    monkeypatch.setattr(K, "choose", lambda *a, **kw: asked.append(a[0].dim()) or choose(*a, **kw))
+    choose = K._choose  # the door's functions decide the namespace, then ask the chooser in it
+    monkeypatch.setattr(K, "_choose", lambda *a, **kw: asked.append(a[1].dim()) or choose(*a, **kw))
     p, t, w = torch.rand(50), torch.randint(0, 2, (50,)), torch.rand(50)
     mc, mt = torch.softmax(torch.randn(50, 3), 1), torch.randint(0, 3, (50,))
     calls = [lambda: F.binary_auroc(p, t), lambda: F.binary_auroc(p, t, weight=w, max_fpr=0.5),

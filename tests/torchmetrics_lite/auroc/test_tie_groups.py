@@ -1,4 +1,4 @@
-"""The weighted tie-group kernel (:func:`torchmetrics_lite._sort_keys.tie_group_weights`, the CPU path of every
+"""The weighted tie-group kernel (``_kernels/groups.py``'s ``tie_group_weights``, the CPU path of every
 weighted binary AUROC / AP / curve): both of its kernels (counting and packed sort) against a brute-force group-by,
 on heavy ties, signed zeros, infinities, subnormals and continuous scores, and end to end against scikit-learn."""
 import warnings
@@ -10,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import average_precision_score, precision_recall_curve, roc_auc_score, roc_curve
 
-import torchmetrics_lite._sort_keys as sort_keys
 from torchmetrics_lite.functional import (
     binary_auroc,
     binary_average_precision,
@@ -23,7 +22,8 @@ from torchmetrics_lite.functional import (
     multilabel_average_precision,
     multilabel_precision_recall_curve,
 )
-from torchmetrics_lite.functional.auroc import _groups, _sweep
+from torchmetrics_lite.functional.auroc._kernels import groups as _groups
+from torchmetrics_lite.functional.auroc._kernels import result_swept as _sweep
 
 
 def brute_groups(values, labels, weights):
@@ -58,7 +58,7 @@ KINDS = ["rounded", "signed_rounded", "special", "wide", "continuous"]
 @pytest.mark.parametrize("kind", KINDS)
 def test_groups_equal_brute_force(kind, kernel, monkeypatch):
     if kernel == "packed":
-        monkeypatch.setattr(sort_keys, "MAX_BUCKETS", 0)  # no counting table fits: the packed sort runs
+        monkeypatch.setattr(_groups, "MAX_BUCKETS", 0)  # no counting table fits: the packed sort runs
     g = np.random.default_rng(KINDS.index(kind))
     for n in (1, 2, 7, 300):
         values = sample(kind, n, g).astype(np.float32)
@@ -66,7 +66,7 @@ def test_groups_equal_brute_force(kind, kernel, monkeypatch):
         weights = (g.random(n) * 3).astype(np.float32)
         weights[g.random(n) < 0.2] = 0.0
         weights[g.random(n) < 0.1] = -0.0  # non-negative, with the sign bit set
-        got = sort_keys.tie_group_weights(values, labels, weights)
+        got = _groups.tie_group_weights(values, labels, weights)
         if got is None:  # counting only: too many buckets for the data
             assert kernel == "counting" and kind in ("wide", "continuous")
             continue
@@ -83,15 +83,15 @@ def test_which_kernel_applies(monkeypatch):
     labels = (g.random(5000) < 0.5).astype(np.uint8)
     exact = (g.random(5000) * 2).astype(np.float32).astype(np.float64)  # float64 weights holding float32 values
     inexact = g.random(5000)
-    assert sort_keys.tie_group_weights(continuous, labels, exact) is not None  # packed: weights exact float32
-    assert sort_keys.tie_group_weights(continuous, labels, inexact) is None  # neither kernel: the general path
-    assert sort_keys.tie_group_weights(np.round(continuous, 2), labels, inexact) is not None  # counting
-    assert sort_keys.tie_group_weights(continuous.astype(np.float64) + 1e-12, labels, exact) is None  # not 32-bit
-    assert sort_keys.tie_group_weights(np.zeros(0, np.float32), labels[:0], exact[:0]) is None
-    got = sort_keys.tie_group_weights(continuous.astype(np.float64), labels.astype(bool), exact)  # exact float32
+    assert _groups.tie_group_weights(continuous, labels, exact) is not None  # packed: weights exact float32
+    assert _groups.tie_group_weights(continuous, labels, inexact) is None  # neither kernel: the general path
+    assert _groups.tie_group_weights(np.round(continuous, 2), labels, inexact) is not None  # counting
+    assert _groups.tie_group_weights(continuous.astype(np.float64) + 1e-12, labels, exact) is None  # not 32-bit
+    assert _groups.tie_group_weights(np.zeros(0, np.float32), labels[:0], exact[:0]) is None
+    got = _groups.tie_group_weights(continuous.astype(np.float64), labels.astype(bool), exact)  # exact float32
     np.testing.assert_allclose(got[2], brute_groups(continuous, labels, exact)[2], rtol=1e-12)
-    monkeypatch.setattr(sort_keys.sys, "byteorder", "big")  # the packed sort writes the words little-endian
-    assert sort_keys.tie_group_weights(continuous, labels, exact) is None
+    monkeypatch.setattr(_groups.sys, "byteorder", "big")  # the packed sort writes the words little-endian
+    assert _groups.tie_group_weights(continuous, labels, exact) is None
 
 
 def test_tensor_kernel_groups_in_decreasing_order_and_declines_other_labels():
@@ -110,12 +110,12 @@ def test_groups_property(rows, packed):
     values = np.array([r[0] for r in rows], dtype=np.float32)
     labels = np.array([r[1] for r in rows], dtype=np.uint8)
     weights = np.array([r[2] for r in rows], dtype=np.float32)
-    saved = sort_keys.MAX_BUCKETS
-    sort_keys.MAX_BUCKETS = 0 if packed else saved
+    saved = _groups.MAX_BUCKETS
+    _groups.MAX_BUCKETS = 0 if packed else saved
     try:
-        got = sort_keys.tie_group_weights(values, labels, weights)
+        got = _groups.tie_group_weights(values, labels, weights)
     finally:
-        sort_keys.MAX_BUCKETS = saved
+        _groups.MAX_BUCKETS = saved
     if got is None:
         assert not packed
         return
@@ -129,7 +129,7 @@ def test_groups_property(rows, packed):
 def test_end_to_end_matches_sklearn(kernel, monkeypatch):
     """Every weighted binary function through each CPU kernel (``general``: the argsort path it replaces)."""
     if kernel == "packed":
-        monkeypatch.setattr(sort_keys, "MAX_BUCKETS", 0)
+        monkeypatch.setattr(_groups, "MAX_BUCKETS", 0)
     if kernel == "general":
         monkeypatch.setattr(_groups, "tie_groups", lambda *a: None)
     g = np.random.default_rng(3)
@@ -192,7 +192,7 @@ def test_row_buckets_against_brute_force(kind):
         for got, exp in zip((fpr, tpr, thresholds), want):
             np.testing.assert_allclose(got.double().numpy(), exp, rtol=0, atol=1e-12)
     wide = sample("wide", 4 * 3000, g).astype(np.float32).reshape(4, 3000)  # too many buckets: the sweep runs
-    assert sort_keys.row_bucket_weights(wide, np.zeros((4, 3000), np.uint8), np.ones(3000)) is None
+    assert _groups.row_bucket_weights(wide, np.zeros((4, 3000), np.uint8), np.ones(3000)) is None
 
 
 @pytest.mark.parametrize("rows_kernel", [True, False])
@@ -232,8 +232,8 @@ def test_per_class_weighted_matches_sklearn(rows_kernel, monkeypatch):
 @pytest.fixture
 def small_sample(monkeypatch):
     """The sampled kernel at test sizes: a sample of 16 values, chunks of 64 (it then runs from 128 values on)."""
-    monkeypatch.setattr(sort_keys, "_SAMPLE", 16)
-    monkeypatch.setattr(sort_keys, "_CHUNK", 64)
+    monkeypatch.setattr(_groups, "_SAMPLE", 16)
+    monkeypatch.setattr(_groups, "_CHUNK", 64)
 
 
 def rounded_input(n=3000, seed=5):
@@ -244,7 +244,7 @@ def rounded_input(n=3000, seed=5):
 
 def test_sampled_kernel_equals_brute_force(small_sample):
     values, labels, weights = rounded_input()
-    got = sort_keys._sampled_groups(values, labels, weights)
+    got = _groups._sampled_groups(values, labels, weights)
     assert got is not None  # the sampled kernel applies: no value sort
     want = brute_groups(values, labels, weights)
     assert np.array_equal(got[0].astype(np.float64), want[0])
@@ -262,9 +262,9 @@ def test_sampled_kernel_refuses_a_value_outside_its_sample(small_sample, odd, wh
     values, labels, weights = rounded_input()
     at = 1 if where == "first chunk" else values.shape[0] - 1  # never a sample position (every 187th value)
     values[at] = ODD[odd]
-    assert sort_keys._sampled_groups(values, labels, weights) is None
+    assert _groups._sampled_groups(values, labels, weights) is None
     if odd != "nan":  # the sorted kernels take over and stay exact
-        got, want = sort_keys.tie_group_weights(values, labels, weights), brute_groups(values, labels, weights)
+        got, want = _groups.tie_group_weights(values, labels, weights), brute_groups(values, labels, weights)
         assert np.array_equal(got[0].astype(np.float64), want[0])
         np.testing.assert_allclose(got[1], want[1], rtol=1e-12)
         np.testing.assert_allclose(got[2], want[2], rtol=1e-12)
@@ -273,7 +273,7 @@ def test_sampled_kernel_refuses_a_value_outside_its_sample(small_sample, odd, wh
 def test_sampled_kernel_refuses_a_negative_sample(small_sample):
     values, labels, weights = rounded_input()
     values -= np.float32(0.45)
-    assert sort_keys._sampled_groups(values, labels, weights) is None
+    assert _groups._sampled_groups(values, labels, weights) is None
 
 
 def test_sampled_kernel_end_to_end_against_scikit_learn(small_sample):

@@ -10,7 +10,7 @@ float64 is never cast down (float16/bfloat16 go up to float32, which is exact an
 (weighted Mann-Whitney).
 
 Exact AUROC is the Mann-Whitney statistic: the fraction of positive/negative pairs ranked correctly, a tied
-pair counting 1/2 (mid-ranks), from one sort in O(n log n) with integer pair counts; see ``_ranking``.
+pair counting 1/2 (mid-ranks), from one sort in O(n log n) with integer pair counts; see ``_kernels/ranks.py``.
 With one class present AUROC is undefined: ``nan`` and a ``UserWarning`` (``ValueError`` with
 ``strict=True``). Average precision is undefined without positives (same rule) and 1 without negatives.
 
@@ -26,11 +26,13 @@ Files, one concept each: ``binary``, ``multiclass``, ``multilabel`` (AUROC, AP),
 task), ``operating_points`` (recall at fixed precision and friends), ``delong`` (intervals and paired tests), ``eer``
 (equal error rate), ``logauc`` (log-scaled partial area), ``label_ranking`` (coverage error, label ranking average
 precision and loss);
-the kernels, chosen in one place (``_kernels.choose``: tracing, backend, weights, rows, what is read): ``_ranking``
-(fast unweighted counts), ``_groups`` (one position per tie group: on CPU the weighted counting or packed-sort group
-sums of :mod:`torchmetrics_lite._sort_keys`, no argsort, no gather), ``_packed`` (the unweighted curve reads on
-CPU) and ``_sweep`` (the static-shape descending sweep, also the ``torch.compile`` path), whose formulas read
-every kernel's sweep.
+the kernels in their own room, ``_kernels/``, whose door chooses in one place (``_kernels.choose``: tracing,
+backend, weights, rows, what is read) and decides the backend once (the ``xp`` namespace every kernel is written
+over): ``ranks`` (fast unweighted counts), ``curve_counts``, ``groups`` (one position per tie group: on CPU the
+weighted counting or packed-sort group sums, no argsort, no gather), ``gather``, ``packed`` (the unweighted curve
+reads on CPU) and ``static_sweep`` (the static-shape descending sweep, also the ``torch.compile`` path), their row
+sort (``row_sort``), and the results every kernel builds with the formulas that read them (``result_swept``,
+``result_segments``).
 
 Each public function is ``_x_from_stats(_x_stats(checked inputs))``; the modules in
 :mod:`torchmetrics_lite.auroc` call the same two functions. Reference: Hanley & McNeil (1982), "The meaning

@@ -30,7 +30,7 @@ from torch import Tensor
 from torchmetrics_lite import _backend
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite._sort_keys import desc_key32
-from torchmetrics_lite.functional.auroc import _sweep as sw
+from torchmetrics_lite.functional.auroc import _kernels as kernels
 
 __all__ = ["misordered_pairs", "precision_sums", "coverage_per_row", "relevant_counts"]
 
@@ -61,7 +61,7 @@ def misordered_pairs(scores: Tensor, relevant: Tensor) -> Tensor:
     ``relevant``."""
     packed = _packed_rows(scores, relevant)
     if packed is None:
-        swept = sw.sweep(scores, relevant)
+        swept = kernels.sweep(scores, relevant)
         return torch.where(swept.pos > 0, swept.fp, 0).sum(1)
     n = packed.shape[1]
     exact = np.float32 if n < 4096 else np.float64  # every sum an integer below 2**24 (2**53)
@@ -77,7 +77,7 @@ def precision_sums(scores: Tensor, relevant: Tensor) -> Tensor:
     """``sum_{j in R} rank_R(j) / rank(j)`` per row (float64; float32 on a device without float64)."""
     packed = _packed_rows(scores, relevant)
     if packed is None:
-        swept = sw.sweep(scores, relevant)
+        swept = kernels.sweep(scores, relevant)
         dtype = float_dtype(scores.device)
         ratio = swept.tp.to(dtype) / (swept.tp + swept.fp).clamp(min=1).to(dtype)
         return torch.where(swept.pos > 0, ratio, 0.0).sum(1)

@@ -20,7 +20,6 @@ from torchmetrics_lite._checks import (
 )
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.auroc import _kernels as kernels
-from torchmetrics_lite.functional.auroc import _ranking as rk
 from torchmetrics_lite.functional.auroc._common import (
     NO_SAMPLES,
     State,
@@ -70,13 +69,10 @@ def _check_binary(preds: Any, target: Any, weight: Any, validate_args: bool,
 
 def _partial_auroc(scores: Tensor, is_pos: Tensor, weight: Optional[Tensor], max_fpr: float,
                    strict: bool) -> Tensor:
-    tps, fps = kernels.counts(scores, is_pos, weight)
-    if tps.numel() == 0 or float(tps[-1]) == 0 or float(fps[-1]) == 0:
+    value, defined = kernels.partial_auroc(scores, is_pos, weight, max_fpr)
+    if not defined:
         _undefined("AUROC", NO_SAMPLES if scores.numel() == 0 else "with one class present", strict)
-        return torch.tensor(float("nan"), dtype=float_dtype(scores.device), device=scores.device)
-    zero = tps.new_zeros(1)
-    return rk.partial_auroc(torch.cat([zero, tps]), torch.cat([zero, fps]), max_fpr)
-
+    return value
 
 def _binary_auroc_from_stats(state: State, max_fpr: Optional[float] = None, strict: bool = False) -> Tensor:
     if "confmat" in state:  # the binned mode (thresholds=)

@@ -15,7 +15,6 @@ from torch import Tensor
 
 from torchmetrics_lite._checks import check_bool, check_rank_ignore_index, check_thresholds
 from torchmetrics_lite.functional.auroc import _kernels as kernels
-from torchmetrics_lite.functional.auroc import _sweep as sw
 from torchmetrics_lite.functional.auroc._common import (
     State,
     _as_bool,
@@ -46,11 +45,11 @@ def _check_drop_intermediate(drop_intermediate: bool, thresholds: Optional[Tenso
                          "thresholds), got True")
 
 
-def _binary_swept_state(state: State) -> sw.Swept:
+def _binary_swept_state(state: State) -> kernels.Swept:
     return kernels.swept(state["preds"], _as_bool(state["target"]), _state_weight(state))
 
 
-def _warn_one_class(swept: sw.Swept, what: str) -> None:
+def _warn_one_class(swept: kernels.Swept, what: str) -> None:
     if _compiling():
         return
     missing = (swept.n_pos == 0) | (swept.n_neg == 0)
@@ -67,7 +66,7 @@ def _binary_roc_from_stats(state: State, threshold_values: Optional[Tensor] = No
         return _binned_roc(state, threshold_values, True)  # type: ignore[arg-type]
     swept = _binary_swept_state(state)
     _warn_one_class(swept, "ROC curve")
-    fpr, tpr, thresholds = sw.roc_points(swept)
+    fpr, tpr, thresholds = kernels.roc_points(swept)
     if drop_intermediate:
         exact = not swept.pos.is_floating_point()
         return _drop_intermediate(fpr[0], tpr[0], thresholds[0], swept.n_pos[0], swept.n_neg[0], exact)
@@ -142,7 +141,7 @@ def _binary_precision_recall_curve_from_stats(state: State, threshold_values: Op
     if not _compiling() and bool(swept.n_pos[0] == 0):
         warnings.warn("precision-recall curve: no positive in `target`; recall is set to 1", UserWarning,
                       stacklevel=3)
-    precision, recall, thresholds = sw.pr_points(swept)
+    precision, recall, thresholds = kernels.pr_points(swept)
     return precision[0], recall[0], thresholds[0]
 
 
@@ -188,12 +187,12 @@ def binary_precision_recall_curve(preds: Tensor, target: Tensor, *, weight: Opti
 
 
 # ------------------------------------------------------------------------------------------------ per class
-def _multiclass_swept(state: State, num_classes: int, from_logits: bool) -> sw.Swept:
+def _multiclass_swept(state: State, num_classes: int, from_logits: bool) -> kernels.Swept:
     scores = _multiclass_scores(state["preds"], from_logits)
     return kernels.swept(*_columns(scores, _multiclass_positive(state["target"], num_classes)), _state_weight(state))
 
 
-def _multilabel_swept(state: State) -> sw.Swept:
+def _multilabel_swept(state: State) -> kernels.Swept:
     return kernels.swept(*_label_columns(state))
 
 
@@ -203,14 +202,14 @@ def _multiclass_roc_from_stats(state: State, num_classes: int, from_logits: bool
         return _binned_roc(state, threshold_values, False)  # type: ignore[arg-type]
     swept = _multiclass_swept(state, num_classes, from_logits)
     _warn_one_class(swept, "ROC curve")
-    return sw.roc_points(swept)
+    return kernels.roc_points(swept)
 
 
 def _multiclass_precision_recall_curve_from_stats(state: State, num_classes: int, from_logits: bool = False,
                                                   threshold_values: Optional[Tensor] = None) -> Curves:
     if "confmat" in state:  # the binned mode (thresholds=)
         return _binned_pr(state, threshold_values, False)  # type: ignore[arg-type]
-    return sw.pr_points(_multiclass_swept(state, num_classes, from_logits))
+    return kernels.pr_points(_multiclass_swept(state, num_classes, from_logits))
 
 
 def _multilabel_roc_from_stats(state: State, threshold_values: Optional[Tensor] = None) -> Curves:
@@ -218,13 +217,13 @@ def _multilabel_roc_from_stats(state: State, threshold_values: Optional[Tensor] 
         return _binned_roc(state, threshold_values, False)  # type: ignore[arg-type]
     swept = _multilabel_swept(state)
     _warn_one_class(swept, "ROC curve")
-    return sw.roc_points(swept)
+    return kernels.roc_points(swept)
 
 
 def _multilabel_precision_recall_curve_from_stats(state: State, threshold_values: Optional[Tensor] = None) -> Curves:
     if "confmat" in state:  # the binned mode (thresholds=)
         return _binned_pr(state, threshold_values, False)  # type: ignore[arg-type]
-    return sw.pr_points(_multilabel_swept(state))
+    return kernels.pr_points(_multilabel_swept(state))
 
 
 # Returns/Raises/References of the per-class curves; each names its extra ValueError (``extra_raises``).

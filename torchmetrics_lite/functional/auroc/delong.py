@@ -22,7 +22,7 @@ from torch import Tensor
 
 from torchmetrics_lite._checks import check_alpha, check_binary_rank_inputs, check_same_shape, check_tensor
 from torchmetrics_lite._dtype import float_dtype
-from torchmetrics_lite.functional.auroc import _sweep as sw
+from torchmetrics_lite.functional.auroc import _kernels as kernels
 from torchmetrics_lite.functional.auroc._common import State, _as_bool, _check_defined
 from torchmetrics_lite.functional.auroc._doc_args import fill_doc
 from torchmetrics_lite.functional.auroc.binary import _binary_rank_stats
@@ -34,7 +34,7 @@ def _delong(scores: Tensor, is_pos: Tensor) -> Tuple[Tensor, Tensor]:
     """AUROCs ``(k,)`` and DeLong's covariance ``(k, k)`` of the rows of ``scores`` ``(k, N)``, all rows sharing
     the labels ``is_pos`` ``(N,)``. A class with fewer than 2 samples gives a ``nan`` covariance."""
     k = scores.shape[0]
-    swept = sw.sweep(scores, is_pos.expand(k, -1))
+    swept = kernels.sweep(scores, is_pos.expand(k, -1))
     dtype = float_dtype(scores.device)
     m, n = swept.n_pos.to(dtype), swept.n_neg.to(dtype)
     # twice the numerators, exact int64 counts (ties count 1 here, 1/2 after the division): one rounding each
@@ -45,7 +45,7 @@ def _delong(scores: Tensor, is_pos: Tensor) -> Tuple[Tensor, Tensor]:
     by_sample = torch.empty_like(component).scatter_(1, swept.order, component)  # back to sample order
     positives, negatives = by_sample[:, is_pos], by_sample[:, ~is_pos]
     cov = _cov(positives) / m[0] + _cov(negatives) / n[0]
-    return sw.auroc_from_swept(swept), cov
+    return kernels.auroc_from_swept(swept), cov
 
 
 def _cov(x: Tensor) -> Tensor:

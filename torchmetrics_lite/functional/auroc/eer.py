@@ -14,8 +14,8 @@ formed by vertical averaging as torchmetrics' macro ROC: the mean over classes o
 every ``fpr`` where some class has a point, each class interpolated linearly on its segment there; where a class's
 curve is vertical at that ``fpr`` the mean curve is vertical too, from the mean with each class at its lowest point
 there to the mean at its highest (torchmetrics keeps only the highest). The rates cross once on that curve, read
-as above (:func:`~torchmetrics_lite.functional.auroc._roc_reads.mean_curve_eer`). A class without positives or
-negatives is left out of the mean (torchmetrics takes its rates as 0).
+as above (:func:`~torchmetrics_lite.functional.auroc._kernels.result_segments.mean_curve_eer`). A class without
+positives or negatives is left out of the mean (torchmetrics takes its rates as 0).
 
 Difference from torchmetrics: it takes the curve point ``k`` that minimises ``|fpr_k - fnr_k|`` and returns
 ``(fpr_k + fnr_k) / 2`` without interpolating. Both agree when the curves cross at a point of the curve; inside a
@@ -32,7 +32,6 @@ from torch import Tensor
 
 from torchmetrics_lite._checks import check_eer_average, check_rank_ignore_index, check_thresholds
 from torchmetrics_lite.functional.auroc import _kernels as kernels
-from torchmetrics_lite.functional.auroc import _roc_reads as rr
 from torchmetrics_lite.functional.auroc._common import (
     NO_SAMPLES,
     State,
@@ -69,11 +68,11 @@ def _eer_of(scores: Tensor, positive: Tensor, rows: bool) -> Pair:
     return eer, threshold
 
 
-def _binary_segments(scores: Tensor, is_pos: Tensor, hi: float = 1.0) -> rr.Segments:
+def _binary_segments(scores: Tensor, is_pos: Tensor, hi: float = 1.0) -> kernels.Segments:
     return kernels.segments(scores, is_pos, hi)
 
 
-def _rows_segments(scores: Tensor, positive: Tensor, hi: float = 1.0) -> rr.Segments:
+def _rows_segments(scores: Tensor, positive: Tensor, hi: float = 1.0) -> kernels.Segments:
     """Per class or label: ``scores`` and ``positive`` ``(N, C)``, one row per column."""
     return kernels.segments(*_columns(scores, positive), hi)
 
@@ -100,7 +99,7 @@ def _multiclass_eer_pair(state: State, num_classes: int, average: str = "none", 
 
 def _macro_eer(scores: Tensor, positive: Tensor) -> Tensor:
     g = _rows_segments(scores, positive)
-    eer = rr.mean_curve_eer(g)
+    eer = kernels.mean_curve_eer(g)
     if _compiling():
         return eer
     n_pos = positive.sum(0)

@@ -4,7 +4,7 @@ ranking gives 1). It weighs the low false-positive rates that matter in screenin
 
 Exact on the tie-aware ROC curve (:mod:`.curves`): the curve is linear in ``fpr`` between its points (a tie group
 with positives and negatives is a diagonal segment), and each segment's integral against ``d(ln f)`` is taken in
-closed form (:func:`._roc_reads.logauc_rows`).
+closed form (:func:`._kernels.result_segments.logauc_rows`).
 
 Difference from torchmetrics: it inserts the points at ``lo`` and ``hi`` (interpolated linearly in ``fpr``, as
 here) and then takes the trapezoidal area in ``(log10 fpr, tpr)``, i.e. it treats each segment as linear in
@@ -21,7 +21,7 @@ from torch import Tensor
 
 from torchmetrics_lite._checks import check_fpr_range, check_rank_average, check_rank_ignore_index, check_thresholds
 from torchmetrics_lite._docs import register
-from torchmetrics_lite.functional.auroc import _roc_reads as rr
+from torchmetrics_lite.functional.auroc import _kernels as kernels
 from torchmetrics_lite.functional.auroc._common import (
     State,
     _as_bool,
@@ -50,13 +50,14 @@ def _binary_logauc_from_stats(state: State, fpr_range: FprRange = (0.001, 0.1), 
         value = binned_logauc(state, *fpr_range)[0]
         _check_defined(value, "LogAUC", strict)
         return value
-    value = rr.logauc_rows(_binary_segments(state["preds"], _as_bool(state["target"]), fpr_range[1]), *fpr_range)[0]
+    segments = _binary_segments(state["preds"], _as_bool(state["target"]), fpr_range[1])
+    value = kernels.logauc_rows(segments, *fpr_range)[0]
     _check_defined(value, "LogAUC", strict, empty=lambda: state["preds"].numel() == 0)
     return value
 
 
 def _per_class(scores: Tensor, positive: Tensor, fpr_range: FprRange, average: str, strict: bool) -> Tensor:
-    values = rr.logauc_rows(_rows_segments(scores, positive, fpr_range[1]), *fpr_range)
+    values = kernels.logauc_rows(_rows_segments(scores, positive, fpr_range[1]), *fpr_range)
     return _average(values, positive.sum(0), average, "LogAUC", strict)  # the support only weighs "weighted"
 
 
@@ -77,7 +78,7 @@ def _multilabel_logauc_from_stats(state: State, fpr_range: FprRange = (0.001, 0.
     if _compiling() or not bool(ignored.any()):
         return _per_class(state["preds"], target.bool(), fpr_range, average, strict)
     # each label keeps its own elements (ragged): one exact LogAUC per label, only when some element is ignored
-    values = torch.cat([rr.logauc_rows(_binary_segments(state["preds"][~ignored[:, j], j],
+    values = torch.cat([kernels.logauc_rows(_binary_segments(state["preds"][~ignored[:, j], j],
                                                         target[~ignored[:, j], j] == 1, fpr_range[1]), *fpr_range)
                         for j in range(target.shape[1])])
     return _average(values, (target == 1).sum(0), average, "LogAUC", strict)

@@ -35,7 +35,6 @@ from torch import Tensor
 from torchmetrics_lite._checks import check_probability, check_rank_ignore_index, check_thresholds
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.auroc import _kernels as kernels
-from torchmetrics_lite.functional.auroc import _sweep as sw
 from torchmetrics_lite.functional.auroc._common import (
     State,
     _as_bool,
@@ -57,7 +56,7 @@ __all__ = ["binary_recall_at_fixed_precision", "binary_precision_at_fixed_recall
            "multilabel_sensitivity_at_specificity", "multilabel_specificity_at_sensitivity"]
 
 Point = Tuple[Tensor, Tensor]
-Chooser = Callable[[sw.Swept, float], Point]
+Chooser = Callable[[kernels.Swept, float], Point]
 
 
 def _best(ok: Tensor, keys: Sequence[Tensor], value: Tensor, thresholds: Tensor, none_threshold: float,
@@ -85,33 +84,33 @@ def _wide(thresholds: Tensor) -> Tensor:
     return thresholds.to(float_dtype(thresholds.device))
 
 
-def _recall_at_precision(s: sw.Swept, min_precision: float) -> Point:
-    precision, recall, thresholds, valid = sw.pr_rates(s)
+def _recall_at_precision(s: kernels.Swept, min_precision: float) -> Point:
+    precision, recall, thresholds, valid = kernels.pr_rates(s)
     return _best(valid & (precision >= min_precision), (recall, precision, _wide(thresholds)), recall, thresholds,
                  math.nan, True)
 
 
-def _precision_at_recall(s: sw.Swept, min_recall: float) -> Point:
-    precision, recall, thresholds, valid = sw.pr_rates(s)
+def _precision_at_recall(s: kernels.Swept, min_recall: float) -> Point:
+    precision, recall, thresholds, valid = kernels.pr_rates(s)
     return _best(valid & (recall >= min_recall), (precision, recall, _wide(thresholds)), precision, thresholds,
                  math.nan, True)
 
 
-def _roc_rates(s: sw.Swept) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+def _roc_rates(s: kernels.Swept) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
     """The ROC rates with torchmetrics' 0 for a rate that is 0/0 (a column without negatives has specificity 1
     everywhere, one without positives sensitivity 0); an empty column keeps ``nan`` (no candidate)."""
-    fpr, tpr, thresholds, valid = sw.roc_rates(s)
+    fpr, tpr, thresholds, valid = kernels.roc_rates(s)
     seen = ((s.n_pos + s.n_neg) > 0).unsqueeze(1)
     fpr = torch.where(seen, torch.nan_to_num(fpr, nan=0.0), fpr)
     return fpr, torch.where(seen, torch.nan_to_num(tpr, nan=0.0), tpr), thresholds, valid
 
 
-def _sensitivity_at_specificity(s: sw.Swept, min_specificity: float) -> Point:
+def _sensitivity_at_specificity(s: kernels.Swept, min_specificity: float) -> Point:
     fpr, tpr, thresholds, valid = _roc_rates(s)
     return _best(valid & (1 - fpr >= min_specificity), (tpr, _wide(thresholds)), tpr, thresholds, 1e6, False)
 
 
-def _specificity_at_sensitivity(s: sw.Swept, min_sensitivity: float) -> Point:
+def _specificity_at_sensitivity(s: kernels.Swept, min_sensitivity: float) -> Point:
     fpr, tpr, thresholds, valid = _roc_rates(s)
     specificity = 1 - fpr
     return _best(valid & (tpr >= min_sensitivity), (specificity, _wide(thresholds)), specificity, thresholds,

@@ -1,11 +1,12 @@
-"""The packed kernel (``PACKED`` of :func:`._kernels.choose`): the unweighted curve reads of rows on CPU (EER,
+"""The packed kernel (``PACKED`` of :func:`~._kernels.choose`): the unweighted curve reads of rows on CPU (EER,
 LogAUC, the operating points) from one value sort per row of packed ``(descending score key, label)`` int64 keys
 (:func:`torchmetrics_lite._sort_keys.desc_key32`, the label in the low bit): no argsort, no gather; the thresholds
 are decoded from the keys. It applies to 32-bit scores (float32, or float64 holding float32 values) and to float64
-scores in ``[0, 2)`` (probabilities: :func:`~torchmetrics_lite._sort_keys.desc_key62`, whose keys also leave
+scores in ``[0, 2)`` (probabilities: :func:`desc_key62`, whose keys also leave
 room for the label bit); each function returns ``None`` otherwise, and the chooser's fallback runs.
 
->>> g = segments(torch.tensor([[0.9, 0.4, 0.4, 0.1]]), torch.tensor([[True, True, False, False]]))
+>>> from torchmetrics_lite._xp import NUMPY
+>>> g = segments(NUMPY, torch.tensor([[0.9, 0.4, 0.4, 0.1]]), torch.tensor([[True, True, False, False]]))
 >>> g.fpr.tolist(), g.valid.tolist()
 ([[0.0, 0.5, 0.5, 1.0]], [[True, False, True, True]])
 """
@@ -18,19 +19,18 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from torchmetrics_lite import _backend
-from torchmetrics_lite._dtype import float_dtype
-from torchmetrics_lite._sort_keys import decode_desc_key62, desc_key32, desc_key62
-from torchmetrics_lite.functional.auroc._roc_reads import Segments
-from torchmetrics_lite.functional.auroc._sweep import Swept
+from torchmetrics_lite._sort_keys import desc_key32
+from torchmetrics_lite._xp import Xp
+from torchmetrics_lite.functional.auroc._kernels.result_segments import Segments
+from torchmetrics_lite.functional.auroc._kernels.result_swept import Swept
 
-__all__ = ["segments", "eer", "curve_sweep"]
+__all__ = ["segments", "eer", "curve_sweep", "desc_key62", "decode_desc_key62"]
 
 
-def segments(scores: Tensor, positive: Tensor, hi: float = 1.0) -> Optional[Segments]:
-    """The :class:`~._roc_reads.Segments` of every row's ROC curve up to (at least) the first point with
+def segments(xp: Xp, scores: Tensor, positive: Tensor, hi: float = 1.0) -> Optional[Segments]:
+    """The :class:`~.result_segments.Segments` of every row's ROC curve up to (at least) the first point with
     ``fpr >= hi``, cut after the last row's point past ``hi``; ``None`` where the packed sort does not apply."""
-    found = _cumulative(scores, positive)
+    found = _cumulative(xp, scores, positive)
     if found is None:
         return None
     packed, wide, tp, fp = found
@@ -55,13 +55,13 @@ def segments(scores: Tensor, positive: Tensor, hi: float = 1.0) -> Optional[Segm
     return Segments(t(fpr), t(fnr), t(fpr_prev), t(fnr_prev), t(valid), thresholds)
 
 
-def eer(scores: Tensor, positive: Tensor) -> Optional[Tuple[Tensor, Tensor]]:
-    """:func:`~._roc_reads.eer_rows` of every row, from the packed sort without building the curve (``None`` where
+def eer(xp: Xp, scores: Tensor, positive: Tensor) -> Optional[Tuple[Tensor, Tensor]]:
+    """:func:`~.result_segments.eer_rows` of every row, from the packed sort without building the curve (``None`` where
     it does not apply): ``d = fp * n_pos - fn * n_neg`` rises strictly at every sorted position (a positive lowers
     ``fn``, a negative raises ``fp``), so the first position with ``d >= 0`` is the number of positions below 0; the
     crossing's segment ends at the end of that position's tie group and starts at the end of the group before (two
     counts of keys per row)."""
-    found = _cumulative(scores, positive)
+    found = _cumulative(xp, scores, positive)
     if found is None:
         return None
     packed, wide, tp, fp = found
@@ -84,12 +84,12 @@ def eer(scores: Tensor, positive: Tensor) -> Optional[Tuple[Tensor, Tensor]]:
     return torch.from_numpy(rate), torch.where(torch.from_numpy(np.isnan(rate)), math.nan, threshold)
 
 
-def curve_sweep(scores: Tensor, positive: Tensor) -> Optional[Swept]:
-    """The sweep of every row for the curve reads (:func:`._sweep.roc_rates`, :func:`._sweep.pr_rates`: the
-    operating points), ``None`` where the packed sort does not apply: its ``tp_above``/``fp_above`` are per
-    position (only their difference from ``tp``/``fp`` being non-zero is read there), so it is not for AUROC,
-    the ROC / PR point lists or DeLong."""
-    found = _cumulative(scores, positive)
+def curve_sweep(xp: Xp, scores: Tensor, positive: Tensor) -> Optional[Swept]:
+    """The sweep of every row for the curve reads (:func:`~.result_swept.roc_rates`,
+    :func:`~.result_swept.pr_rates`: the operating points), ``None`` where the packed sort does not apply: its
+    ``tp_above``/``fp_above`` are per position (only their difference from ``tp``/``fp`` being non-zero is read
+    there), so it is not for AUROC, the ROC / PR point lists or DeLong."""
+    found = _cumulative(xp, scores, positive)
     if found is None:
         return None
     packed, wide, tp, fp = found
@@ -104,10 +104,10 @@ def curve_sweep(scores: Tensor, positive: Tensor) -> Optional[Swept]:
                  t(fp), t(tp - pos), t(fp - neg), t(last), t(tp[:, -1]), t(fp[:, -1]))
 
 
-def _cumulative(scores: Tensor, positive: Tensor) -> Optional[Tuple[np.ndarray, bool, np.ndarray, np.ndarray]]:
+def _cumulative(xp: Xp, scores: Tensor, positive: Tensor) -> Optional[Tuple[np.ndarray, bool, np.ndarray, np.ndarray]]:
     """The packed rows of :func:`_packed_rows` (and whether their key is the wide one) with the positives and the
     negatives at or above each sorted position, ``tp`` and ``fp`` ``(R, n)``; ``None`` where it does not apply."""
-    found = _packed_rows(scores, positive)
+    found = _packed_rows(xp, scores, positive)
     if found is None:
         return None
     packed, wide = found
@@ -116,7 +116,7 @@ def _cumulative(scores: Tensor, positive: Tensor) -> Optional[Tuple[np.ndarray, 
 
 
 def _decode(key: np.ndarray, wide: bool) -> np.ndarray:
-    """The score values of their keys: float64 from :func:`~torchmetrics_lite._sort_keys.desc_key62` keys
+    """The score values of their keys: float64 from :func:`desc_key62` keys
     (``wide``), else float32 from :func:`~torchmetrics_lite._sort_keys.desc_key32` keys (an involution of the
     bits)."""
     if wide:
@@ -125,14 +125,14 @@ def _decode(key: np.ndarray, wide: bool) -> np.ndarray:
     return (bits ^ (~(bits >> 31) & np.int32(0x7FFFFFFF))).view(np.float32)
 
 
-def _packed_rows(scores: Tensor, positive: Tensor) -> Optional[Tuple[np.ndarray, bool]]:
+def _packed_rows(xp: Xp, scores: Tensor, positive: Tensor) -> Optional[Tuple[np.ndarray, bool]]:
     """Per row the sorted int64 keys ``key(score) << 1 | label``, and whether the key is the 62-bit one: float64
-    scores in ``[0, 2)`` take :func:`~torchmetrics_lite._sort_keys.desc_key62` (no float32 round trip to check),
+    scores in ``[0, 2)`` take :func:`desc_key62` (no float32 round trip to check),
     other scores :func:`~torchmetrics_lite._sort_keys.desc_key32`; ``None`` for empty input and scores that fit
     neither (float64 outside ``[0, 2)`` or -0.0 there, that are not exact float32)."""
-    if scores.numel() == 0 or float_dtype(scores.device) != torch.float64:
+    if scores.numel() == 0 or xp.result_dtype(scores) != torch.float64:
         return None
-    values = _backend.host(scores)
+    values = xp.asarray(scores)
     key, wide = desc_key62(values), True
     if key is None:
         key, wide = desc_key32(values), False
@@ -143,6 +143,28 @@ def _packed_rows(scores: Tensor, positive: Tensor) -> Optional[Tuple[np.ndarray,
         packed = key
     else:
         packed = key.astype(np.int64) << 1
-    packed |= _backend.host(positive)
+    packed |= xp.asarray(positive)
     packed.sort(axis=1)
     return packed, wide
+
+
+def desc_key62(a: np.ndarray) -> Optional[np.ndarray]:
+    """int64 keys in [0, 2**62) ordered as the float64 ``a`` DEScending (smallest key = largest value, equal
+    exactly where the values are), or None unless every value is a non-negative float64 below 2.0.
+
+    Such a value has its sign bit and its exponent's top bit clear, so its bits read as int64 lie in [0, 2**62) and
+    rise with the value; the key is ``2**62 - 1 - bits`` (:func:`decode_desc_key62` inverts it). The condition is
+    read on the bits themselves: their minimum ``>= 0`` rejects -0.0 and negative values (NaN with the sign bit
+    too), their maximum ``< 2**62`` rejects values ``>= 2``, inf and NaN. A key shifted left by one leaves room
+    for a label bit in a non-negative int64."""
+    if a.dtype != np.float64:
+        return None
+    bits = a.view(np.int64)
+    if bits.size and (int(bits.min()) < 0 or int(bits.max()) >= 1 << 62):
+        return None
+    return np.int64((1 << 62) - 1) - bits
+
+
+def decode_desc_key62(key: np.ndarray) -> np.ndarray:
+    """The float64 values of :func:`desc_key62` keys."""
+    return (np.int64((1 << 62) - 1) - key).view(np.float64)

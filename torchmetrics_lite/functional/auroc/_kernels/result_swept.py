@@ -1,26 +1,25 @@
-"""The static-shape descending sweep (the ``SWEEP`` kernel of :func:`._kernels.choose`) and the formulas that read
-a sweep, whichever kernel built it.
+"""The shared result of the AUROC family's curve kernels, :class:`Swept` (one descending sweep per row), and the
+formulas that read it, whichever kernel built it (:mod:`.static_sweep`, :mod:`.groups`,
+:mod:`.gather`, :mod:`.curve_counts`, :mod:`.packed`).
 
-Every row of ``scores`` ``(R, n)`` is sorted once in decreasing order (:func:`torchmetrics_lite._sort.rank_rows`,
-tie groups read from its keys); the positives' and negatives' weights follow the same order (``int64`` ones
-without ``weight``, so the counts stay exact, ``float64`` weights otherwise). With ``tp(k)`` / ``fp(k)`` the
-positive / negative weight of the scores ``>= scores[k]`` (cumulative sums read at the end of ``k``'s tie group)
-and ``tp_above(k)`` / ``fp_above(k)`` those of the scores ``> scores[k]`` (read at the group's start):
+Per row, in decreasing-score order, ``tp(k)`` / ``fp(k)`` are the positive / negative weight of the scores
+``>= scores[k]`` and ``tp_above(k)`` / ``fp_above(k)`` those of the scores ``> scores[k]`` (``int64`` counts
+without weights, so they stay exact; float64 weights otherwise, float32 on a device without float64):
 
 * weighted Mann-Whitney, tied pairs at 1/2: ``2U = sum_{k positive} w_k (2 (W_neg - fp(k)) + (fp(k) -
   fp_above(k)))``, AUROC ``= 2U / (2 W_pos W_neg)``;
 * average precision: ``sum_{k positive} w_k tp(k) / (tp(k) + fp(k)) / W_pos`` (scikit-learn's step sum: the
   positives of a tie group enter together);
-* the curves: ``(tp, fp, scores)`` at the last position of each tie group;
+* the curves: ``(tp, fp, scores)`` at the last position of each tie group of non-zero weight (a kernel with one
+  position per tie group marks every position ``last``; an empty bucket adds nothing and is no point);
 * DeLong's structural components (:mod:`~torchmetrics_lite.functional.auroc.delong`).
 
-Group starts and ends come from ``cummax`` / ``cummin`` of the group-boundary indices, so nothing has a
-data-dependent shape and the pass traces under ``torch.compile(fullgraph=True)``; only the curves, whose length
-is the number of distinct scores, select with a mask at the end.
+Static shapes (masked reductions), so the formulas trace under ``torch.compile``; only the point lists, whose
+length is the number of distinct scores, select with a mask at the end.
 
-The chooser sends ``torch.compile``, the unweighted per-class curves, weighted rows off the counting tables and
-DeLong here; the formulas below also read the sweeps of :mod:`._groups` (one position per tie group) and
-:mod:`._packed` (one per sample, the group ends marked), which it picks on the other eager paths.
+>>> s = grouped(torch.tensor([0.9, 0.4, 0.1]), torch.tensor([1, 2, 2]), torch.tensor([0, 1, 2]))
+>>> auroc_from_swept(s).item(), ap_from_swept(s).item()
+(0.875, 0.8333333333333333)
 """
 from __future__ import annotations
 
@@ -29,17 +28,16 @@ from typing import List, NamedTuple, Optional, Tuple
 import torch
 from torch import Tensor
 
-from torchmetrics_lite import _sort
 from torchmetrics_lite._dtype import float_dtype
 
-__all__ = ["Swept", "sweep", "auroc_from_swept", "ap_from_swept", "roc_rates", "pr_rates", "roc_points",
-           "pr_points"]
+__all__ = ["Swept", "grouped", "auroc_from_swept", "ap_from_swept", "points", "roc_rates", "pr_rates", "roc_points",
+           "pr_points", "standardized_partial_auroc"]
 
 
 class Swept(NamedTuple):
     """One descending sweep per row; every ``(R, n)`` field is in the row's decreasing-score order."""
 
-    order: Tensor  # int64 (R, n): column of each sorted position (zeros from _groups / _packed)
+    order: Tensor  # int64 (R, n): column of each sorted position (zeros where a kernel does not sort columns)
     scores: Tensor  # (R, n) scores, decreasing
     pos: Tensor  # (R, n) weight of the sample at k if positive, else 0 (int64 without weights)
     neg: Tensor  # (R, n) weight of the sample at k if negative, else 0
@@ -52,31 +50,20 @@ class Swept(NamedTuple):
     n_neg: Tensor  # (R,) total negative weight
 
 
-def sweep(scores: Tensor, positive: Tensor, weight: Optional[Tensor] = None) -> Swept:
-    """The sweep of every row of ``scores`` ``(R, n)`` with boolean ``positive`` ``(R, n)`` and an optional
-    per-column ``weight`` ``(n,)`` (shared by the rows: one sample's weight in every class) or per-element
-    ``(R, n)``."""
-    rows, n = scores.shape
-    order, keys = _sort.rank_rows(scores, descending=True)
-    order, keys = order.to(scores.device), keys.to(scores.device)
-    is_pos = positive.gather(1, order)
-    if weight is None:
-        pos = is_pos.long()
-        neg = 1 - pos
-    else:
-        w = weight.to(float_dtype(scores.device))
-        w = w.gather(1, order) if w.dim() == 2 else w[order]  # per element (R, n) or per column (n,)
-        pos = torch.where(is_pos, w, 0.0)
-        neg = w - pos
-    new = keys[:, 1:] != keys[:, :-1]
-    edge = torch.ones(rows, 1, dtype=torch.bool, device=scores.device)
-    last, first = torch.cat([new, edge], 1), torch.cat([edge, new], 1)
-    index = torch.arange(n, device=scores.device).expand(rows, n)
-    end = torch.where(last, index, n).flip(1).cummin(1).values.flip(1)
-    start = torch.where(first, index, 0).cummax(1).values
-    tp_inc, fp_inc = pos.cumsum(1), neg.cumsum(1)
-    return Swept(order, scores.gather(1, order), pos, neg, tp_inc.gather(1, end), fp_inc.gather(1, end),
-                 (tp_inc - pos).gather(1, start), (fp_inc - neg).gather(1, start), last, pos.sum(1), neg.sum(1))
+def grouped(thresholds: Tensor, tp: Tensor, fp: Tensor, pos: Optional[Tensor] = None,
+            neg: Optional[Tensor] = None) -> Swept:
+    """A one-row :class:`Swept` with one position per tie group, from the distinct scores (decreasing) and the
+    cumulative weights at each (and the groups' own weights when known, else their differences); ``order`` is
+    zeros."""
+    zero = tp.new_zeros(1)
+    pos = torch.diff(tp, prepend=zero) if pos is None else pos
+    neg = torch.diff(fp, prepend=zero) if neg is None else neg
+    last = torch.ones(1, tp.numel(), dtype=torch.bool, device=tp.device)
+    fields = (thresholds, pos, neg, tp, fp, tp - pos, fp - neg)
+    totals = (tp[-1:], fp[-1:]) if tp.numel() else (zero, zero)
+    scores, pos, neg, tp, fp, tp_above, fp_above = (v.unsqueeze(0) for v in fields)
+    return Swept(torch.zeros_like(last, dtype=torch.int64), scores, pos, neg, tp, fp, tp_above, fp_above, last,
+                 *totals)
 
 
 def auroc_from_swept(s: Swept) -> Tensor:
@@ -107,7 +94,7 @@ def _split_rows(values: Tensor, mask: Tensor) -> List[Tensor]:
     return list(values[mask].split(mask.sum(1).tolist()))
 
 
-def _points(s: Swept) -> Tensor:
+def points(s: Swept) -> Tensor:
     """The positions that are points of a curve: the last of each tie group whose total weight is not 0 (a
     group of zero-weight samples adds no threshold, as scikit-learn, which drops those samples)."""
     return s.last & ((s.tp - s.tp_above) + (s.fp - s.fp_above) > 0)
@@ -123,7 +110,7 @@ def roc_rates(s: Swept) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
     fpr = torch.cat([start, s.fp.to(dtype)], 1) / s.n_neg.to(dtype).unsqueeze(1)
     tpr = torch.cat([start, s.tp.to(dtype)], 1) / s.n_pos.to(dtype).unsqueeze(1)
     thresholds = torch.cat([s.scores.new_full((rows, 1), float("inf")), s.scores], 1)
-    valid = torch.cat([torch.ones(rows, 1, dtype=torch.bool, device=s.last.device), _points(s)], 1)
+    valid = torch.cat([torch.ones(rows, 1, dtype=torch.bool, device=s.last.device), points(s)], 1)
     return fpr, tpr, thresholds, valid
 
 
@@ -135,7 +122,7 @@ def pr_rates(s: Swept) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
     tp, predicted = s.tp.to(dtype), (s.tp + s.fp).to(dtype)
     n_pos = s.n_pos.to(dtype).unsqueeze(1)
     recall = torch.where(n_pos > 0, tp / torch.where(n_pos > 0, n_pos, 1.0), 1.0)
-    return tp / predicted, recall, s.scores, _points(s)
+    return tp / predicted, recall, s.scores, points(s)
 
 
 def roc_points(s: Swept) -> Tuple[List[Tensor], List[Tensor], List[Tensor]]:
@@ -153,3 +140,25 @@ def pr_points(s: Swept) -> Tuple[List[Tensor], List[Tensor], List[Tensor]]:
     mask = torch.cat([valid, one.bool()], 1)
     return (_split_rows(torch.cat([precision, one], 1), mask), _split_rows(torch.cat([recall, 0 * one], 1), mask),
             _split_rows(thresholds, valid))
+
+
+def standardized_partial_auroc(tps: Tensor, fps: Tensor, max_fpr: float, dtype: torch.dtype) -> Tensor:
+    """McClish-standardised area under the ROC curve for ``fpr <= max_fpr`` (as scikit-learn).
+
+    ``tps``/``fps`` are the curve's counts in decreasing-threshold order starting at ``(0, 0)``. The area is the
+    trapezoidal one (linear between points, i.e. tied pairs count 1/2), cut at ``fpr = max_fpr`` by linear
+    interpolation; then ``0.5 * (1 + (area - min_area) / (max_area - min_area))`` with ``min_area =
+    max_fpr**2 / 2`` (the chance diagonal) and ``max_area = max_fpr``; in ``dtype`` (float64, float32 on a device
+    without float64)."""
+    n_pos, n_neg = tps[-1].to(dtype), fps[-1].to(dtype)
+    cut = max_fpr * n_neg  # in false-positive counts
+    stop = int(torch.searchsorted(fps.to(dtype), cut.reshape(1), right=True))
+    f, t = fps[:stop].to(dtype), tps[:stop].to(dtype)
+    area2 = ((f[1:] - f[:-1]) * (t[1:] + t[:-1])).sum()  # twice the trapezoid area, in counts
+    if stop < fps.numel():
+        f0, f1, t0, t1 = f[-1], fps[stop].to(dtype), t[-1], tps[stop].to(dtype)
+        t_cut = t0 + (t1 - t0) * (cut - f0) / (f1 - f0)
+        area2 = area2 + (cut - f0) * (t0 + t_cut)
+    area = area2 / (2 * n_pos * n_neg)
+    min_area, max_area = 0.5 * max_fpr ** 2, max_fpr
+    return 0.5 * (1 + (area - min_area) / (max_area - min_area))

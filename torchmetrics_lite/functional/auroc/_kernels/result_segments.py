@@ -1,11 +1,13 @@
-"""Values read off the exact ROC curve of every row of a sweep (:mod:`._sweep`): the equal error rate and the
-log-scaled area. Static shapes (masked reductions and gathers), so they trace under ``torch.compile``.
+"""The unweighted ROC curve as :class:`Segments` (each point with the point before it), built from a
+:class:`~.result_swept.Swept` (:func:`segments`) or by the packed kernel (:mod:`.packed`), and the values read off it:
+the equal error rate and the log-scaled area. Static shapes (masked reductions and gathers), so they trace under
+``torch.compile``.
 
 The ROC curve of a row is piecewise linear: it starts at ``(fpr, tpr) = (0, 0)`` (threshold ``inf``) and joins
 the points of the distinct scores in decreasing order by straight segments (a tie group that holds positives and
 negatives is a diagonal segment: tied pairs count 1/2, as in AUROC). :func:`segments` gives, at each point of the
-curve, the point before it, so every segment is read at once; the packed kernel (:mod:`._packed`) builds the same
-:class:`Segments` on CPU without a sweep (:func:`._kernels.segments` chooses).
+curve, the point before it, so every segment is read at once; the packed kernel (:mod:`.packed`) builds the same
+:class:`Segments` on CPU without a sweep (:func:`~._kernels.segments` chooses).
 """
 from __future__ import annotations
 
@@ -15,9 +17,9 @@ from typing import NamedTuple, Tuple
 import torch
 from torch import Tensor
 
-from torchmetrics_lite import _sort
 from torchmetrics_lite._dtype import float_dtype
-from torchmetrics_lite.functional.auroc import _sweep as sw
+from torchmetrics_lite._xp import Xp
+from torchmetrics_lite.functional.auroc._kernels import result_swept as sw
 
 __all__ = ["Segments", "segments", "eer_rows", "mean_curve_eer", "logauc_rows"]
 
@@ -40,7 +42,7 @@ def segments(s: sw.Swept) -> Segments:
     rows, n = s.fp.shape
     fpr = s.fp.to(dtype) / s.n_neg.to(dtype).unsqueeze(1)
     fnr = (s.n_pos.unsqueeze(1) - s.tp).to(dtype) / s.n_pos.to(dtype).unsqueeze(1)
-    valid = sw._points(s)
+    valid = sw.points(s)
     index = torch.arange(n, device=fpr.device).expand(rows, n)
     seen = torch.where(valid, index, -1).cummax(1).values
     prev = torch.cat([torch.full((rows, 1), -1, dtype=seen.dtype, device=seen.device), seen[:, :-1]], 1)[:, :n]
@@ -71,7 +73,7 @@ def eer_rows(g: Segments) -> Tuple[Tensor, Tensor]:
     return torch.where(found, eer, nan), torch.where(found, threshold, nan.to(threshold.dtype))
 
 
-def mean_curve_eer(g: Segments) -> Tensor:
+def mean_curve_eer(xp: Xp, g: Segments) -> Tensor:
     """The EER of the rows' mean ROC curve (vertical averaging, as torchmetrics' macro ROC): ``nan`` when no row
     has both classes; rows without both classes are left out of the mean.
 
@@ -93,7 +95,8 @@ def mean_curve_eer(g: Segments) -> Tensor:
     fpr = torch.where(keep.unsqueeze(1), torch.cat([start, fpr, end], 1), 0.0)  # with (0, 1) and (1, 0): the
     fnr = torch.where(keep.unsqueeze(1), torch.cat([end, fnr, start], 1), 0.0)  # ends a cut curve may lack
     weight = keep.to(fpr.dtype) / keep.sum().clamp(min=1)
-    grid = _sort.sort(fpr.reshape(-1), runs=True)  # each row ascending: a merge of sorted runs on CPU
+    flat = fpr.reshape(-1)
+    grid = xp.tensor(xp.sort(xp.asarray(flat), stable=True), flat).to(flat.dtype)  # a merge of sorted runs (rows)
     lo = torch.full((1,), -1, dtype=torch.long, device=fpr.device)  # shape (1,): index tensors, no host reads
     hi = torch.full((1,), grid.numel() - 1, dtype=torch.long, device=fpr.device)
     for _ in range(max(1, int(grid.numel()).bit_length())):  # D+(grid[hi]) >= 0 > D+(grid[lo]) (lo = -1: none)
