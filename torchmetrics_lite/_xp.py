@@ -71,7 +71,7 @@ class Xp:
         raise NotImplementedError
 
     def ceil(self, a: A) -> A:
-        """int64 ceiling of non-negative floating values."""
+        """int64 ceiling of floating values."""
         raise NotImplementedError
 
     def clip(self, a: A, hi: A) -> A:
@@ -155,7 +155,8 @@ class Xp:
         raise NotImplementedError
 
     def segment_sum(self, values: A, ids: A, n: int) -> A:
-        """``(n,)`` sums in :attr:`real` of the floating ``values`` by their int64 segment ``ids`` in ``[0, n)``."""
+        """``(n,)`` sums in :attr:`real` of ``values`` (any real dtype, bools as 0/1) by their int64 segment ``ids``
+        in ``[0, n)``."""
         raise NotImplementedError
 
     def subtract(self, a: A, b: A, out: Optional[A] = None) -> A:
@@ -363,7 +364,7 @@ class _Torch(Xp):
         return torch.searchsorted(a, v)
 
     def segment_sum(self, values: Tensor, ids: Tensor, n: int) -> Tensor:
-        return torch.zeros(n, dtype=values.dtype, device=values.device).index_add_(0, ids, values)
+        return torch.zeros(n, dtype=self.real, device=values.device).index_add_(0, ids, values.to(self.real))
 
     def subtract(self, a: Tensor, b: Tensor, out: Optional[Tensor] = None) -> Tensor:
         return torch.sub(a.to(self.real), b.to(self.real), out=out)
