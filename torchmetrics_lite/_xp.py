@@ -122,6 +122,10 @@ class Xp:
         """Natural logarithm."""
         raise NotImplementedError
 
+    def log1p(self, a: A) -> A:
+        """``log(1 + a)``, accurate for small ``a``."""
+        raise NotImplementedError
+
     def log2(self, a: A) -> A:
         """Base-2 logarithm."""
         raise NotImplementedError
@@ -247,6 +251,7 @@ class _Numpy(Xp):
     floating = _direct(partial(np.asarray, dtype=np.float64))  # a numpy callable: no Python frame
     lgamma = _direct(_lgamma)
     log = _direct(np.log)
+    log1p = _direct(np.log1p)
     log2 = _direct(np.log2)
 
     def matvec(self, x: np.ndarray, w: np.ndarray, out: np.ndarray) -> np.ndarray:
@@ -338,6 +343,9 @@ class _Torch(Xp):
 
     def log(self, a: Tensor) -> Tensor:
         return torch.log(a)
+
+    def log1p(self, a: Tensor) -> Tensor:
+        return torch.log1p(a)
 
     def log2(self, a: Tensor) -> Tensor:
         return torch.log2(a)
