@@ -70,8 +70,9 @@ class Xp:
         """int64 number of times each of ``0 .. n-1`` occurs in the int64 ``ids`` (all in ``[0, n)``)."""
         raise NotImplementedError
 
-    def ceil(self, a: A) -> A:
-        """int64 ceiling of floating values."""
+    def ceil(self, a: A, scale: Optional[int] = None) -> A:
+        """int64 ceiling of the floating ``a``, or of ``a * scale`` formed in :attr:`real` (``a`` converted exactly
+        first, one rounding)."""
         raise NotImplementedError
 
     def clip(self, a: A, hi: A) -> A:
@@ -202,10 +203,6 @@ def _direct(f: Any) -> Any:
     return staticmethod(f)
 
 
-def _np_ceil(a: np.ndarray) -> np.ndarray:
-    return np.ceil(a).astype(np.int64)
-
-
 class _Numpy(Xp):
     """numpy spellings: bound numpy callables where one fits (no Python frame of their own in hot kernels)."""
 
@@ -222,7 +219,8 @@ class _Numpy(Xp):
     def bincount(self, ids: np.ndarray, n: int) -> np.ndarray:
         return np.bincount(ids, minlength=n)
 
-    ceil = _direct(_np_ceil)
+    def ceil(self, a: np.ndarray, scale: Optional[int] = None) -> np.ndarray:
+        return np.ceil(a if scale is None else np.multiply(a, scale, dtype=np.float64)).astype(np.int64)
 
     def clip(self, a: np.ndarray, hi: np.ndarray) -> np.ndarray:
         return np.minimum(np.maximum(a, 0), hi)
@@ -304,8 +302,8 @@ class _Torch(Xp):
         ones = torch.ones((), dtype=torch.int64, device=ids.device).expand(ids.shape[0])
         return torch.zeros(n, dtype=torch.int64, device=ids.device).index_add_(0, ids, ones)
 
-    def ceil(self, a: Tensor) -> Tensor:
-        return torch.ceil(a).to(torch.int64)
+    def ceil(self, a: Tensor, scale: Optional[int] = None) -> Tensor:
+        return torch.ceil(a if scale is None else a.to(self.real) * scale).to(torch.int64)
 
     def clip(self, a: Tensor, hi: Tensor) -> Tensor:
         return torch.minimum(torch.clamp(a, min=0), hi)

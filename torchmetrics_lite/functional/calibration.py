@@ -234,7 +234,8 @@ def _bin_index(xp: Xp, confidence: Any, n_bins: int) -> Any:
     if xp.real == torch.float32:  # a device without float64
         return _bin_index_float32(xp.floating(confidence), n_bins)
     if confidence.itemsize == 4 and n_bins < 2**28:  # float32 (numpy views float16/bfloat16 as float32)
-        idx = xp.ceil(xp.floating(confidence) * n_bins) - 1
+        idx = xp.ceil(confidence, n_bins)
+        idx -= 1
         return xp.minimum(xp.maximum(idx, 0), n_bins - 1)
     edges = xp.floating(xp.arange(n_bins - 1, confidence) + 1) / n_bins  # i / n, correctly rounded
     return xp.searchsorted(edges, xp.floating(confidence))
