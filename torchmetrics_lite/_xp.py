@@ -213,8 +213,8 @@ class _Numpy(Xp):
         return np.arange(n, dtype=np.int64)
 
     def asarray(self, t: Tensor) -> np.ndarray:
-        # the common case first: a float32/float64 tensor that needs no autograd is a plain numpy() view
-        return t.numpy() if t.dtype in _PLAIN and not t.requires_grad else host(t)
+        # the common case first: a tensor numpy views as it is, needing no autograd, is a plain numpy() view
+        return t.numpy() if t.dtype in _VIEWED and not t.requires_grad else host(t)
 
     def bincount(self, ids: np.ndarray, n: int) -> np.ndarray:
         return np.bincount(ids, minlength=n)
@@ -423,13 +423,14 @@ def namespace(t: Tensor, max_elements: Optional[int] = None) -> Xp:
 # -------------------------------------------------------------------------- torch, bound on first need
 def _bind_torch() -> None:
     """Bind torch and the backend switch in this module (a no-op once done)."""
-    global torch, host, use_numpy, float_dtype, _PLAIN
+    global torch, host, use_numpy, float_dtype, _VIEWED
     import torch
 
     from torchmetrics_lite._backend import host, use_numpy
     from torchmetrics_lite._dtype import float_dtype
 
-    _PLAIN = frozenset((torch.float32, torch.float64))
+    _VIEWED = frozenset((torch.float32, torch.float64, torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8,
+                         torch.bool))
 
 
 def _binding(name: str) -> Callable[..., Any]:
@@ -440,7 +441,7 @@ def _binding(name: str) -> Callable[..., Any]:
     return first_call
 
 
-_PLAIN: frozenset = frozenset()  # the dtypes :meth:`_Numpy.asarray` views directly (bound with torch)
+_VIEWED: frozenset = frozenset()  # the dtypes :meth:`_Numpy.asarray` views directly (bound with torch)
 host: Callable[..., Any] = _binding("host")
 use_numpy: Callable[..., bool] = _binding("use_numpy")
 float_dtype: Callable[..., Any] = _binding("float_dtype")

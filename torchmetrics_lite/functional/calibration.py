@@ -231,7 +231,7 @@ def _bin_index(xp: Xp, confidence: Any, n_bins: int) -> Any:
     it, more than the rounding's ``2**-53 i/n``), so ``ceil(c n) - 1`` is the bin, 2x faster than the search. A
     device without float64 reads the same bins from the float32 bits (:func:`_bin_index_float32`). Unchecked
     input: ``c < 0`` goes to bin 0, ``c > 1``, inf and NaN to the last bin, as the search."""
-    if xp.real == torch.float32:  # a device without float64
+    if xp.real is torch.float32:  # a device without float64
         return _bin_index_float32(xp.floating(confidence), n_bins)
     if confidence.itemsize == 4 and n_bins < 2**28:  # float32 (numpy views float16/bfloat16 as float32)
         idx = xp.ceil(confidence, n_bins)
@@ -250,7 +250,7 @@ def _bins(xp: Xp, confidence: Any, accuracy: Any, n_bins: int, weight: Optional[
     else:
         weight = xp.floating(weight)
         count = {"bin_weight": xp.tensor(xp.segment_sum(weight, idx, n_bins), like)}
-        confidence, accuracy = xp.floating(confidence) * weight, xp.floating(accuracy) * weight
+        confidence, accuracy = confidence * weight, accuracy * weight  # promoted to xp.real exactly
     return {
         **count,
         "bin_confidence": xp.tensor(xp.segment_sum(confidence, idx, n_bins), like),
