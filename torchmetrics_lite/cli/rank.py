@@ -76,16 +76,21 @@ def _relevant_groups(ranked: Any) -> Any:
 def _relevant_ranks(q: np.ndarray, rel: np.ndarray, n_items: np.ndarray) -> Any:
     """:func:`_relevant_groups` of a ranking without ties (``q``, ``rel`` in ranked order): each relevant
     document is a group of one, its rank within its query and the relevant documents ranked above it."""
+    from torchmetrics_lite._xp import NUMPY
     from torchmetrics_lite.functional.retrieval import _kernels as K
-    from torchmetrics_lite.functional.retrieval import _numpy_kernels as NK
 
     at = np.flatnonzero(rel > 0)
     gq = q.take(at)
     first = np.cumsum(n_items) - n_items  # ranked position of each query's first document
     found = np.bincount(gq, minlength=n_items.shape[0])
     index, one = np.arange(at.shape[0]), np.ones(at.shape[0], dtype=np.int64)
-    return K.Ranked(NK.NUMPY, rel.take(at), gq, index, one, gq, at - first.take(gq), one,
-                    index - (np.cumsum(found) - found).take(gq), n_items, found, first, n_items.shape[0])
+    return K.Ranked(NUMPY, rel.take(at), gq, index, one, gq, at - first.take(gq), one,
+                    index - (np.cumsum(found) - found).take(gq), n_items, found, first, n_items.shape[0],
+                    _no_ideal)
+
+
+def _no_ideal(ranked: Any) -> Any:
+    raise AssertionError("the ideal order comes from the qrels (see ranking)")
 
 
 def ranking(joined: Joined, ties: str) -> Any:
@@ -106,4 +111,4 @@ def ranking(joined: Joined, ties: str) -> Any:
     judged_q, judged_rel = joined.judged_q.take(positive), joined.judged_rel.take(positive)
     ideal = NK.ideal_runs(judged_q, judged_rel, nq)
     n_rel = np.bincount(judged_q, minlength=nq).astype(np.int64)
-    return ranked._replace(ops=NK.NUMPY._replace(ideal_runs=lambda _: ideal), n_rel=n_rel)
+    return ranked._replace(ideal=lambda _: ideal, n_rel=n_rel)

@@ -30,15 +30,12 @@ forecasts expressed in terms of probability", Monthly Weather Review 78(1), 1950
 """
 from __future__ import annotations
 
-import functools
 from typing import Any, Callable, Dict, Optional, Tuple
 
-import numpy as np
 import torch
 from torch import Tensor
 
 from torchmetrics_lite import _compat
-from torchmetrics_lite._backend import host, use_numpy
 from torchmetrics_lite._checks import (
     check_binary_prob_inputs,
     check_choice,
@@ -49,8 +46,8 @@ from torchmetrics_lite._checks import (
     drop_ignored,
 )
 from torchmetrics_lite._checks.calibration import LOGITS_HINT
-from torchmetrics_lite._dtype import float_dtype
-from torchmetrics_lite.functional.regression._kernels import TORCH, ops, present_sum
+from torchmetrics_lite._xp import Xp, namespace, torch_namespace
+from torchmetrics_lite.functional.regression._kernels import NUMPY_MAX_ELEMENTS, present_sum
 
 __all__ = [
     "binary_brier_score", "multiclass_brier_score", "binary_calibration_error", "multiclass_calibration_error",
@@ -74,17 +71,17 @@ def _brier_stats(total: Tensor, n: int, weight: Optional[Tensor]) -> State:
 def _binary_brier_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> State:
     """``sum_i w_i (preds_i - target_i)²`` in float64 (the conversion of either input is exact) and the count
     or weight sum."""
-    xp = ops(preds)
+    xp = namespace(preds, NUMPY_MAX_ELEMENTS)
     err = xp.subtract(xp.asarray(preds), xp.asarray(target))
     w = None if weight is None else xp.floating(xp.asarray(weight))
     total = xp.vecdot(err, err) if w is None else xp.vecdot(err, err * w)
-    return _brier_stats(xp.result(total), err.shape[0], weight)
+    return _brier_stats(xp.tensor(total, preds), err.shape[0], weight)
 
 
 def _multiclass_brier_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> State:
     """``sum_i w_i sum_c (preds_ic - [target_i = c])²`` in float64 (one float64 copy of ``preds`` minus the
     one-hot target, then dot products) and the count or weight sum."""
-    xp = ops(preds)
+    xp = namespace(preds, NUMPY_MAX_ELEMENTS)
     p, t = xp.asarray(preds), xp.asarray(target)
     diff = xp.subtract(p, t[:, None] == xp.arange(p.shape[1], p))
     if weight is None:
@@ -92,7 +89,7 @@ def _multiclass_brier_stats(preds: Tensor, target: Tensor, weight: Optional[Tens
         total = xp.vecdot(flat, flat)
     else:
         total = xp.vecdot(diff, diff) @ xp.floating(xp.asarray(weight))
-    return _brier_stats(xp.result(total), p.shape[0], weight)
+    return _brier_stats(xp.tensor(total, preds), p.shape[0], weight)
 
 
 def _brier_from_stats(state: State) -> Tensor:
@@ -226,70 +223,44 @@ def multiclass_brier_score(preds: Tensor, target: Tensor, *, num_classes: Option
 
 
 # ------------------------------------------------------------------------------------- calibration error
-@functools.lru_cache(maxsize=None)
-def _inner_edges(n_bins: int) -> np.ndarray:
-    """The ``n_bins - 1`` inner boundaries ``i / n_bins``, correctly rounded float64 (cached, read-only)."""
-    edges = np.arange(1, n_bins, dtype=np.float64) / n_bins
-    edges.flags.writeable = False
-    return edges
+def _bin_index(xp: Xp, confidence: Any, n_bins: int) -> Any:
+    """Bin of each confidence: ``i`` with ``i/n < c <= (i+1)/n`` against the correctly rounded float64
+    boundaries ``i/n`` (``c <= 1/n`` gives 0), by a binary search in float64. float32 confidences take an exact
+    shortcut: ``c * n`` is exact in float64 (a 24-bit significand times an integer below 2**28), and no float32
+    lies between ``i/n`` and its float64 rounding (a float32 ``c != i/n`` is at least ``c 2**-25 / n`` away from
+    it, more than the rounding's ``2**-53 i/n``), so ``ceil(c n) - 1`` is the bin, 2x faster than the search. A
+    device without float64 reads the same bins from the float32 bits (:func:`_bin_index_float32`). Unchecked
+    input: ``c < 0`` goes to bin 0, ``c > 1``, inf and NaN to the last bin, as the search."""
+    if xp.real is torch.float32:  # a device without float64
+        return _bin_index_float32(xp.floating(confidence), n_bins)
+    if confidence.itemsize == 4 and n_bins < 2**28:  # float32 (numpy views float16/bfloat16 as float32)
+        idx = xp.ceil(confidence, n_bins)
+        idx -= 1
+        return xp.minimum(xp.maximum(idx, 0), n_bins - 1)
+    edges = xp.floating(xp.arange(n_bins - 1, confidence) + 1) / n_bins  # i / n, correctly rounded
+    return xp.searchsorted(edges, xp.floating(confidence))
 
 
-def _bin_index_numpy(confidence: np.ndarray, n_bins: int) -> np.ndarray:
-    """Bin of each confidence: ``i`` with ``edges[i-1] < c <= edges[i]`` (``c <= 1/n`` gives 0), compared in
-    float64. float32 confidences take an exact shortcut: ``c * n`` is exact in float64 (a 24-bit significand
-    times an integer below 2**28), and no float32 lies between ``i/n`` and its float64 rounding (a float32
-    ``c != i/n`` is at least ``c 2**-25 / n`` away from it, more than the rounding's ``2**-53 i/n``), so
-    ``ceil(c n) - 1`` is the bin, 2x faster than the binary search (which float64 confidences take)."""
-    if confidence.dtype != np.float32 or n_bins >= 2**28:
-        return np.searchsorted(_inner_edges(n_bins), confidence)  # left: edges[i-1] < c <= edges[i]
-    idx = np.ceil(np.multiply(confidence, n_bins, dtype=np.float64)).astype(np.intp)
-    idx -= 1
-    np.maximum(idx, 0, out=idx)  # c = 0 (and, unchecked, c < 0) -> bin 0
-    return np.minimum(idx, n_bins - 1, out=idx)  # unchecked c > 1 or NaN -> the last bin, as the search
-
-
-def _bins_numpy(confidence: np.ndarray, accuracy: np.ndarray, n_bins: int, weight: Optional[np.ndarray]) -> State:
-    idx = _bin_index_numpy(confidence, n_bins)
+def _bins(xp: Xp, confidence: Any, accuracy: Any, n_bins: int, weight: Optional[Any], like: Tensor) -> State:
+    """Per-bin count (or weight sum), confidence sum and accuracy sum in ``xp.real`` (``index_add_`` into
+    ``n_bins`` slots in torch: static shapes, ``torch.compile``)."""
+    idx = _bin_index(xp, confidence, n_bins)
     if weight is None:
-        count = {"bin_count": torch.from_numpy(np.bincount(idx, minlength=n_bins))}
+        count = {"bin_count": xp.tensor(xp.bincount(idx, n_bins), like)}
     else:
-        weight = weight.astype(np.float64, copy=False)
-        count = {"bin_weight": torch.from_numpy(np.bincount(idx, weight, n_bins))}
-        confidence, accuracy = confidence * weight, accuracy * weight
+        weight = xp.floating(weight)
+        count = {"bin_weight": xp.tensor(xp.segment_sum(weight, idx, n_bins), like)}
+        confidence, accuracy = confidence * weight, accuracy * weight  # promoted to xp.real exactly
     return {
         **count,
-        "bin_confidence": torch.from_numpy(np.bincount(idx, confidence, n_bins)),  # float64 sums
-        "bin_accuracy": torch.from_numpy(np.bincount(idx, accuracy, n_bins)),
+        "bin_confidence": xp.tensor(xp.segment_sum(confidence, idx, n_bins), like),
+        "bin_accuracy": xp.tensor(xp.segment_sum(accuracy, idx, n_bins), like),
     }
-
-
-def _bins_torch(confidence: Tensor, accuracy: Tensor, n_bins: int, weight: Optional[Tensor]) -> State:
-    """As :func:`_bins_numpy` with static shapes (``torch.compile``): the boundaries ``i / n_bins`` (the same
-    correctly rounded float64 values), a binary search, and ``index_add_`` into ``n_bins`` slots. On a device
-    without float64 the sums are float32 and the bins come from :func:`_bin_index_float32` (the same bins)."""
-    dtype = float_dtype(confidence.device)
-    conf = confidence.to(dtype)
-    if dtype == torch.float64:
-        edges = torch.arange(1, n_bins, dtype=dtype, device=conf.device) / n_bins
-        idx = torch.bucketize(conf, edges, right=False)  # edges[i-1] < c <= edges[i]
-    else:
-        idx = _bin_index_float32(conf, n_bins)
-    columns = [conf, accuracy.to(dtype)]
-    if weight is None:
-        counts = torch.zeros(n_bins, dtype=torch.int64, device=conf.device).index_add_(0, idx, torch.ones_like(idx))
-        count = {"bin_count": counts}
-    else:
-        w = weight.to(dtype)
-        columns = [w, *(c * w for c in columns)]
-    sums = conf.new_zeros(len(columns), n_bins).index_add_(1, idx, torch.stack(columns))
-    if weight is not None:
-        count = {"bin_weight": sums[0]}
-    return {**count, "bin_confidence": sums[-2], "bin_accuracy": sums[-1]}
 
 
 def _bin_index_float32(confidence: Tensor, n_bins: int) -> Tensor:
     """The bins of float32 confidences without a float64 tensor (a device without float64), equal to the float64
-    search's: ``ceil(c n) - 1`` clamped to ``[0, n - 1]`` (see :func:`_bin_index_numpy` for why that is the
+    search's: ``ceil(c n) - 1`` clamped to ``[0, n - 1]`` (see :func:`_bin_index` for why that is the
     float64 rule), computed exactly in int64 from the bits of ``c = m 2**-s`` (``m`` its 24-bit significand).
     Comparing float32 ``c`` with float32 boundaries instead would move every ``c`` equal to a boundary rounded
     up (``float32(0.1) > 0.1``) into the bin below. Unchecked input: ``c < 0`` goes to bin 0, ``c > 1``, inf and
@@ -303,9 +274,9 @@ def _bin_index_float32(confidence: Tensor, n_bins: int) -> Tensor:
 
 
 def _bin_stats(confidence: Tensor, accuracy: Tensor, n_bins: int, weight: Optional[Tensor]) -> State:
-    if use_numpy(confidence):  # numpy's search and bincount win at every size
-        return _bins_numpy(host(confidence), host(accuracy), n_bins, None if weight is None else host(weight))
-    return _bins_torch(confidence, accuracy, n_bins, weight)
+    xp = namespace(confidence)  # numpy's search and bincount win at every size
+    return _bins(xp, xp.asarray(confidence), xp.asarray(accuracy), n_bins,
+                 None if weight is None else xp.asarray(weight), confidence)
 
 
 def _binary_bin_stats(preds: Tensor, target: Tensor, n_bins: int, weight: Optional[Tensor] = None) -> State:
@@ -326,7 +297,7 @@ def _calibration_error_from_stats(state: State, norm: str) -> Tensor:
     count = present_sum(state, "bin_count", "bin_weight")
     total = count.sum()
     gap = (state["bin_accuracy"] - state["bin_confidence"]).abs()  # = count_b * gap_b
-    safe = TORCH.nonzero(count)
+    safe = torch_namespace().divisor(count)
     if norm == "l1":
         value = gap.sum() / total
     elif norm == "l2":

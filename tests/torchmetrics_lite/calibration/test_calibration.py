@@ -16,6 +16,7 @@ from torchmetrics_lite import (
     MulticlassCalibrationError,
     _backend,
 )
+from torchmetrics_lite._xp import NUMPY, torch_namespace
 from torchmetrics_lite.functional import (
     binary_brier_score,
     binary_calibration_error,
@@ -206,8 +207,9 @@ def test_numpy_and_torch_statistics_agree(dtype, weighted):
 
 
 def test_float32_bins_by_arithmetic_equal_the_float64_search():
-    """float32 confidences are binned as ceil(c n) - 1 (exact, see ``_bin_index_numpy``): it must agree with
-    the binary search over the float64 boundaries i/n on every float32 at, just above and just below them."""
+    """float32 confidences are binned as ceil(c n) - 1 (exact, see ``_bin_index``): it must agree with
+    the binary search over the float64 boundaries i/n on every float32 at, just above and just below them, in
+    both namespaces."""
     rng = np.random.default_rng(0)
     for n in [*range(1, 64), 100, 1000, 1023, 3**9, 10**5]:
         edges = (np.arange(n + 1) / n).astype(np.float32)
@@ -215,7 +217,9 @@ def test_float32_bins_by_arithmetic_equal_the_float64_search():
                                rng.random(200, dtype=np.float32)])
         conf = conf[(conf >= 0) & (conf <= 1)]
         want = np.searchsorted(np.arange(1, n) / n, conf.astype(np.float64))
-        np.testing.assert_array_equal(C._bin_index_numpy(conf, n), want, err_msg=f"n_bins={n}")
+        np.testing.assert_array_equal(C._bin_index(NUMPY, conf, n), want, err_msg=f"n_bins={n}")
+        got = C._bin_index(torch_namespace(torch.float64), torch.from_numpy(conf), n).numpy()
+        np.testing.assert_array_equal(got, want, err_msg=f"n_bins={n} (torch)")
 
 
 # ------------------------------------------------------------------------------------------------ errors

@@ -18,6 +18,7 @@ from torchmetrics_lite import (
     RootMeanSquaredError,
     _backend,
 )
+from torchmetrics_lite._xp import torch_namespace
 from torchmetrics_lite.functional import (
     explained_variance,
     mean_absolute_percentage_error,
@@ -30,7 +31,7 @@ from torchmetrics_lite.metric import Fold
 
 
 def _moment_rows(x, w=None):
-    return impl.moment_rows(impl.TORCH, x, w)
+    return impl.moment_rows(torch_namespace(torch.float64), x, w)
 
 GEN = torch.Generator().manual_seed(6)
 SIZES = (9, 0, 23, 4, 1, 17)

@@ -19,6 +19,7 @@ import torch
 import torchmetrics_lite.functional.regression as functional_regression
 import torchmetrics_lite.regression as module_regression
 from tests.helpers.no_float64 import assert_float32_close, check_float32_policy, float64_less_cpu, weighted_functional
+from torchmetrics_lite._xp import torch_namespace
 from torchmetrics_lite.functional.regression import _kernels as impl
 from torchmetrics_lite.functional.regression import (
     concordance_corrcoef,
@@ -130,9 +131,9 @@ def test_fold_moments_stays_float32(monkeypatch):
     """The fold of the R² state (batches and ranks) on float32 states, at a large offset: float32 and close."""
     g = torch.Generator().manual_seed(5)
     parts = [1e4 + torch.randn(2, n, generator=g) for n in (30, 1, 50, 17)]
-    want = fold_moments(torch.stack([impl.moment_rows(impl.TORCH, x.double()) for x in parts]))
+    want = fold_moments(torch.stack([impl.moment_rows(torch_namespace(torch.float64), x.double()) for x in parts]))
     with float64_less_cpu(monkeypatch):
-        got = fold_moments(torch.stack([impl.moment_rows(impl.TORCH32, x.clone()) for x in parts]))
+        got = fold_moments(torch.stack([impl.moment_rows(torch_namespace(torch.float32), x.clone()) for x in parts]))
     assert_float32_close(got, want, rtol=OFFSET_RTOL)
 
 

@@ -4,9 +4,9 @@ At a training loop's batch size (a thousand samples) the statistics are a dozen 
 torch call costs microseconds of dispatch, more than its arithmetic; numpy's calls cost a fraction of that.
 So small CPU batches (:data:`NUMPY_MAX_ELEMENTS`) run in numpy on zero-copy views of the tensors (results come
 back as CPU tensors, sharing memory); larger ones, other devices and ``torch.compile`` run in torch, without any
-host sync. :func:`torchmetrics_lite._backend.use_numpy` chooses; the arithmetic below is written once, on
-operators both libraries share, plus the few calls of an :class:`ArrayOps` namespace (:data:`NUMPY`,
-:data:`TORCH`) where their spelling differs. The tests run both paths on CPU with ``_backend.force``.
+host sync. :func:`torchmetrics_lite._xp.namespace` chooses; the arithmetic below is written once, on
+operators both libraries share, plus the few calls of the array namespace ``xp`` (:mod:`torchmetrics_lite._xp`)
+where their spelling differs. The tests run both paths on CPU with ``_backend.force``.
 
 * :func:`error_sums`: per-output ``sum w e²``, ``sum w |e|`` or ``sum w |e| / max(|y|, eps)`` of the residual
   ``e = target - preds`` formed in float64 (every input dtype converts exactly, int64 beyond 2**53 aside);
@@ -16,36 +16,35 @@ operators both libraries share, plus the few calls of an :class:`ArrayOps` names
   centred sum of squares), so no digit is lost to a large offset.
 * :func:`fold_pair`: the weighted Chan merge (:func:`chan`) of two such moment states, in place.
 
-**A device without float64** (Apple MPS; :func:`~torchmetrics_lite.metric.float_dtype`): :func:`ops` returns
-:data:`TORCH32`, the same torch calls with float32 statistics, so no float64 tensor is made there. What a float32
-stream keeps: the residual ``target - preds`` of two float32 inputs is rounded once (relative 2**-24, exact when
-they lie within a factor of two: Sterbenz); the error sums add non-negative terms, so they have no cancellation
-and their relative error only grows with the number of additions (each batch's torch reduction, then one
-float32 addition per update: about ``sqrt(k) 2**-24`` for ``k`` updates, at most ``k 2**-24``). The moments
-stay well-conditioned: each batch is centred on its own float32 mean before squaring (two-pass; a value within
-a factor of two of the mean is centred exactly: Sterbenz), and the Chan/West merge adds ``M2`` parts and ``W_a delta²
+**A device without float64** (Apple MPS; :func:`~torchmetrics_lite.metric.float_dtype`): ``namespace`` returns the
+float32 torch namespace, the same torch calls with float32 statistics, so no float64 tensor is made there. What a
+float32 stream keeps: the residual ``target - preds`` of two float32 inputs is rounded once (relative 2**-24, exact
+when they lie within a factor of two: Sterbenz); the error sums add non-negative terms, so they have no
+cancellation and their relative error only grows with the number of additions (each batch's torch reduction, then
+one float32 addition per update: about ``sqrt(k) 2**-24`` for ``k`` updates, at most ``k 2**-24``). The moments
+stay well-conditioned: each batch is centred on its own float32 mean before squaring (two-pass; a value within a
+factor of two of the mean is centred exactly: Sterbenz), and the Chan/West merge adds ``M2`` parts and ``W_a delta²
 W_b / W``, all non-negative, with ``delta`` the difference of two means (no raw sum of squares, which in float32
-would lose every digit of a unit variance at an offset of 1e4). The means carry half an ulp of their value
-(the float32 inputs' own resolution), which enters ``M2`` through the merge's mean differences: a relative error
-of about ``2 kappa 2**-24 / sqrt(N)`` for ``N`` samples, ``kappa = |mean| / std`` (the variance's condition
-number), against ``kappa² 2**-24`` for raw sums; on top of that the rounding of the additions, which grows as
-the error sums'. Counts in the moment state are exact up to 2**24 samples in float32 (a relative error of
-2**-24 beyond). Measured over 1e7 float32 samples (targets 1e4 + N(0, 1), ``kappa = 1e4``) in 1e3 updates of
-1e4 or 1e4 updates of 1e3: MSE within 4e-6 of the float64 value, R² and explained variance within 2e-6
-(``python -m benchmarks.float32_streams``); 100 samples at ``kappa = 1e4``: R² within 2e-4
+would lose every digit of a unit variance at an offset of 1e4). The means carry half an ulp of their value (the
+float32 inputs' own resolution), which enters ``M2`` through the merge's mean differences: a relative error of
+about ``2 kappa 2**-24 / sqrt(N)`` for ``N`` samples, ``kappa = |mean| / std`` (the variance's condition number),
+against ``kappa² 2**-24`` for raw sums; on top of that the rounding of the additions, which grows as the error
+sums'. Counts in the moment state are exact up to 2**24 samples in float32 (a relative error of 2**-24 beyond).
+Measured over 1e7 float32 samples (targets 1e4 + N(0, 1), ``kappa = 1e4``) in 1e3 updates of 1e4 or 1e4 updates of
+1e3: MSE within 4e-6 of the float64 value, R² and explained variance within 2e-6 (``python -m
+benchmarks.float32_streams``); 100 samples at ``kappa = 1e4``: R² within 2e-4
 (``tests/torchmetrics_lite/regression/test_regression_float64_less_device.py``).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 import numpy as np
 import torch
 from torch import Tensor
 
-from torchmetrics_lite import _backend
 from torchmetrics_lite._backend import host
-from torchmetrics_lite._dtype import float_dtype
+from torchmetrics_lite._xp import NUMPY, Xp, namespace, torch_namespace
 
 #: scikit-learn's floor on ``|target|`` in MAPE: ``numpy.finfo(numpy.float64).eps``.
 MAPE_EPS = float(np.finfo(np.float64).eps)
@@ -58,89 +57,6 @@ NUMPY_MAX_ELEMENTS = 8192
 COUNT, WEIGHT, MEAN, M2 = range(4)
 
 
-class ArrayOps(NamedTuple):
-    """The calls whose spelling differs between numpy and torch; everything else is shared operators."""
-
-    asarray: Callable[[Tensor], Any]  # a tensor as this library's array (numpy: zero-copy view)
-    result: Callable[[Any], Tensor]  # an array back as a tensor (numpy: zero-copy)
-    floating: Callable[[Any], Any]  # conversion to the statistics' dtype (a no-op when it already is)
-    subtract: Callable[..., Any]  # ``a - b`` in the statistics' dtype, ``out=`` optional
-    vecdot: Callable[..., Any]  # row-wise dot products of two ``(m, N)`` arrays (``out`` optional)
-    row_sums: Callable[[Any, Any], Any]  # ``row_sums(x, out)``: ``x.sum(1)`` written into ``out``, returned
-    matvec: Callable[[Any, Any, Any], Any]  # ``matvec(x, w, out)``: ``x @ w`` written into ``out``, returned
-    maximum: Callable[[Any, float], Any]  # element-wise maximum with a number
-    nonzero: Callable[[Any], Any]  # ``w`` where ``w != 0``, else 1 (a safe denominator for a weight sum)
-    empty: Callable[[Tuple[int, ...], Any], Any]  # scratch ``empty(shape, like)`` in the statistics' dtype
-    arange: Callable[[int, Any], Any]  # ``arange(n, like)``: int64 ``0 .. n-1`` (on ``like``'s device)
-    count_tensor: Callable[[int, Any], Tensor]  # ``n`` as an int64 0-d *tensor* on ``like``'s device
-
-
-def _torch_vecdot(a: Tensor, b: Tensor, out: Optional[Tensor] = None) -> Tensor:
-    # a few long rows: one BLAS product streams them once (3x faster than vecdot's product-then-sum on 1e6
-    # samples; its O(m²) extra work is nothing then); short or many rows: one vecdot call
-    m, n = a.shape[-2:] if a.dim() > 1 else (1, a.shape[0])
-    long_rows = a.dim() == 2 and n >= 8192 and m <= 8 and not torch.compiler.is_compiling()
-    value = torch.mm(a, b.T).diagonal() if long_rows else torch.linalg.vecdot(a, b)
-    return value if out is None else out.copy_(value)
-
-
-def _host(t: Tensor) -> np.ndarray:
-    """:func:`~torchmetrics_lite._backend.host`, with the common case (a float32/float64 tensor that needs no
-    autograd) first: a plain zero-copy ``numpy()``."""
-    if t.dtype in _PLAIN and not t.requires_grad:
-        return t.numpy()
-    return host(t)
-
-
-_PLAIN = frozenset((torch.float32, torch.float64))
-
-NUMPY = ArrayOps(
-    asarray=_host,
-    result=lambda a: torch.from_numpy(np.asarray(a)),
-    floating=lambda a: a.astype(np.float64, copy=False),
-    subtract=lambda a, b, out=None: np.subtract(a, b, out=out, dtype=np.float64),
-    vecdot=np.vecdot,
-    row_sums=lambda x, out: np.add.reduce(x, 1, out=out),
-    matvec=lambda x, w, out: np.matmul(x, w, out=out),
-    maximum=np.maximum,
-    nonzero=lambda w: np.where(w != 0, w, 1.0),
-    empty=lambda shape, like: np.empty(shape),
-    arange=lambda n, like: np.arange(n),
-    count_tensor=lambda n, like: torch.from_numpy(np.array(n, dtype=np.int64)),
-)
-
-
-def _torch_ops(dtype: torch.dtype) -> ArrayOps:
-    """The torch calls, with floating statistics in ``dtype``: float64, or float32 on a device without it."""
-    return ArrayOps(
-        asarray=lambda t: t.detach(),
-        result=lambda t: t,
-        floating=lambda t: t.to(dtype),
-        subtract=lambda a, b, out=None: torch.sub(a.to(dtype), b.to(dtype), out=out),
-        vecdot=_torch_vecdot,
-        row_sums=lambda x, out: out.copy_(x.sum(1)),
-        matvec=lambda x, w, out: out.copy_(x @ w),
-        maximum=torch.clamp_min,
-        nonzero=lambda w: torch.where(w != 0, w, 1.0),
-        empty=lambda shape, like: torch.empty(shape, dtype=dtype, device=like.device),
-        arange=lambda n, like: torch.arange(n, device=like.device),
-        count_tensor=lambda n, like: torch.full((), n, dtype=torch.int64, device=like.device),
-    )
-
-
-#: torch, float64 statistics (CPU, CUDA); :data:`TORCH32`: float32, for a device without float64 (MPS)
-TORCH = _torch_ops(torch.float64)
-TORCH32 = _torch_ops(torch.float32)
-
-
-def ops(t: Tensor, max_elements: Optional[int] = NUMPY_MAX_ELEMENTS) -> ArrayOps:
-    """:data:`NUMPY` when :func:`torchmetrics_lite._backend.use_numpy` says so for ``t``, else :data:`TORCH`, or
-    :data:`TORCH32` where ``t``'s device has no float64 (:func:`~torchmetrics_lite.metric.float_dtype`)."""
-    if _backend.use_numpy(t, max_elements):
-        return NUMPY
-    return TORCH if float_dtype(t.device) == torch.float64 else TORCH32
-
-
 def columns(a: Any) -> Any:
     """``(N,)`` or ``(N, d)`` (numpy array or tensor) as a ``(d, N)`` view."""
     return a[None] if a.ndim == 1 else a.T
@@ -151,20 +67,20 @@ def error_sums(preds: Tensor, target: Tensor, kind: str, weight: Optional[Tensor
     """Per-output float64 sums ``(d,)`` of ``w e²`` (``kind="squared"``), ``w |e|`` (``"absolute"``) or
     ``w |e| / max(|target|, eps)`` (``"percentage"``), ``e = target - preds`` in float64, ``w`` the
     ``(N,)`` weights; and their denominator: the int64 count ``N`` without weights, else the float64 ``sum w``."""
-    xp = ops(target)
+    xp = namespace(target, NUMPY_MAX_ELEMENTS)
     t = columns(xp.asarray(target))
     err = xp.subtract(t, columns(xp.asarray(preds)))  # exact conversions, then one rounding
     if weight is None:
         w, denominator = None, xp.count_tensor(t.shape[1], t)
     else:
         w = xp.floating(xp.asarray(weight))
-        denominator = xp.result(w.sum())
+        denominator = xp.tensor(w.sum(), target)
     if kind == "squared":
-        return xp.result(xp.vecdot(err, err) if w is None else xp.vecdot(err, err * w)), denominator
+        return xp.tensor(xp.vecdot(err, err) if w is None else xp.vecdot(err, err * w), target), denominator
     terms = abs(err)
     if kind == "percentage":
         terms = terms / xp.maximum(abs(xp.floating(t)), MAPE_EPS)
-    return xp.result(terms.sum(-1) if w is None else terms @ w), denominator
+    return xp.tensor(terms.sum(-1) if w is None else terms @ w, target), denominator
 
 
 def present_sum(state: Dict[str, Tensor], count: str, weight: str) -> Tensor:
@@ -179,7 +95,7 @@ def present_sum(state: Dict[str, Tensor], count: str, weight: str) -> Tensor:
 def moments(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> Tensor:
     """``(4, 2d)`` rows ``[count, weight, mean, M2]`` of the target columns, then of the residual
     ``target - preds`` columns (float64; a scratch ``(2d, N)`` holds both, the residual formed in float64)."""
-    xp = ops(target)
+    xp = namespace(target, NUMPY_MAX_ELEMENTS)
     t, p = xp.asarray(target), xp.asarray(preds)
     n, d = t.shape[0], 1 if t.ndim == 1 else t.shape[1]
     x = xp.empty((2 * d, n), t)
@@ -189,10 +105,10 @@ def moments(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> T
     else:
         x[:d] = t.T
         xp.subtract(x[:d], p.T, out=x[d:])
-    return xp.result(moment_rows(xp, x, None if weight is None else xp.floating(xp.asarray(weight))))
+    return xp.tensor(moment_rows(xp, x, None if weight is None else xp.floating(xp.asarray(weight))), target)
 
 
-def moment_rows(xp: ArrayOps, x: Any, w: Any = None) -> Any:
+def moment_rows(xp: Xp, x: Any, w: Any = None) -> Any:
     """``(4, m)`` rows ``[count, weight, mean, M2]`` of the rows of ``x`` ``(m, N)`` (float64, one variable
     per contiguous row; ``xp``'s array type), weighted by ``w`` ``(N,)`` when given, two-pass; a zero weight
     sum gives mean 0 and M2 0. ``x`` is scratch: it is centred in place."""
@@ -206,7 +122,7 @@ def moment_rows(xp: ArrayOps, x: Any, w: Any = None) -> Any:
         out[COUNT] = n
         out[WEIGHT] = total = w.sum()
         mean = xp.matvec(x, w, out[MEAN])
-        mean /= xp.nonzero(total)
+        mean /= xp.divisor(total)
     x -= mean[:, None]
     xp.vecdot(x, x if w is None else x * w, out[M2])
     return out
@@ -221,12 +137,13 @@ def fold_pair(state: Tensor, stats: Tensor) -> None:
     """In place, ``state <- fold(stack([state, stats]))`` for two ``(4, m)`` moment states (the weighted Chan
     update, :func:`chan`). On CPU it runs on zero-copy numpy views (Python floats for narrow states: IEEE
     doubles, the same results), elsewhere in torch (no host sync)."""
-    if not _backend.use_numpy(state):
-        state.copy_(torch.stack(chan(state.unbind(0), stats.unbind(0), TORCH.nonzero)))
+    xp = namespace(state)
+    if xp is not NUMPY:
+        state.copy_(torch.stack(chan(state.unbind(0), stats.unbind(0), xp.divisor)))
         return
     a = state.numpy()
     if a.shape[1] > SCALAR_COLUMNS:
-        a[:] = chan(a, host(stats), NUMPY.nonzero)
+        a[:] = chan(a, host(stats), NUMPY.divisor)
     else:
         a.T[:] = [chan(x, y, _nonzero) for x, y in zip(zip(*a.tolist()), zip(*stats.tolist()))]
 
@@ -254,10 +171,10 @@ def fold_stack(stack: Tensor) -> Tensor:
     w = w_i.sum(0)
     first = (w_i > 0).to(torch.uint8).argmax(0, keepdim=True)  # first part of each column with weight
     ref = mean_i.gather(0, first)[0]
-    mean = ref + (w_i * (mean_i - ref)).sum(0) / TORCH.nonzero(w)
+    mean = ref + (w_i * (mean_i - ref)).sum(0) / torch_namespace().divisor(w)
     m2 = m2_i.sum(0) + (w_i * (mean_i - mean).square()).sum(0)
     return torch.stack([c_i.sum(0), w, mean, m2])
 
 
 __all__: List[str] = ["error_sums", "present_sum", "moments", "moment_rows", "fold_pair", "fold_stack", "chan",
-                      "ops", "NUMPY", "TORCH", "TORCH32", "MAPE_EPS"]
+                      "MAPE_EPS"]

@@ -21,6 +21,7 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_regression_inputs, check_regression_values
+from torchmetrics_lite._xp import namespace
 from torchmetrics_lite.functional.regression import _kernels as _impl
 
 __all__ = ["pearson_corrcoef", "concordance_corrcoef", "fold_comoments"]
@@ -33,7 +34,7 @@ COUNT, MEAN_P, MEAN_T, M2_P, M2_T, CROSS = range(6)
 
 def _comoments(preds: Tensor, target: Tensor) -> Tensor:
     """``(6, d)`` co-moment rows of one batch (two-pass, in the statistics' dtype; numpy on CPU)."""
-    xp = _impl.ops(target, None)
+    xp = namespace(target)
     p, t = _impl.columns(xp.asarray(preds)), _impl.columns(xp.asarray(target))
     d, n = t.shape
     x = xp.empty((2 * d, n), t)
@@ -45,7 +46,7 @@ def _comoments(preds: Tensor, target: Tensor) -> Tensor:
     out[MEAN_P], out[MEAN_T] = mom[_impl.MEAN, :d], mom[_impl.MEAN, d:]
     out[M2_P], out[M2_T] = mom[_impl.M2, :d], mom[_impl.M2, d:]
     xp.vecdot(x[:d], x[d:], out[CROSS])
-    return xp.result(out)
+    return xp.tensor(out, target)
 
 
 def _comoment_stats(preds: Tensor, target: Tensor, *, num_outputs: int | None, validate_args: bool) -> State:

@@ -197,9 +197,11 @@ def fold_moments(stack: Tensor) -> Tensor:
         method", Communications of the ACM 22(9), 1979.
 
     Examples:
+        >>> from torchmetrics_lite._xp import torch_namespace
         >>> from torchmetrics_lite.functional.regression import _kernels
-        >>> a = _kernels.moment_rows(_kernels.TORCH, torch.tensor([[1.0, 2.0]], dtype=torch.float64))
-        >>> b = _kernels.moment_rows(_kernels.TORCH, torch.tensor([[6.0]], dtype=torch.float64))
+        >>> xp = torch_namespace(torch.float64)
+        >>> a = _kernels.moment_rows(xp, torch.tensor([[1.0, 2.0]], dtype=torch.float64))
+        >>> b = _kernels.moment_rows(xp, torch.tensor([[6.0]], dtype=torch.float64))
         >>> fold_moments(torch.stack([a, b])).flatten().tolist()  # count, W, mean, M2 of [1, 2, 6]
         [3.0, 3.0, 3.0, 14.0]
     """

@@ -3,22 +3,20 @@
 The pipeline (:func:`~torchmetrics_lite.functional.retrieval._streaming._retrieval_batch_stats`): checked dense
 ``(queries, items)`` or flat ``(preds, target, indexes)`` input -> :func:`_rank` (one flat item list with compact
 query ids, ranked by ONE sort: numpy's packed sort on CPU, :func:`rank` here on every other device and under
-``torch.compile``; :mod:`torchmetrics_lite._backend` chooses) -> a measure of
+``torch.compile``; :func:`torchmetrics_lite._xp.namespace` chooses) -> a measure of
 :mod:`~torchmetrics_lite.functional.retrieval._kernels` on the tie groups -> :func:`_reduce` (the empty-query
 rule and the sums).
 """
 from __future__ import annotations
 
-from functools import partial
 from typing import Callable, Dict, NamedTuple, Optional
 
 import numpy as np
 import torch
 from torch import Tensor
 
-from torchmetrics_lite import _backend
 from torchmetrics_lite._checks import check_retrieval_values
-from torchmetrics_lite._dtype import float_dtype
+from torchmetrics_lite._xp import NUMPY, Xp, namespace
 from torchmetrics_lite.functional.retrieval import _kernels as K
 from torchmetrics_lite.functional.retrieval import _numpy_kernels
 
@@ -63,11 +61,12 @@ def _compact_ids(indexes: Tensor) -> tuple:
 def _rank(preds: Tensor, target: Tensor, indexes: Optional[Tensor], mask: Optional[Tensor], *, ties: str,
           ignore_index: Optional[int], validate_args: bool, cut: Optional[int] = None) -> K.Ranked:
     """Checked inputs -> the ranking: one flat item list with compact query ids, ranked by ONE sort
-    (numpy's packed sort on CPU, :func:`rank` on other devices and under ``torch.compile``; ``_backend``
-    chooses). Masked and ``ignore_index`` items are dropped before the numpy sort; the torch ranking of dense
+    (numpy's packed sort on CPU, :func:`rank` on other devices and under ``torch.compile``; ``namespace``
+    chooses, once). Masked and ``ignore_index`` items are dropped before the numpy sort; the torch ranking of dense
     input keeps them in place, flagged (every shape then follows the input's, as ``torch.compile`` needs).
     ``cut``: the measure reads only the ranks up to it (see :func:`_numpy_kernels.rank`)."""
-    on_numpy = _backend.use_numpy(preds)
+    xp = namespace(preds)
+    on_numpy = xp is NUMPY
     dense = indexes is None
     if dense:
         if preds.dim() == 1:
@@ -91,7 +90,7 @@ def _rank(preds: Tensor, target: Tensor, indexes: Optional[Tensor], mask: Option
     if not dense:
         qid, n_queries = _compact_ids(qid)
     if not on_numpy:
-        return rank(Flat(preds, target, qid, n_queries, keep), ties)
+        return rank(xp, Flat(preds, target, qid, n_queries, keep), ties)
     full_rows = n_cols if dense and mask is None and ignore_index is None else 0
     target = target.detach()
     if target.dtype in (torch.bfloat16, torch.float16):
@@ -100,29 +99,7 @@ def _rank(preds: Tensor, target: Tensor, indexes: Optional[Tensor], mask: Option
                                row_length=full_rows)
 
 
-# ------------------------------------------------------------------------------------------ torch ops
-def _cumsum0(x: Tensor) -> Tensor:
-    dtype = torch.int64 if not x.is_floating_point() else x.dtype
-    return torch.cat([torch.zeros(1, dtype=dtype, device=x.device), torch.cumsum(x, 0, dtype=dtype)])
-
-
-def _segsum(values: Tensor, ids: Tensor, n: int) -> Tensor:
-    """Sums of the floating ``values`` (the kernel's dtype) by segment id."""
-    return torch.zeros(n, dtype=values.dtype, device=values.device).index_add_(0, ids, values)
-
-
-def _span(n: int, k: Optional[int], *counts: Tensor) -> int:
-    """An upper bound known without a host sync: the number of items, or ``k`` if smaller."""
-    return 1 + (n if k is None else min(k, n))
-
-
-def _table(term: str, n: int, k: Optional[int], *counts: Tensor, dtype: torch.dtype = torch.float64) -> Tensor:
-    """``Ops.table``: prefix sums of ``1/log2(p+1)`` (``"discount"``) or ``1/p`` for the ranks ``p`` up to
-    :func:`_span` (``dtype``: the kernel's floating dtype)."""
-    pos = torch.arange(_span(n, k) - 1, device=counts[0].device).to(dtype) + 1.0
-    return _cumsum0(1.0 / torch.log2(pos + 1.0) if term == "discount" else 1.0 / pos)
-
-
+# ------------------------------------------------------------------------------------------ torch ranking
 def _ideal_runs(r: K.Ranked) -> K.Runs:
     """Grades sorted descending within each query (two chained stable sorts), one run per item (``r.rel`` is
     already in the kernel's floating dtype)."""
@@ -130,34 +107,6 @@ def _ideal_runs(r: K.Ranked) -> K.Runs:
     order = by_value[torch.sort(r.q[by_value], stable=True).indices]
     pos = torch.arange(r.q.numel(), device=r.q.device) - r.qstart[r.q]
     return K.Runs(r.q, pos, torch.ones_like(pos), r.rel[order])
-
-
-TORCH = K.Ops(
-    name="torch",
-    real=lambda x: x.to(torch.float64),
-    cumsum0=_cumsum0,
-    take=lambda x, i: x[i],
-    segsum=_segsum,
-    nonzero=lambda m: torch.nonzero(m).view(-1),
-    arange=lambda n, like: torch.arange(n, device=like.device),
-    repeat=torch.repeat_interleave,
-    cap=lambda x, c: torch.clamp(x, max=c),
-    clip0=lambda x, hi: torch.minimum(torch.clamp(x, min=0), hi),
-    where=torch.where,
-    log=torch.log,
-    log2=torch.log2,
-    exp=torch.exp,
-    exp2=torch.exp2,
-    lgamma=torch.lgamma,
-    ceil=lambda x: torch.ceil(x).to(torch.int64),
-    searchsorted=lambda a, v: torch.searchsorted(a, v),
-    span=_span,
-    table=_table,
-    ideal_runs=_ideal_runs,
-)
-#: The torch ops by floating dtype: float64, or float32 on a device without float64 (``float_dtype``).
-TORCH_OPS = {torch.float64: TORCH, torch.float32: TORCH._replace(real=lambda x: x.to(torch.float32),
-                                                                  table=partial(_table, dtype=torch.float32))}
 
 
 def _group_bounds(new: Tensor) -> tuple:
@@ -171,12 +120,13 @@ def _group_bounds(new: Tensor) -> tuple:
     return idx, first, last
 
 
-def rank(flat: Flat, ties: str) -> K.Ranked:
+def rank(xp: Xp, flat: Flat, ties: str) -> K.Ranked:
     """Items ranked by two chained stable sorts (query, then -score; masked items last in their query), as
     one row per item carrying its tie group's values (:class:`~torchmetrics_lite.functional.retrieval._kernels.
     Ranked` with ``weight``): every shape is the input's, so it traces under ``torch.compile`` and runs on CUDA
-    without a host sync. Values are float64, or float32 on a device without float64 (``float_dtype``)."""
-    dtype = float_dtype(flat.preds.device)
+    without a host sync. Values are in ``xp.real`` (the torch namespace of the device: float64, or float32 on a
+    device without float64)."""
+    dtype = xp.real
     by_value = torch.sort(flat.preds, descending=True, stable=True).indices
     seg = flat.qid[by_value]
     if flat.valid is not None:
@@ -198,14 +148,14 @@ def rank(flat: Flat, ties: str) -> K.Ranked:
     ones = torch.ones(n, dtype=torch.int64, device=q.device)
     counts = torch.zeros(nq, dtype=torch.int64, device=q.device).index_add_(0, q, ones)
     n_items = counts if ok is None else torch.zeros_like(counts).index_add_(0, q, ok.to(torch.int64))
-    ends = _cumsum0(counts)
+    ends = xp.cumsum0(counts)
     qstart = ends[:-1]
-    crel = _cumsum0(rel > 0)
+    crel = xp.cumsum0(rel > 0)
     item_qstart = qstart[q]
     gsize = last - first + 1
     at = crel[first]
-    return K.Ranked(TORCH_OPS[dtype], rel, q, first, gsize, q, first - item_qstart, crel[last + 1] - at,
-                    at - crel[item_qstart], n_items, crel[ends[1:]] - crel[qstart], qstart, nq,
+    return K.Ranked(xp, rel, q, first, gsize, q, first - item_qstart, crel[last + 1] - at,
+                    at - crel[item_qstart], n_items, crel[ends[1:]] - crel[qstart], qstart, nq, _ideal_runs,
                     1.0 / gsize.to(dtype), idx - first)
 
 

@@ -11,13 +11,11 @@ from __future__ import annotations
 
 from typing import Callable, Optional, Tuple, Union
 
-import numpy as np
 import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_retrieval_inputs, check_retrieval_options
 from torchmetrics_lite._checks.retrieval_curves import check_curve_options, check_min_precision
-from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite.functional.retrieval._kernels import Ranked
 from torchmetrics_lite.functional.retrieval._torch_kernels import RELEVANT, _rank
 
@@ -27,29 +25,20 @@ Curves = Tuple[Tensor, Tensor, Tensor, Tensor]  # hits (Q, K), n_items (Q,), n_r
 Aggregation = Union[str, Callable[..., Tensor]]
 
 
-def _hits(r: Ranked, k: int, device: torch.device) -> Tensor:
-    """``(Q, k)`` expected relevant items in the top ``1 .. k`` of each query (float64; float32 without it)."""
-    if isinstance(r.rel, np.ndarray):
-        return torch.from_numpy(_hits_numpy(r, k)).to(device)
-    dtype = float_dtype(device)
-    step = r.r.to(dtype) / r.gsize.to(dtype) * (r.weight if r.weight is not None else 1.0)
-    step = torch.where((r.above < k) & (r.r > 0), step, 0.0)
+def _hits(r: Ranked, k: int) -> Tensor:
+    """``(Q, k)`` expected relevant items in the top ``1 .. k`` of each query (in ``r.xp.real``: float64, float32
+    on a device without it). A group adds ``r/n`` (times the item weight ``1/n`` of the torch layout) from rank
+    ``a+1`` on and takes it back after rank ``a+n``: two entries of the difference table."""
+    xp = r.xp
+    step = xp.floating(r.r) / xp.floating(r.gsize)
+    if r.weight is not None:
+        step = step * r.weight
+    step = xp.where((r.above < k) & (r.r > 0), step, 0.0)
     width = k + 1
-    table = torch.zeros(int(r.n_queries) * width, dtype=dtype, device=device)
-    table.index_add_(0, r.gq * width + torch.clamp(r.above, max=k), step)
-    table.index_add_(0, r.gq * width + torch.clamp(r.above + r.gsize, max=k), -step)
-    return table.view(-1, width)[:, :k].cumsum(1).cumsum(1)
-
-
-def _hits_numpy(r: Ranked, k: int) -> np.ndarray:
-    """:func:`_hits` on the numpy ranking (one row per tie group)."""
-    on = (r.above < k) & (r.r > 0)
-    a, n, q = r.above[on], r.gsize[on], r.gq[on]
-    step = r.r[on] / n
-    width = k + 1
-    ids = np.concatenate([q * width + a, q * width + np.minimum(a + n, k)])
-    table = np.bincount(ids, np.concatenate([step, -step]), minlength=int(r.n_queries) * width)
-    return np.cumsum(np.cumsum(table.reshape(-1, width)[:, :k], 1), 1)
+    row = r.gq * width
+    ids = xp.concatenate([row + xp.minimum(r.above, k), row + xp.minimum(r.above + r.gsize, k)])
+    table = xp.segment_sum(xp.concatenate([step, -step]), ids, int(r.n_queries) * width)
+    return xp.tensor(xp.cumsum(xp.cumsum(table.reshape(-1, width)[:, :k], 1), 1), r.n_items)
 
 
 def _curves(preds: Tensor, target: Tensor, indexes: Optional[Tensor], mask: Optional[Tensor], *,
@@ -62,7 +51,7 @@ def _curves(preds: Tensor, target: Tensor, indexes: Optional[Tensor], mask: Opti
     n_items = torch.as_tensor(r.n_items).to(preds.device)
     n_rel = torch.as_tensor(r.n_rel).to(preds.device)
     k = max_k if max_k is not None else int(n_items.max()) if n_items.numel() else 0
-    return _hits(r, k, preds.device), n_items, n_rel, torch.arange(1, k + 1, device=preds.device)
+    return _hits(r, k).to(preds.device), n_items, n_rel, torch.arange(1, k + 1, device=preds.device)
 
 
 def _aggregate(values: Tensor, aggregation: Aggregation) -> Tensor:
