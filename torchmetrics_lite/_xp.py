@@ -161,18 +161,23 @@ class Xp:
         torch; in numpy the CPU's (float64, float32 where a test takes float64 away from the CPU)."""
         raise NotImplementedError
 
+    def row_sums(self, x: A, out: A) -> A:
+        """``x.sum(1)`` of a ``(m, N)`` array, written into ``out`` ``(m,)`` and returned."""
+        raise NotImplementedError
+
     def run_starts(self, a: A) -> A:
         """int64 indices where a run of equal values starts in the 1-D ``a`` (``[0, ...]``; empty for empty
         ``a``): the tie groups of a sorted array."""
         raise NotImplementedError
 
-    def row_sums(self, x: A, out: A) -> A:
-        """``x.sum(1)`` of a ``(m, N)`` array, written into ``out`` ``(m,)`` and returned."""
-        raise NotImplementedError
-
     def searchsorted(self, a: A, v: A, right: bool = False) -> A:
         """int64 insertion points of the values ``v`` in the ascending 1-D ``a``: left, or after equal values
         (``right``)."""
+        raise NotImplementedError
+
+    def segment_sum(self, values: A, ids: A, n: int) -> A:
+        """``(n,)`` sums in :attr:`real` of ``values`` (any real dtype, bools as 0/1) by their int64 segment ``ids``
+        in ``[0, n)``."""
         raise NotImplementedError
 
     def select_sorted(self, a: A, mask: A) -> A:
@@ -182,11 +187,6 @@ class Xp:
     def sort(self, a: A, stable: bool = False) -> A:
         """``a`` sorted ascending along its last axis (values only; ``stable``: a stable sort, the fast merge of a
         few long sorted runs in numpy; the values are the same either way)."""
-        raise NotImplementedError
-
-    def segment_sum(self, values: A, ids: A, n: int) -> A:
-        """``(n,)`` sums in :attr:`real` of ``values`` (any real dtype, bools as 0/1) by their int64 segment ``ids``
-        in ``[0, n)``."""
         raise NotImplementedError
 
     def subtract(self, a: A, b: A, out: Optional[A] = None) -> A:
@@ -291,16 +291,19 @@ class _Numpy(Xp):
     def result_dtype(self, like: Tensor) -> torch.dtype:
         return float_dtype(like.device)
 
+    def row_sums(self, x: np.ndarray, out: np.ndarray) -> np.ndarray:
+        return np.add.reduce(x, 1, out=out)
+
     def run_starts(self, a: np.ndarray) -> np.ndarray:
         flags = np.ones(a.shape[0], dtype=np.bool_)
         np.not_equal(a[1:], a[:-1], out=flags[1:])
         return np.flatnonzero(flags)
 
-    def row_sums(self, x: np.ndarray, out: np.ndarray) -> np.ndarray:
-        return np.add.reduce(x, 1, out=out)
-
     def searchsorted(self, a: np.ndarray, v: Any, right: bool = False) -> np.ndarray:
         return np.searchsorted(a, v, side="right" if right else "left").astype(np.int64, copy=False)
+
+    def segment_sum(self, values: np.ndarray, ids: np.ndarray, n: int) -> np.ndarray:
+        return np.bincount(ids, values, minlength=n).astype(np.float64, copy=False)
 
     def select_sorted(self, a: np.ndarray, mask: np.ndarray) -> np.ndarray:
         out = np.compress(mask if mask.dtype == np.bool_ else mask != 0, a)
@@ -309,9 +312,6 @@ class _Numpy(Xp):
 
     def sort(self, a: np.ndarray, stable: bool = False) -> np.ndarray:
         return np.sort(a, kind="stable" if stable else None)
-
-    def segment_sum(self, values: np.ndarray, ids: np.ndarray, n: int) -> np.ndarray:
-        return np.bincount(ids, values, minlength=n).astype(np.float64, copy=False)
 
     def subtract(self, a: np.ndarray, b: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
         return np.subtract(a, b, out=out, dtype=np.float64)
@@ -413,26 +413,26 @@ class _Torch(Xp):
     def result_dtype(self, like: Tensor) -> torch.dtype:
         return self.real
 
+    def row_sums(self, x: Tensor, out: Tensor) -> Tensor:
+        return out.copy_(x.sum(1))
+
     def run_starts(self, a: Tensor) -> Tensor:
         new = torch.ones_like(a, dtype=torch.bool)
         if a.numel() > 1:
             torch.ne(a[1:], a[:-1], out=new[1:])
         return torch.nonzero(new).view(-1)
 
-    def row_sums(self, x: Tensor, out: Tensor) -> Tensor:
-        return out.copy_(x.sum(1))
-
     def searchsorted(self, a: Tensor, v: Tensor, right: bool = False) -> Tensor:
         return torch.searchsorted(a, v, right=right)
+
+    def segment_sum(self, values: Tensor, ids: Tensor, n: int) -> Tensor:
+        return torch.zeros(n, dtype=self.real, device=values.device).index_add_(0, ids, values.to(self.real))
 
     def select_sorted(self, a: Tensor, mask: Tensor) -> Tensor:
         return torch.sort(a[mask if mask.dtype == torch.bool else mask != 0]).values
 
     def sort(self, a: Tensor, stable: bool = False) -> Tensor:
         return torch.sort(a, dim=-1, stable=stable).values
-
-    def segment_sum(self, values: Tensor, ids: Tensor, n: int) -> Tensor:
-        return torch.zeros(n, dtype=self.real, device=values.device).index_add_(0, ids, values.to(self.real))
 
     def subtract(self, a: Tensor, b: Tensor, out: Optional[Tensor] = None) -> Tensor:
         return torch.sub(a.to(self.real), b.to(self.real), out=out)

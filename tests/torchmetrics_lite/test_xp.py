@@ -43,6 +43,9 @@ def test_both_spellings_give_the_same_values():
         ("lgamma", (ids + 1.0,)), ("log", (a,)), ("log1p", (a,)), ("log2", (a,)), ("maximum", (a, 0.5)),
         ("minimum", (ids, 2)), ("nonzero", (mask,)), ("repeat", (a, ids)), ("searchsorted", (np.sort(a), a)),
         ("segment_sum", (a, ids, 5)), ("subtract", (a, ids)), ("take", (a, ids)), ("where", (mask, a, 0.0)),
+        ("diff", (ids, 9)), ("run_starts", (np.sort(ids),)), ("run_starts", (ids[:0],)), ("select_sorted", (a, mask)),
+        ("select_sorted", (a, mask.astype(np.int64))), ("sort", (a,)), ("sort", (ids, True)),
+        ("searchsorted", (np.sort(ids), ids, True)),
     ]
     for name, args in calls:
         want = np.asarray(getattr(NUMPY, name)(*args))
