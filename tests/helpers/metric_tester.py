@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import math
 import pickle
+import warnings
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 import torch
@@ -186,6 +187,17 @@ def check_metric(factory: Factory, batches: Sequence[Batch], expected: Any, *,
     check_forward(factory, batches, batch_value, **tol)
     check_merge(factory, batches, expected, **tol)
     check_persistence(factory, batches, expected, **tol)
+
+
+def check_metric_against_function(factory: Factory, function: Callable[..., Any], batches: Sequence[Batch], *,
+                                  max_examples: int = 3) -> None:
+    """:func:`check_metric` with the function's value on all the batches as the oracle, and its value on each batch
+    as ``forward``'s, to 1e-12 (a module and its function share their two steps). UserWarnings (an undefined class,
+    ...) are the function's and the module's alike, and are not checked here."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        expected = function(*concat(batches))
+        check_metric(factory, batches, expected, batch_value=function, max_examples=max_examples, atol=1e-12, rtol=0)
 
 
 def nan_equal(a: float, b: float) -> bool:

@@ -5,7 +5,6 @@ and a class or label without positives; its modules through the harness (the dis
 ties, where torchmetrics' trapezoid in log space (``tm_logauc_rule``, its rule written out by hand) lies above ours.
 The binned LogAUC is in ``test_binned_eer_logauc.py``."""
 import math
-import warnings
 from functools import partial
 
 import numpy as np
@@ -18,7 +17,7 @@ from sklearn.metrics import roc_curve
 import torchmetrics_lite as T
 import torchmetrics_lite.functional as F
 from tests.helpers.auroc.rank_scores import BIN, MC, ML, C, L, make, per_column
-from tests.helpers.metric_tester import check_metric, concat
+from tests.helpers.metric_tester import check_metric_against_function
 
 
 # ----------------------------------------------------------------------------------------------------------- oracles
@@ -114,11 +113,7 @@ HARNESS = {
 
 @pytest.mark.parametrize("name", sorted(HARNESS))
 def test_harness(name):
-    factory, functional, batches = HARNESS[name]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        expected = functional(*concat(batches))
-        check_metric(factory, batches, expected, batch_value=functional, max_examples=3, atol=1e-12, rtol=0)
+    check_metric_against_function(*HARNESS[name])
 
 
 # ------------------------------------------------------------------------------------------------------------ errors

@@ -5,7 +5,6 @@ ranking counts; their modules through the harness (the distributed case is in
 ``tests/helpers/auroc/rank_scores.py``); and torchmetrics 1.9 on the same inputs: equal, except the ranking loss
 on tied pairs, which torchmetrics counts 0 or 1 by argsort position (both values pinned)."""
 import math
-import warnings
 from functools import partial
 
 import pytest
@@ -20,7 +19,7 @@ from sklearn.metrics import label_ranking_average_precision_score as lrap
 import torchmetrics_lite as T
 import torchmetrics_lite.functional as F
 from tests.helpers.auroc.rank_scores import ML, L, make
-from tests.helpers.metric_tester import check_metric, check_rejects, concat
+from tests.helpers.metric_tester import check_metric_against_function, check_rejects, concat
 from torchmetrics_lite import _backend
 
 RANKING = {"coverage": (F.multilabel_coverage_error, coverage_error),
@@ -123,11 +122,7 @@ HARNESS = {
 
 @pytest.mark.parametrize("name", sorted(HARNESS))
 def test_harness(name):
-    factory, functional, batches = HARNESS[name]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        expected = functional(*concat(batches))
-        check_metric(factory, batches, expected, batch_value=functional, max_examples=3, atol=1e-12, rtol=0)
+    check_metric_against_function(*HARNESS[name])
 
 def test_ranking_modules_match_scikit_learn_over_batches():
     scores, target = concat(ML)
