@@ -4,7 +4,7 @@ later) and the value of merged statistics (:func:`_retrieval_value`, any ``aggre
 also keeps the per-query values and the skip count). The functions call the same two steps on dense input."""
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple, Union
+from typing import Any, Callable, Dict, NamedTuple, Optional, Union
 
 import torch
 from torch import Tensor
@@ -109,13 +109,9 @@ def _retrieval_summary(state: Dict[str, Tensor], *, measure: Measure, measure_op
 
 def _retrieval_value(state: Dict[str, Tensor], *, measure: Measure, measure_options: Dict[str, Any],
                      ties: str = "average", empty: str = "zero", keep: bool = False, need: str = RELEVANT,
-                     aggregation: Aggregation = "mean",
-                     evaluated: Optional[Tuple[Dict[str, Tensor], Summary]] = None) -> Tensor:
-    """The aggregated value of merged statistics (see :func:`_retrieval_summary`); ``evaluated``: a module's
-    summary of this very ``state`` (one evaluation, and one call of a callable ``aggregation``, serves the value,
-    the per-query values and the skip count)."""
-    if evaluated is not None and evaluated[0] is state:
-        return evaluated[1].value
+                     aggregation: Aggregation = "mean") -> Tensor:
+    """The aggregated value of merged statistics (see :func:`_retrieval_summary`; a module evaluates the summary
+    once itself, for the value, the per-query values and the skip count)."""
     if "preds" not in state and isinstance(aggregation, str) and aggregation == "mean":  # dense sums alone
         return state["value_sum"] / state["n_queries"].to(state["value_sum"].dtype)  # nan when none counted
     return _retrieval_summary(state, measure=measure, measure_options=measure_options, ties=ties, empty=empty,
