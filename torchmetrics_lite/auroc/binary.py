@@ -75,12 +75,15 @@ class BinaryAUROC(Metric):
 
     def __init__(self, max_fpr: Optional[float] = None, *, bins: Optional[int] = None,
                  range: Optional[Tuple[float, float]] = None, thresholds: Any = None,
-                 ignore_index: Optional[int] = None, strict: bool = False, **kwargs: Any) -> None:
+                 ignore_index: Optional[int] = None, strict: bool = False, from_logits: bool = False,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         check_max_fpr(max_fpr)
-        if bins is not None and (thresholds is not None or ignore_index is not None):
-            raise ValueError("Expected `thresholds` and `ignore_index` to be None when `bins` is set, got "
-                             f"thresholds={thresholds!r}, ignore_index={ignore_index!r}")
+        if bins is not None and (thresholds is not None or ignore_index is not None or from_logits):
+            raise ValueError("Expected `thresholds`, `ignore_index` and `from_logits` to be unset when `bins` is set "
+                             f"(give `range` for logits), got thresholds={thresholds!r}, "
+                             f"ignore_index={ignore_index!r}, from_logits={from_logits!r}")
+        self.from_logits = bool(from_logits)  # the binned mode's sigmoid (the exact mode ranks scores as given)
         self.range = check_binned_auroc(bins, range, max_fpr)
         self.max_fpr, self.bins, self.strict = max_fpr, bins, strict
         if bins is None:

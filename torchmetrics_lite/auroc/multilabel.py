@@ -33,13 +33,13 @@ class _MultilabelAveraged(Metric):
     def __init__(self, num_labels: int, *, average: str = "macro", from_logits: bool = False, thresholds: Any = None,
                  ignore_index: Optional[int] = None, strict: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.from_logits = bool(from_logits)  # the binned mode's sigmoid (the exact mode ranks scores as given)
         check_positive_int("num_labels", num_labels)
         self.thresholds, self.threshold_values, self.ignore_index = _checked_mode(thresholds, ignore_index)
         self.stats_key = _mode_states(
             self, self.threshold_values, ignore_index, num_labels, ("multilabel", num_labels),
             lambda: _multilabel_states(self, type(self).weighted, num_labels))
         self.num_labels = num_labels
-        self.from_logits = from_logits  # rank-invariant per label: kept for repr only
         self.average, self.strict = check_rank_average(average, F.AVERAGES), strict
 
 

@@ -67,8 +67,9 @@ class _BinaryPoint(Metric):
     constraint: ClassVar[str]
 
     def __init__(self, minimum: float, *, thresholds: Any = None, ignore_index: Optional[int] = None,
-                 **kwargs: Any) -> None:
+                 from_logits: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.from_logits = bool(from_logits)  # the binned mode's sigmoid (the exact mode ranks scores as given)
         self.thresholds, self.threshold_values, self.ignore_index = _checked_mode(thresholds, ignore_index)
         self.stats_key = _mode_states(
             self, self.threshold_values, ignore_index, 1, ("binary",),
@@ -129,8 +130,9 @@ class _MultilabelPoint(Metric):
     constraint: ClassVar[str]
 
     def __init__(self, num_labels: int, minimum: float, *, thresholds: Any = None,
-                 ignore_index: Optional[int] = None, **kwargs: Any) -> None:
+                 ignore_index: Optional[int] = None, from_logits: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.from_logits = bool(from_logits)  # the binned mode's sigmoid (the exact mode ranks scores as given)
         check_positive_int("num_labels", num_labels)
         self.thresholds, self.threshold_values, self.ignore_index = _checked_mode(thresholds, ignore_index)
         self.stats_key = _mode_states(

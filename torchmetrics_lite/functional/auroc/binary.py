@@ -39,13 +39,16 @@ Thresholds = Optional[Union[int, List[float], Tensor]]
 
 def _binary_rank_stats(preds: Any, target: Any, weight: Any = None, *, validate_args: bool = True,
                        weighting: Optional[Weighting] = None, ignore_index: Optional[int] = None,
-                       threshold_values: Optional[Tensor] = None) -> State:
+                       threshold_values: Optional[Tensor] = None, from_logits: bool = False) -> State:
     """Rows to append for one checked binary batch: scores (float32 or wider), uint8 labels and, when given,
     the weights (of ``target``'s shape). ``weighting``: a module's rows so far (every update weighted or none);
     ``ignore_index``: the elements whose target equals it are dropped first; ``threshold_values``: torchmetrics'
-    binned mode (the ``confmat`` counts of ``torchmetrics_lite.functional.auroc.binned`` instead of rows)."""
+    binned mode (the ``confmat`` counts of ``torchmetrics_lite.functional.auroc.binned`` instead of rows, logits
+    through a sigmoid with ``from_logits``; the exact mode ranks the scores as given, which a sigmoid would not
+    change)."""
     if threshold_values is not None:
-        return _binary_binned_stats(preds, target, threshold_values, ignore_index, validate_args, weight)
+        return _binary_binned_stats(preds, target, threshold_values, ignore_index, validate_args, weight,
+                                    from_logits)
     if weight is None and ignore_index is None and (weighting is None or not weighting.weight_rows):
         plain = plain_binary_rank_rows(preds, target, validate_args)  # the common batch in one frame
         if plain is not None:

@@ -43,14 +43,15 @@ IGNORED = 2  # the uint8 label code of an element whose target was `ignore_index
 
 def _multilabel_rank_stats(preds: Any, target: Any, weight: Any = None, *, num_labels: int, validate_args: bool = True,
                            weighting: Optional[Weighting] = None, ignore_index: Optional[int] = None,
-                           threshold_values: Optional[Tensor] = None) -> State:
+                           threshold_values: Optional[Tensor] = None, from_logits: bool = False) -> State:
     """Checked multilabel inputs as state rows: scores and uint8 labels ``(N, L)``, optional weights ``(N,)``.
     An element whose target is ``ignore_index`` is kept in place with the label code ``IGNORED``. ``weighting``:
     a module's rows so far (every update weighted or none); ``threshold_values``: torchmetrics' binned mode (the
-    ``confmat`` counts of ``torchmetrics_lite.functional.auroc.binned`` instead of rows)."""
+    ``confmat`` counts of ``torchmetrics_lite.functional.auroc.binned`` instead of rows, logits through a sigmoid
+    with ``from_logits``; the exact mode ranks the scores as given, which a sigmoid would not change)."""
     if threshold_values is not None:
         return _multilabel_binned_stats(preds, target, num_labels, threshold_values, ignore_index, validate_args,
-                                        weight)
+                                        weight, from_logits)
     if weighting is not None:
         check_rank_weighting(weighting, weight)
     preds, target, weight = flatten_extra_dims(preds, target, weight, multilabel=True)
