@@ -51,7 +51,8 @@ class MultilabelAUROC(_MultilabelAveraged):
     Args:
         {num_labels_rank}
         average: ``"micro"``, ``"macro"``, ``"weighted"`` or ``"none"``.
-        from_logits: changes nothing (a sigmoid keeps each label's order); accepted for symmetry.
+        from_logits: with ``thresholds``, a sigmoid of the logits first (torchmetrics' numbers); exact mode: changes
+            nothing (a sigmoid keeps each label's order).
         strict: raise instead of warning when a label is undefined.
         {thresholds_module}
         {ignore_index_rank_module}
@@ -82,7 +83,7 @@ class MultilabelAveragePrecision(_MultilabelAveraged):
     Args:
         {num_labels_rank}
         average: ``"micro"``, ``"macro"``, ``"weighted"`` or ``"none"``.
-        from_logits: changes nothing; accepted for symmetry.
+        from_logits: with ``thresholds``, a sigmoid of the logits first; exact mode: changes nothing.
         strict: raise instead of warning when a label is undefined.
         {thresholds_module}
         {ignore_index_rank_module}
