@@ -80,8 +80,8 @@ class BinaryAUROC(Metric):
         super().__init__(**kwargs)
         check_max_fpr(max_fpr)
         if bins is not None and (thresholds is not None or ignore_index is not None or from_logits):
-            raise ValueError("Expected `thresholds`, `ignore_index` and `from_logits` to be unset when `bins` is set "
-                             f"(give `range` for logits), got thresholds={thresholds!r}, "
+            raise ValueError("Expected `thresholds` and `ignore_index` to be None when `bins` is set (and "
+                             f"`from_logits` False: give `range` for logits), got thresholds={thresholds!r}, "
                              f"ignore_index={ignore_index!r}, from_logits={from_logits!r}")
         self.from_logits = bool(from_logits)  # the binned mode's sigmoid (the exact mode ranks scores as given)
         self.range = check_binned_auroc(bins, range, max_fpr)
