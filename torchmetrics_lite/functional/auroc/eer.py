@@ -184,9 +184,9 @@ def binary_eer(preds: Tensor, target: Tensor, *,
     Args:
         preds: floating scores of any shape (any real values: only their order counts).
         target: 0/1 labels of the same shape.
-        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
-            only): its EER, ``(fpr + fnr) / 2`` at the first ROC point at the thresholds where they are closest;
-            ``None`` (default): exact.
+        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities, or
+            logits with ``from_logits=True``): its EER, ``(fpr + fnr) / 2`` at the first ROC point at the
+            thresholds where they are closest; ``None`` (default): exact.
         {from_logits_bin}
         {ignore_index_rank}
         {validate_args}

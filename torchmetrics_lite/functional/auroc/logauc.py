@@ -107,9 +107,9 @@ def binary_logauc(preds: Tensor, target: Tensor, fpr_range: FprRange = (0.001, 0
         preds: floating scores of any shape (any real values).
         target: 0/1 labels of the same shape.
         {fpr_range}
-        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor; probabilities only): its LogAUC, the
-            trapezoid in ``(log10 fpr, tpr)`` over the binned ROC points with the points at ``lo`` and ``hi``
-            interpolated in; ``None`` (default): exact.
+        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor; probabilities, or logits with
+            ``from_logits=True``): its LogAUC, the trapezoid in ``(log10 fpr, tpr)`` over the binned ROC points
+            with the points at ``lo`` and ``hi`` interpolated in; ``None`` (default): exact.
         {from_logits_bin}
         {ignore_index_rank}
         {strict}
