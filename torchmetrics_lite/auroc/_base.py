@@ -32,6 +32,7 @@ from torchmetrics_lite._checks import (
     check_positive_int,
     check_rank_ignore_index,
     check_thresholds,
+    warn_binary_logits,
 )
 from torchmetrics_lite.functional.auroc._common import _class_dtype
 from torchmetrics_lite.functional.auroc.binary import _binary_rank_stats
@@ -111,6 +112,7 @@ class _BinaryRank(Metric):
 
     higher_is_better: ClassVar[Optional[bool]] = True
     stats_fn = staticmethod(_binary_rank_stats)
+    check_accepted = warn_binary_logits
     #: whether ``update`` takes ``weight=``
     weighted: ClassVar[bool] = True
 
@@ -132,6 +134,7 @@ class _MultilabelRank(Metric):
     the declared ``value_fn`` (the per-label curves)."""
 
     stats_fn = staticmethod(_multilabel_rank_stats)
+    check_accepted = warn_binary_logits
     weighted: ClassVar[bool] = True
 
     def __init__(self, num_labels: int, *, thresholds: Any = None, ignore_index: Optional[int] = None,

@@ -12,6 +12,7 @@ from torchmetrics_lite._checks import (
     check_binned_auroc,
     check_binned_weight,
     check_max_fpr,
+    warn_binary_logits,
 )
 from torchmetrics_lite.auroc._base import _add_rank_states, _BinaryRank, _checked_mode, _mode_states, _rank_options
 from torchmetrics_lite.functional.auroc import binary as F
@@ -71,6 +72,7 @@ class BinaryAUROC(Metric):
     #: :func:`_binned_from_stats`: a module-only mode, no function has it)
     stats_fn: Callable[..., State] = staticmethod(F._binary_rank_stats)
     value_fn: Callable[..., Tensor] = staticmethod(F._binary_auroc_from_stats)
+    check_accepted = warn_binary_logits
     weighted: ClassVar[bool] = True
 
     def __init__(self, max_fpr: Optional[float] = None, *, bins: Optional[int] = None,

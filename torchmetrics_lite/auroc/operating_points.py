@@ -10,7 +10,7 @@ from typing import Any, Callable, ClassVar, Dict, Optional
 
 import torch  # noqa: F401 (the doctests)
 
-from torchmetrics_lite._checks import check_positive_int, check_probability, warn_multiclass_logits
+from torchmetrics_lite._checks import check_positive_int, check_probability, warn_binary_logits, warn_multiclass_logits
 from torchmetrics_lite.auroc._base import (
     _add_rank_states,
     _checked_mode,
@@ -53,6 +53,7 @@ class _BinaryPoint(Metric):
 
     higher_is_better: ClassVar[Any] = None
     stats_fn = staticmethod(_binary_rank_stats)
+    check_accepted = warn_binary_logits
 
     def stats_options(self) -> Dict[str, Any]:
         return _rank_options(self)
@@ -116,6 +117,7 @@ class _MultilabelPoint(Metric):
 
     higher_is_better: ClassVar[Any] = None
     stats_fn = staticmethod(_multilabel_rank_stats)
+    check_accepted = warn_binary_logits
 
     def stats_options(self) -> Dict[str, Any]:
         return {"num_labels": self.num_labels, **_rank_options(self)}
