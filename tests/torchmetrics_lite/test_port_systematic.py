@@ -57,9 +57,7 @@ DOCUMENTED.update({
     "eer_micro_binned_module": "`MulticlassEER(average=\"micro\", thresholds=...)` adds each batch's pooled",
 })
 # a clear error that is a documented row (not a port edit): a fragment of the message -> the row
-DOCUMENTED_ERRORS = {
-    "pass `preds.sigmoid()`": "the scores must be probabilities (a `ValueError` says `preds.sigmoid()`",
-}
+DOCUMENTED_ERRORS: Dict[str, str] = {}
 # the three port edits: a fragment of the message
 PORT_EDITS = ("from_logits=True", "num_outputs=", "`multioutput`", "`k=`")
 RANK = ("auroc", "average_precision", "roc", "precision_recall_curve", "at_fixed", "at_specificity",
@@ -337,7 +335,7 @@ def _run_spec(spec: Spec) -> None:
                 options = dict(options, ignore_index=-1)
             kwargs = dict(spec.args, **options)
             fn_t, fn_o = getattr(tm_fc, spec.name), getattr(ours_f, spec.name)
-            logits = kind == "logits" and spec.task == "multiclass"
+            logits = kind == "logits"
             edited = dict(spec.ours_kwargs(kwargs), from_logits=True)
             COUNTS[_outcome(spec_kind, lambda: fn_t(preds, target, **kwargs),
                             lambda: fn_o(preds, target, **spec.ours_kwargs(kwargs)),

@@ -348,13 +348,17 @@ def drop_ignored(preds: Any, target: Any, weight: Any, ignore_index: Optional[in
     return preds[keep], target[keep], weight
 
 
-def check_binned_scores(preds: Tensor, validate_args: bool, hint: str) -> None:
-    """Scores compared with thresholds in ``[0, 1]`` must be probabilities (torchmetrics would squash others)."""
+def check_binned_scores(preds: Tensor, validate_args: bool, normalization: str) -> None:
+    """Scores compared with thresholds in ``[0, 1]`` must be probabilities (torchmetrics would squash others with
+    its ``normalization``, ``"sigmoid"`` or ``"softmax"``): the message names ``from_logits=True``, the port edit
+    that applies it, as the exact mode's check (:func:`check_multiclass_rank_inputs`)."""
     if validate_args and preds.numel():
         lo, hi = torch.aminmax(preds)
         if lo.item() < 0 or hi.item() > 1:
             raise ValueError(f"Expected `preds` to be probabilities in [0, 1] with `thresholds` (they are compared "
-                             f"with the thresholds), got values in [{lo.item():.4g}, {hi.item():.4g}]; {hint}")
+                             f"with the thresholds), got values in [{lo.item():.4g}, {hi.item():.4g}]; pass "
+                             f"`from_logits=True` for logits (a {normalization} in the scores' dtype is applied "
+                             f"before binning, as torchmetrics)")
 
 
 def check_fpr_range(fpr_range: Any) -> Tuple[float, float]:

@@ -32,6 +32,7 @@ from torchmetrics_lite._checks import (
     check_positive_int,
     check_rank_ignore_index,
     check_thresholds,
+    warn_binary_logits,
 )
 from torchmetrics_lite.functional.auroc._common import _class_dtype
 from torchmetrics_lite.functional.auroc.binary import _binary_rank_stats
@@ -74,13 +75,14 @@ def _mode_states(metric: Metric, threshold_values: Optional[Tensor], ignore_inde
                  task: Tuple[Any, ...], exact: Callable[[], Hashable]) -> Hashable:
     """Declare the exact rank states (``exact()``, which returns their key), or with torchmetrics' thresholds the
     binned ``confmat`` ``(T, columns, 2, 2)`` sum state (``torchmetrics_lite.functional.auroc.binned``); return the
-    ``stats_key``, which ``ignore_index`` and the thresholds enter."""
+    ``stats_key``, which ``ignore_index``, the thresholds and (binned: set it first) ``from_logits`` enter."""
     if threshold_values is None:
         key = exact()
     else:
         metric.add_state("confmat", torch.zeros(threshold_values.numel(), columns, 2, 2, dtype=torch.int64),
                          reduce="sum")
-        key = ("binned", *task, tuple(threshold_values.tolist()), str(threshold_values.dtype), metric.validate_args)
+        key = ("binned", *task, tuple(threshold_values.tolist()), str(threshold_values.dtype), metric.validate_args,
+               metric.__dict__.get("from_logits", False))
     return key if ignore_index is None else ("ignore_index", ignore_index, key)
 
 
@@ -97,10 +99,11 @@ def _weighting(metric: Metric) -> Weighting:
 
 def _rank_options(metric: Any) -> Dict[str, Any]:
     """What every rank module passes to its task's ``_x_rank_stats`` beside the task's own options
-    (``num_classes``...): ``validate_args``, the ``weighting`` of the rows appended so far and the mode
-    (``ignore_index``, ``threshold_values``)."""
+    (``num_classes``...): ``validate_args``, the ``weighting`` of the rows appended so far, the mode
+    (``ignore_index``, ``threshold_values``) and ``from_logits`` (``False`` on a module without it)."""
     return {"validate_args": metric.validate_args, "weighting": _weighting(metric),
-            "ignore_index": metric.ignore_index, "threshold_values": metric.threshold_values}
+            "ignore_index": metric.ignore_index, "threshold_values": metric.threshold_values,
+            "from_logits": metric.__dict__.get("from_logits", False)}
 
 
 class _BinaryRank(Metric):
@@ -109,11 +112,14 @@ class _BinaryRank(Metric):
 
     higher_is_better: ClassVar[Optional[bool]] = True
     stats_fn = staticmethod(_binary_rank_stats)
+    check_accepted = warn_binary_logits
     #: whether ``update`` takes ``weight=``
     weighted: ClassVar[bool] = True
 
-    def __init__(self, *, thresholds: Any = None, ignore_index: Optional[int] = None, **kwargs: Any) -> None:
+    def __init__(self, *, thresholds: Any = None, ignore_index: Optional[int] = None, from_logits: bool = False,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.from_logits = bool(from_logits)  # the binned mode's sigmoid (the exact mode ranks scores as given)
         self.thresholds, self.threshold_values, self.ignore_index = _checked_mode(thresholds, ignore_index)
         self.stats_key = _mode_states(
             self, self.threshold_values, ignore_index, 1, ("binary",),
@@ -128,11 +134,13 @@ class _MultilabelRank(Metric):
     the declared ``value_fn`` (the per-label curves)."""
 
     stats_fn = staticmethod(_multilabel_rank_stats)
+    check_accepted = warn_binary_logits
     weighted: ClassVar[bool] = True
 
     def __init__(self, num_labels: int, *, thresholds: Any = None, ignore_index: Optional[int] = None,
-                 **kwargs: Any) -> None:
+                 from_logits: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.from_logits = bool(from_logits)  # the binned mode's sigmoid (the exact mode ranks scores as given)
         check_positive_int("num_labels", num_labels)
         self.thresholds, self.threshold_values, self.ignore_index = _checked_mode(thresholds, ignore_index)
         self.num_labels = num_labels

@@ -12,6 +12,7 @@ from torchmetrics_lite._checks import (
     check_binned_auroc,
     check_binned_weight,
     check_max_fpr,
+    warn_binary_logits,
 )
 from torchmetrics_lite.auroc._base import _add_rank_states, _BinaryRank, _checked_mode, _mode_states, _rank_options
 from torchmetrics_lite.functional.auroc import binary as F
@@ -71,16 +72,20 @@ class BinaryAUROC(Metric):
     #: :func:`_binned_from_stats`: a module-only mode, no function has it)
     stats_fn: Callable[..., State] = staticmethod(F._binary_rank_stats)
     value_fn: Callable[..., Tensor] = staticmethod(F._binary_auroc_from_stats)
+    check_accepted = warn_binary_logits
     weighted: ClassVar[bool] = True
 
     def __init__(self, max_fpr: Optional[float] = None, *, bins: Optional[int] = None,
                  range: Optional[Tuple[float, float]] = None, thresholds: Any = None,
-                 ignore_index: Optional[int] = None, strict: bool = False, **kwargs: Any) -> None:
+                 ignore_index: Optional[int] = None, strict: bool = False, from_logits: bool = False,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         check_max_fpr(max_fpr)
-        if bins is not None and (thresholds is not None or ignore_index is not None):
-            raise ValueError("Expected `thresholds` and `ignore_index` to be None when `bins` is set, got "
-                             f"thresholds={thresholds!r}, ignore_index={ignore_index!r}")
+        if bins is not None and (thresholds is not None or ignore_index is not None or from_logits):
+            raise ValueError("Expected `thresholds` and `ignore_index` to be None when `bins` is set (and "
+                             f"`from_logits` False: give `range` for logits), got thresholds={thresholds!r}, "
+                             f"ignore_index={ignore_index!r}, from_logits={from_logits!r}")
+        self.from_logits = bool(from_logits)  # the binned mode's sigmoid (the exact mode ranks scores as given)
         self.range = check_binned_auroc(bins, range, max_fpr)
         self.max_fpr, self.bins, self.strict = max_fpr, bins, strict
         if bins is None:

@@ -49,7 +49,7 @@ class BinaryAUROCCI(_BinaryRank):
     def value_options(self) -> Dict[str, Any]:
         return {"alpha": self.alpha, "strict": self.strict}
 
-    not_offered = ("thresholds",)  # DeLong's variance needs the exact scores
+    not_offered = ("thresholds", "from_logits")  # DeLong's variance needs the exact scores (and has no binned mode)
 
     def __init__(self, alpha: float = 0.05, *, strict: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -33,13 +33,13 @@ class _MultilabelAveraged(Metric):
     def __init__(self, num_labels: int, *, average: str = "macro", from_logits: bool = False, thresholds: Any = None,
                  ignore_index: Optional[int] = None, strict: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.from_logits = bool(from_logits)  # the binned mode's sigmoid (the exact mode ranks scores as given)
         check_positive_int("num_labels", num_labels)
         self.thresholds, self.threshold_values, self.ignore_index = _checked_mode(thresholds, ignore_index)
         self.stats_key = _mode_states(
             self, self.threshold_values, ignore_index, num_labels, ("multilabel", num_labels),
             lambda: _multilabel_states(self, type(self).weighted, num_labels))
         self.num_labels = num_labels
-        self.from_logits = from_logits  # rank-invariant per label: kept for repr only
         self.average, self.strict = check_rank_average(average, F.AVERAGES), strict
 
 
@@ -51,7 +51,8 @@ class MultilabelAUROC(_MultilabelAveraged):
     Args:
         {num_labels_rank}
         average: ``"micro"``, ``"macro"``, ``"weighted"`` or ``"none"``.
-        from_logits: changes nothing (a sigmoid keeps each label's order); accepted for symmetry.
+        from_logits: with ``thresholds``, a sigmoid of the logits first (torchmetrics' numbers); exact mode: changes
+            nothing (a sigmoid keeps each label's order).
         strict: raise instead of warning when a label is undefined.
         {thresholds_module}
         {ignore_index_rank_module}
@@ -82,7 +83,7 @@ class MultilabelAveragePrecision(_MultilabelAveraged):
     Args:
         {num_labels_rank}
         average: ``"micro"``, ``"macro"``, ``"weighted"`` or ``"none"``.
-        from_logits: changes nothing; accepted for symmetry.
+        from_logits: with ``thresholds``, a sigmoid of the logits first; exact mode: changes nothing.
         strict: raise instead of warning when a label is undefined.
         {thresholds_module}
         {ignore_index_rank_module}

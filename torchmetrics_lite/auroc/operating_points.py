@@ -10,7 +10,7 @@ from typing import Any, Callable, ClassVar, Dict, Optional
 
 import torch  # noqa: F401 (the doctests)
 
-from torchmetrics_lite._checks import check_positive_int, check_probability, warn_multiclass_logits
+from torchmetrics_lite._checks import check_positive_int, check_probability, warn_binary_logits, warn_multiclass_logits
 from torchmetrics_lite.auroc._base import (
     _add_rank_states,
     _checked_mode,
@@ -53,6 +53,7 @@ class _BinaryPoint(Metric):
 
     higher_is_better: ClassVar[Any] = None
     stats_fn = staticmethod(_binary_rank_stats)
+    check_accepted = warn_binary_logits
 
     def stats_options(self) -> Dict[str, Any]:
         return _rank_options(self)
@@ -67,8 +68,9 @@ class _BinaryPoint(Metric):
     constraint: ClassVar[str]
 
     def __init__(self, minimum: float, *, thresholds: Any = None, ignore_index: Optional[int] = None,
-                 **kwargs: Any) -> None:
+                 from_logits: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.from_logits = bool(from_logits)  # the binned mode's sigmoid (the exact mode ranks scores as given)
         self.thresholds, self.threshold_values, self.ignore_index = _checked_mode(thresholds, ignore_index)
         self.stats_key = _mode_states(
             self, self.threshold_values, ignore_index, 1, ("binary",),
@@ -115,6 +117,7 @@ class _MultilabelPoint(Metric):
 
     higher_is_better: ClassVar[Any] = None
     stats_fn = staticmethod(_multilabel_rank_stats)
+    check_accepted = warn_binary_logits
 
     def stats_options(self) -> Dict[str, Any]:
         return {"num_labels": self.num_labels, **_rank_options(self)}
@@ -129,8 +132,9 @@ class _MultilabelPoint(Metric):
     constraint: ClassVar[str]
 
     def __init__(self, num_labels: int, minimum: float, *, thresholds: Any = None,
-                 ignore_index: Optional[int] = None, **kwargs: Any) -> None:
+                 ignore_index: Optional[int] = None, from_logits: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.from_logits = bool(from_logits)  # the binned mode's sigmoid (the exact mode ranks scores as given)
         check_positive_int("num_labels", num_labels)
         self.thresholds, self.threshold_values, self.ignore_index = _checked_mode(thresholds, ignore_index)
         self.stats_key = _mode_states(

@@ -162,7 +162,7 @@ def test_errors_name_the_argument():
     with pytest.raises(ValueError, match=r"Expected `thresholds` .*got a tensor that is not 1-D.*shape \(2, 2\)"):
         F.multilabel_roc(PM, YL, C, thresholds=torch.zeros(2, 2))
     with pytest.raises(ValueError, match=r"Expected `preds` to be probabilities in \[0, 1\] with `thresholds`.*"
-                                         r"preds.sigmoid\(\)"):
+                                         r"from_logits=True"):
         F.binary_average_precision(PB * 3 - 1, YB, thresholds=5)
     with pytest.raises(TypeError, match="Expected no `weight` with `thresholds`"):
         F.binary_auroc(PB, YB, thresholds=5, weight=torch.ones(N))

@@ -15,16 +15,19 @@ register(
                     "them into probabilities first (as torchmetrics does for scores outside ``[0, 1]`` and as "
                     "scikit-learn needs). ``False`` (default): ``preds`` must be probabilities in ``[0, 1]`` (used "
                     "as given); other values raise a ``ValueError`` that names ``from_logits=True``."),
-    from_logits_ml=("from_logits: accepted for symmetry with the multiclass form; it changes nothing, since a "
-                    "per-label sigmoid keeps each label's order (the values are rank-invariant): any real scores "
-                    "work."),
+    from_logits_bin=("from_logits: with ``thresholds``: ``preds`` are logits (any real scores), turned into "
+                     "probabilities by a sigmoid in their own dtype before they are compared with the thresholds "
+                     "(torchmetrics' ``preds.sigmoid()`` of scores outside ``[0, 1]``: its numbers); without it such "
+                     "scores raise a ``ValueError`` that names ``from_logits=True``. In the exact mode "
+                     "(``thresholds=None``) it changes nothing: the values only depend on the scores' order, which a "
+                     "sigmoid keeps, and the curves' thresholds are the scores as given."),
     thresholds=("thresholds: torchmetrics' binned mode: ``None`` (default, exact over every distinct score), an int "
                 "``T >= 2`` (``torch.linspace(0, 1, T)``), a list of floats in ``[0, 1]`` or a 1-D floating tensor "
                 "of values in ``[0, 1]``, taken as a set of operating points (sorted: their order never changes a "
                 "value; the curves return them sorted): one confusion matrix per threshold (``score >= t`` is "
                 "positive), torchmetrics' numbers (see "
-                "``torchmetrics_lite.functional.auroc.binned``); the scores must then be probabilities, and "
-                "``weight`` is not taken."),
+                "``torchmetrics_lite.functional.auroc.binned``); the scores must then be probabilities (or logits "
+                "with ``from_logits=True``), and ``weight`` is not taken."),
     ignore_index_rank=("ignore_index: samples (for multilabel input: elements) whose target equals it are left "
                        "out, as torchmetrics."),
     compile=("With ``validate_args=False`` it traces under ``torch.compile(fullgraph=True)`` (the static-shape "
@@ -47,8 +50,9 @@ register(
 )
 register(
     thresholds_module=("thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds in "
-                       "[0, 1], sorted: a set of operating points; probabilities only): one confusion matrix per "
-                       "threshold, summed over batches and ranks, and "
+                       "[0, 1], sorted: a set of operating points; probabilities, or binary/multilabel logits with "
+                       "``from_logits=True``: a sigmoid in their dtype first, as torchmetrics): one confusion "
+                       "matrix per threshold, summed over batches and ranks, and "
                        "torchmetrics' values (see ``torchmetrics_lite.functional.auroc.binned``); ``None`` (default): "
                        "exact."),
     ignore_index_rank_module=("ignore_index: samples (multilabel: elements) whose target equals it are left out, as "

@@ -39,13 +39,16 @@ Thresholds = Optional[Union[int, List[float], Tensor]]
 
 def _binary_rank_stats(preds: Any, target: Any, weight: Any = None, *, validate_args: bool = True,
                        weighting: Optional[Weighting] = None, ignore_index: Optional[int] = None,
-                       threshold_values: Optional[Tensor] = None) -> State:
+                       threshold_values: Optional[Tensor] = None, from_logits: bool = False) -> State:
     """Rows to append for one checked binary batch: scores (float32 or wider), uint8 labels and, when given,
     the weights (of ``target``'s shape). ``weighting``: a module's rows so far (every update weighted or none);
     ``ignore_index``: the elements whose target equals it are dropped first; ``threshold_values``: torchmetrics'
-    binned mode (the ``confmat`` counts of ``torchmetrics_lite.functional.auroc.binned`` instead of rows)."""
+    binned mode (the ``confmat`` counts of ``torchmetrics_lite.functional.auroc.binned`` instead of rows, logits
+    through a sigmoid with ``from_logits``; the exact mode ranks the scores as given, which a sigmoid would not
+    change)."""
     if threshold_values is not None:
-        return _binary_binned_stats(preds, target, threshold_values, ignore_index, validate_args, weight)
+        return _binary_binned_stats(preds, target, threshold_values, ignore_index, validate_args, weight,
+                                    from_logits)
     if weight is None and ignore_index is None and (weighting is None or not weighting.weight_rows):
         plain = plain_binary_rank_rows(preds, target, validate_args)  # the common batch in one frame
         if plain is not None:
@@ -87,8 +90,8 @@ def _binary_auroc_from_stats(state: State, max_fpr: Optional[float] = None, stri
 
 @fill_doc
 def binary_auroc(preds: Tensor, target: Tensor, *, max_fpr: Optional[float] = None, weight: Optional[Tensor] = None,
-                 thresholds: Thresholds = None, ignore_index: Optional[int] = None, strict: bool = False,
-                 validate_args: bool = True) -> Tensor:
+                 from_logits: bool = False, thresholds: Thresholds = None, ignore_index: Optional[int] = None,
+                 strict: bool = False, validate_args: bool = True) -> Tensor:
     """Exact area under the ROC curve: the (weighted) Mann-Whitney statistic ``U / (n_pos * n_neg)``.
 
     ``AUROC = sum_{i pos, j neg} w_i w_j ([s_i > s_j] + [s_i == s_j] / 2) / (W_pos * W_neg)``: the fraction of
@@ -105,6 +108,7 @@ def binary_auroc(preds: Tensor, target: Tensor, *, max_fpr: Optional[float] = No
             scikit-learn (``1`` is the full AUC); eager only (not for ``torch.compile``).
         {weight_rank} Shape: ``target``'s.
         {thresholds}
+        {from_logits_bin}
         {ignore_index_rank}
         {strict}
         {validate_args}
@@ -133,7 +137,7 @@ def binary_auroc(preds: Tensor, target: Tensor, *, max_fpr: Optional[float] = No
     check_max_fpr(max_fpr)
     thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
     state = _binary_rank_stats(preds, target, weight, validate_args=validate_args, ignore_index=ignore_index,
-                               threshold_values=thr)
+                               threshold_values=thr, from_logits=from_logits)
     return _binary_auroc_from_stats(state, max_fpr, strict)
 
 
@@ -147,7 +151,8 @@ def _binary_average_precision_from_stats(state: State, strict: bool = False) -> 
 
 @fill_doc
 def binary_average_precision(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None,
-                             thresholds: Thresholds = None, ignore_index: Optional[int] = None, strict: bool = False,
+                             from_logits: bool = False, thresholds: Thresholds = None,
+                             ignore_index: Optional[int] = None, strict: bool = False,
                              validate_args: bool = True) -> Tensor:
     """Average precision, scikit-learn's step-wise ``AP = sum_k (R_k - R_{k-1}) P_k`` (no interpolation).
 
@@ -160,6 +165,7 @@ def binary_average_precision(preds: Tensor, target: Tensor, *, weight: Optional[
         target: 0/1 labels of the same shape.
         {weight_rank} Shape: ``target``'s.
         {thresholds}
+        {from_logits_bin}
         {ignore_index_rank}
         {strict}
         {validate_args}
@@ -183,7 +189,7 @@ def binary_average_precision(preds: Tensor, target: Tensor, *, weight: Optional[
     """
     thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
     state = _binary_rank_stats(preds, target, weight, validate_args=validate_args, ignore_index=ignore_index,
-                               threshold_values=thr)
+                               threshold_values=thr, from_logits=from_logits)
     return _binary_average_precision_from_stats(state, strict)
 
 

@@ -69,17 +69,28 @@ def _binned_stats(scores: Tensor, positive: Tensor, valid: Optional[Tensor], thr
     return {"confmat": torch.stack([torch.stack([tn, fp], -1), torch.stack([fn, tp], -1)], -2)}
 
 
-_SIGMOID = "pass `preds.sigmoid()` for logits (torchmetrics applies a float32 sigmoid to them)"
+def _sigmoid_scores(raw: Any, preds: Tensor, from_logits: bool, validate_args: bool) -> Tensor:
+    """Scores to bin: with ``from_logits`` the sigmoid of the checked ``preds`` in the dtype ``raw`` came in (a
+    float32 sigmoid for float32 logits: torchmetrics' ``preds.sigmoid()``, so a probability that rounds onto a
+    threshold lands on the same side as there; the checks' float32 upcast of float16 is undone exactly); without
+    it, probabilities in ``[0, 1]`` (a ``ValueError`` naming ``from_logits=True`` otherwise)."""
+    if not from_logits:
+        check_binned_scores(preds, validate_args, "sigmoid")
+        return preds
+    given = raw.dtype if isinstance(raw, Tensor) and raw.is_floating_point() else preds.dtype
+    return torch.sigmoid(preds.to(given))
 
 
 def _binary_binned_stats(preds: Any, target: Any, thresholds: Tensor, ignore_index: Optional[int],
-                         validate_args: bool, weight: Any = None) -> State:
-    """Checked binary inputs (any shape; ``ignore_index`` elements dropped) as their ``confmat``."""
+                         validate_args: bool, weight: Any = None, from_logits: bool = False) -> State:
+    """Checked binary inputs (any shape; ``ignore_index`` elements dropped; logits through a sigmoid with
+    ``from_logits``) as their ``confmat``."""
     _no_weight(weight)
     preds, target, _ = drop_ignored(preds, target, None, ignore_index, rows=False)
+    raw = preds
     preds, target = check_binary_rank_inputs(preds, target, validate_args)
-    check_binned_scores(preds, validate_args, _SIGMOID)
-    return _binned_stats(preds.unsqueeze(1), target.bool().unsqueeze(1), None, thresholds)
+    scores = _sigmoid_scores(raw, preds, from_logits, validate_args)
+    return _binned_stats(scores.unsqueeze(1), target.bool().unsqueeze(1), None, thresholds)
 
 
 def _multiclass_binned_stats(preds: Any, target: Any, num_classes: int, thresholds: Tensor,
@@ -100,17 +111,19 @@ def _multiclass_binned_stats(preds: Any, target: Any, num_classes: int, threshol
 
 
 def _multilabel_binned_stats(preds: Any, target: Any, num_labels: int, thresholds: Tensor,
-                             ignore_index: Optional[int], validate_args: bool, weight: Any = None) -> State:
-    """Checked multilabel inputs as their per-label ``confmat``; ``ignore_index`` elements are not counted."""
+                             ignore_index: Optional[int], validate_args: bool, weight: Any = None,
+                             from_logits: bool = False) -> State:
+    """Checked multilabel inputs as their per-label ``confmat`` (logits through a sigmoid with ``from_logits``);
+    ``ignore_index`` elements are not counted."""
     _no_weight(weight)
     preds, target, _ = flatten_extra_dims(preds, target, multilabel=True)
     valid = None
     if ignore_index is not None and isinstance(target, Tensor):
         valid = target != ignore_index
         target = torch.where(valid, target, torch.zeros_like(target))
+    raw = preds
     preds, target = check_multilabel_rank_inputs(preds, target, num_labels, validate_args)
-    check_binned_scores(preds, validate_args, _SIGMOID)
-    return _binned_stats(preds, target.bool(), valid, thresholds)
+    return _binned_stats(_sigmoid_scores(raw, preds, from_logits, validate_args), target.bool(), valid, thresholds)
 
 
 def _no_weight(weight: Any) -> None:

@@ -90,7 +90,8 @@ def _drop_intermediate(fpr: Tensor, tpr: Tensor, thresholds: Tensor, n_pos: Tens
 
 
 @fill_doc
-def binary_roc(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None, thresholds: Thresholds = None,
+def binary_roc(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None,
+               from_logits: bool = False, thresholds: Thresholds = None,
                ignore_index: Optional[int] = None, drop_intermediate: bool = False,
                validate_args: bool = True) -> Curve:
     """The ROC curve with every distinct score as a threshold (scikit-learn's ``roc_curve(...,
@@ -104,6 +105,7 @@ def binary_roc(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None
         target: 0/1 labels of the same shape.
         {weight_rank} Shape: ``target``'s; zero-weight samples add no threshold of their own.
         {thresholds}
+        {from_logits_bin}
         {ignore_index_rank}
         {drop_intermediate}
         {validate_args}
@@ -130,7 +132,7 @@ def binary_roc(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None
     thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
     _check_drop_intermediate(drop_intermediate, thr)
     state = _binary_rank_stats(preds, target, weight, validate_args=validate_args, ignore_index=ignore_index,
-                               threshold_values=thr)
+                               threshold_values=thr, from_logits=from_logits)
     return _binary_roc_from_stats(state, threshold_values=thr, drop_intermediate=drop_intermediate)
 
 
@@ -147,8 +149,8 @@ def _binary_precision_recall_curve_from_stats(state: State, threshold_values: Op
 
 @fill_doc
 def binary_precision_recall_curve(preds: Tensor, target: Tensor, *, weight: Optional[Tensor] = None,
-                                  thresholds: Thresholds = None, ignore_index: Optional[int] = None,
-                                  validate_args: bool = True) -> Curve:
+                                  from_logits: bool = False, thresholds: Thresholds = None,
+                                  ignore_index: Optional[int] = None, validate_args: bool = True) -> Curve:
     """Precision and recall at every distinct score as a threshold, as scikit-learn's
     ``precision_recall_curve`` (``drop_intermediate=False``).
 
@@ -159,6 +161,7 @@ def binary_precision_recall_curve(preds: Tensor, target: Tensor, *, weight: Opti
         target: 0/1 labels of the same shape.
         {weight_rank} Shape: ``target``'s; zero-weight samples add no threshold.
         {thresholds}
+        {from_logits_bin}
         {ignore_index_rank}
         {validate_args}
 
@@ -182,7 +185,7 @@ def binary_precision_recall_curve(preds: Tensor, target: Tensor, *, weight: Opti
     """
     thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
     state = _binary_rank_stats(preds, target, weight, validate_args=validate_args, ignore_index=ignore_index,
-                               threshold_values=thr)
+                               threshold_values=thr, from_logits=from_logits)
     return _binary_precision_recall_curve_from_stats(state, threshold_values=thr)
 
 
@@ -287,7 +290,7 @@ def multilabel_roc(preds: Tensor, target: Tensor, num_labels: int, *, from_logit
             as given).
         target: ``(N, num_labels)`` 0/1 labels.
         num_labels: the number of labels.
-        {from_logits_ml}
+        {from_logits_bin}
         {weight_rank} Shape: ``(N,)`` (one weight per sample, for all its labels); zero-weight samples add no threshold.
         {thresholds}
         {ignore_index_rank}
@@ -301,10 +304,9 @@ def multilabel_roc(preds: Tensor, target: Tensor, num_labels: int, *, from_logit
         >>> fpr[0].tolist(), tpr[0].tolist()
         ([0.0, 0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 1.0, 1.0])
     """
-    del from_logits  # rank-invariant per label
     thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
     state = _multilabel_rank_stats(preds, target, weight, num_labels=num_labels, validate_args=validate_args,
-                                   ignore_index=ignore_index, threshold_values=thr)
+                                   ignore_index=ignore_index, threshold_values=thr, from_logits=from_logits)
     return _multilabel_roc_from_stats(state, threshold_values=thr)
 
 
@@ -356,7 +358,7 @@ def multilabel_precision_recall_curve(preds: Tensor, target: Tensor, num_labels:
         preds: ``(N, num_labels)`` floating scores.
         target: ``(N, num_labels)`` 0/1 labels.
         num_labels: the number of labels.
-        {from_logits_ml}
+        {from_logits_bin}
         {weight_rank} Shape: ``(N,)``; zero-weight samples add no threshold.
         {thresholds}
         {ignore_index_rank}
@@ -378,9 +380,8 @@ def multilabel_precision_recall_curve(preds: Tensor, target: Tensor, num_labels:
         >>> recall[1].tolist(), thr[1].tolist()
         ([1.0, 1.0, 0.5, 0.5, 0.0], [0.10000000149011612, 0.4000000059604645, 0.699999988079071, 0.800000011920929])
     """
-    del from_logits
     thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
     state = _multilabel_rank_stats(preds, target, weight, num_labels=num_labels, validate_args=validate_args,
-                                   ignore_index=ignore_index, threshold_values=thr)
+                                   ignore_index=ignore_index, threshold_values=thr, from_logits=from_logits)
     return _multilabel_precision_recall_curve_from_stats(state, threshold_values=thr)
 

@@ -171,7 +171,8 @@ def _multilabel_eer_from_stats(state: State) -> Tensor:
 
 
 @fill_doc
-def binary_eer(preds: Tensor, target: Tensor, *, thresholds: Thresholds = None, ignore_index: Optional[int] = None,
+def binary_eer(preds: Tensor, target: Tensor, *,
+               from_logits: bool = False, thresholds: Thresholds = None, ignore_index: Optional[int] = None,
                validate_args: bool = True) -> Tensor:
     """Equal error rate: the rate where the ROC curve's false-positive rate equals its false-negative rate.
 
@@ -183,9 +184,10 @@ def binary_eer(preds: Tensor, target: Tensor, *, thresholds: Thresholds = None, 
     Args:
         preds: floating scores of any shape (any real values: only their order counts).
         target: 0/1 labels of the same shape.
-        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities
-            only): its EER, ``(fpr + fnr) / 2`` at the first ROC point at the thresholds where they are closest;
-            ``None`` (default): exact.
+        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor of thresholds; probabilities, or
+            logits with ``from_logits=True``): its EER, ``(fpr + fnr) / 2`` at the first ROC point at the
+            thresholds where they are closest; ``None`` (default): exact.
+        {from_logits_bin}
         {ignore_index_rank}
         {validate_args}
 
@@ -211,7 +213,8 @@ def binary_eer(preds: Tensor, target: Tensor, *, thresholds: Thresholds = None, 
     """
     values, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
     return _binary_eer_from_stats(_binary_rank_stats(preds, target, validate_args=validate_args,
-                                                     ignore_index=ignore_index, threshold_values=values))
+                                                     ignore_index=ignore_index, threshold_values=values,
+                                                     from_logits=from_logits))
 
 
 @fill_doc
@@ -340,7 +343,8 @@ def multiclass_eer_threshold(preds: Tensor, target: Tensor, num_classes: int, *,
 
 
 @fill_doc
-def multilabel_eer(preds: Tensor, target: Tensor, num_labels: int, *, thresholds: Thresholds = None,
+def multilabel_eer(preds: Tensor, target: Tensor, num_labels: int, *,
+                   from_logits: bool = False, thresholds: Thresholds = None,
                    ignore_index: Optional[int] = None, validate_args: bool = True) -> Tensor:
     """Equal error rate of each label (column ``l`` scores, label ``l`` positive), each as :func:`binary_eer`.
 
@@ -349,6 +353,7 @@ def multilabel_eer(preds: Tensor, target: Tensor, num_labels: int, *, thresholds
         target: ``(N, num_labels)`` 0/1 labels.
         num_labels: the number of labels.
         thresholds: torchmetrics' binned mode, as :func:`binary_eer`'s, per label.
+        {from_logits_bin}
         {ignore_index_rank}
         {validate_args}
 
@@ -370,7 +375,7 @@ def multilabel_eer(preds: Tensor, target: Tensor, num_labels: int, *, thresholds
     values, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
     return _multilabel_eer_from_stats(_multilabel_rank_stats(preds, target, num_labels=num_labels,
                                                              validate_args=validate_args, ignore_index=ignore_index,
-                                                             threshold_values=values))
+                                                             threshold_values=values, from_logits=from_logits))
 
 
 @fill_doc

@@ -94,8 +94,8 @@ register(fpr_range=("fpr_range: ``(lo, hi)`` with ``0 < lo < hi <= 1``: the fals
 
 @fill_doc
 def binary_logauc(preds: Tensor, target: Tensor, fpr_range: FprRange = (0.001, 0.1), *,
-                  thresholds: Thresholds = None, ignore_index: Optional[int] = None, strict: bool = False,
-                  validate_args: bool = True) -> Tensor:
+                  from_logits: bool = False, thresholds: Thresholds = None, ignore_index: Optional[int] = None,
+                  strict: bool = False, validate_args: bool = True) -> Tensor:
     """LogAUC: ``(1 / ln(hi / lo)) * integral_lo^hi tpr(f) d(ln f)`` over the exact ROC curve.
 
     ``tpr(f)`` is the ROC curve with every distinct score a threshold, linear between its points (tied pairs on a
@@ -107,9 +107,10 @@ def binary_logauc(preds: Tensor, target: Tensor, fpr_range: FprRange = (0.001, 0
         preds: floating scores of any shape (any real values).
         target: 0/1 labels of the same shape.
         {fpr_range}
-        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor; probabilities only): its LogAUC, the
-            trapezoid in ``(log10 fpr, tpr)`` over the binned ROC points with the points at ``lo`` and ``hi``
-            interpolated in; ``None`` (default): exact.
+        thresholds: torchmetrics' binned mode (an int, a list or a 1-D tensor; probabilities, or logits with
+            ``from_logits=True``): its LogAUC, the trapezoid in ``(log10 fpr, tpr)`` over the binned ROC points
+            with the points at ``lo`` and ``hi`` interpolated in; ``None`` (default): exact.
+        {from_logits_bin}
         {ignore_index_rank}
         {strict}
         {validate_args}
@@ -136,7 +137,7 @@ def binary_logauc(preds: Tensor, target: Tensor, fpr_range: FprRange = (0.001, 0
     fpr_range = check_fpr_range(fpr_range)
     values, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
     state = _binary_rank_stats(preds, target, validate_args=validate_args, ignore_index=ignore_index,
-                               threshold_values=values)
+                               threshold_values=values, from_logits=from_logits)
     return _binary_logauc_from_stats(state, fpr_range, strict)
 
 
@@ -186,7 +187,7 @@ def multiclass_logauc(preds: Tensor, target: Tensor, num_classes: int, fpr_range
 
 @fill_doc
 def multilabel_logauc(preds: Tensor, target: Tensor, num_labels: int, fpr_range: FprRange = (0.001, 0.1), *,
-                      average: Optional[str] = "macro", thresholds: Thresholds = None,
+                      average: Optional[str] = "macro", from_logits: bool = False, thresholds: Thresholds = None,
                       ignore_index: Optional[int] = None, strict: bool = False, validate_args: bool = True) -> Tensor:
     """LogAUC of each label (each as :func:`binary_logauc`), averaged.
 
@@ -197,6 +198,7 @@ def multilabel_logauc(preds: Tensor, target: Tensor, num_labels: int, fpr_range:
         {fpr_range}
         average: ``"macro"`` or ``"none"``/``None``.
         thresholds: torchmetrics' binned mode, as :func:`binary_logauc`'s, per label.
+        {from_logits_bin}
         {ignore_index_rank}
         {strict}
         {validate_args}
@@ -220,5 +222,5 @@ def multilabel_logauc(preds: Tensor, target: Tensor, num_labels: int, fpr_range:
     average = check_rank_average(average, AVERAGES)
     values, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
     state = _multilabel_rank_stats(preds, target, num_labels=num_labels, validate_args=validate_args,
-                                   ignore_index=ignore_index, threshold_values=values)
+                                   ignore_index=ignore_index, threshold_values=values, from_logits=from_logits)
     return _multilabel_logauc_from_stats(state, fpr_range, average, strict)

@@ -43,14 +43,15 @@ IGNORED = 2  # the uint8 label code of an element whose target was `ignore_index
 
 def _multilabel_rank_stats(preds: Any, target: Any, weight: Any = None, *, num_labels: int, validate_args: bool = True,
                            weighting: Optional[Weighting] = None, ignore_index: Optional[int] = None,
-                           threshold_values: Optional[Tensor] = None) -> State:
+                           threshold_values: Optional[Tensor] = None, from_logits: bool = False) -> State:
     """Checked multilabel inputs as state rows: scores and uint8 labels ``(N, L)``, optional weights ``(N,)``.
     An element whose target is ``ignore_index`` is kept in place with the label code ``IGNORED``. ``weighting``:
     a module's rows so far (every update weighted or none); ``threshold_values``: torchmetrics' binned mode (the
-    ``confmat`` counts of ``torchmetrics_lite.functional.auroc.binned`` instead of rows)."""
+    ``confmat`` counts of ``torchmetrics_lite.functional.auroc.binned`` instead of rows, logits through a sigmoid
+    with ``from_logits``; the exact mode ranks the scores as given, which a sigmoid would not change)."""
     if threshold_values is not None:
         return _multilabel_binned_stats(preds, target, num_labels, threshold_values, ignore_index, validate_args,
-                                        weight)
+                                        weight, from_logits)
     if weighting is not None:
         check_rank_weighting(weighting, weight)
     preds, target, weight = flatten_extra_dims(preds, target, weight, multilabel=True)
@@ -136,7 +137,7 @@ def multilabel_auroc(preds: Tensor, target: Tensor, num_labels: int, *, average:
         average: ``"micro"`` (one AUROC over all ``N * num_labels`` score/label pairs), ``"macro"``,
             ``"weighted"`` (by each label's positive weight) or ``"none"``; a label without positives or without
             negatives is ``nan`` with a ``UserWarning`` and left out of the averages (``strict`` raises).
-        {from_logits_ml}
+        {from_logits_bin}
         {weight_rank} Shape: ``(N,)``, one weight per sample for all its labels.
         {thresholds}
         {ignore_index_rank}
@@ -160,11 +161,10 @@ def multilabel_auroc(preds: Tensor, target: Tensor, num_labels: int, *, average:
         >>> multilabel_auroc(preds, target, 2, average="none").tolist()
         [1.0, 0.75]
     """
-    del from_logits  # rank-invariant per label
     average = check_rank_average(average, AVERAGES)
     thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
     state = _multilabel_rank_stats(preds, target, weight, num_labels=num_labels, validate_args=validate_args,
-                                   ignore_index=ignore_index, threshold_values=thr)
+                                   ignore_index=ignore_index, threshold_values=thr, from_logits=from_logits)
     return _multilabel_auroc_from_stats(state, average, strict)
 
 
@@ -183,7 +183,7 @@ def multilabel_average_precision(preds: Tensor, target: Tensor, num_labels: int,
         num_labels: the number of labels.
         average: ``"micro"`` (all pairs pooled), ``"macro"``, ``"weighted"`` (by positive weight) or ``"none"``;
             a label without positives is ``nan`` with a warning and left out of the averages.
-        {from_logits_ml}
+        {from_logits_bin}
         {weight_rank} Shape: ``(N,)``.
         {thresholds}
         {ignore_index_rank}
@@ -205,9 +205,8 @@ def multilabel_average_precision(preds: Tensor, target: Tensor, num_labels: int,
         >>> [round(v, 4) for v in multilabel_average_precision(preds, target, 2, average="none").tolist()]
         [1.0, 0.8333]
     """
-    del from_logits
     average = check_rank_average(average, AVERAGES)
     thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
     state = _multilabel_rank_stats(preds, target, weight, num_labels=num_labels, validate_args=validate_args,
-                                   ignore_index=ignore_index, threshold_values=thr)
+                                   ignore_index=ignore_index, threshold_values=thr, from_logits=from_logits)
     return _multilabel_average_precision_from_stats(state, average, strict)

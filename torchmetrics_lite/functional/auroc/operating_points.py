@@ -200,7 +200,7 @@ register(
 @fill_doc(constraint="min_precision", none="recall 0, threshold nan",
           tm="binary_recall_at_fixed_precision")
 def binary_recall_at_fixed_precision(preds: Tensor, target: Tensor, min_precision: float, *,
-                                     thresholds: Thresholds = None,
+                                     from_logits: bool = False, thresholds: Thresholds = None,
                                      ignore_index: Optional[int] = None, validate_args: bool = True) -> Point:
     """The highest recall whose precision is at least ``min_precision``, and its threshold.
 
@@ -211,6 +211,7 @@ def binary_recall_at_fixed_precision(preds: Tensor, target: Tensor, min_precisio
         {target_scores}
         min_precision: the constraint, a number in ``[0, 1]``.
         {thresholds}
+        {from_logits_bin}
         {ignore_index_rank}
         {validate_args}
 
@@ -222,13 +223,13 @@ def binary_recall_at_fixed_precision(preds: Tensor, target: Tensor, min_precisio
         [1.0, 0.5]
     """
     return _binary(_recall_at_precision, "min_precision", preds, target, min_precision, thresholds, ignore_index,
-                   validate_args)
+                   validate_args, from_logits)
 
 
 @fill_doc(constraint="min_recall", none="precision 0, threshold nan",
           tm="binary_precision_at_fixed_recall")
 def binary_precision_at_fixed_recall(preds: Tensor, target: Tensor, min_recall: float, *,
-                                     thresholds: Thresholds = None,
+                                     from_logits: bool = False, thresholds: Thresholds = None,
                                      ignore_index: Optional[int] = None, validate_args: bool = True) -> Point:
     """The highest precision whose recall is at least ``min_recall``, and its threshold.
 
@@ -239,6 +240,7 @@ def binary_precision_at_fixed_recall(preds: Tensor, target: Tensor, min_recall: 
         {target_scores}
         min_recall: the constraint, a number in ``[0, 1]``.
         {thresholds}
+        {from_logits_bin}
         {ignore_index_rank}
         {validate_args}
 
@@ -250,13 +252,13 @@ def binary_precision_at_fixed_recall(preds: Tensor, target: Tensor, min_recall: 
         [0.6667, 0.5]
     """
     return _binary(_precision_at_recall, "min_recall", preds, target, min_recall, thresholds, ignore_index,
-                   validate_args)
+                   validate_args, from_logits)
 
 
 @fill_doc(constraint="min_specificity", none="sensitivity 0, threshold 1e6",
           tm="binary_sensitivity_at_specificity")
 def binary_sensitivity_at_specificity(preds: Tensor, target: Tensor, min_specificity: float, *,
-                                      thresholds: Thresholds = None,
+                                      from_logits: bool = False, thresholds: Thresholds = None,
                                       ignore_index: Optional[int] = None, validate_args: bool = True) -> Point:
     """The highest sensitivity (true-positive rate) whose specificity ``1 - fpr`` is at least
     ``min_specificity``, and its threshold.
@@ -268,6 +270,7 @@ def binary_sensitivity_at_specificity(preds: Tensor, target: Tensor, min_specifi
         {target_scores}
         min_specificity: the constraint, a number in ``[0, 1]``.
         {thresholds}
+        {from_logits_bin}
         {ignore_index_rank}
         {validate_args}
 
@@ -279,13 +282,13 @@ def binary_sensitivity_at_specificity(preds: Tensor, target: Tensor, min_specifi
         [1.0, 0.5]
     """
     return _binary(_sensitivity_at_specificity, "min_specificity", preds, target, min_specificity, thresholds,
-                   ignore_index, validate_args)
+                   ignore_index, validate_args, from_logits)
 
 
 @fill_doc(constraint="min_sensitivity", none="specificity 0, threshold 1e6",
           tm="binary_specificity_at_sensitivity")
 def binary_specificity_at_sensitivity(preds: Tensor, target: Tensor, min_sensitivity: float, *,
-                                      thresholds: Thresholds = None,
+                                      from_logits: bool = False, thresholds: Thresholds = None,
                                       ignore_index: Optional[int] = None, validate_args: bool = True) -> Point:
     """The highest specificity ``1 - fpr`` whose sensitivity (true-positive rate) is at least
     ``min_sensitivity``, and its threshold.
@@ -297,6 +300,7 @@ def binary_specificity_at_sensitivity(preds: Tensor, target: Tensor, min_sensiti
         {target_scores}
         min_sensitivity: the constraint, a number in ``[0, 1]``.
         {thresholds}
+        {from_logits_bin}
         {ignore_index_rank}
         {validate_args}
 
@@ -308,15 +312,15 @@ def binary_specificity_at_sensitivity(preds: Tensor, target: Tensor, min_sensiti
         [0.5, 0.699999988079071]
     """
     return _binary(_specificity_at_sensitivity, "min_sensitivity", preds, target, min_sensitivity, thresholds,
-                   ignore_index, validate_args)
+                   ignore_index, validate_args, from_logits)
 
 
 def _binary(chooser: Chooser, name: str, preds: Tensor, target: Tensor, minimum: float, thresholds: Thresholds,
-            ignore_index: Optional[int], validate_args: bool) -> Point:
+            ignore_index: Optional[int], validate_args: bool, from_logits: bool) -> Point:
     minimum = check_probability(name, minimum)
     values, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
     state = _binary_rank_stats(preds, target, validate_args=validate_args, ignore_index=ignore_index,
-                               threshold_values=values)
+                               threshold_values=values, from_logits=from_logits)
     return _binary_point_from_stats(state, rule=chooser, minimum=minimum, threshold_values=values)
 
 
@@ -453,18 +457,19 @@ def multiclass_specificity_at_sensitivity(preds: Tensor, target: Tensor, num_cla
 
 
 def _multilabel(chooser: Chooser, name: str, preds: Tensor, target: Tensor, num_labels: int, minimum: float,
-                thresholds: Thresholds, ignore_index: Optional[int], validate_args: bool) -> Point:
+                thresholds: Thresholds, ignore_index: Optional[int], validate_args: bool,
+                from_logits: bool) -> Point:
     minimum = check_probability(name, minimum)
     values, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
     state = _multilabel_rank_stats(preds, target, num_labels=num_labels, validate_args=validate_args,
-                                   ignore_index=ignore_index, threshold_values=values)
+                                   ignore_index=ignore_index, threshold_values=values, from_logits=from_logits)
     return _multilabel_point_from_stats(state, rule=chooser, minimum=minimum, threshold_values=values)
 
 
 @fill_doc(constraint="min_precision", none="recall 0, threshold nan",
           tm="multilabel_recall_at_fixed_precision")
 def multilabel_recall_at_fixed_precision(preds: Tensor, target: Tensor, num_labels: int, min_precision: float, *,
-                                         thresholds: Thresholds = None,
+                                         from_logits: bool = False, thresholds: Thresholds = None,
                                          ignore_index: Optional[int] = None, validate_args: bool = True) -> Point:
     """Per label, the highest recall whose precision is at least ``min_precision``, and its threshold (see
     :func:`binary_recall_at_fixed_precision`).
@@ -475,6 +480,7 @@ def multilabel_recall_at_fixed_precision(preds: Tensor, target: Tensor, num_labe
         {num_labels_rank}
         min_precision: the constraint, a number in ``[0, 1]``.
         {thresholds}
+        {from_logits_bin}
         {ignore_index_rank}
         {validate_args}
 
@@ -488,13 +494,13 @@ def multilabel_recall_at_fixed_precision(preds: Tensor, target: Tensor, num_labe
         ([0.5, 1.0], [0.75, 0.55])
     """
     return _multilabel(_recall_at_precision, "min_precision", preds, target, num_labels, min_precision,
-                       thresholds, ignore_index, validate_args)
+                       thresholds, ignore_index, validate_args, from_logits)
 
 
 @fill_doc(constraint="min_recall", none="precision 0, threshold nan",
           tm="multilabel_precision_at_fixed_recall")
 def multilabel_precision_at_fixed_recall(preds: Tensor, target: Tensor, num_labels: int, min_recall: float, *,
-                                         thresholds: Thresholds = None,
+                                         from_logits: bool = False, thresholds: Thresholds = None,
                                          ignore_index: Optional[int] = None, validate_args: bool = True) -> Point:
     """Per label, the highest precision whose recall is at least ``min_recall``, and its threshold (see
     :func:`binary_precision_at_fixed_recall`).
@@ -505,6 +511,7 @@ def multilabel_precision_at_fixed_recall(preds: Tensor, target: Tensor, num_labe
         {num_labels_rank}
         min_recall: the constraint, a number in ``[0, 1]``.
         {thresholds}
+        {from_logits_bin}
         {ignore_index_rank}
         {validate_args}
 
@@ -518,13 +525,13 @@ def multilabel_precision_at_fixed_recall(preds: Tensor, target: Tensor, num_labe
         [1.0, 0.6667]
     """
     return _multilabel(_precision_at_recall, "min_recall", preds, target, num_labels, min_recall, thresholds,
-                       ignore_index, validate_args)
+                       ignore_index, validate_args, from_logits)
 
 
 @fill_doc(constraint="min_specificity", none="sensitivity 0, threshold 1e6",
           tm="multilabel_sensitivity_at_specificity")
 def multilabel_sensitivity_at_specificity(preds: Tensor, target: Tensor, num_labels: int, min_specificity: float,
-                                          *, thresholds: Thresholds = None,
+                                          *, from_logits: bool = False, thresholds: Thresholds = None,
                                           ignore_index: Optional[int] = None, validate_args: bool = True) -> Point:
     """Per label, the highest sensitivity whose specificity is at least ``min_specificity``, and its threshold
     (see :func:`binary_sensitivity_at_specificity`).
@@ -535,6 +542,7 @@ def multilabel_sensitivity_at_specificity(preds: Tensor, target: Tensor, num_lab
         {num_labels_rank}
         min_specificity: the constraint, a number in ``[0, 1]``.
         {thresholds}
+        {from_logits_bin}
         {ignore_index_rank}
         {validate_args}
 
@@ -548,13 +556,13 @@ def multilabel_sensitivity_at_specificity(preds: Tensor, target: Tensor, num_lab
         [0.5, 1.0]
     """
     return _multilabel(_sensitivity_at_specificity, "min_specificity", preds, target, num_labels, min_specificity,
-                       thresholds, ignore_index, validate_args)
+                       thresholds, ignore_index, validate_args, from_logits)
 
 
 @fill_doc(constraint="min_sensitivity", none="specificity 0, threshold 1e6",
           tm="multilabel_specificity_at_sensitivity")
 def multilabel_specificity_at_sensitivity(preds: Tensor, target: Tensor, num_labels: int, min_sensitivity: float,
-                                          *, thresholds: Thresholds = None,
+                                          *, from_logits: bool = False, thresholds: Thresholds = None,
                                           ignore_index: Optional[int] = None, validate_args: bool = True) -> Point:
     """Per label, the highest specificity whose sensitivity is at least ``min_sensitivity``, and its threshold
     (see :func:`binary_specificity_at_sensitivity`).
@@ -565,6 +573,7 @@ def multilabel_specificity_at_sensitivity(preds: Tensor, target: Tensor, num_lab
         {num_labels_rank}
         min_sensitivity: the constraint, a number in ``[0, 1]``.
         {thresholds}
+        {from_logits_bin}
         {ignore_index_rank}
         {validate_args}
 
@@ -578,4 +587,4 @@ def multilabel_specificity_at_sensitivity(preds: Tensor, target: Tensor, num_lab
         [0.0, 0.5]
     """
     return _multilabel(_specificity_at_sensitivity, "min_sensitivity", preds, target, num_labels, min_sensitivity,
-                       thresholds, ignore_index, validate_args)
+                       thresholds, ignore_index, validate_args, from_logits)
