@@ -1,8 +1,10 @@
 """Multilabel ranking modules: coverage error, label ranking average precision and label ranking loss (see
 :mod:`torchmetrics_lite.functional.auroc.label_ranking`).
 
-Each value is a mean over samples of a per-sample value, so the state is two sums (``total``, float64, and
-``count``, int64), added per batch and across ranks: constant memory, exact streaming."""
+Each value is a (weighted) mean over samples of a per-sample value, so the state is three sums (``total``, the
+weighted sum of the values, float64; ``count``, the samples, int64; ``weight``, the sum of the weights, float64, an
+unweighted sample counting 1), added per batch and across ranks: constant memory, exact streaming. The value is
+``total / weight``."""
 from __future__ import annotations
 
 from typing import Any, Callable, ClassVar, Dict, Optional
@@ -19,7 +21,8 @@ __all__ = ["MultilabelCoverageError", "MultilabelRankingAveragePrecision", "Mult
 
 
 class _MultilabelRanking(Metric):
-    """``update(preds (N, L), target (N, L))``: adds the batch's sum of per-sample ``values`` and its size."""
+    """``update(preds (N, L), target (N, L), weight=None (N,))``: adds the batch's weighted sum of per-sample
+    ``values``, its size and its weight."""
 
     stats_fn = staticmethod(F._multilabel_ranking_stats)
 
@@ -35,6 +38,7 @@ class _MultilabelRanking(Metric):
         self.num_labels = num_labels
         self.add_state("total", torch.zeros((), dtype=torch.float64), reduce="sum")
         self.add_state("count", torch.zeros((), dtype=torch.int64), reduce="sum")
+        self.add_state("weight", torch.zeros((), dtype=torch.float64), reduce="sum")
 
 
 @fill_doc
@@ -45,8 +49,11 @@ class MultilabelCoverageError(_MultilabelRanking):
         {num_labels_rank}
         {kwargs_module}
 
+    ``update(preds, target, weight=None)``: ``weight`` ``(N,)`` as the function's (scikit-learn's
+    ``sample_weight``); weighted and unweighted updates mix (an unweighted sample counts 1).
+
     Raises:
-        ValueError, TypeError: bad batches as the function.
+        ValueError, TypeError: bad batches or weights as the function.
 
     References:
         scikit-learn's ``coverage_error``; torchmetrics' ``MultilabelCoverageError``.
@@ -57,6 +64,9 @@ class MultilabelCoverageError(_MultilabelRanking):
         >>> m.update(torch.tensor([[0.2, 0.4, 0.4]]), torch.tensor([[0, 1, 0]]))
         >>> m.compute()
         tensor(2.5000, dtype=torch.float64)
+        >>> m.update(torch.tensor([[0.1, 0.2, 0.3]]), torch.tensor([[1, 0, 0]]), torch.tensor([2.0]))
+        >>> m.compute()  # (3 + 2 + 2 * 3) / 4
+        tensor(2.7500, dtype=torch.float64)
     """
 
     higher_is_better: ClassVar[Optional[bool]] = False
@@ -72,8 +82,11 @@ class MultilabelRankingAveragePrecision(_MultilabelRanking):
         {num_labels_rank}
         {kwargs_module}
 
+    ``update(preds, target, weight=None)``: ``weight`` ``(N,)`` as the function's (scikit-learn's
+    ``sample_weight``); weighted and unweighted updates mix (an unweighted sample counts 1).
+
     Raises:
-        ValueError, TypeError: bad batches as the function.
+        ValueError, TypeError: bad batches or weights as the function.
 
     References:
         scikit-learn's ``label_ranking_average_precision_score``.
@@ -99,8 +112,11 @@ class MultilabelRankingLoss(_MultilabelRanking):
         {num_labels_rank}
         {kwargs_module}
 
+    ``update(preds, target, weight=None)``: ``weight`` ``(N,)`` as the function's (scikit-learn's
+    ``sample_weight``); weighted and unweighted updates mix (an unweighted sample counts 1).
+
     Raises:
-        ValueError, TypeError: bad batches as the function.
+        ValueError, TypeError: bad batches or weights as the function.
 
     References:
         scikit-learn's ``label_ranking_loss`` (torchmetrics' ``MultilabelRankingLoss`` breaks ties by position).

@@ -10,6 +10,7 @@ from torchmetrics_lite.auroc._base import _checked_mode, _mode_states, _multicla
 from torchmetrics_lite.functional.auroc import multiclass as F
 from torchmetrics_lite.functional.auroc._doc_args import fill_doc
 from torchmetrics_lite.functional.auroc.multiclass import _multiclass_rank_stats
+from torchmetrics_lite.functional.auroc.ovo import check_multi_class, check_ovo_options
 from torchmetrics_lite.metric import Metric
 
 __all__ = ["MulticlassAUROC", "MulticlassAveragePrecision"]
@@ -59,13 +60,16 @@ class MulticlassAUROC(_MulticlassAveraged):
         strict: raise instead of warning when a class is undefined.
         {thresholds_module}
         {ignore_index_rank_module}
+        multi_class: ``"ovr"`` (default) or ``"ovo"``: scikit-learn's one-vs-one (Hand & Till) mean over class
+            pairs, computed at compute time from the kept samples (the rule, the averages and the refused options
+            as :func:`~torchmetrics_lite.functional.multiclass_auroc`; a weighted update raises at compute).
         {kwargs_module}
 
     Raises:
         ValueError, TypeError: bad options or batches as the function, or mixed weighting across updates.
 
     References:
-        Hanley & McNeil (1982); scikit-learn's ``roc_auc_score(multi_class="ovr")``.
+        Hanley & McNeil (1982); Hand & Till (2001); scikit-learn's ``roc_auc_score(multi_class=...)``.
 
     Examples:
         >>> m = MulticlassAUROC(num_classes=3, average="none")
@@ -73,9 +77,26 @@ class MulticlassAUROC(_MulticlassAveraged):
         >>> m.update(torch.tensor([[0.4, 0.4, 0.2], [0.3, 0.35, 0.35]]), torch.tensor([1, 0]))
         >>> [round(v, 4) for v in m.compute().tolist()]
         [0.8333, 1.0, 1.0]
+        >>> m = MulticlassAUROC(num_classes=3, multi_class="ovo")
+        >>> m.update(torch.tensor([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6]]), torch.tensor([0, 1, 2]))
+        >>> m.update(torch.tensor([[0.4, 0.4, 0.2], [0.3, 0.35, 0.35]]), torch.tensor([1, 0]))
+        >>> round(m.compute().item(), 4)
+        0.9583
     """
 
     value_fn = staticmethod(F._multiclass_auroc_from_stats)
+
+    def __init__(self, num_classes: int, *, average: str = "macro", from_logits: bool = False, thresholds: Any = None,
+                 ignore_index: Optional[int] = None, strict: bool = False, multi_class: str = "ovr",
+                 **kwargs: Any) -> None:
+        super().__init__(num_classes, average=average, from_logits=from_logits, thresholds=thresholds,
+                         ignore_index=ignore_index, strict=strict, **kwargs)
+        self.multi_class = check_multi_class(multi_class, self.average)
+        if self.multi_class == "ovo":
+            check_ovo_options(None, self.threshold_values)
+
+    def value_options(self) -> Dict[str, Any]:
+        return {**super().value_options(), "multi_class": self.multi_class}
 
 
 @fill_doc

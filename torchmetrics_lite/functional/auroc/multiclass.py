@@ -36,6 +36,7 @@ from torchmetrics_lite.functional.auroc._common import (
 from torchmetrics_lite.functional.auroc._doc_args import fill_doc
 from torchmetrics_lite.functional.auroc.binary import Thresholds
 from torchmetrics_lite.functional.auroc.binned import _binned_averaged, _multiclass_binned_stats
+from torchmetrics_lite.functional.auroc.ovo import check_multi_class, check_ovo_options, ovo_auroc
 
 __all__ = ["multiclass_auroc", "multiclass_average_precision"]
 
@@ -78,9 +79,13 @@ def _multiclass_from_stats(formula: RowsFormula, what: str, state: State, num_cl
 
 
 def _multiclass_auroc_from_stats(state: State, num_classes: int, average: str = "macro", from_logits: bool = False,
-                                 strict: bool = False) -> Tensor:
+                                 strict: bool = False, multi_class: str = "ovr") -> Tensor:
     if "confmat" in state:  # the binned mode (thresholds=)
         return _binned_averaged(state, "AUROC", average, strict)
+    if multi_class == "ovo":
+        check_ovo_options(_state_weight(state), None)
+        return ovo_auroc(_multiclass_scores(state["preds"], from_logits), state["target"], num_classes, average,
+                         strict)
     return _multiclass_from_stats(kernels.auroc, "AUROC", state, num_classes, average, from_logits, strict)
 
 
@@ -95,8 +100,9 @@ def _multiclass_average_precision_from_stats(state: State, num_classes: int, ave
 @fill_doc
 def multiclass_auroc(preds: Tensor, target: Tensor, num_classes: int, *, average: str = "macro",
                      from_logits: bool = False, weight: Optional[Tensor] = None, thresholds: Thresholds = None,
-                     ignore_index: Optional[int] = None, strict: bool = False, validate_args: bool = True) -> Tensor:
-    """One-vs-rest exact AUROC of each class, averaged.
+                     ignore_index: Optional[int] = None, strict: bool = False, validate_args: bool = True,
+                     multi_class: str = "ovr") -> Tensor:
+    """One-vs-rest (or, with ``multi_class="ovo"``, one-vs-one) exact AUROC of each class, averaged.
 
     Class ``c``'s AUROC is :func:`~torchmetrics_lite.functional.binary_auroc` of the scores ``preds[:, c]`` with
     class ``c`` positive and every other class negative (scikit-learn's ``roc_auc_score(...,
@@ -113,18 +119,29 @@ def multiclass_auroc(preds: Tensor, target: Tensor, num_classes: int, *, average
         {ignore_index_rank}
         {strict}
         {validate_args}
+        multi_class: ``"ovr"`` (default, one-vs-rest as above) or ``"ovo"``: scikit-learn's
+            ``roc_auc_score(multi_class="ovo")`` (Hand & Till 2001), the mean over the unordered class pairs
+            ``a < b`` of ``(A(a|b) + A(b|a)) / 2``, where ``A(a|b)`` is the AUROC of ``preds[:, a]`` on the samples
+            of classes ``a`` and ``b`` only, class ``a`` positive (ties count 1/2). ``average="macro"``: the plain
+            mean over pairs; ``"weighted"``: weighted by the pair's prevalence ``(n_a + n_b) / N``; ``"none"``
+            raises (as scikit-learn). A pair with a class absent from ``target`` is left out with a
+            ``UserWarning`` (scikit-learn's value: it runs over the classes present; ``strict=True`` raises).
+            ``weight`` and ``thresholds`` are not taken with ``"ovo"`` (scikit-learn has no weighted one-vs-one).
+            Eager only (the pairs' row length is read on the host). See
+            :mod:`torchmetrics_lite.functional.auroc.ovo`.
 
     Returns:
         A float64 scalar, or ``(num_classes,)`` with ``average="none"``.
 
     Raises:
         ValueError: wrong shapes, NaN scores, class indices out of range, negative weights, scores outside
-            ``[0, 1]`` without ``from_logits=True``, an unknown ``average``, or an undefined class with ``strict``.
+            ``[0, 1]`` without ``from_logits=True``, an unknown ``average`` or ``multi_class``, ``"ovo"`` with
+            ``average="none"``, ``weight`` or ``thresholds``, or an undefined class (pair) with ``strict``.
         TypeError: non-floating ``preds`` or non-integer ``target``.
 
     References:
-        Hanley & McNeil (1982); Provost & Domingos (2000) for the one-vs-rest average; scikit-learn's
-        ``roc_auc_score(multi_class="ovr")``.
+        Hanley & McNeil (1982); Provost & Domingos (2000) for the one-vs-rest average; Hand & Till (2001) for the
+        one-vs-one average; scikit-learn's ``roc_auc_score(multi_class=...)``.
 
     Examples:
         >>> preds = torch.tensor([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6], [0.4, 0.4, 0.2],
@@ -135,12 +152,17 @@ def multiclass_auroc(preds: Tensor, target: Tensor, num_classes: int, *, average
         >>> logits = torch.tensor([[2.0, -1.0, 0.5], [0.1, 1.5, -0.3], [-2.0, 0.3, 1.1], [0.0, 0.9, -1.0]])
         >>> round(multiclass_auroc(logits, torch.tensor([0, 1, 2, 1]), 3, from_logits=True).item(), 4)
         1.0
+        >>> round(multiclass_auroc(preds, target, 3, multi_class="ovo").item(), 4)
+        0.9583
     """
     average = check_rank_average(average)
+    multi_class = check_multi_class(multi_class, average)
     thr, ignore_index = check_thresholds(thresholds), check_rank_ignore_index(ignore_index)
+    if multi_class == "ovo":
+        check_ovo_options(weight, thr)
     state = _multiclass_rank_stats(preds, target, weight, num_classes=num_classes, from_logits=from_logits,
                                    validate_args=validate_args, ignore_index=ignore_index, threshold_values=thr)
-    return _multiclass_auroc_from_stats(state, num_classes, average, from_logits, strict)
+    return _multiclass_auroc_from_stats(state, num_classes, average, from_logits, strict, multi_class)
 
 
 @fill_doc
