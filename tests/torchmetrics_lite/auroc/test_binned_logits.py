@@ -189,6 +189,4 @@ def test_from_logits_changes_nothing_in_the_exact_mode():
 
 def test_from_logits_separates_binned_shared_states():
     """Two binned modules in one collection share statistics only with the same `from_logits`."""
-    logits, target = _sigmoid_inputs("binary")
-    probs = ours.BinaryAUROC(thresholds=5)
-    assert probs.stats_key != ours.BinaryAUROC(thresholds=5, from_logits=True).stats_key
+    assert ours.BinaryAUROC(thresholds=5).stats_key != ours.BinaryAUROC(thresholds=5, from_logits=True).stats_key
