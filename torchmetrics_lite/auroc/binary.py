@@ -42,6 +42,7 @@ class BinaryAUROC(Metric):
             shared pairs / (2 * all pairs)``, which :meth:`error_bound` returns. Not with ``weight``.
         range: ``(lo, hi)`` for ``bins`` (default ``(0, 1)``, probabilities).
         strict: raise instead of returning ``nan`` when one class is missing.
+        {from_logits_bin}
         {thresholds_module}
         {ignore_index_rank_module}
         kwargs: ``validate_args``, ``process_group``, ``sync_on_compute`` (see :class:`~torchmetrics_lite.Metric`).

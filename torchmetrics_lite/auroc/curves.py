@@ -73,6 +73,7 @@ class BinaryPrecisionRecallCurve(_BinaryRank):
     :func:`~torchmetrics_lite.functional.binary_precision_recall_curve`.
 
     Args:
+        {from_logits_bin}
         {thresholds_module}
         {ignore_index_rank_module}
         {kwargs_module}
@@ -196,6 +197,7 @@ class MultilabelROC(_MultilabelRank):
 
     Args:
         {num_labels_rank}
+        {from_logits_bin}
         {thresholds_module}
         {ignore_index_rank_module}
         {kwargs_module}
@@ -230,6 +232,7 @@ class MultilabelPrecisionRecallCurve(_MultilabelRank):
 
     Args:
         {num_labels_rank}
+        {from_logits_bin}
         {thresholds_module}
         {ignore_index_rank_module}
         {kwargs_module}

@@ -39,6 +39,7 @@ class BinaryEER(_BinaryRank):
     where ``fpr`` and ``fnr`` cross on the exact ROC curve). ``update(preds, target)``: no ``weight``.
 
     Args:
+        {from_logits_bin}
         {thresholds_module}
         {ignore_index_rank}
         {kwargs_module}
@@ -141,6 +142,7 @@ class MultilabelEER(_MultilabelRank):
 
     Args:
         {num_labels_rank}
+        {from_logits_bin}
         {thresholds_module}
         {ignore_index_rank}
         {kwargs_module}
