@@ -39,6 +39,7 @@ def _roots() -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
 
 
 _ALLOWED, _HIDDEN_IN = _roots()
+_TEMPORARY_NAMES = ("tmp", "pytest-of-", "pytorch-errorfile-")  # tempfile's default prefix, pytest's, torch spawn's
 _violations: List[str] = []
 
 
@@ -49,8 +50,9 @@ def _under(path: str, folder: str) -> bool:
 def _beside_the_clone(path: str) -> bool:
     """A path in the folder that holds the clone, not in the clone, not hidden: what CI keeps beside the clone
     (``../shared``) and a user does not have. Checked before the temporary folders, since a clone may itself sit
-    in one (``/tmp/ci/clone``); where the clone's folder *is* the temporary folder, only the names that ``tempfile``
-    and pytest give their folders (``tmp*``, ``pytest-of-*``) pass."""
+    in one (``/tmp/ci/clone``); where the clone's folder *is* the temporary folder, only the names that ``tempfile``,
+    pytest and torch give their temporary files (``tmp*``, ``pytest-of-*``, the ``pytorch-errorfile-*`` of every
+    spawned process group) pass."""
     holder = str(ROOT.parent)
     if holder == os.sep or not path.startswith(holder + os.sep) or _under(path, str(ROOT)):
         return False
@@ -58,7 +60,7 @@ def _beside_the_clone(path: str) -> bool:
     if child.startswith("."):
         return False
     temp = {tempfile.gettempdir().rstrip(os.sep), os.path.realpath(tempfile.gettempdir())}
-    return not (holder in temp and (child.startswith("tmp") or child.startswith("pytest-of-")))
+    return not (holder in temp and child.startswith(_TEMPORARY_NAMES))
 
 
 def allowed(path: str) -> bool:
