@@ -122,6 +122,9 @@ _MIN_CAPACITY = 1024
 _NUMPY_DTYPES = {dtype: torch.empty(0, dtype=dtype).numpy().dtype for dtype in (  # looked up once, not per growth
     torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16, torch.float32,
     torch.float64)}
+#: (batch dtype, cat state dtype) pairs whose append keeps the state's dtype (torch's promotion gives the state's)
+_WIDENS = frozenset({(torch.float16, torch.float32), (torch.float16, torch.float64), (torch.bfloat16, torch.float32),
+                     (torch.bfloat16, torch.float64), (torch.float32, torch.float64)})
 
 
 def _grown_buffer(buf: Tensor, shape: Tuple[int, ...], dtype: torch.dtype) -> Tensor:
@@ -333,10 +336,16 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         self.__dict__["_sync_id"] = _identity.next_identity(cls) if syncs else None
         return self
 
+    def __getstate__(self) -> Dict[str, Any]:
+        state = super().__getstate__()
+        state.pop("_host", None)  # numpy views of the cat buffers: a copy would write into its own copy of them
+        return state
+
     def __setstate__(self, state: Dict[str, Any]) -> None:
         identity = self.__dict__.get("_sync_id")  # given by __new__ to this copy
         super().__setstate__(state)
         self.__dict__["_sync_id"] = identity
+        self.__dict__["_host"] = {}
         self.__dict__.pop("_sync_options", None)
 
     def __init__(
@@ -359,6 +368,7 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         self._reductions: Dict[str, Union[str, Fold]] = {}
         self._cat_len: Dict[str, int] = {}
         self._state: Dict[str, Tensor] = {}
+        self._host: Dict[str, Tuple[Tensor, np.ndarray]] = {}  # a CPU cat buffer and its numpy view (_merge_stats)
         self._computed: Any = None
         self._update_count = 0
         self._forward_cache: Any = None  # the last forward() value (Lightning's on_step logging reads it)
@@ -448,15 +458,16 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         if switch:  # called as a function: cheaper than entering torch.no_grad() (hot path)
             torch.set_grad_enabled(False)
         try:
-            stats = self.batch_stats(*args, **kwargs)
-        except TypeError:
-            self._raise_if_unfit(args, kwargs)
-            raise
+            try:
+                stats = self.batch_stats(*args, **kwargs)
+            except TypeError:
+                self._raise_if_unfit(args, kwargs)
+                raise
+            self.check_accepted(args)
+            self._merge_stats(stats)  # also without autograd: a statistic may be an input that requires grad
         finally:
             if switch:
                 torch.set_grad_enabled(True)
-        self.check_accepted(args)
-        self._merge_stats(stats)
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         """Return the metric of this batch alone and merge the batch into the running state.
@@ -542,13 +553,20 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         return _owned(self._computed)
 
     def reset(self) -> None:
-        """Return every state to its default (the identity of :meth:`merge_state`)."""
+        """Return every state to its default (the identity of :meth:`merge_state`).
+
+        A ``cat`` state gets fresh (uninitialized) memory of the capacity it reached, so that the next epoch of
+        the same size grows its buffer no more; never the old memory, which a view taken before (``m.preds``,
+        :meth:`local_state`) or a saved state may still read."""
         for name, default in self._defaults.items():
-            device = self._state[name].device
-            self._state[name] = default.to(device=device, dtype=self._storage_dtype(default.dtype, device),
-                                           copy=True)
+            buf = self._state[name]
+            dtype = self._storage_dtype(default.dtype, buf.device)
             if name in self._cat_len:
+                self._state[name] = _grown_buffer(buf, (buf.shape[0], *default.shape[1:]), dtype)
                 self._cat_len[name] = 0
+                self._host.pop(name, None)
+            else:
+                self._state[name] = default.to(device=buf.device, dtype=dtype, copy=True)
         self._computed = None
         self._update_count = 0
         self._forward_cache = None
@@ -749,22 +767,32 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         if d["_update_count"] == 0:
             self._first_update(stats)
         buffers, reductions, filled = d["_state"], d["_reductions"], d["_cat_len"]
+        host = None if torch.compiler.is_compiling() else d["_host"]  # numpy views of the CPU cat buffers
         for name, value in stats.items():
             buf = buffers[name]
             if not (value.is_cpu and buf.is_cpu) and value.device != buf.device:
                 self.to(value.device)  # states accumulate on the inputs' device
                 buf = buffers[name]
             reduce = reductions[name]
-            if reduce == "sum":
-                buf.add_(value)
-            elif reduce == "cat":
+            if reduce == "cat":
                 n = filled[name]
                 end = n + value.shape[0]
-                if end <= buf.shape[0] and (value.dtype is buf.dtype or not value.is_floating_point()):
-                    buf[n:end] = value  # the common append (room left, no dtype promotion) without a call
-                    filled[name] = end
+                got, kept = value.dtype, buf.dtype
+                if end > buf.shape[0] or not (got is kept or (got, kept) in _WIDENS or not value.is_floating_point()):
+                    self._append(name, value)  # growth, or a floating dtype that promotes the state
+                    continue
+                # the common append without a call; on the CPU through a numpy view of the buffer (half the cost
+                # of torch's indexed copy, with the same casts: bool and integers to floating, float32 to float64)
+                view = None if host is None else host.get(name)
+                if host is not None and (view is None or view[0] is not buf):
+                    view = self._host_view(name, buf)
+                if view is not None and (got is kept or got in _NUMPY_DTYPES) and not value.requires_grad:
+                    view[1][n:end] = value.numpy()
                 else:
-                    self._append(name, value)
+                    buf[n:end] = value
+                filled[name] = end
+            elif reduce == "sum":
+                buf.add_(value)
             elif reduce == "max":
                 torch.maximum(buf, value.to(buf.dtype), out=buf)
             elif reduce == "min":
@@ -775,6 +803,15 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
                 buf.copy_(reduce.stack(torch.stack([buf, value.to(buf.dtype)])))
         d["_update_count"] += 1
         d["_computed"] = None
+
+    def _host_view(self, name: str, buf: Tensor) -> Optional[Tuple[Tensor, np.ndarray]]:
+        """``(buf, buf.numpy())`` for a CPU ``cat`` buffer numpy can view (remembered until the buffer changes),
+        else ``None``."""
+        if not buf.is_cpu or buf.dtype not in _NUMPY_DTYPES or buf.requires_grad:
+            self._host.pop(name, None)
+            return None
+        view = self._host[name] = (buf, buf.numpy())
+        return view
 
     def _first_update(self, stats: Dict[str, Tensor]) -> None:
         """Before the first merge after construction or reset: apply the float64-less device policy."""
@@ -807,6 +844,7 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
             grown = _grown_buffer(buf, (capacity, *buf.shape[1:]), dtype)
             grown[:n] = buf[:n]
             self._state[name] = buf = grown
+            self._host.pop(name, None)
         buf[n : n + m] = rows
         self._cat_len[name] = n + m
 

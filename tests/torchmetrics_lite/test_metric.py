@@ -185,6 +185,25 @@ def test_inputs_requiring_grad_are_accepted_and_states_hold_no_graph():
     assert not m.local_state()["values"].requires_grad
 
 
+@pytest.mark.parametrize("name", ["BinaryAUROC", "CatMetric", "SpearmanCorrCoef", "RetrievalMAP", "MeanMetric"])
+def test_update_with_grad_inputs_keeps_no_graph(name):
+    """update() of scores that require grad (a training step): no state keeps a graph, over several steps (the
+    fast paths return such a batch as given; the merge then runs without autograd too)."""
+    import torchmetrics_lite as tml
+
+    m = getattr(tml, name)()
+    for step in range(3):
+        scores = (torch.randn(8) * torch.ones(8, requires_grad=True)).sigmoid()
+        args = {"BinaryAUROC": (scores, torch.arange(8) % 2), "CatMetric": (scores,),
+                "SpearmanCorrCoef": (scores, torch.randn(8)), "MeanMetric": (scores,),
+                "RetrievalMAP": (scores, torch.arange(8) % 2 == 0, torch.arange(8) // 4)}[name]
+        m.update(*args)
+    assert m.update_count == 3
+    assert not any(t.requires_grad or t.grad_fn is not None for t in m.local_state().values())
+    assert not any(t.requires_grad for t in m._state.values())  # the buffers themselves, capacity included
+    assert not m.compute().requires_grad
+
+
 def _fold_count_mean(stack):
     """Merge (count, mean) pairs: a fold that is not a plain sum."""
     n = stack[:, 0].sum()
