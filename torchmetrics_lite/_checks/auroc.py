@@ -237,25 +237,25 @@ def plain_binary_rank_rows(preds: Any, target: Any, validate_args: bool) -> Opti
     """The common batch of :func:`check_binary_rank_inputs` checked in one frame: 1-D float32/float64 CPU scores
     (no grad, not empty) and bool or integer CPU labels of the same length, on the numpy backend. One NaN probe of
     the scores (``a.dot(a)``, a sum of squares: NaN exactly when a score is NaN), one unsigned maximum of integer
-    labels (a negative label reads as a large one). Returns what :func:`check_binary_rank_inputs` returns (bool
-    labels as a uint8 view: the merge copies them); ``None`` for anything else or any bad value, where the caller
-    runs the full checks, which raise the messages in their order."""
+    labels (a negative label reads as a large one). Returns the scores and the 0/1 labels (bool as a uint8 view,
+    integers as given: the copy into the uint8 state converts them, and the kernels read any 0/1 integers);
+    ``None`` for anything else or any bad value, where the caller runs the full checks, which raise the messages
+    in their order."""
     if type(preds) is not Tensor or type(target) is not Tensor or preds.dim() != 1 or preds.shape != target.shape \
             or preds.dtype not in _HOST_SCORES or preds.requires_grad or not target.is_cpu or not preds.numel() \
             or not _backend.use_numpy(preds):
         return None
     dtype = target.dtype
-    if validate_args and math.isnan(preds.numpy().max()):
+    if validate_args and math.isnan(preds.dot(preds).item()):
         return None
     if dtype is torch.bool:
         return preds, target.view(torch.uint8)
     unsigned = _UNSIGNED.get(dtype)
     if unsigned is None:
         return None
-    labels = target.numpy()
-    if validate_args and labels.view(unsigned).max() > 1:
+    if validate_args and target.numpy().view(unsigned).max() > 1:
         return None
-    return preds, target if dtype is torch.uint8 else torch.from_numpy(labels.astype(np.uint8))
+    return preds, target
 
 
 def check_rank_weight(weight: Any, shape: Tuple[int, ...], validate_args: bool) -> Optional[Tensor]:

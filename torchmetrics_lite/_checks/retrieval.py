@@ -103,7 +103,7 @@ _FLAT_IDS = (torch.int32, torch.int64)
 def flat_retrieval_rows(preds: Any, target: Any, indexes: Any,
                         validate_args: bool) -> Optional[Tuple[Tensor, Tensor, Tensor]]:
     """The common flat batch (no ``mask``, no ``ignore_index``) checked in one frame: 1-D float32/float64 scores,
-    bool or integer grades and integer query ids of one shape; values: one NaN probe of the scores (their sum)
+    bool or integer grades and integer query ids of one shape; values: one NaN probe of the scores (``a.dot(a)``)
     and, for integer grades, their minimum. ``None`` for anything else or any suspect value: then
     :func:`check_retrieval_inputs` and :func:`check_retrieval_values` decide, and name what is wrong."""
     if not (isinstance(preds, Tensor) and isinstance(target, Tensor) and isinstance(indexes, Tensor)
@@ -111,7 +111,7 @@ def flat_retrieval_rows(preds: Any, target: Any, indexes: Any,
             and preds.dim() == 1 and preds.shape == target.shape == indexes.shape):
         return None
     if validate_args and preds.numel():
-        if math.isnan(preds.sum().item()):
+        if math.isnan(preds.dot(preds).item()):  # a sum of squares: NaN exactly when a score is NaN
             return None
         if target.dtype != torch.bool and target.min().item() < 0:
             return None

@@ -20,8 +20,16 @@ def test_the_plain_rows_are_the_checked_rows(dtype, scores):
     with _backend.force("torch"):  # the torch checks, which a CUDA tensor takes
         assert plain_binary_rank_rows(scores, target, True) is None
         full = check_binary_rank_inputs(scores, target, True)
-    for got, want in zip(plain, full):
-        assert got.dtype == want.dtype and torch.equal(got, want)
+    # the same scores, and the same 0/1 labels (integer labels as given: the copy into the uint8 state converts)
+    assert plain[0].dtype == full[0].dtype and torch.equal(plain[0], full[0])
+    assert plain[1].dtype in (torch.uint8, dtype) and torch.equal(plain[1].to(torch.uint8), full[1])
+    plain_metric, full_metric = tml.BinaryAUROC(), tml.BinaryAUROC()
+    plain_metric.update(scores, target)
+    with _backend.force("torch"):
+        full_metric.update(scores, target)
+    for name, want in full_metric.local_state().items():  # the states are the same, dtypes included
+        got = plain_metric.local_state()[name]
+        assert got.dtype == want.dtype and torch.equal(got, want), name
 
 
 @pytest.mark.parametrize("preds, target, match", [

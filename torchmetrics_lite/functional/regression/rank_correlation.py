@@ -41,12 +41,16 @@ def _values(x: Tensor) -> Tensor:
 def _rank_stats(preds: Tensor, target: Tensor, *, num_outputs: Optional[int], validate_args: bool) -> State:
     """Checked values of one batch (the modules' ``batch_stats``): ``preds`` and ``target`` rows ``(N, d)``.
 
-    The common case (1-D float32/float64 inputs of one shape, one output) is checked in this frame: one NaN test
-    of the two sums together; anything else, or a NaN sum, through the checks that name the culprit."""
+    The common case (1-D float32/float64 inputs of one shape, one output) is checked in this frame: one NaN probe
+    of both inputs (their dot product, or the sum of their sums across dtypes: a NaN anywhere makes it NaN);
+    anything else, or a NaN probe (also ``inf * 0``), through the checks that name the culprit."""
     if isinstance(preds, Tensor) and isinstance(target, Tensor) and preds.dtype in _FLOATS and \
             target.dtype in _FLOATS and preds.dim() == 1 and preds.shape == target.shape and num_outputs in (None, 1):
-        if not validate_args or not preds.numel() or not math.isnan((preds.sum() + target.sum()).item()):
-            return {"preds": preds.detach().reshape(-1, 1), "target": target.detach().reshape(-1, 1)}
+        if not validate_args or not preds.numel() or not math.isnan(
+                (preds.dot(target) if preds.dtype is target.dtype else preds.sum() + target.sum()).item()):
+            p = preds.detach() if preds.requires_grad else preds
+            t = target.detach() if target.requires_grad else target
+            return {"preds": p.reshape(-1, 1), "target": t.reshape(-1, 1)}
     p, t = check_correlation_inputs(preds, target, num_outputs=num_outputs, validate_args=validate_args)
     return {"preds": _values(p), "target": _values(t)}
 

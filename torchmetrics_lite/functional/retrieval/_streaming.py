@@ -48,7 +48,8 @@ def _retrieval_batch_stats(preds: Any, target: Any, indexes: Any = None, mask: A
         flat_retrieval_rows(preds, target, indexes, validate_args)
     if fast is not None:  # the common flat batch, checked in one frame; the grades stay bool/integer here: the
         preds, target, indexes = fast  # copy into the floating cat state converts them (exact), as _flat_values
-        return {"preds": preds, "target": target, "indexes": indexes.to(torch.int64)}
+        return {"preds": preds, "target": target,
+                "indexes": indexes if indexes.dtype is torch.int64 else indexes.to(torch.int64)}
     preds, target, indexes, mask = check_retrieval_inputs(preds, target, indexes, mask, validate_args)
     if indexes is None:
         ranked = _rank(preds, target, None, mask, ties=ties, ignore_index=ignore_index,
