@@ -266,7 +266,8 @@ def _module_cases() -> Iterator[Tuple[str, Callable[[], Any]]]:
             yield f"{name}[default]", _module_run(alias, wrappers[name], False, False)
             continue
         params = _params(cls)
-        every = {n: inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY) for n in VARIANTS}  # also rejected ones
+        # every variant, also those the class rejects; given a default, so that none reads as required (base)
+        every = {n: inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=None) for n in VARIANTS}
         for label, opts in _option_sets({**every, **params}):
             weighted = opts.get("weighted", False) or name in ("MeanMetric",) or (
                 "weighted" not in params and _family(name) in ("binary", "multiclass", "multilabel", "regression"))
