@@ -37,6 +37,10 @@ ML_BATCHES = [(_ML[0][a:b], _ML[1][a:b]) for a, b in ((0, 45), (45, 100), (100, 
 CASES = [
     Case("mc_auroc_macro", partial(MulticlassAUROC, C, average="macro", from_logits=True), MC_BATCHES),
     Case("mc_auroc_none", partial(MulticlassAUROC, C, average="none", from_logits=True), MC_BATCHES),
+    # one-vs-one (Hand & Till): every class pair's AUROC from the gathered rows
+    Case("mc_auroc_ovo_macro", partial(MulticlassAUROC, C, multi_class="ovo", from_logits=True), MC_BATCHES),
+    Case("mc_auroc_ovo_weighted", partial(MulticlassAUROC, C, multi_class="ovo", average="weighted",
+                                          from_logits=True), MC_BATCHES),
     Case("ml_auroc_micro", partial(MultilabelAUROC, L, average="micro"), ML_BATCHES),
     Case("ml_auroc_weighted", partial(MultilabelAUROC, L, average="weighted"), ML_BATCHES),
     Case("ml_ap_none", partial(MultilabelAveragePrecision, L, average="none"), ML_BATCHES),

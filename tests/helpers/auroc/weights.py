@@ -6,7 +6,13 @@ import numpy as np
 import torch
 
 from tests.helpers.distributed import Case
-from torchmetrics_lite import BinaryAUROC, MulticlassROC
+from torchmetrics_lite import (
+    BinaryAUROC,
+    MulticlassROC,
+    MultilabelCoverageError,
+    MultilabelRankingAveragePrecision,
+    MultilabelRankingLoss,
+)
 
 
 def make(n, *, decimals=1, seed=0, zeros=0.1, integer=False):
@@ -40,5 +46,7 @@ MC_BATCHES = [(_MP[a:b], _MY[a:b], _MW[a:b]) for a, b in ((0, 40), (40, 90), (90
 ML_BATCHES = [(_MS[a:b], _ML[a:b], _MW[a:b]) for a, b in ((0, 70), (70, 120))]
 
 
-CASES = [Case("weighted_auroc", BinaryAUROC, BATCHES), Case("weighted_mc_roc", partial(MulticlassROC, C),
-                                                                     MC_BATCHES)]
+CASES = [Case("weighted_auroc", BinaryAUROC, BATCHES), Case("weighted_mc_roc", partial(MulticlassROC, C), MC_BATCHES),
+         # the label-ranking scores with weight= (zero weights included): three sums per rank
+         *(Case(f"weighted_{cls.__name__}", partial(cls, L), ML_BATCHES)
+           for cls in (MultilabelCoverageError, MultilabelRankingAveragePrecision, MultilabelRankingLoss))]
