@@ -193,15 +193,20 @@ def _regression_kernel(name: str, args: tuple) -> Callable[[], object]:
 
 def floor(name: str, batch: Batch, capacity: int) -> Optional[Callable[[], object]]:
     """For the families that keep their samples: the bare copy plus the value check ours keeps and
-    torchmetrics skips there (one NaN probe per floating input: a sum read on the host); ``None`` elsewhere."""
+    torchmetrics skips there (one NaN probe per batch read on the host: ``a.dot(a)`` of the scores, ``a.dot(b)``
+    of two same-shaped floating inputs, as ours); ``None`` elsewhere."""
     if not any(key in name for key in CAT) or name == "CatMetric":
         return None
     copy = kernel(name, batch, capacity)
     floats = [t for t in list(batch[0]) + list(batch[1].values()) if t.is_floating_point()]
+    if len(floats) == 2 and floats[0].shape == floats[1].shape and floats[0].dim() == 1:
+        pairs = [(floats[0], floats[1])]
+    else:
+        pairs = [(t.reshape(-1), t.reshape(-1)) for t in floats]
 
     def copy_and_probe() -> None:
-        for t in floats:
-            math.isnan(t.sum().item())
+        for a, b in pairs:
+            math.isnan(a.dot(b).item())
         copy()
     return copy_and_probe
 
