@@ -61,7 +61,7 @@ REQUIRED: Dict[str, Any] = {"num_classes": C, "num_labels": L, "beta": 2.0, "min
 
 
 def _inputs(family: str, seed: int) -> Dict[str, Any]:
-    """Fixed inputs of one family: scores with ties, targets, weights."""
+    """Fixed inputs of one family: scores with ties, targets, weights (retrieval's: one per query)."""
     g = torch.Generator().manual_seed(seed)
     if family == "binary":
         preds = (torch.rand(N, generator=g) * 10).round() / 10
@@ -83,7 +83,8 @@ def _inputs(family: str, seed: int) -> Dict[str, Any]:
         target[0] = 0  # a query with no relevant item
         return {"preds": preds, "target": target,
                 "indexes": torch.arange(Q).repeat_interleave(ITEMS).flip(0),
-                "mask": torch.rand(Q, ITEMS, generator=g) < 0.8}
+                "mask": torch.rand(Q, ITEMS, generator=g) < 0.8,
+                "weight": torch.rand(Q, generator=g)}  # per query (NDCG/DCG); drawn last: the rest is unchanged
     if family == "choice":
         return {"loglik": (torch.randn(N, 4, generator=g) * 2).round(),
                 "target": torch.randint(0, 4, (N,), generator=g),

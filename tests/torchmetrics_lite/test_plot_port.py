@@ -1,7 +1,8 @@
-"""torchmetrics 1.9's ``.plot()`` docstring examples (98, for the names we export) run with the imports swapped
+"""torchmetrics 1.9's ``.plot()`` docstring examples (113, for the names we export) run with the imports swapped
 (the extraction of ``tests/helpers/tm_docstrings.py``), on the Agg backend: each runs to the end and its
-``fig_, ax_`` is a matplotlib figure and axes (a list of them for a collection), the only edit being the port
-edit its error names (``from_logits=True`` for the multiclass examples that feed ``torch.randn`` logits).
+``fig_, ax_`` is a matplotlib figure and axes (a list of them for a collection), the only edits being the port
+edit its error names (``from_logits=True`` for the multiclass examples that feed ``torch.randn`` logits)
+and MSLE's input edit into its domain (``INPUT_EDITS``).
 Then the plots themselves: a value over steps, a curve, a confusion matrix, the collection and tracker forms,
 the options and errors, and the ImportError without matplotlib."""
 import builtins
@@ -148,4 +149,5 @@ def test_plot_without_matplotlib_names_the_install(monkeypatch):
 
 def test_zz_counts(capsys):
     with capsys.disabled():
-        print(f"\ntorchmetrics .plot() docstrings, imports swapped: {len(DOCSTRINGS)}; {dict(COUNTS)}")
+        print(f"\ntorchmetrics .plot() docstrings, imports swapped: {len(DOCSTRINGS)} docstrings, "
+              f"{sum(d.statements for d in DOCSTRINGS)} statements; {dict(COUNTS)}")

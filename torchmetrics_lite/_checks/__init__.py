@@ -125,6 +125,7 @@ from torchmetrics_lite._checks.regression import (  # noqa: F401
 from torchmetrics_lite._checks.retrieval import (  # noqa: F401
     AGGREGATIONS,
     check_module_indexes,
+    check_query_weight,
     check_retrieval_aggregated,
     check_retrieval_aggregation,
     check_retrieval_inputs,

@@ -162,18 +162,19 @@ def shape_str(shape: Tuple[int, ...]) -> str:
 
 
 def check_sample_weight(weight: Any, shape: Tuple[int, ...], *, validate_args: bool,
-                        device: Optional[torch.device] = None) -> Optional[Tensor]:
+                        device: Optional[torch.device] = None, unit: str = "sample") -> Optional[Tensor]:
     """``weight``: ``None``, or a real (integer or floating, not bool) tensor of ``shape``, one value per sample
     (scikit-learn's ``sample_weight``), every value non-negative and finite. The value check (one fused pass, one
-    host sync) runs when ``validate_args``; ``device``, if given, is where it must be. Returned as given: each family
-    converts it for its statistics."""
+    host sync) runs when ``validate_args``; ``device``, if given, is where it must be; ``unit`` names what one value
+    weighs in the shape message (retrieval's per-query weights). Returned as given: each family converts it for its
+    statistics."""
     if weight is None:
         return None
     weight = check_tensor("weight", weight)
     if weight.dtype == torch.bool or weight.is_complex():
         raise TypeError(f"Expected `weight` to have a real (integer or floating), non-bool dtype, got {weight.dtype}")
     if tuple(weight.shape) != tuple(shape):
-        raise ValueError(f"Expected `weight` to hold one value per sample, shape {tuple(shape)}, "
+        raise ValueError(f"Expected `weight` to hold one value per {unit}, shape {tuple(shape)}, "
                          f"got shape {tuple(weight.shape)}")
     if device is not None and weight.device != device:
         raise ValueError(f"Expected `weight` on the inputs' device {device}, got {weight.device}")

@@ -16,6 +16,7 @@ from torchmetrics_lite._checks.primitives import (
     check_positive_int,
     check_real,
     check_same_shape,
+    check_sample_weight,
     check_tensor,
     upcast,
 )
@@ -93,6 +94,29 @@ def check_retrieval_inputs(preds: Any, target: Any, indexes: Any, mask: Any,
     elif preds.dtype in (torch.float16, torch.bfloat16):
         preds = upcast(preds)
     return preds, target, indexes, mask
+
+
+def check_query_weight(weight: Any, preds: Tensor, indexes: Optional[Tensor], reduction: str,
+                       validate_args: bool) -> Optional[Tensor]:
+    """``weight`` of the weighted NDCG / DCG functions (after :func:`check_retrieval_inputs`): ``None``, or one
+    non-negative, finite value per query of dense input (a row of 2-D ``preds``; one for 1-D ``preds``) on
+    ``preds``' device, scikit-learn's ``sample_weight`` of ``ndcg_score`` / ``dcg_score``; only with
+    ``reduction="mean"`` (per-query values do not depend on weights). Flat input is refused: its queries are the
+    ids of ``indexes`` that keep an item after ``mask`` / ``ignore_index``, which a caller cannot align weights
+    with before the ranking; the dense form names each query by its row."""
+    if weight is None:
+        return None
+    if indexes is not None:
+        raise ValueError("Expected `weight` (one value per query) with dense (queries, items) `preds` and `target` "
+                         "and indexes=None, got flat input with `indexes`: pass one query per row (pad shorter "
+                         "queries, `mask=False` at the padding) and one weight per row")
+    if reduction != "mean":
+        raise ValueError(f"Expected reduction='mean' with `weight` (the weighted mean over queries), got "
+                         f"reduction={reduction!r}: per-query values do not depend on the weights (drop `weight`, "
+                         "or multiply the values by it)")
+    n_queries = preds.shape[0] if preds.dim() == 2 else 1
+    return check_sample_weight(weight, (n_queries,), validate_args=validate_args, device=preds.device,
+                               unit="query (row of `preds`)")
 
 
 _FLAT_SCORES = (torch.float32, torch.float64)

@@ -6,6 +6,20 @@ from torchmetrics_lite._docs import fill_doc, register
 
 __all__ = ["fill_doc"]
 
+_RETURNS = (
+    "Returns:\n"
+    '    A float64 scalar (``reduction="mean"``) or one float64 value per query (``reduction="none"``);\n'
+    "    float32 on a device without float64 (Apple MPS).\n"
+    "\n"
+    "Raises:\n"
+)
+_VALUE_ERRORS = (
+    "    ValueError: Shapes that differ, ``preds`` not 1-D/2-D (or not 1-D with ``indexes``), a NaN\n"
+    "        score, a NaN or negative grade (with ``validate_args``), an option outside its choices, or\n"
+    '        ``empty="error"`` with a query without a relevant item'
+)
+_TYPE_ERRORS = "    TypeError: A non-tensor or complex input, non-integer ``indexes``, a non-bool ``mask``"
+
 register(
     preds_retrieval=(
         "preds: Scores, used by their order only (any real values, non-positive ones too, ranked as\n"
@@ -87,16 +101,29 @@ register(
         "    ``empty_target_action=\"neg\"``), ``\"one\"`` (``\"pos\"``), ``\"skip\"`` or ``\"error\"``."
     ),
     kwargs_curve="kwargs: :class:`~torchmetrics_lite.metric.Metric`'s options (``validate_args``, ...).",
-    sections_retrieval=(
-        "Returns:\n"
-        '    A float64 scalar (``reduction="mean"``) or one float64 value per query (``reduction="none"``);\n'
-        "    float32 on a device without float64 (Apple MPS).\n"
-        "\n"
-        "Raises:\n"
-        "    ValueError: Shapes that differ, ``preds`` not 1-D/2-D (or not 1-D with ``indexes``), a NaN\n"
-        "        score, a NaN or negative grade (with ``validate_args``), an option outside its choices, or\n"
-        '        ``empty="error"`` with a query without a relevant item.\n'
-        "    TypeError: A non-tensor or complex input, non-integer ``indexes``, a non-bool ``mask``."
+    sections_retrieval=_RETURNS + _VALUE_ERRORS + ".\n" + _TYPE_ERRORS + ".",
+    sections_retrieval_weighted=(
+        _RETURNS + _VALUE_ERRORS + "; a ``weight`` that is not one value per\n"
+        "        query, on another device than ``preds``, negative or not finite (with ``validate_args``), or\n"
+        '        given with flat ``indexes`` input or with ``reduction="none"``.\n'
+        + _TYPE_ERRORS + ", a non-tensor,\n        bool or complex ``weight``."
+    ),
+    weight_query=(
+        "weight: Optional per-query weights (scikit-learn's ``sample_weight`` of ``ndcg_score`` and\n"
+        "    ``dcg_score``): a 1-D real tensor with one non-negative, finite value per query, i.e. per row of\n"
+        "    dense ``(queries, items)`` input (shape ``(1,)`` for 1-D input), on ``preds``' device. Dense input\n"
+        '    and ``reduction="mean"`` only. ``None`` (default): every query weighs 1.'
+    ),
+    weight_rule=(
+        "With ``weight`` (scikit-learn's ``sample_weight``) the result is the weighted mean over the counted\n"
+        "queries, ``sum_q w_q v_q / sum_q w_q`` (``v_q`` the query's value): a query left out by ``empty=\"skip\"``\n"
+        "or a row without a real item (``mask``) counts in neither sum, a zero weight drops its query, and\n"
+        "weights that sum to 0 over the counted queries give ``nan`` (scikit-learn raises ``ZeroDivisionError``);\n"
+        "weights of ones give the unweighted mean and scaling them changes nothing. Only dense input takes a\n"
+        "weight: flat input with ``indexes`` raises a ``ValueError`` (its queries are the ids that keep an item\n"
+        "after ``mask`` / ``ignore_index``, known only once ranked; put one query per row, ``mask=False`` at the\n"
+        'padding), and so does ``reduction="none"`` (per-query values do not depend on weights). The modules take\n'
+        "no weight."
     ),
     update_retrieval=(
         "``update(preds, target, indexes=None, mask=None)`` takes dense ``(queries, items)`` rows (each row a\n"

@@ -190,3 +190,12 @@ def _reduce(pq: PerQuery, empty: str, need: str = RELEVANT, *, dense: bool = Tru
         values = torch.where(counted, values, float("nan"))
         stats["query_values"] = values if dense else values[present]
     return stats
+
+
+def _weighted_mean(values: Tensor, weight: Tensor) -> Tensor:
+    """``sum(w_q v_q) / sum(w_q)`` over the counted queries: ``values`` from :func:`_reduce` with ``keep`` on dense
+    input (one per row, ``nan`` where a query is skipped or has no item, so its weight counts nowhere), ``weight``
+    one per row (checked). ``nan`` when no counted query has weight (scikit-learn's ``ZeroDivisionError``)."""
+    counted = ~torch.isnan(values)
+    w = torch.where(counted, weight.to(values.dtype), 0.0)
+    return torch.where(counted, values, 0.0) @ w / w.sum()

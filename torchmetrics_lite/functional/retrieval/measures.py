@@ -10,7 +10,13 @@ from typing import Any, Callable, Optional, TypeVar
 from torch import Tensor
 
 from torchmetrics_lite import _compat
-from torchmetrics_lite._checks import check_bool, check_choice, check_retrieval_inputs, check_retrieval_options
+from torchmetrics_lite._checks import (
+    check_bool,
+    check_choice,
+    check_query_weight,
+    check_retrieval_inputs,
+    check_retrieval_options,
+)
 from torchmetrics_lite.functional.retrieval._doc_args import fill_doc
 from torchmetrics_lite.functional.retrieval._streaming import _retrieval_batch_stats, _retrieval_value
 from torchmetrics_lite.functional.retrieval._torch_kernels import (
@@ -28,6 +34,7 @@ from torchmetrics_lite.functional.retrieval._torch_kernels import (
     Measure,
     _rank,
     _reduce,
+    _weighted_mean,
 )
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -50,12 +57,17 @@ BOTH = "a relevant (target > 0) and a non-relevant item"
 
 def _evaluate(measure: Measure, preds: Any, target: Any, indexes: Any, mask: Any, *,
               ties: str, empty: str, ignore_index: Optional[int], reduction: str, validate_args: bool,
-              need: str = RELEVANT, **options: Any) -> Tensor:
+              need: str = RELEVANT, weight: Any = None, **options: Any) -> Tensor:
     """Check the options, then dense input takes the module's two steps (``reduction="none"``: the per-query
-    values its statistics keep); flat input is whole here, so it is ranked and reduced at once."""
+    values its statistics keep); flat input is whole here, so it is ranked and reduced at once. A per-query
+    ``weight`` (dense input only, checked before anything runs) reads the kept per-query values instead of the
+    second step: their weighted mean."""
     check_retrieval_options(k=options.get("k"), ties=ties, empty=empty, ignore_index=ignore_index,
                             reduction=reduction, gain=options.get("gain", "linear"), max_fpr=options.get("max_fpr"))
-    keep = reduction == "none"
+    if weight is not None:
+        preds, target, indexes, mask = check_retrieval_inputs(preds, target, indexes, mask, validate_args)
+        weight = check_query_weight(weight, preds, indexes, reduction, validate_args)
+    keep = reduction == "none" or weight is not None
     if indexes is None:
         stats = _retrieval_batch_stats(preds, target, None, mask, measure=measure, measure_options=options, ties=ties,
                                        empty=empty, ignore_index=ignore_index, validate_args=validate_args,
@@ -65,6 +77,8 @@ def _evaluate(measure: Measure, preds: Any, target: Any, indexes: Any, mask: Any
         ranked = _rank(preds, target, indexes, mask, ties=ties, ignore_index=ignore_index,
                        validate_args=validate_args, cut=options.get("k"))
         stats = _reduce(measure(ranked, **options), empty, need, dense=False, keep=keep)
+    if weight is not None:
+        return _weighted_mean(stats["query_values"], weight)
     if keep:
         return stats["query_values"]
     return _retrieval_value(stats, measure=measure, measure_options=options, ties=ties, empty=empty, need=need)
@@ -72,9 +86,10 @@ def _evaluate(measure: Measure, preds: Any, target: Any, indexes: Any, mask: Any
 
 @fill_doc
 def retrieval_normalized_dcg(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
-                             mask: Optional[Tensor] = None, k: Optional[int] = None, gain: str = "linear",
-                             ties: str = "average", empty: str = "zero", ignore_index: Optional[int] = None,
-                             reduction: str = "mean", validate_args: bool = True) -> Tensor:
+                             mask: Optional[Tensor] = None, weight: Optional[Tensor] = None, k: Optional[int] = None,
+                             gain: str = "linear", ties: str = "average", empty: str = "zero",
+                             ignore_index: Optional[int] = None, reduction: str = "mean",
+                             validate_args: bool = True) -> Tensor:
     """Normalized discounted cumulative gain at ``k``: ``DCG@k / IDCG@k`` per query, averaged over queries.
 
     ``DCG@k = sum_{rank p <= k} gain(rel_p) / log2(p + 1)`` with ``gain="linear"`` (``rel``, as trec_eval and
@@ -82,11 +97,14 @@ def retrieval_normalized_dcg(preds: Tensor, target: Tensor, indexes: Optional[Te
     query's items (not only the top k). Ties (``"average"``): each item of a tie group gets the group's mean
     gain (scikit-learn's ``ndcg_score``). A query whose grades are all 0 has no relevant item (``empty``).
 
+    {weight_rule}
+
     Args:
         {preds_retrieval}
         {target_retrieval}
         {indexes}
         {mask}
+        {weight_query}
         {k_retrieval}
         {gain}
         {ties}
@@ -95,7 +113,7 @@ def retrieval_normalized_dcg(preds: Tensor, target: Tensor, indexes: Optional[Te
         {reduction}
         {validate_args_retrieval}
 
-    {sections_retrieval}
+    {sections_retrieval_weighted}
 
     References:
         Järvelin and Kekäläinen, "Cumulated gain-based evaluation of IR techniques", ACM TOIS 2002;
@@ -112,9 +130,15 @@ def retrieval_normalized_dcg(preds: Tensor, target: Tensor, indexes: Optional[Te
         0.9778
         >>> round(retrieval_normalized_dcg(scores, rel, gain="exponential").item(), 4)
         0.9488
+        >>> # per-query weights, as sklearn.metrics.ndcg_score(y_true, y_score, sample_weight=w)
+        >>> rows, hits = torch.tensor([[0.9, 0.5, 0.1], [0.9, 0.5, 0.1]]), torch.tensor([[1, 0, 0], [0, 0, 1]])
+        >>> retrieval_normalized_dcg(rows, hits, reduction="none")  # 1 and 1 / log2(4)
+        tensor([1.0000, 0.5000], dtype=torch.float64)
+        >>> retrieval_normalized_dcg(rows, hits, weight=torch.tensor([3.0, 1.0]))  # (3 * 1 + 1 * 0.5) / 4
+        tensor(0.8750, dtype=torch.float64)
     """
     return _evaluate(NDCG, preds, target, indexes, mask, k=k, gain=gain, ties=ties, empty=empty,
-                     ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
+                     ignore_index=ignore_index, reduction=reduction, validate_args=validate_args, weight=weight)
 
 
 @fill_doc
@@ -365,20 +389,23 @@ def retrieval_r_precision(preds: Tensor, target: Tensor, indexes: Optional[Tenso
 
 @fill_doc
 def retrieval_dcg(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = None, *,
-                  mask: Optional[Tensor] = None, k: Optional[int] = None, gain: str = "linear", ties: str = "average",
-                  empty: str = "zero", ignore_index: Optional[int] = None, reduction: str = "mean",
-                  validate_args: bool = True) -> Tensor:
+                  mask: Optional[Tensor] = None, weight: Optional[Tensor] = None, k: Optional[int] = None,
+                  gain: str = "linear", ties: str = "average", empty: str = "zero", ignore_index: Optional[int] = None,
+                  reduction: str = "mean", validate_args: bool = True) -> Tensor:
     """Discounted cumulative gain at ``k``, without normalisation (torchmetrics has no such metric).
 
     ``DCG@k = sum_{rank p <= k} gain(rel_p) / log2(p + 1)`` with ``gain="linear"`` (``rel``) or
     ``"exponential"`` (``2^rel - 1``); scikit-learn's ``dcg_score``. Ties (``"average"``): each item of a tie
     group gets the group's mean gain. A query without a relevant item (DCG 0) follows ``empty``.
 
+    {weight_rule}
+
     Args:
         {preds_retrieval}
         {target_retrieval}
         {indexes}
         {mask}
+        {weight_query}
         {k_retrieval}
         {gain}
         {ties}
@@ -387,7 +414,7 @@ def retrieval_dcg(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = Non
         {reduction}
         {validate_args_retrieval}
 
-    {sections_retrieval}
+    {sections_retrieval_weighted}
 
     References:
         Järvelin and Kekäläinen, "Cumulated gain-based evaluation of IR techniques", ACM TOIS 2002.
@@ -396,9 +423,15 @@ def retrieval_dcg(preds: Tensor, target: Tensor, indexes: Optional[Tensor] = Non
         >>> import torch
         >>> round(retrieval_dcg(torch.tensor([0.9, 0.5, 0.7]), torch.tensor([3, 1, 0])).item(), 4)  # 3 + 1/2
         3.5
+        >>> # per-query weights, as sklearn.metrics.dcg_score(y_true, y_score, sample_weight=w)
+        >>> rows, grades = torch.tensor([[0.9, 0.5, 0.7], [0.1, 0.2, 0.3]]), torch.tensor([[3, 1, 0], [0, 0, 2]])
+        >>> retrieval_dcg(rows, grades, weight=torch.tensor([1, 3]))  # (1 * 3.5 + 3 * 2) / 4
+        tensor(2.3750, dtype=torch.float64)
+        >>> retrieval_dcg(rows, grades, weight=torch.tensor([0.0, 0.0]))  # no weight at all: nan
+        tensor(nan, dtype=torch.float64)
     """
     return _evaluate(DCG, preds, target, indexes, mask, k=k, gain=gain, ties=ties, empty=empty,
-                     ignore_index=ignore_index, reduction=reduction, validate_args=validate_args)
+                     ignore_index=ignore_index, reduction=reduction, validate_args=validate_args, weight=weight)
 
 
 @fill_doc
