@@ -9,6 +9,8 @@
   in numpy on small CPU batches: the bits of the torch path, on every dtype and layout, with NaN and infinite
   values, and without numpy's floating-point warnings; MSLE's one probe raises the messages of the checks it
   stands for, in their order.
+* the multiclass exact match's numpy count (unweighted, top-1, per-step batches): the torch path's counts, and its
+  errors (a target out of range, then a NaN score), for scores and labels, extra dimensions, every dtype.
 """
 import math
 import warnings
@@ -18,6 +20,7 @@ import torch
 
 from torchmetrics_lite import _backend
 from torchmetrics_lite.functional.classification._stat_scores import _rounded_to
+from torchmetrics_lite.functional.classification.exact_match import _multiclass_exact_match_counts
 from torchmetrics_lite.functional.regression import errors as E
 from torchmetrics_lite.functional.regression import fold_comoments
 from torchmetrics_lite.functional.regression.correlation import _comoments, fold_comoments_pair
@@ -140,3 +143,35 @@ def test_msle_probe_passes_infinite_values():
     stats = E._msle_stats(torch.tensor([math.inf, 0.0]), torch.zeros(2))
     assert stats["sum_error"].item() == math.inf
     assert math.isnan(E._msle_stats(torch.tensor([math.inf]), torch.tensor([math.inf]))["sum_error"].item())
+
+
+def test_multiclass_exact_match_numpy_count_is_the_torch_count():
+    for i in range(120):
+        g = torch.Generator().manual_seed(i)
+        n, c = (0, 1, 5, 37, 256, 1024)[i % 6], (2, 3, 5)[i % 3]
+        extra = (3,) if i % 4 == 1 else ()
+        preds = torch.softmax(torch.randn((n, c) + extra, generator=g), 1)
+        target = torch.randint(0, c, (n,) + extra, generator=g)
+        if i % 5 == 0 and n:
+            preds.view(-1)[i % preds.numel()] = math.nan
+        if i % 6 == 0 and n:
+            target.view(-1)[0] = c if i % 12 else -1
+        if i % 8 == 3:
+            preds = preds.argmax(1)
+        if i % 9 == 4:
+            preds = preds.half() if preds.is_floating_point() else preds.int()
+        for validate_args in (True, False):
+            def run():
+                try:
+                    return _multiclass_exact_match_counts(preds, target, c, None, validate_args, None)
+                except ValueError as e:
+                    return str(e)
+            got = run()
+            with _backend.force("torch"):
+                want = run()
+            if isinstance(want, str) or isinstance(got, str):
+                assert got == want, (i, validate_args)
+                continue
+            assert got.keys() == want.keys()
+            for key in got:
+                assert got[key].dtype == want[key].dtype and torch.equal(got[key], want[key]), (i, key)
