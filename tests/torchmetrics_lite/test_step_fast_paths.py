@@ -9,6 +9,8 @@
   in numpy on small CPU batches: the bits of the torch path, on every dtype and layout, with NaN and infinite
   values, and without numpy's floating-point warnings; MSLE's one probe raises the messages of the checks it
   stands for, in their order.
+* the row measures' one probe (cosine: the sum of the rows; KL, JS: the two minima): the messages of the NaN and
+  lower-bound checks it stands for, in their order; a zero row (0/0 = NaN) passes.
 * the multiclass exact match's numpy count (unweighted, top-1, per-step batches): the torch path's counts, and its
   errors (a target out of range, then a NaN score), for scores and labels, extra dimensions, every dtype.
 """
@@ -21,6 +23,7 @@ import torch
 from torchmetrics_lite import _backend
 from torchmetrics_lite.functional.classification._stat_scores import _rounded_to
 from torchmetrics_lite.functional.classification.exact_match import _multiclass_exact_match_counts
+from torchmetrics_lite.functional.regression import divergence as D
 from torchmetrics_lite.functional.regression import errors as E
 from torchmetrics_lite.functional.regression import fold_comoments
 from torchmetrics_lite.functional.regression.correlation import _comoments, fold_comoments_pair
@@ -175,3 +178,27 @@ def test_multiclass_exact_match_numpy_count_is_the_torch_count():
             assert got.keys() == want.keys()
             for key in got:
                 assert got[key].dtype == want[key].dtype and torch.equal(got[key], want[key]), (i, key)
+
+
+NAN = math.nan
+
+
+@pytest.mark.parametrize("fn", [D._kl_stats, D._js_stats], ids=["kl", "js"])
+@pytest.mark.parametrize("p, q, message", [
+    ([[0.5, NAN]], [[0.5, 0.5]], r"`p` to contain no NaN, got 1"),
+    ([[-0.5, 1.0]], [[0.5, NAN]], r"`q` to contain no NaN, got 1"),  # the NaN checks first, as before
+    ([[-0.5, 1.0]], [[-1.0, 0.5]], r"`p` to be >= 0.0 \(probabilities, or pass log_prob=True\), got a minimum of -0.5"),
+    ([[0.5, 1.0]], [[-1.0, 0.5]], r"`q` to be >= 0.0 .* got a minimum of -1.0"),
+])
+def test_divergence_probe_raises_the_first_failing_check(fn, p, q, message):
+    with pytest.raises(ValueError, match=message):
+        fn(torch.tensor(p), torch.tensor(q))
+    fn(torch.tensor(p), torch.tensor(q), validate_args=False)  # no check
+
+
+def test_cosine_probe_names_the_nan_input_and_passes_a_zero_row():
+    with pytest.raises(ValueError, match=r"`target` to contain no NaN, got 1"):
+        D._cosine_stats(torch.ones(2, 3), torch.tensor([[1.0, 2.0, 3.0], [NAN, 0.0, 1.0]]))
+    for reduction in ("sum", "none"):
+        stats = D._cosine_stats(torch.tensor([[0.0, 0.0], [1.0, 1.0]]), torch.ones(2, 2), reduction=reduction)
+        assert math.isnan(next(iter(stats.values())).sum().item())
