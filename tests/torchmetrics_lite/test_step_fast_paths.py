@@ -77,6 +77,8 @@ def test_threshold_rounding_on_the_host_is_torch_rounding():
 POOLED = {
     "msle": E._msle_stats, "log_cosh": E._log_cosh_stats, "wmape": E._wmape_stats, "smape": E._smape_stats,
     "minkowski": lambda p, t, **k: E._minkowski_stats(p, t, p=3.5, **k),
+    "minkowski_1": lambda p, t, **k: E._minkowski_stats(p, t, p=1, **k),
+    "minkowski_2": lambda p, t, **k: E._minkowski_stats(p, t, p=2.0, **k),
     "tweedie_0": lambda p, t, **k: E._tweedie_stats(p, t, power=0, **k),
     "tweedie_1": lambda p, t, **k: E._tweedie_stats(p, t, power=1, **k),
 }
