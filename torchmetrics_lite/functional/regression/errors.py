@@ -147,9 +147,13 @@ def _wmape_sums(preds: Tensor, target: Tensor) -> Tensor:
 def _log1p_terms(preds: Tensor, target: Tensor) -> Tensor:
     """``(log1p(preds) - log1p(target))²`` (exact conversions through numpy on the CPU: no warning to silence)."""
     xp = _namespace(preds, target)
-    p, t = (_tensor(xp, xp.floating(xp.asarray(x))) for x in (preds, target))
-    terms = torch.log1p(p)
-    return terms.sub_(torch.log1p(t)).square_()
+    if xp is NUMPY:  # fresh float64 copies (astype copies), so log1p runs in place
+        p = torch.from_numpy(xp.asarray(preds).astype(np.float64)).log1p_()
+        terms = p.sub_(torch.from_numpy(xp.asarray(target).astype(np.float64)).log1p_())
+    else:
+        terms = torch.log1p(xp.floating(xp.asarray(preds)))
+        terms.sub_(torch.log1p(xp.floating(xp.asarray(target))))
+    return terms.square_()
 
 
 def _checked_sum(terms: Tensor, preds: Tensor, target: Tensor, validate_args: bool) -> Tensor:
