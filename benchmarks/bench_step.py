@@ -32,8 +32,12 @@ from benchmarks._runner import header, optional
 
 C, L, BINS = 5, 4, 15
 SIZES = (256, 1024)
-SKIP = {"MetricCollection", "Metric", "BootStrapper", "ClasswiseWrapper", "MetricTracker", "Running"}
-REQUIRED = {"min_recall": 0.5, "min_precision": 0.5, "min_specificity": 0.5, "min_sensitivity": 0.5, "beta": 2.0}
+SKIP = {"MetricCollection", "Metric", "BootStrapper", "ClasswiseWrapper", "MetricTracker", "Running", "MinMaxMetric",
+        "MultioutputWrapper", "MultitaskWrapper"}
+#: constructor arguments without a default (given where a module takes them: every ``threshold`` default is 0.5)
+REQUIRED = {"min_recall": 0.5, "min_precision": 0.5, "min_specificity": 0.5, "min_sensitivity": 0.5, "beta": 2.0,
+            "p": 2, "threshold": 0.5}
+MEMBERS, DIM = 10, 8  # ensemble members (CRPS), row length (cosine similarity, KL and JS divergences)
 CAT = ("AUROC", "AveragePrecision", "PrecisionRecallCurve", "ROC", "AtFixed", "AtSensitivity", "AtSpecificity",
        "EER", "LogAUC", "Ranking", "CoverageError", "Retrieval", "Spearman", "Kendall", "CatMetric")
 
@@ -69,6 +73,14 @@ def inputs(name: str, n: int, seed: int = 0) -> Batch:
         return (probs, (torch.rand(n, L, generator=g) < probs).long()), {}
     if name in ("CatMetric", "MaxMetric", "MeanMetric", "MinMetric", "SumMetric", "RunningMean", "RunningSum"):
         return (torch.randn(n, generator=g),), {}
+    if name == "ContinuousRankedProbabilityScore":
+        target = 1e4 + 10 * torch.randn(n, generator=g)
+        return (target[:, None] + torch.randn(n, MEMBERS, generator=g), target), {}
+    if name == "CosineSimilarity":
+        return (torch.randn(n, DIM, generator=g), torch.randn(n, DIM, generator=g)), {}
+    if name in ("KLDivergence", "JensenShannonDivergence"):
+        rows = torch.softmax(torch.randn(2, n, DIM, generator=g), -1)
+        return (rows[0], rows[1]), {}
     target = 1e4 + 10 * torch.randn(n, generator=g)
     return (target + torch.randn(n, generator=g), target), {}
 
@@ -168,6 +180,9 @@ def _regression_kernel(name: str, args: tuple) -> Callable[[], object]:
     """The float64 statistic ours keeps (inputs converted exactly, then one rounding per operation)."""
     p, t = args
     acc = torch.zeros(6, dtype=torch.float64)
+    pooled = _pooled_kernel(name, p, t, acc)
+    if pooled is not None:
+        return pooled
     if name in ("MeanSquaredError", "MeanAbsoluteError", "MeanAbsolutePercentageError"):
         def errors() -> None:
             t64 = t.double()
@@ -189,6 +204,60 @@ def _regression_kernel(name: str, args: tuple) -> Callable[[], object]:
         if name in ("PearsonCorrCoef", "ConcordanceCorrCoef"):
             acc[2].add_(centred[0].dot(centred[1]))
     return moments
+
+
+def _pooled_kernel(name: str, p: Tensor_, t: Tensor_, acc: Tensor_) -> Optional[Callable[[], object]]:
+    """torchmetrics' other pooled measures: their float64 sums (and counts), ``None`` for the moment families."""
+    def sums(*values: Tensor_) -> None:
+        acc[: len(values)].add_(torch.stack(values))
+
+    def msle() -> None:
+        d = torch.log1p(p.double()) - torch.log1p(t.double())
+        sums(d.dot(d))
+
+    def log_cosh() -> None:
+        e = (p.double() - t.double()).abs()
+        sums((e + torch.log1p(torch.exp(-2 * e)) - math.log(2.0)).sum())
+
+    def residual() -> Tensor_:
+        return p.double() - t.double()
+
+    def smape() -> None:
+        p64, t64 = p.double(), t.double()
+        sums((2 * (p64 - t64).abs() / (t64.abs() + p64.abs()).clamp(min=1.17e-6)).sum())
+
+    def csi() -> None:
+        hit, event = p >= 0.5, t >= 0.5
+        acc[:3].add_(torch.stack([(hit & event).sum(), (event & ~hit).sum(), (hit & ~event).sum()]))
+
+    def crps() -> None:
+        x, y = p.double(), t.double()
+        spread = (x.sort(dim=1).values * (2 * torch.arange(MEMBERS, dtype=x.dtype) - (MEMBERS - 1))).sum(1)
+        sums(((x - y[:, None]).abs().mean(1) - spread / MEMBERS**2).sum())
+
+    def cosine() -> None:
+        x, y = p.double(), t.double()
+        sums(((x * y).sum(-1) / (torch.linalg.vector_norm(x, dim=-1) * torch.linalg.vector_norm(y, dim=-1))).sum())
+
+    def kl() -> None:
+        x, y = p.double(), t.double()
+        x, y = x / x.sum(-1, keepdim=True), y / y.sum(-1, keepdim=True)
+        if name == "KLDivergence":
+            sums(torch.xlogy(x, x / y).sum())
+        else:
+            mid = (x + y) / 2
+            sums((0.5 * torch.xlogy(x, x / mid).sum(-1) + 0.5 * torch.xlogy(y, y / mid).sum(-1)).sum())
+
+    kernels: Dict[str, Callable[[], object]] = {
+        "MeanSquaredLogError": msle, "LogCoshError": log_cosh,
+        "MinkowskiDistance": lambda: sums(residual().abs().pow(2).sum()),
+        "TweedieDevianceScore": lambda: sums(residual().square().sum()),
+        "WeightedMeanAbsolutePercentageError": lambda: sums(residual().abs().sum(), t.double().abs().sum()),
+        "SymmetricMeanAbsolutePercentageError": smape, "CriticalSuccessIndex": csi,
+        "ContinuousRankedProbabilityScore": crps, "CosineSimilarity": cosine, "KLDivergence": kl,
+        "JensenShannonDivergence": kl,
+    }
+    return kernels.get(name)
 
 
 def floor(name: str, batch: Batch, capacity: int) -> Optional[Callable[[], object]]:

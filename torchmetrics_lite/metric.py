@@ -164,6 +164,9 @@ class Fold(NamedTuple):
 _PLAIN = (int, float, bool, str, type(None))
 
 
+_UNREAD = object()  # _merge_stats: the cat buffers' host views not read yet (a sum-only metric never reads them)
+
+
 def _grad_free(args: tuple, kwargs: Dict[str, Any]) -> bool:
     """True when no argument can carry autograd history: tensors that do not require grad and plain values."""
     return _plain(args) and (not kwargs or _plain(kwargs.values()))
@@ -767,7 +770,7 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         if d["_update_count"] == 0:
             self._first_update(stats)
         buffers, reductions, filled = d["_state"], d["_reductions"], d["_cat_len"]
-        host = None if torch.compiler.is_compiling() else d["_host"]  # numpy views of the CPU cat buffers
+        host: Any = _UNREAD  # numpy views of the CPU cat buffers (None while tracing), read at the first cat state
         for name, value in stats.items():
             buf = buffers[name]
             if not (value.is_cpu and buf.is_cpu) and value.device != buf.device:
@@ -775,6 +778,8 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
                 buf = buffers[name]
             reduce = reductions[name]
             if reduce == "cat":
+                if host is _UNREAD:
+                    host = None if torch.compiler.is_compiling() else d["_host"]
                 n = filled[name]
                 end = n + value.shape[0]
                 got, kept = value.dtype, buf.dtype

@@ -86,9 +86,16 @@ def check_adjusted(value: Any) -> None:
 
 
 # ------------------------------------------------------------ the pooled measures (torchmetrics' other names)
+_NOT_REAL = frozenset({torch.bool, torch.complex32, torch.complex64, torch.complex128})
+
+
 def check_real_pair(preds: Any, target: Any, names: Tuple[str, str] = ("preds", "target"),
                     ndim: Optional[int] = None) -> Tuple[Tensor, Tensor]:
     """Two real (non-bool, non-complex) tensors of the same shape, any shape (``ndim`` given: that many dims)."""
+    if (isinstance(preds, Tensor) and isinstance(target, Tensor) and preds.dtype not in _NOT_REAL
+            and target.dtype not in _NOT_REAL and preds.shape == target.shape
+            and (ndim is None or preds.dim() == ndim)):
+        return preds, target  # the common case in one frame; the checks below name what is wrong
     for name, t in zip(names, (preds, target)):
         check_tensor(name, t)
         if t.dtype == torch.bool or t.is_complex():

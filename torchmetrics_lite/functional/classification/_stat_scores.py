@@ -25,7 +25,7 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._backend import host, use_numpy
-from torchmetrics_lite._checks import fused_multiclass_checks
+from torchmetrics_lite._checks import check_labels, check_no_nan, fused_multiclass_checks
 from torchmetrics_lite._dtype import float_dtype
 
 Counts = Tuple[Tensor, Tensor, Tensor, Tensor]  # tp, fp, tn, fn: int64, per class (C,) or scalars
@@ -215,6 +215,28 @@ def _numpy_confmat(preds: Tensor, target: Tensor, c: int, fused: bool) -> Tensor
     if fused and (counts[-1] or (p.ndim == 2 and p.size and math.isnan(p.max()))):
         raise IndexError("target out of range or NaN score")
     return torch.from_numpy(counts[:-1].astype(np.int64, copy=False).reshape(c, c))
+
+
+def _numpy_exact_match(preds: Tensor, target: Tensor, rows: int, num_classes: int,
+                       fused: bool) -> Optional[Tuple[Tensor, Tensor]]:
+    """int64 ``(correct, total)`` of the unweighted top-1 multiclass exact match of checked ``(M,)`` labels or
+    ``(M, C)`` scores against ``(M,)`` targets, ``M`` a multiple of ``rows`` (the samples, each its ``M / rows``
+    positions, sample-major), in numpy on zero-copy views for a per-step batch (below ``BITS_ARGMAX_MIN``
+    elements), else ``None`` (the torch path). ``argmax`` is the first maximum, a NaN first, as torch's. With
+    ``fused`` it checks what the count reads, in the torch path's order and with its messages: the targets'
+    range, then NaN scores (one min/max pass and one max, read on the host)."""
+    if not use_numpy(preds, BITS_ARGMAX_MIN - 1):
+        return None
+    p, y = host(preds), host(target)
+    if fused and y.size and (y.min() < 0 or y.max() >= num_classes):
+        check_labels("target", target, num_classes)  # raises, naming the range
+    scores = p.ndim == 2
+    if fused and scores and p.size and math.isnan(p.max()):
+        check_no_nan("preds", preds)  # raises
+    right = (p.argmax(axis=1) if scores else p) == y
+    correct = int(right.reshape(rows, -1).all(axis=1).sum()) if rows and right.size != rows else int(right.sum())
+    return (torch.from_numpy(np.array(correct, dtype=np.int64)),
+            torch.from_numpy(np.array(rows, dtype=np.int64)))
 
 
 # ------------------------------------------------------------------------------------------------- counts

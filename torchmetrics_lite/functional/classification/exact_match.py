@@ -30,6 +30,7 @@ from torchmetrics_lite.functional.classification._doc_args import fill_doc
 from torchmetrics_lite.functional.classification._stat_scores import (
     _bits_argmax,
     _fixed_counts,
+    _numpy_exact_match,
     _positive,
     _safe_divide,
     _warn_empty,
@@ -157,6 +158,10 @@ def _multiclass_exact_match_counts(preds: Tensor, target: Tensor, num_classes: i
     n = target.shape[0] if target.dim() else 1
     weight = check_sample_weight(weight, (n,), validate_args=validate_args)
     fused = validate_args and fused_multiclass_checks(1, ignore_index, flat, None)  # the count checks nothing here
+    if weight is None and ignore_index is None and not samplewise:
+        counts = _numpy_exact_match(checked, flat, n, num_classes, fused)
+        if counts is not None:
+            return {"correct": counts[0], "total": counts[1]}
     if fused:
         check_labels("target", flat, num_classes)
     labels = _bits_argmax(checked) if checked.dim() == 2 else checked

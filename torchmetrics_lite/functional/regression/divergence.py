@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import Dict, Optional
 
+import numpy as np
 import torch
 from torch import Tensor
 
@@ -24,7 +25,10 @@ State = Dict[str, Tensor]
 def _row_state(rows: Tensor, reduction: Optional[str]) -> State:
     if reduction in ("none", None):
         return {"measures": rows}
-    return {"sum_measure": rows.sum(), "total": torch.tensor(rows.shape[0], dtype=torch.int64, device=rows.device)}
+    n = rows.shape[0]
+    total = (torch.from_numpy(np.array(n, dtype=np.int64)) if rows.is_cpu and not torch.compiler.is_compiling()
+             else torch.tensor(n, dtype=torch.int64, device=rows.device))  # on the CPU a third of the cost
+    return {"sum_measure": rows.sum(), "total": total}
 
 
 def _rows_from_stats(state: State, *, reduction: Optional[str]) -> Tensor:
@@ -38,19 +42,29 @@ def _pair(a: Tensor, b: Tensor, names: tuple, validate_args: bool) -> tuple:
     dtype = float_dtype(a.device)
     x, y = a.to(dtype), b.to(dtype)
     if validate_args:
-        total = x.sum() + y.sum()
-        check_no_nan(names[0], a, total=total)
-        check_no_nan(names[1], b, total=total)
+        _check_no_nan(a, b, x, y, names)
     return x, y
+
+
+def _check_no_nan(a: Tensor, b: Tensor, x: Tensor, y: Tensor, names: tuple) -> None:
+    total = x.sum() + y.sum()
+    check_no_nan(names[0], a, total=total)
+    check_no_nan(names[1], b, total=total)
 
 
 # ---------------------------------------------------------------------------------------------- cosine
 def _cosine_stats(preds: Tensor, target: Tensor, *, reduction: Optional[str] = "sum",
                   validate_args: bool = True) -> State:
     check_reduction(reduction)
-    x, y = _pair(preds, target, ("preds", "target"), validate_args)
+    x, y = _pair(preds, target, ("preds", "target"), False)
     rows = (x * y).sum(-1) / (torch.linalg.vector_norm(x, dim=-1) * torch.linalg.vector_norm(y, dim=-1))
-    return _row_state(rows, reduction)
+    stats = _row_state(rows, reduction)
+    # one probe: NaN in, NaN rows out, so the sum of the rows (the state, when kept) passes in the clean case
+    # (a zero row gives 0/0 = NaN too: the scan of the inputs settles it)
+    probe = stats["sum_measure"] if "sum_measure" in stats else rows
+    if validate_args and rows.numel() and math.isnan(probe.sum().item() if probe.dim() else probe.item()):
+        _check_no_nan(preds, target, x, y, ("preds", "target"))
+    return stats
 
 
 def cosine_similarity(preds: Tensor, target: Tensor, reduction: Optional[str] = "sum", *,
@@ -86,10 +100,13 @@ def cosine_similarity(preds: Tensor, target: Tensor, reduction: Optional[str] = 
 # ----------------------------------------------------------------------------------------- divergences
 def _distributions(p: Tensor, q: Tensor, log_prob: bool, validate_args: bool) -> tuple:
     check_bool("log_prob", log_prob)
-    x, y = _pair(p, q, ("p", "q"), validate_args)
+    x, y = _pair(p, q, ("p", "q"), validate_args and log_prob)
     if log_prob:
         return x, y
-    if validate_args:
+    # probabilities: one probe, the two minima (a NaN minimum fails it); only a failure runs the NaN and
+    # lower-bound checks, in their order, to name the input and the value
+    if validate_args and x.numel() and not (x.min().item() >= 0 and y.min().item() >= 0):
+        _check_no_nan(p, q, x, y, ("p", "q"))
         check_lower_bound("p", x, 0.0, strict=False, why="probabilities, or pass log_prob=True")
         check_lower_bound("q", y, 0.0, strict=False, why="probabilities, or pass log_prob=True")
     return x / x.sum(-1, keepdim=True), y / y.sum(-1, keepdim=True)

@@ -10,8 +10,9 @@ alarm counts and the CRPS of an ensemble.
 from __future__ import annotations
 
 import math
-from typing import Dict, Optional
+from typing import Any, Dict, Optional, Tuple
 
+import numpy as np
 import torch
 from torch import Tensor
 
@@ -23,10 +24,13 @@ from torchmetrics_lite._checks import (
     check_no_nan,
     check_real_pair,
     check_regression_inputs,
+    check_regression_values,
     check_tweedie_domain,
     check_tweedie_power,
 )
 from torchmetrics_lite._dtype import float_dtype
+from torchmetrics_lite._xp import NUMPY, Xp, namespace, torch_namespace
+from torchmetrics_lite.functional.regression._kernels import NUMPY_MAX_ELEMENTS
 
 __all__ = [
     "mean_squared_log_error", "log_cosh_error", "minkowski_distance", "tweedie_deviance_score",
@@ -38,20 +42,127 @@ State = Dict[str, Tensor]
 PERCENT_EPS = 1.17e-06  # torchmetrics' floor on the (s)MAPE denominators
 
 
-def _floats(*ts: Tensor) -> tuple:
+def _floats(*ts: Tensor) -> Tuple[Tensor, ...]:
     dtype = float_dtype(ts[0].device)
     return tuple(t.to(dtype) for t in ts)
 
 
 def _count(t: Tensor) -> Tensor:
+    """``t.numel()`` as an int64 0-d tensor on ``t``'s device (on the CPU, a view of a numpy scalar: a third of
+    ``torch.tensor``'s cost)."""
+    if t.is_cpu and not torch.compiler.is_compiling():
+        return torch.from_numpy(np.array(t.numel(), dtype=np.int64))
     return torch.tensor(t.numel(), dtype=torch.int64, device=t.device)
 
 
+# ------------------------------------------------------------------------------------------ the terms
+# Written once over ``xp`` for their exact steps (conversions, ``-``, ``abs``, ``*``, ``/``, ``max``: correctly
+# rounded, so numpy and torch give the same bits); their other functions (``exp``, ``log1p``, ``pow``) and every
+# sum are torch's on both paths, on zero-copy views of the numpy arrays. numpy, where a torch call's dispatch
+# costs more than its arithmetic, takes small contiguous CPU batches of every dtype but float16 and bfloat16 (a
+# non-contiguous batch keeps torch's layout of the terms, and so torch's order of additions). numpy's
+# floating-point warnings (``inf - inf``, an overflow), which torch does not give, are off in the term functions.
+_quiet = np.errstate(over="ignore", invalid="ignore")  # a decorator: a context per call, per thread
+_HALF = (torch.float16, torch.bfloat16)  # numpy reaches them through float32, where a NaN keeps its payload bits
+
+
+def _namespace(preds: Tensor, target: Tensor) -> Xp:
+    xp = namespace(target, NUMPY_MAX_ELEMENTS)
+    if xp is NUMPY and not (preds.is_contiguous() and target.is_contiguous() and preds.dtype not in _HALF
+                            and target.dtype not in _HALF):
+        return torch_namespace(float_dtype(target.device))
+    return xp
+
+
+def _tensor(xp: Xp, a: Any) -> Tensor:
+    """An array of ``xp`` as a tensor (numpy: a zero-copy view)."""
+    return torch.from_numpy(np.asarray(a)) if xp is NUMPY else a  # asarray: a 0-d result is a numpy scalar
+
+
+@_quiet
+def _power_error_terms(preds: Tensor, target: Tensor, p: float) -> Tensor:
+    """``|preds - target| ** p``: torch's ``pow``, whose exponents 1 (a copy) and 2 (``e * e``) numpy spells
+    exactly."""
+    xp = _namespace(preds, target)
+    e = abs(xp.subtract(xp.asarray(preds), xp.asarray(target)))
+    if xp is NUMPY and p in (1, 2):
+        if p == 2:
+            e *= e
+        return _tensor(xp, e)
+    return _tensor(xp, e).pow_(p)
+
+
+@_quiet
+def _squared_error_terms(preds: Tensor, target: Tensor) -> Tensor:
+    """``(target - preds)²`` in float64 (MPS: float32)."""
+    xp = _namespace(preds, target)
+    terms = xp.subtract(xp.asarray(target), xp.asarray(preds))
+    terms *= terms
+    return _tensor(xp, terms)
+
+
+@_quiet
+def _log_cosh_terms(preds: Tensor, target: Tensor) -> Tensor:
+    """``log cosh e = e + log1p(exp(-2e)) - log 2`` of ``e = |preds - target|`` (finite for every finite ``e``),
+    ``(N, d)``: a 1-D input as one column."""
+    xp = _namespace(preds, target)
+    e = abs(xp.subtract(xp.asarray(preds), xp.asarray(target)))
+    e = e[:, None] if e.ndim == 1 else e
+    soft = _tensor(xp, e * -2).exp_().log1p_()
+    terms = soft.numpy() if xp is NUMPY else soft
+    terms += e
+    terms -= math.log(2.0)
+    return soft
+
+
+@_quiet
+def _smape_terms(preds: Tensor, target: Tensor) -> Tensor:
+    """``2 |preds - target| / max(|target| + |preds|, eps)``."""
+    xp = _namespace(preds, target)
+    p, t = xp.asarray(preds), xp.asarray(target)
+    scale = abs(xp.floating(t))
+    scale += abs(xp.floating(p))
+    terms = abs(xp.subtract(p, t))
+    terms *= 2
+    terms /= xp.maximum(scale, PERCENT_EPS)
+    return _tensor(xp, terms)
+
+
+@_quiet
+def _wmape_sums(preds: Tensor, target: Tensor) -> Tensor:
+    """``(2,)``: ``sum |preds - target|`` and ``sum |target|``. numpy: the two rows of one ``(2, N)`` float64 array
+    and one torch row sum (each row's sum is the 1-D sum of its values, bit for bit: the rows are contiguous
+    and single-threaded at this size)."""
+    xp = _namespace(preds, target)
+    p, t = xp.asarray(preds), xp.asarray(target)
+    if xp is not NUMPY:
+        return torch.stack([abs(xp.subtract(p, t)).sum(), abs(xp.floating(t)).sum()])
+    rows = np.empty((2, t.size))
+    rows[0], rows[1] = p.reshape(-1), t.reshape(-1)  # exact conversions (cheaper than a mixed-dtype subtract)
+    np.subtract(rows[0], rows[1], out=rows[0])
+    np.abs(rows, out=rows)
+    return torch.from_numpy(rows).sum(1)
+
+
+def _log1p_terms(preds: Tensor, target: Tensor) -> Tensor:
+    """``(log1p(preds) - log1p(target))²`` (exact conversions through numpy on the CPU: no warning to silence)."""
+    xp = _namespace(preds, target)
+    if xp is NUMPY:  # fresh float64 copies (astype copies), so log1p runs in place
+        p = torch.from_numpy(xp.asarray(preds).astype(np.float64)).log1p_()
+        terms = p.sub_(torch.from_numpy(xp.asarray(target).astype(np.float64)).log1p_())
+    else:
+        terms = torch.log1p(xp.floating(xp.asarray(preds)))
+        terms.sub_(torch.log1p(xp.floating(xp.asarray(target))))
+    return terms.square_()
+
+
 def _checked_sum(terms: Tensor, preds: Tensor, target: Tensor, validate_args: bool) -> Tensor:
+    """``terms.sum()``, with one NaN probe (``validate_args``): the sum itself, read once; NaN in gives NaN out,
+    and only then are the inputs scanned, to name the one with NaN (a NaN from ``inf - inf`` passes the scan)."""
     total = terms.sum()
-    if validate_args:
-        check_no_nan("preds", preds, total=total)
-        check_no_nan("target", target, total=total)
+    if validate_args and math.isnan(total.item()):
+        check_no_nan("preds", preds)
+        check_no_nan("target", target)
     return total
 
 
@@ -62,12 +173,16 @@ def _mean_from_stats(state: State) -> Tensor:
 # --------------------------------------------------------------------------------------------- MSLE
 def _msle_stats(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> State:
     preds, target = check_real_pair(preds, target)
-    if validate_args:
-        for name, t in (("preds", preds), ("target", target)):
-            check_lower_bound(name, t, -1.0, strict=True, why="log1p is finite above -1")
-    p, t = _floats(preds, target)
-    terms = (torch.log1p(p) - torch.log1p(t)).square()
-    return {"sum_error": _checked_sum(terms, preds, target, validate_args), "total": _count(t)}
+    terms = _log1p_terms(preds, target)
+    total = terms.sum()
+    # one probe: a value <= -1 (log1p(-1) = -inf, NaN below) or NaN makes the sum NaN or inf, so a finite sum
+    # passes every check; otherwise they run in their order (an infinite input or an overflow passes them)
+    if validate_args and not math.isfinite(total.item()):
+        for name, x in (("preds", preds), ("target", target)):
+            check_lower_bound(name, x, -1.0, strict=True, why="log1p is finite above -1")
+        check_no_nan("preds", preds)
+        check_no_nan("target", target)
+    return {"sum_error": total, "total": _count(terms)}
 
 
 def mean_squared_log_error(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> Tensor:
@@ -99,14 +214,11 @@ def mean_squared_log_error(preds: Tensor, target: Tensor, *, validate_args: bool
 def _log_cosh_stats(preds: Tensor, target: Tensor, *, num_outputs: Optional[int] = None,
                     validate_args: bool = True) -> State:
     preds, target = check_regression_inputs(preds, target, num_outputs=num_outputs)
-    p, t = _floats(preds, target)
-    e = (p - t).abs()
-    e = e[:, None] if e.dim() == 1 else e
-    terms = e + torch.log1p(torch.exp(-2 * e)) - math.log(2.0)  # log cosh e, finite for every finite e
+    terms = _log_cosh_terms(preds, target)
     sums = terms.sum(0)
     if validate_args:
-        _checked_sum(sums, preds, target, True)
-    return {"sum_error": sums, "total": _count(t[:, 0] if t.dim() == 2 else t)}
+        check_regression_values(preds, target, sums)  # the terms are >= 0: NaN sums only from NaN input
+    return {"sum_error": sums, "total": _count(terms[:, 0])}
 
 
 def _log_cosh_from_stats(state: State) -> Tensor:
@@ -147,8 +259,7 @@ def log_cosh_error(preds: Tensor, target: Tensor, *, validate_args: bool = True)
 def _minkowski_stats(preds: Tensor, target: Tensor, *, p: float, validate_args: bool = True) -> State:
     preds, target = check_real_pair(preds, target)
     check_minkowski_p(p)
-    a, b = _floats(preds, target)
-    return {"sum_error": _checked_sum((a - b).abs().pow(p), preds, target, validate_args)}
+    return {"sum_error": _checked_sum(_power_error_terms(preds, target, p), preds, target, validate_args)}
 
 
 def _minkowski_from_stats(state: State, *, p: float) -> Tensor:
@@ -183,8 +294,6 @@ def minkowski_distance(preds: Tensor, targets: Tensor, p: float, *, validate_arg
 
 # ------------------------------------------------------------------------------------------ Tweedie
 def _tweedie_terms(y: Tensor, mu: Tensor, power: float) -> Tensor:
-    if power == 0:
-        return (y - mu).square()
     if power == 1:
         return 2 * (torch.xlogy(y, y / mu) - y + mu)
     if power == 2:
@@ -198,9 +307,12 @@ def _tweedie_stats(preds: Tensor, targets: Tensor, *, power: float = 0.0, valida
     check_tweedie_power(power)
     if validate_args:
         check_tweedie_domain(preds, targets, power)
-    mu, y = _floats(preds, targets)
-    return {"sum_error": _checked_sum(_tweedie_terms(y, mu, power), preds, targets, validate_args),
-            "total": _count(y)}
+    if power == 0:
+        terms = _squared_error_terms(preds, targets)
+    else:
+        mu, y = _floats(preds, targets)
+        terms = _tweedie_terms(y, mu, power)
+    return {"sum_error": _checked_sum(terms, preds, targets, validate_args), "total": _count(terms)}
 
 
 def tweedie_deviance_score(preds: Tensor, targets: Tensor, power: float = 0.0, *, validate_args: bool = True
@@ -237,8 +349,11 @@ def tweedie_deviance_score(preds: Tensor, targets: Tensor, power: float = 0.0, *
 # ----------------------------------------------------------------------------------- (s)MAPE, WMAPE
 def _wmape_stats(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> State:
     preds, target = check_real_pair(preds, target)
-    p, t = _floats(preds, target)
-    return {"sum_error": _checked_sum((p - t).abs(), preds, target, validate_args), "sum_scale": t.abs().sum()}
+    error, scale = _wmape_sums(preds, target).unbind(0)
+    if validate_args and math.isnan(error.item()):
+        check_no_nan("preds", preds)
+        check_no_nan("target", target)
+    return {"sum_error": error, "sum_scale": scale}
 
 
 def _wmape_from_stats(state: State) -> Tensor:
@@ -273,9 +388,8 @@ def weighted_mean_absolute_percentage_error(preds: Tensor, target: Tensor, *, va
 
 def _smape_stats(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> State:
     preds, target = check_real_pair(preds, target)
-    p, t = _floats(preds, target)
-    terms = 2 * (p - t).abs() / (t.abs() + p.abs()).clamp(min=PERCENT_EPS)
-    return {"sum_error": _checked_sum(terms, preds, target, validate_args), "total": _count(t)}
+    terms = _smape_terms(preds, target)
+    return {"sum_error": _checked_sum(terms, preds, target, validate_args), "total": _count(terms)}
 
 
 def symmetric_mean_absolute_percentage_error(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> Tensor:
