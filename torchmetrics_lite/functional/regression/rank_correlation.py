@@ -50,7 +50,7 @@ def _rank_stats(preds: Tensor, target: Tensor, *, num_outputs: Optional[int], va
                 (preds.dot(target) if preds.dtype is target.dtype else preds.sum() + target.sum()).item()):
             p = preds.detach() if preds.requires_grad else preds
             t = target.detach() if target.requires_grad else target
-            return {"preds": p.reshape(-1, 1), "target": t.reshape(-1, 1)}
+            return {"preds": p.view(-1, 1), "target": t.view(-1, 1)}  # a 1-D tensor always views as a column
     p, t = check_correlation_inputs(preds, target, num_outputs=num_outputs, validate_args=validate_args)
     return {"preds": _values(p), "target": _values(t)}
 
