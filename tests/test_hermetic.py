@@ -30,12 +30,13 @@ def test_the_repository_temporary_folders_and_python_stay_readable(tmp_path):
 
 def test_a_clone_in_the_temporary_folder_still_reads_the_temporary_files(monkeypatch):
     """CI may clone straight into ``/tmp``: then ``/tmp/shared`` is beside the clone, while the temporary files
-    that tempfile, pytest and torch's process spawning make there are not."""
+    that tempfile, pytest, torch's process spawning and its compiler's cache make there are not."""
     import tempfile
     from pathlib import Path
 
     temp = Path(tempfile.gettempdir())
     monkeypatch.setattr(hermetic, "ROOT", temp / "clone")
     assert hermetic._beside_the_clone(str(temp / "shared" / "qrels.test"))
-    for name in ("tmpab12cd", "pytest-of-root", "pytorch-errorfile-i44xw2jl.pickle"):
+    for name in ("tmpab12cd", "pytest-of-root", "pytorch-errorfile-i44xw2jl.pickle",
+                 "torchinductor_root/locks/c73ehsvu.lock"):
         assert not hermetic._beside_the_clone(str(temp / name)), name

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from tests.helpers import value_hashes as vh
 
-
 #: default cases whose family inputs do not fit the class (a wrapper or group metric needs more arguments, the
 #: (N, m) regression names other rows): the guard records their error, which still changes if the message does
 INPUT_GAPS = {"CatMetric", "RunningSum", "BinaryFairness", "BinaryGroupStatRates", "MeanSquaredLogError",

@@ -39,7 +39,9 @@ def _roots() -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
 
 
 _ALLOWED, _HIDDEN_IN = _roots()
-_TEMPORARY_NAMES = ("tmp", "pytest-of-", "pytorch-errorfile-")  # tempfile's default prefix, pytest's, torch spawn's
+#: names of the temporary files and folders tempfile (``tmp*``), pytest, torch's spawned process groups and its
+#: compiler (``torchinductor_<user>``, inductor's cache and locks) make in the temporary folder
+_TEMPORARY_NAMES = ("tmp", "pytest-of-", "pytorch-errorfile-", "torchinductor_")
 _violations: List[str] = []
 
 
@@ -52,7 +54,7 @@ def _beside_the_clone(path: str) -> bool:
     (``../shared``) and a user does not have. Checked before the temporary folders, since a clone may itself sit
     in one (``/tmp/ci/clone``); where the clone's folder *is* the temporary folder, only the names that ``tempfile``,
     pytest and torch give their temporary files (``tmp*``, ``pytest-of-*``, the ``pytorch-errorfile-*`` of every
-    spawned process group) pass."""
+    spawned process group, inductor's ``torchinductor_<user>`` cache) pass."""
     holder = str(ROOT.parent)
     if holder == os.sep or not path.startswith(holder + os.sep) or _under(path, str(ROOT)):
         return False
