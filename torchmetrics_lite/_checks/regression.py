@@ -40,8 +40,9 @@ def check_regression_values(preds: Tensor, target: Tensor, probe: Tensor) -> Non
     """Value check (one host sync): no NaN in ``preds`` or ``target``. ``probe`` is a statistic of the batch
     that any NaN input turns into NaN (the error sums, the means), computed anyway: in the clean case only its
     few values are read; the inputs themselves are scanned only when it is NaN, to name the culprit."""
-    values = probe.tolist()
-    total = sum(map(sum, values)) if probe.dim() > 1 else sum(values)
+    total: Any = probe.tolist()  # a float for a 0-d probe (a total), else nested lists
+    if probe.dim():
+        total = sum(map(sum, total)) if probe.dim() > 1 else sum(total)
     if math.isnan(total):  # inf - inf gives a false alarm, settled by the scan
         check_no_nan("preds", preds)
         check_no_nan("target", target)

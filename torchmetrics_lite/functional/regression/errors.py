@@ -160,9 +160,8 @@ def _checked_sum(terms: Tensor, preds: Tensor, target: Tensor, validate_args: bo
     """``terms.sum()``, with one NaN probe (``validate_args``): the sum itself, read once; NaN in gives NaN out,
     and only then are the inputs scanned, to name the one with NaN (a NaN from ``inf - inf`` passes the scan)."""
     total = terms.sum()
-    if validate_args and math.isnan(total.item()):
-        check_no_nan("preds", preds)
-        check_no_nan("target", target)
+    if validate_args:
+        check_regression_values(preds, target, total)
     return total
 
 
@@ -350,9 +349,8 @@ def tweedie_deviance_score(preds: Tensor, targets: Tensor, power: float = 0.0, *
 def _wmape_stats(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> State:
     preds, target = check_real_pair(preds, target)
     error, scale = _wmape_sums(preds, target).unbind(0)
-    if validate_args and math.isnan(error.item()):
-        check_no_nan("preds", preds)
-        check_no_nan("target", target)
+    if validate_args:
+        check_regression_values(preds, target, error)
     return {"sum_error": error, "sum_scale": scale}
 
 
