@@ -92,6 +92,7 @@ from typing import (
     Callable,
     ClassVar,
     Dict,
+    FrozenSet,
     Hashable,
     Iterable,
     List,
@@ -125,6 +126,18 @@ _NUMPY_DTYPES = {dtype: torch.empty(0, dtype=dtype).numpy().dtype for dtype in (
 #: (batch dtype, cat state dtype) pairs whose append keeps the state's dtype (torch's promotion gives the state's)
 _WIDENS = frozenset({(torch.float16, torch.float32), (torch.float16, torch.float64), (torch.bfloat16, torch.float32),
                      (torch.bfloat16, torch.float64), (torch.float32, torch.float64)})
+
+
+#: a CPU cat buffer, its numpy view, the batch dtypes numpy appends to it, its capacity (Metric._host_view)
+_HostView = Tuple[Tensor, np.ndarray, FrozenSet[torch.dtype], int]
+
+
+def _numpy_appends(kept: torch.dtype) -> FrozenSet[torch.dtype]:
+    """The CPU batch dtypes that a numpy copy appends to a ``cat`` buffer of dtype ``kept`` with torch's result:
+    ``kept`` itself, the floating dtypes it widens (:data:`_WIDENS`) and every integer and bool dtype (cast to
+    ``kept`` as torch's copy casts them; a floating batch of another dtype promotes the state instead)."""
+    return frozenset(got for got in _NUMPY_DTYPES if got is kept or (got, kept) in _WIDENS
+                     or not got.is_floating_point)
 
 
 def _grown_buffer(buf: Tensor, shape: Tuple[int, ...], dtype: torch.dtype) -> Tensor:
@@ -162,9 +175,6 @@ class Fold(NamedTuple):
 
 
 _PLAIN = (int, float, bool, str, type(None))
-
-
-_UNREAD = object()  # _merge_stats: the cat buffers' host views not read yet (a sum-only metric never reads them)
 
 
 def _grad_free(args: tuple, kwargs: Dict[str, Any]) -> bool:
@@ -371,7 +381,7 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         self._reductions: Dict[str, Union[str, Fold]] = {}
         self._cat_len: Dict[str, int] = {}
         self._state: Dict[str, Tensor] = {}
-        self._host: Dict[str, Tuple[Tensor, np.ndarray]] = {}  # a CPU cat buffer and its numpy view (_merge_stats)
+        self._host: Dict[str, _HostView] = {}  # the CPU cat buffers' numpy views (_merge_stats)
         self._computed: Any = None
         self._update_count = 0
         self._forward_cache: Any = None  # the last forward() value (Lightning's on_step logging reads it)
@@ -769,53 +779,69 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         d = self.__dict__  # plain dict access: this is the per-update hot path
         if d["_update_count"] == 0:
             self._first_update(stats)
-        buffers, reductions, filled = d["_state"], d["_reductions"], d["_cat_len"]
-        host: Any = _UNREAD  # numpy views of the CPU cat buffers (None while tracing), read at the first cat state
+        buffers, filled = d["_state"], d["_cat_len"]
+        host = None if torch.compiler.is_compiling() else d["_host"]  # no numpy while tracing
         for name, value in stats.items():
             buf = buffers[name]
-            if not (value.is_cpu and buf.is_cpu) and value.device != buf.device:
-                self.to(value.device)  # states accumulate on the inputs' device
-                buf = buffers[name]
-            reduce = reductions[name]
-            if reduce == "cat":
-                if host is _UNREAD:
-                    host = None if torch.compiler.is_compiling() else d["_host"]
+            view = None if host is None else host.get(name)
+            # the common append: a CPU batch into a CPU cat buffer it fits, through the buffer's numpy view (half
+            # the cost of torch's indexed copy, with the same casts: bool and integers to floating, float32 to
+            # float64); the view records the buffer, its capacity and the batch dtypes numpy copies as torch
+            if view is not None and view[0] is buf and value.dtype in view[2]:
                 n = filled[name]
                 end = n + value.shape[0]
-                got, kept = value.dtype, buf.dtype
-                if end > buf.shape[0] or not (got is kept or (got, kept) in _WIDENS or not value.is_floating_point()):
-                    self._append(name, value)  # growth, or a floating dtype that promotes the state
-                    continue
-                # the common append without a call; on the CPU through a numpy view of the buffer (half the cost
-                # of torch's indexed copy, with the same casts: bool and integers to floating, float32 to float64)
-                view = None if host is None else host.get(name)
-                if host is not None and (view is None or view[0] is not buf):
-                    view = self._host_view(name, buf)
-                if view is not None and (got is kept or got in _NUMPY_DTYPES) and not value.requires_grad:
-                    view[1][n:end] = value.numpy()
-                else:
-                    buf[n:end] = value
-                filled[name] = end
-            elif reduce == "sum":
-                buf.add_(value)
-            elif reduce == "max":
-                torch.maximum(buf, value.to(buf.dtype), out=buf)
-            elif reduce == "min":
-                torch.minimum(buf, value.to(buf.dtype), out=buf)
-            elif reduce.pair is not None:
-                reduce.pair(buf, value.to(buf.dtype))
-            else:
-                buf.copy_(reduce.stack(torch.stack([buf, value.to(buf.dtype)])))
+                if end <= view[3]:
+                    try:
+                        view[1][n:end] = value.numpy()
+                    except (TypeError, RuntimeError):  # a batch on another device, or one that requires grad
+                        pass
+                    else:
+                        filled[name] = end
+                        continue
+            self._merge_one(name, buf, value)
         d["_update_count"] += 1
         d["_computed"] = None
 
-    def _host_view(self, name: str, buf: Tensor) -> Optional[Tuple[Tensor, np.ndarray]]:
-        """``(buf, buf.numpy())`` for a CPU ``cat`` buffer numpy can view (remembered until the buffer changes),
-        else ``None``."""
+    def _merge_one(self, name: str, buf: Tensor, value: Tensor) -> None:
+        """Merge one statistic into its state: the general path of :meth:`_merge_stats` (a state on another
+        device, growth, a promoting dtype, the sums, extremes and folds)."""
+        if not (value.is_cpu and buf.is_cpu) and value.device != buf.device:
+            self.to(value.device)  # states accumulate on the inputs' device
+            buf = self._state[name]
+        reduce = self._reductions[name]
+        if reduce == "cat":
+            n = self._cat_len[name]
+            end = n + value.shape[0]
+            got, kept = value.dtype, buf.dtype
+            if end > buf.shape[0] or not (got is kept or (got, kept) in _WIDENS or not value.is_floating_point()):
+                self._append(name, value)  # growth, or a floating dtype that promotes the state
+                return
+            view = self._host_view(name, buf) if not torch.compiler.is_compiling() else None
+            if view is not None and got in view[2] and not value.requires_grad:
+                view[1][n:end] = value.numpy()
+            else:
+                buf[n:end] = value
+            self._cat_len[name] = end
+        elif reduce == "sum":
+            buf.add_(value)
+        elif reduce == "max":
+            torch.maximum(buf, value.to(buf.dtype), out=buf)
+        elif reduce == "min":
+            torch.minimum(buf, value.to(buf.dtype), out=buf)
+        else:
+            fold = cast(Fold, reduce)
+            if fold.pair is not None:
+                fold.pair(buf, value.to(buf.dtype))
+            else:
+                buf.copy_(fold.stack(torch.stack([buf, value.to(buf.dtype)])))
+
+    def _host_view(self, name: str, buf: Tensor) -> Optional[_HostView]:
+        """The numpy view of a CPU ``cat`` buffer numpy can view, remembered until the buffer changes (with its
+        capacity and the batch dtypes whose numpy copy casts as torch's), else ``None``."""
         if not buf.is_cpu or buf.dtype not in _NUMPY_DTYPES or buf.requires_grad:
             self._host.pop(name, None)
             return None
-        view = self._host[name] = (buf, buf.numpy())
+        view = self._host[name] = (buf, buf.numpy(), _numpy_appends(buf.dtype), buf.shape[0])
         return view
 
     def _first_update(self, stats: Dict[str, Tensor]) -> None:

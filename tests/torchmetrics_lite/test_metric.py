@@ -487,3 +487,75 @@ def test_an_update_that_does_not_fit_names_the_metric_and_its_arguments():
         MeanSquaredError()(torch.rand(4))  # forward too
     with pytest.raises(TypeError, match="Expected `preds` to be a torch.Tensor"):  # a TypeError of the checks stays
         MeanSquaredError().update([0.5], torch.rand(1))
+
+
+class _Keep(Metric):
+    """One ``cat`` state of a chosen dtype; ``update(x)`` appends ``x`` as given (no check, no conversion)."""
+
+    def __init__(self, dtype, **kwargs):
+        super().__init__(**kwargs)
+        self.add_state("rows", torch.zeros(0, 2, dtype=dtype), reduce="cat")
+
+    def batch_stats(self, x):
+        return {"rows": x}
+
+    def compute_from_stats(self, state):
+        return state["rows"]
+
+
+_BATCH_DTYPES = (torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16,
+                 torch.bfloat16, torch.float32, torch.float64)
+
+
+@pytest.mark.parametrize("kept", [torch.int64, torch.float32, torch.float64])
+@pytest.mark.parametrize("got", _BATCH_DTYPES)
+def test_cat_appends_cast_and_promote_as_torch_cat(kept, got):
+    # the oracle: torch.cat of the default and the batches (its promotion is the state's rule on these dtypes);
+    # values chosen to round differently in narrow dtypes (2**24 + 1 is not a float32, 0.1 not a float16)
+    values = torch.tensor([[0, 1], [1, 0], [7, 3]]) if not got.is_floating_point else \
+        torch.tensor([[0.1, -2.5], [2.0**24 + 1, 3.0], [1e-3, 65504.0]], dtype=torch.float64)
+    batches = [values[:2].to(got), values[2:].to(got), values.to(got)]
+    m = _Keep(kept)
+    for batch in batches:
+        m.update(batch)
+    expected = torch.cat([torch.zeros(0, 2, dtype=kept)] + batches)
+    got_state = m.compute()
+    assert got_state.dtype == expected.dtype and torch.equal(got_state, expected)
+
+
+def test_the_common_append_copies_in_place_and_other_batches_take_the_general_path(monkeypatch):
+    m = _Keep(torch.float32)
+    m.update(torch.zeros(2, 2))  # the first append grows the buffer, the second views it (the general path)
+    m.update(torch.zeros(1, 2))
+    general = []
+    monkeypatch.setattr(m, "_merge_one", lambda *a: general.append(a) or Metric._merge_one(m, *a))
+    x = torch.randn(4, 2)
+    m.update(x)
+    expected = x.clone()
+    x.add_(1.0)  # the caller edits its batch after the update: the state kept a copy
+    assert not general and torch.equal(m.compute()[3:], expected)
+    y = torch.randn(2, 2, requires_grad=True)
+    m.update(y)  # merged without autograd: a plain copy of the values
+    assert torch.equal(m.compute()[7:], y.detach()) and not m._state["rows"].requires_grad
+    wide = torch.ones(3, 2, dtype=torch.float64)
+    m.update(wide)  # a wider floating batch: the general path promotes the state
+    assert len(general) == 1 and m.compute().dtype == torch.float64 and torch.equal(m.compute()[9:], wide)
+
+
+def test_rank_correlation_states_are_values_for_one_output_and_rows_for_more():
+    torchmetrics = pytest.importorskip("torchmetrics")
+    from torchmetrics_lite import KendallRankCorrCoef, SpearmanCorrCoef
+
+    x, y = torch.randn(6, 2, generator=GEN), torch.randn(6, 2, generator=GEN)
+    for ours_cls, tm_cls in ((SpearmanCorrCoef, torchmetrics.SpearmanCorrCoef),
+                             (KendallRankCorrCoef, torchmetrics.KendallRankCorrCoef)):
+        for num_outputs, p, t, shape in ((1, x[:, 0], y[:, 0], (6,)), (1, x[:, :1], y[:, :1], (6,)),
+                                         (2, x, y, (6, 2))):
+            ours, theirs = ours_cls(num_outputs=num_outputs), tm_cls(num_outputs=num_outputs)
+            ours.update(p, t)
+            theirs.update(p.reshape(-1) if num_outputs == 1 else p, t.reshape(-1) if num_outputs == 1 else t)
+            assert ours.local_state()["preds"].shape == ours.local_state()["target"].shape == shape
+            assert torch.allclose(ours.compute(), theirs.compute().double(), atol=1e-6)
+    spearman = torchmetrics.SpearmanCorrCoef()
+    spearman.update(x[:, 0], y[:, 0])
+    assert torch.cat(spearman.preds).shape == (6,)  # torchmetrics' Spearman keeps the values as ours

@@ -113,8 +113,8 @@ class ConcordanceCorrCoef(_ComomentMetric):
 
 
 class _RankMetric(Metric):
-    """The kept values: ``preds`` and ``target`` rows ``(N, num_outputs)`` (``cat`` states); ``update(preds,
-    target)``: ``(N,)`` or ``(N, num_outputs)``."""
+    """The kept values: ``preds`` and ``target`` (``cat`` states, ``(N,)`` for one output as torchmetrics',
+    ``(N, num_outputs)`` for more); ``update(preds, target)``: ``(N,)`` or ``(N, num_outputs)``."""
 
     stats_fn = staticmethod(_rank_stats)
 
@@ -132,8 +132,9 @@ class _RankMetric(Metric):
         check_positive_int("num_outputs", num_outputs)
         self.num_outputs, self.scalar = num_outputs, num_outputs == 1
         # int64 until a floating batch promotes it (torch's promotion): integers are kept (and ranked) exactly
-        self.add_state("preds", torch.zeros(0, num_outputs, dtype=torch.int64), reduce="cat")
-        self.add_state("target", torch.zeros(0, num_outputs, dtype=torch.int64), reduce="cat")
+        shape = (0,) if num_outputs == 1 else (0, num_outputs)  # one column: (N,), torchmetrics' state shape
+        self.add_state("preds", torch.zeros(shape, dtype=torch.int64), reduce="cat")
+        self.add_state("target", torch.zeros(shape, dtype=torch.int64), reduce="cat")
         self.stats_key = ("correlation_values", num_outputs, self.validate_args)
 
 

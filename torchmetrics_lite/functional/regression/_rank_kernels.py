@@ -45,13 +45,13 @@ KENDALL_ROWS = ("n", "ties_p", "ties_t", "ties_joint", "discordant", "distinct_p
 
 
 def _host_rows(x: Tensor) -> np.ndarray:
-    """``(N, d)`` tensor as a C-contiguous ``(d, N)`` host array: floating input as it is (float16/bfloat16 as
-    float32), integers as int64, so that integers are ranked as integers (exact beyond 2**53: nanosecond
-    timestamps, 64-bit ids)."""
+    """``(N, d)`` tensor (or ``(N,)``, one column) as a C-contiguous ``(d, N)`` host array: floating input as it
+    is (float16/bfloat16 as float32), integers as int64, so that integers are ranked as integers (exact beyond
+    2**53: nanosecond timestamps, 64-bit ids)."""
     a = host(x.detach().cpu())
     if not np.issubdtype(a.dtype, np.floating):
         a = a.astype(np.int64)
-    return np.ascontiguousarray(a.T)
+    return np.ascontiguousarray(a[None] if a.ndim == 1 else a.T)
 
 
 def _runs(sorted_rows: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
@@ -65,9 +65,9 @@ def _runs(sorted_rows: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
 
 
 def average_ranks(x: Tensor) -> Tensor:
-    """Average ranks (1-based) of each column of ``x`` ``(N, d)``, returned ``(d, N)`` on ``x``'s device in its
-    floating dtype (float64; float32 on a device without it: exact up to 2**23 samples): tied values get the
-    mean of the ranks they span (scipy's ``rankdata(method="average")``)."""
+    """Average ranks (1-based) of each column of ``x`` ``(N, d)`` (``(N,)``: one column), returned ``(d, N)`` on
+    ``x``'s device in its floating dtype (float64; float32 on a device without it: exact up to 2**23 samples):
+    tied values get the mean of the ranks they span (scipy's ``rankdata(method="average")``)."""
     a = _host_rows(x)
     d, n = a.shape
     dtype = float_dtype(x.device)
@@ -307,8 +307,8 @@ def _table_counts(p: np.ndarray, t: np.ndarray, out: np.ndarray) -> bool:
 
 
 def kendall_counts(preds: Tensor, target: Tensor) -> np.ndarray:
-    """Kendall's pair counts of each column of ``preds``, ``target`` ``(N, d)``: a float64 ``(11, d)`` host
-    array with the rows :data:`KENDALL_ROWS`: ``n``; the tied pairs in ``preds``, in ``target``
+    """Kendall's pair counts of each column of ``preds``, ``target`` ``(N, d)`` (``(N,)``: one column): a
+    float64 ``(11, d)`` host array with the rows :data:`KENDALL_ROWS`: ``n``; the tied pairs in ``preds``, in ``target``
     and in both; the discordant pairs (strictly opposite order); the numbers of distinct values; and per input
     the tie sums ``sum t(t-1)(t-2)`` and ``sum t(t-1)(2t+5)`` of the p-value's variance. A column with NaN
     (unchecked input) gets NaN counts."""

@@ -29,17 +29,20 @@ _FLOATS = (torch.float32, torch.float64)
 
 
 def _values(x: Tensor) -> Tensor:
-    """The kept rows ``(N, d)``: floating inputs as given (float16/bfloat16 widened to float32), integers as
-    int64 (ranked as integers: exact at any magnitude, where float64 merges integers beyond 2**53); so ranks and
-    ties are the inputs'."""
-    x = x.detach().reshape(x.shape[0], x.shape[1] if x.ndim == 2 else 1)
+    """The kept rows: ``(N,)`` for one column (torchmetrics' state shape), ``(N, d)`` for more; floating inputs
+    as given (float16/bfloat16 widened to float32), integers as int64 (ranked as integers: exact at any
+    magnitude, where float64 merges integers beyond 2**53); so ranks and ties are the inputs'."""
+    x = x.detach()
+    if x.ndim == 2 and x.shape[1] == 1:
+        x = x.reshape(-1)
     if x.dtype in (torch.float16, torch.bfloat16):
         return x.float()
     return x if x.is_floating_point() else x.to(torch.int64)
 
 
 def _rank_stats(preds: Tensor, target: Tensor, *, num_outputs: Optional[int], validate_args: bool) -> State:
-    """Checked values of one batch (the modules' ``batch_stats``): ``preds`` and ``target`` rows ``(N, d)``.
+    """Checked values of one batch (the modules' ``batch_stats``): ``preds`` and ``target`` values ``(N,)`` for
+    one column, rows ``(N, d)`` for more.
 
     The common case (1-D float32/float64 inputs of one shape, one output) is checked in this frame: one NaN probe
     of both inputs (their dot product, or the sum of their sums across dtypes: a NaN anywhere makes it NaN);
@@ -48,9 +51,8 @@ def _rank_stats(preds: Tensor, target: Tensor, *, num_outputs: Optional[int], va
             target.dtype in _FLOATS and preds.dim() == 1 and preds.shape == target.shape and num_outputs in (None, 1):
         if not validate_args or not preds.numel() or not math.isnan(
                 (preds.dot(target) if preds.dtype is target.dtype else preds.sum() + target.sum()).item()):
-            p = preds.detach() if preds.requires_grad else preds
-            t = target.detach() if target.requires_grad else target
-            return {"preds": p.view(-1, 1), "target": t.view(-1, 1)}  # a 1-D tensor always views as a column
+            return {"preds": preds.detach() if preds.requires_grad else preds,
+                    "target": target.detach() if target.requires_grad else target}
     p, t = check_correlation_inputs(preds, target, num_outputs=num_outputs, validate_args=validate_args)
     return {"preds": _values(p), "target": _values(t)}
 
