@@ -103,9 +103,10 @@ def _distributions(p: Tensor, q: Tensor, log_prob: bool, validate_args: bool) ->
     x, y = _pair(p, q, ("p", "q"), validate_args and log_prob)
     if log_prob:
         return x, y
-    # probabilities: one probe, the two minima (a NaN minimum fails it); only a failure runs the NaN and
-    # lower-bound checks, in their order, to name the input and the value
-    if validate_args and x.numel() and not (x.min().item() >= 0 and y.min().item() >= 0):
+    # probabilities: one probe, the two minima of the inputs as given (a NaN minimum fails it; the conversion
+    # keeps signs and NaN, and a narrower input is read faster); only a failure runs the NaN and lower-bound
+    # checks, in their order, to name the input and the value
+    if validate_args and x.numel() and not (p.min().item() >= 0 and q.min().item() >= 0):
         _check_no_nan(p, q, x, y, ("p", "q"))
         check_lower_bound("p", x, 0.0, strict=False, why="probabilities, or pass log_prob=True")
         check_lower_bound("q", y, 0.0, strict=False, why="probabilities, or pass log_prob=True")
