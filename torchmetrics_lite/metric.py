@@ -779,11 +779,15 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         d = self.__dict__  # plain dict access: this is the per-update hot path
         if d["_update_count"] == 0:
             self._first_update(stats)
-        buffers, filled = d["_state"], d["_cat_len"]
+        buffers, filled, reductions = d["_state"], d["_cat_len"], d["_reductions"]
         host = None if torch.compiler.is_compiling() else d["_host"]  # no numpy while tracing
         for name, value in stats.items():
             buf = buffers[name]
             view = None if host is None else host.get(name)
+            if view is None and reductions[name] == "sum" and (value.is_cpu and buf.is_cpu
+                                                                or value.device == buf.device):
+                buf.add_(value)  # a sum, on its device
+                continue
             # the common append: a CPU batch into a CPU cat buffer it fits, through the buffer's numpy view (half
             # the cost of torch's indexed copy, with the same casts: bool and integers to floating, float32 to
             # float64); the view records the buffer, its capacity and the batch dtypes numpy copies as torch
