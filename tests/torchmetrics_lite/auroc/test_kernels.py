@@ -17,6 +17,7 @@ from torchmetrics_lite import _backend
 from torchmetrics_lite._xp import NUMPY, namespace, torch_namespace
 from torchmetrics_lite.functional.auroc import _kernels as K
 from torchmetrics_lite.functional.auroc._kernels import packed as pk
+from torchmetrics_lite.functional.auroc._kernels import ranks as rk
 from torchmetrics_lite.functional.auroc._kernels import result_segments as rr
 from torchmetrics_lite.functional.auroc._kernels import result_swept as sw
 
@@ -277,3 +278,29 @@ def test_the_clean_case_check_hands_every_suspect_batch_to_the_primitive_checks(
         F.binary_auroc(torch.tensor([0.1, float("nan")], dtype=torch.float64), torch.tensor([True, False]))
     preds, target = torch.tensor([0.1, 0.9]), torch.tensor([0, 2])  # not checked without validate_args
     assert F.binary_auroc(preds, target, validate_args=False).item() == 1.0
+
+
+def _pair_count_two_u(x, y):
+    """2U of one row by brute force: every positive/negative pair, 2 when the positive is above, 1 when tied."""
+    p, q = x[y], x[~y]
+    return int(2 * (p[:, None] > q[None]).sum() + (p[:, None] == q[None]).sum())
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_rank_rows_tie_group_counts_are_the_pair_counts_in_both_namespaces(seed):
+    g = np.random.default_rng(seed)
+    rows, n = int(g.integers(1, 5)), int(g.integers(0, 40))
+    x = (g.integers(0, int(g.integers(1, 8)), (rows, n)) / 4).astype(np.float32) if seed % 2 else \
+        g.random((rows, n), dtype=np.float32)
+    if n and seed % 5 == 0:
+        x[:, : n // 2] = np.inf  # a real +inf score ties with others of its row only
+    y = g.random((rows, n)) < [[0.0], [0.4], [1.0], [0.7]][:rows]  # a row without positives, one without negatives
+    for xp in (NUMPY, torch_namespace(torch.float64)):
+        r = rk.rank_rows(xp, torch.from_numpy(x), torch.from_numpy(y))
+        assert r.n_pos.tolist() == y.sum(1).tolist() and r.n == n
+        for i in range(rows):
+            assert int(rk.two_u(r)[i]) == _pair_count_two_u(x[i], y[i])  # exact int64
+            positives = np.sort(x[i][y[i]])
+            ap_terms = [((x[i][y[i]] >= v).sum() / (x[i] >= v).sum()) for v in positives]
+            want_ap = float(np.mean(ap_terms)) if positives.size else math.nan
+            np.testing.assert_allclose(rk.ap_from_ranked(r)[i].item(), want_ap, rtol=0, atol=1e-12)

@@ -13,9 +13,11 @@ Everything is derived from two sorts: all the scores ``A`` (ascending) and the p
 
 The positives are deduplicated first (their sorted copy is scanned once), so the binary searches run once
 per distinct positive score: with heavily tied scores (rounded probabilities) they are nearly free.
-Multi-column inputs (multiclass one-vs-rest, multilabel) sort every column at once with a batched row sort;
-the positives of each row are moved to its front by giving the negatives ``+inf`` (a pad that is equal to
-any real ``+inf`` score, so the first ``n_pos`` values of the sorted row are exactly the positives).
+Multi-column inputs (multiclass one-vs-rest, multilabel) read the same counts off one batched row sort
+instead (:func:`~.row_sort.rank_rows`, its keys equal exactly within a tie group): per tie group of a row, its
+size and its positives; ``below`` is the sum of the sizes of the groups before it, ``at_or_below`` adds its
+own, ``pos_below`` sums the positives before it (running sums, no binary search: the batched searches cost
+several times the sort on long rows).
 
 This is the ``RANK`` kernel of :func:`~._kernels.choose` (unweighted, eager), written once over the namespace ``xp``
 the chooser decided (:mod:`torchmetrics_lite._xp`); its counts come back as tensors, which
@@ -36,14 +38,17 @@ from torch import Tensor
 
 from torchmetrics_lite._dtype import float_dtype
 from torchmetrics_lite._xp import Xp
+from torchmetrics_lite.functional.auroc._kernels.row_sort import rank_rows as rank_rows_sorted
 
 __all__ = ["Ranked", "rank_one_row", "rank_rows", "two_u", "auroc_from_ranked", "precision_sum", "ap_from_ranked"]
 
 
 class Ranked(NamedTuple):
-    """Counts at each (distinct) positive score; the last dimension runs over those scores."""
+    """Counts at each distinct positive score (one row), or at each tie group of every row (rows; ``weight`` 0
+    where a group holds no positive, and for the padding after a row's last group); the last dimension runs over
+    those."""
 
-    weight: Tensor  # int64 multiplicity of the positive score (0 for row padding)
+    weight: Tensor  # int64 positives at that score (0 for row padding)
     below: Tensor  # int64 #{all scores < v}
     at_or_below: Tensor  # int64 #{all scores <= v}
     pos_below: Tensor  # int64 #{positive scores < v}
@@ -66,25 +71,31 @@ def rank_one_row(xp: Xp, scores: Tensor, is_pos: Tensor) -> Ranked:
 
 
 def rank_rows(xp: Xp, scores: Tensor, is_pos: Tensor) -> Ranked:
-    """Counts for every row of ``scores`` ``(R, n)`` with boolean ``is_pos`` ``(R, n)``: batched, no row loop (the
-    row sorts in ``xp``, the searches one batched ``torch.searchsorted``: numpy has no batched form)."""
-    n = scores.shape[-1]
-    pad = torch.full((), float("inf"), dtype=scores.dtype, device=scores.device)
-    all_sorted = _sorted_rows(xp, scores)
-    pos = _sorted_rows(xp, torch.where(is_pos, scores, pad))
-    n_pos = is_pos.sum(-1)
-    weight = (torch.arange(n, device=scores.device) < n_pos.unsqueeze(-1)).long()
-    below = torch.searchsorted(all_sorted, pos)
-    at_or_below = torch.searchsorted(all_sorted, pos, right=True)
-    pos_below = torch.searchsorted(pos, pos)
-    return Ranked(weight, below, at_or_below, pos_below, n_pos, n)
-
-
-def _sorted_rows(xp: Xp, t: Tensor) -> Tensor:
-    """Each row of ``t`` sorted ascending, as a contiguous tensor to search in (float16 / bfloat16 as float32:
-    exact, order-preserving)."""
-    out = xp.tensor(xp.sort(xp.asarray(t)), t)
-    return (out.float() if out.dtype in (torch.float16, torch.bfloat16) else out).contiguous()
+    """Counts for every row of ``scores`` ``(R, n)`` with boolean ``is_pos`` ``(R, n)``, batched, no row loop: one
+    ascending row sort (:func:`~.row_sort.rank_rows`: numpy's packed SIMD sort on the host), the labels gathered in
+    that order, then per tie group (the last dimension runs over each row's groups, zero-padded): its positives
+    (``weight``), the scores below it (the sizes of the groups before it), at or below it and the positives below
+    it (running sums); no binary search."""
+    rows, n = scores.shape
+    order, keys = rank_rows_sorted(xp, scores, descending=False)
+    offsets = xp.arange(rows, order).reshape(rows, 1) * n
+    flat = (order + offsets).reshape(-1)
+    pos = xp.take(xp.asarray(is_pos).reshape(-1), flat).reshape(rows, n)
+    k = keys.reshape(-1)
+    starts = (k != xp.concatenate([k[:1], k[:-1]])).reshape(rows, n)  # where a new tie group starts
+    if n:
+        starts[:, 0] = False  # a row's first group is its group 0
+    segments = (xp.cumsum(starts, 1) + offsets).reshape(-1)  # each sorted score's tie group, packed per row
+    size = xp.bincount(segments, rows * n).reshape(rows, n)  # scores per group, zero-padded at each row's end
+    at_or_below = xp.cumsum(size, 1)
+    below = at_or_below - size
+    running = xp.cumsum(pos, 1).reshape(-1)  # positives among the first i + 1 sorted scores of each row
+    pos_at_or_below = xp.where(at_or_below > 0, xp.take(running, (offsets + at_or_below - 1).reshape(-1))
+                               .reshape(rows, n), 0)
+    pos_below = xp.where(below > 0, xp.take(running, (offsets + below - 1).reshape(-1)).reshape(rows, n), 0)
+    weight, below, at_or_below, pos_below = (xp.tensor(v, scores) for v in (pos_at_or_below - pos_below, below,
+                                                                             at_or_below, pos_below))
+    return Ranked(weight, below, at_or_below, pos_below, weight.sum(-1), n)
 
 
 def two_u(r: Ranked) -> Tensor:
