@@ -273,10 +273,19 @@ def _pooled_kernel(name: str, p: Tensor_, t: Tensor_, acc: Tensor_) -> Optional[
 
 
 def floor(name: str, batch: Batch, capacity: int) -> Optional[Callable[[], object]]:
-    """For the families that keep their samples: the bare copy plus the value checks ours keeps and
-    torchmetrics skips there, each read on the host once per batch as ours reads it: one NaN probe (``a.dot(a)``
-    of the scores, ``a.dot(b)`` of two same-shaped floating inputs) and, for integer labels or grades, one
-    extremum (their range); ``None`` elsewhere."""
+    """The kernel plus the value checks ours keeps and torchmetrics skips, each read on the host once per batch
+    as ours reads it. For the families that keep their samples: the bare copy, one NaN probe (``a.dot(a)`` of the
+    scores, ``a.dot(b)`` of two same-shaped floating inputs) and, for integer labels or grades, one extremum
+    (their range); for the divergences, the statistic and the two minima of the probability check (the other
+    sums read their NaN probe off the statistic itself: no cost to add); ``None`` elsewhere."""
+    if name in ("KLDivergence", "JensenShannonDivergence"):  # the statistic and the probability probe: minima
+        statistic = kernel(name, batch, capacity)
+        p, q = batch[0]
+
+        def statistic_and_probe() -> None:
+            p.min().item() >= 0 and q.min().item() >= 0
+            statistic()
+        return statistic_and_probe
     if not any(key in name for key in CAT) or name == "CatMetric":
         return None
     copy = kernel(name, batch, capacity)
@@ -335,7 +344,10 @@ def tm_kernel(name: str, batch: Batch) -> Optional[Callable[[], object]]:
         "MeanSquaredError": lambda: sums(torch.sum((p - t) * (p - t))),
         "MeanAbsoluteError": lambda: sums(torch.sum(torch.abs(p - t))),
         "MeanSquaredLogError": lambda: sums(torch.sum(torch.pow(torch.log1p(p) - torch.log1p(t), 2))),
+        "MeanAbsolutePercentageError": lambda: sums(torch.sum(torch.abs(p - t) / torch.clamp(torch.abs(t),
+                                                                                                 min=1.17e-6))),
         "R2Score": lambda: sums(t.sum(0), (t * t).sum(0), ((t - p) * (t - p)).sum(0)),
+        "RelativeSquaredError": lambda: sums(t.sum(0), (t * t).sum(0), ((t - p) * (t - p)).sum(0)),
         "ExplainedVariance": lambda: sums((t - p).sum(0), ((t - p) * (t - p)).sum(0), t.sum(0), (t * t).sum(0)),
         "WeightedMeanAbsolutePercentageError": lambda: sums((p - t).abs().sum(), t.abs().sum()),
         "KLDivergence": divergence, "JensenShannonDivergence": divergence,
@@ -401,12 +413,12 @@ class StepRow(NamedTuple):
     tm_kernel: Optional[float]  # torchmetrics' own statistic, where it reduces at update
 
     def need(self) -> Optional[float]:
-        """What ours must do over what torchmetrics must do: the floor (copy and checks; torchmetrics appends a
-        reference) or ours' kernel less torchmetrics' (exact float64 steps where it takes float32 ones);
-        ``None`` where neither is measured."""
-        if self.floor is not None:
-            return self.floor
-        return None if self.tm_kernel is None else self.kernel - self.tm_kernel
+        """What ours must do over what torchmetrics must do: the floor of a family that keeps its samples (copy
+        and checks; torchmetrics appends references), else ours' floor or kernel less torchmetrics' kernel (exact
+        float64 steps where it takes float32 ones, the checks it skips); ``None`` where that is not measured."""
+        if self.tm_kernel is None:
+            return self.floor if any(key in self.name for key in CAT) else None
+        return (self.kernel if self.floor is None else self.floor) - self.tm_kernel
 
 
 def step_rows(name: str, n: int, rounds: int, number: int) -> List[StepRow]:
