@@ -175,6 +175,7 @@ class Fold(NamedTuple):
 
 
 _PLAIN = (int, float, bool, str, type(None))
+_UNREAD = object()  # _merge_stats: the cat buffers' host views not read yet (a metric of sums never reads them)
 
 
 def _grad_free(args: tuple, kwargs: Dict[str, Any]) -> bool:
@@ -780,28 +781,36 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         if d["_update_count"] == 0:
             self._first_update(stats)
         buffers, filled, reductions = d["_state"], d["_cat_len"], d["_reductions"]
-        host = None if torch.compiler.is_compiling() else d["_host"]  # no numpy while tracing
+        host: Any = _UNREAD  # the CPU cat buffers' numpy views (None while tracing), read at the first cat state
         for name, value in stats.items():
             buf = buffers[name]
-            view = None if host is None else host.get(name)
-            if view is None and reductions[name] == "sum" and (value.is_cpu and buf.is_cpu
-                                                                or value.device == buf.device):
-                buf.add_(value)  # a sum, on its device
+            reduce = reductions[name]
+            if reduce == "sum":
+                if value.is_cpu and buf.is_cpu or value.device == buf.device:
+                    buf.add_(value)  # a sum, on its device
+                    continue
+            elif reduce == "cat":
+                # the common append: a CPU batch into a CPU buffer it fits, through the buffer's numpy view (half
+                # the cost of torch's indexed copy, with the same casts: bool and integers to floating, float32
+                # to float64); the view records the buffer, its capacity and the batch dtypes numpy copies as torch
+                if host is _UNREAD:
+                    host = None if torch.compiler.is_compiling() else d["_host"]  # no numpy while tracing
+                view = None if host is None else host.get(name)
+                if view is not None and view[0] is buf and value.dtype in view[2]:
+                    n = filled[name]
+                    end = n + value.shape[0]
+                    if end <= view[3]:
+                        try:
+                            view[1][n:end] = value.numpy()
+                        except (TypeError, RuntimeError):  # a batch on another device, or one that requires grad
+                            pass
+                        else:
+                            filled[name] = end
+                            continue
+            elif type(reduce) is Fold and reduce.pair is not None and (value.is_cpu and buf.is_cpu
+                                                                       or value.device == buf.device):
+                reduce.pair(buf, value.to(buf.dtype))
                 continue
-            # the common append: a CPU batch into a CPU cat buffer it fits, through the buffer's numpy view (half
-            # the cost of torch's indexed copy, with the same casts: bool and integers to floating, float32 to
-            # float64); the view records the buffer, its capacity and the batch dtypes numpy copies as torch
-            if view is not None and view[0] is buf and value.dtype in view[2]:
-                n = filled[name]
-                end = n + value.shape[0]
-                if end <= view[3]:
-                    try:
-                        view[1][n:end] = value.numpy()
-                    except (TypeError, RuntimeError):  # a batch on another device, or one that requires grad
-                        pass
-                    else:
-                        filled[name] = end
-                        continue
             self._merge_one(name, buf, value)
         d["_update_count"] += 1
         d["_computed"] = None
