@@ -120,6 +120,8 @@ __all__ = ["Metric", "Fold"]  # in the docs page's order; float_dtype and update
 
 _REDUCTIONS = ("sum", "max", "min", "cat")
 _MIN_CAPACITY = 1024
+#: a metric's pending rows settle once its first pending state holds this many rows (Metric.settle_rows)
+_SETTLE_ROWS = 1 << 20
 _NUMPY_DTYPES = {dtype: torch.empty(0, dtype=dtype).numpy().dtype for dtype in (  # looked up once, not per growth
     torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16, torch.float32,
     torch.float64)}
@@ -321,6 +323,12 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
     #: state and what :meth:`value_options` returns. Declare them with ``staticmethod``.
     stats_fn: Optional[Callable[..., Dict[str, Tensor]]] = None
     value_fn: Optional[Callable[..., Any]] = None
+    #: The declared form of :meth:`settle` for a metric with pending states: ``settle_fn(pending,
+    #: **value_options())`` returns the statistics of the pending rows for the other states.
+    settle_fn: Optional[Callable[..., Dict[str, Tensor]]] = None
+    #: The pending rows settle (:meth:`settle`) once the first pending state holds this many rows (an instance
+    #: may set its own): the reduction runs once per that many rows, and the pending memory stays bounded.
+    settle_rows: int = _SETTLE_ROWS
     #: Constructor arguments a base takes that this class does not offer (Jaccard's ``multidim_average``, the
     #: exact-only rank classes' ``thresholds``): the class answers them as unknown arguments, with torchmetrics'
     #: advice, while its ``**kwargs`` still reach the base.
@@ -381,6 +389,7 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         self._defaults: Dict[str, Tensor] = {}
         self._reductions: Dict[str, Union[str, Fold]] = {}
         self._cat_len: Dict[str, int] = {}
+        self._pending: Tuple[str, ...] = ()  # the cat states whose rows settle (add_state(pending=True))
         self._state: Dict[str, Tensor] = {}
         self._host: Dict[str, _HostView] = {}  # the CPU cat buffers' numpy views (_merge_stats)
         self._computed: Any = None
@@ -391,7 +400,8 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         self._warned: set = set()
 
     # ------------------------------------------------------------------ declaration
-    def add_state(self, name: str, default: Tensor, reduce: Union[str, Fold, Callable[[Tensor], Tensor]]) -> None:
+    def add_state(self, name: str, default: Tensor, reduce: Union[str, Fold, Callable[[Tensor], Tensor]], *,
+                  pending: bool = False) -> None:
         """Declare a state.
 
         Args:
@@ -401,9 +411,14 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
                 ``(0, *row_shape)`` whose dtype is the storage dtype (floating inputs of a wider dtype promote it).
             reduce: ``"sum" | "max" | "min" | "cat"``: how two states merge, locally and across ranks; or a
                 :class:`Fold` (a plain callable is taken as ``Fold(stack=callable)``).
+            pending: a ``cat`` state whose rows wait to be reduced into the other states (an amortized flush):
+                ``update`` only appends them, and :meth:`settle` reduces them once :attr:`settle_rows` are held
+                and before anything reads or merges the state (``compute``, the sync, ``local_state``, a state
+                attribute, ``merge_state``, ``state_dict``). The value never depends on when rows settle.
 
         Raises:
-            ValueError: an unknown ``reduce``, or a ``cat`` default whose first dimension is not 0.
+            ValueError: an unknown ``reduce``, a ``cat`` default whose first dimension is not 0, or a pending
+                state that is not ``cat``.
             TypeError: ``default`` is not a tensor.
         """
         if callable(reduce) and not isinstance(reduce, Fold):
@@ -414,12 +429,16 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
             raise TypeError(f"Expected `default` to be a torch.Tensor, got {type(default).__name__}")
         if reduce == "cat" and (default.dim() == 0 or default.shape[0] != 0):
             raise ValueError(f"Expected `default` of a cat state to have shape (0, ...), got {tuple(default.shape)}")
+        if pending and reduce != "cat":
+            raise ValueError(f"Expected a pending state to have reduce='cat', got {reduce!r}")
         if default.dtype == torch.float64 and default.device.type in _dtype.NO_FLOAT64_DEVICES:
             default = default.float()
         self._defaults[name] = default.detach().clone()
         self._reductions[name] = reduce
         if reduce == "cat":
             self._cat_len[name] = 0
+        if pending:
+            self._pending = (*self._pending, name)
         self._state[name] = default.detach().clone()
 
     # ------------------------------------------------------------------ the declaration, or the two hooks
@@ -456,6 +475,17 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
             raise NotImplementedError(f"{type(self).__name__} declares no `value_fn` and overrides no "
                                       "`compute_from_stats`")
         return fn(state, **self.value_options())
+
+    def settle(self, pending: Dict[str, Tensor]) -> Dict[str, Tensor]:
+        """The statistics of the rows held in the pending states (``pending``: their filled rows), one entry per
+        other state they change, as a batch's: merged into those states when the rows settle, after which the
+        pending states are empty. Pure. A declared metric gets ``settle_fn(pending, **self.value_options())``;
+        :meth:`compute_from_stats` must give the same value from a state whose rows are pending or settled."""
+        fn = self.settle_fn
+        if fn is None:
+            raise NotImplementedError(f"{type(self).__name__} declares pending states but no `settle_fn` and "
+                                      "overrides no `settle`")
+        return fn(pending, **self.value_options())
 
     def check_accepted(self, args: Tuple[Any, ...]) -> None:
         """Warnings about a batch that :meth:`batch_stats` accepted (value checks that must not fire for a rejected
@@ -528,6 +558,7 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
             self._state, self._cat_len, self._update_count, self._computed, self.sync_on_compute = saved
         self._computed = None
         if count:
+            self._settle()  # the running state's pending rows come before the batch's
             with torch.no_grad():
                 self._merge_stats(batch)
             self._update_count += count - 1  # _merge_stats counted one; the batch brings the updates it ran
@@ -592,6 +623,7 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
             TypeError: ``other`` is a metric of another class.
             ValueError: ``other`` counts other statistics (another ``stats_key``: thresholds, ``top_k``...).
         """
+        self._settle()  # this metric's pending rows come before what other brings (the order of cat rows)
         if isinstance(other, Metric):
             if type(other) is not type(self):
                 raise TypeError(f"Expected `other` to be a {type(self).__name__}, got {type(other).__name__}")
@@ -689,7 +721,10 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         return self._update_count > 0
 
     def local_state(self) -> Dict[str, Tensor]:
-        """This process's states, ``cat`` states trimmed to their filled rows (views, do not modify)."""
+        """This process's states, ``cat`` states trimmed to their filled rows (views, do not modify); pending rows
+        settle first."""
+        if self._pending:
+            self._settle()
         out = {}
         for name in self._reductions:
             buf = self._state[name]
@@ -814,6 +849,23 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
             self._merge_one(name, buf, value)
         d["_update_count"] += 1
         d["_computed"] = None
+        pending = d["_pending"]
+        if pending and filled[pending[0]] >= self.settle_rows:
+            self._settle()
+
+    def _settle(self) -> None:
+        """Reduce the rows of the pending states into the other states (:meth:`settle`) and empty them; the value
+        does not change, so a cached one stays valid."""
+        d = self.__dict__
+        pending, filled, buffers = d["_pending"], d["_cat_len"], d["_state"]
+        if not any(filled[name] for name in pending):
+            return
+        stats = self.settle({name: buffers[name][: filled[name]] for name in pending})
+        for name in pending:
+            filled[name] = 0
+        with torch.no_grad():
+            for name, value in stats.items():
+                self._merge_one(name, buffers[name], value)
 
     def _merge_one(self, name: str, buf: Tensor, value: Tensor) -> None:
         """Merge one statistic into its state: the general path of :meth:`_merge_stats` (a state on another
@@ -938,6 +990,8 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
     def __getattr__(self, name: str) -> Any:
         state = self.__dict__.get("_state")
         if state is not None and name in state:
+            if self.__dict__.get("_pending"):
+                self._settle()
             return state[name][: self._cat_len[name]] if name in self._cat_len else state[name]
         return super().__getattr__(name)
 

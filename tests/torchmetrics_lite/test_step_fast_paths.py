@@ -183,6 +183,7 @@ def test_multiclass_exact_match_numpy_count_is_the_torch_count():
 
 
 NAN = math.nan
+INF = math.inf
 
 
 @pytest.mark.parametrize("fn", [D._kl_stats, D._js_stats], ids=["kl", "js"])
@@ -201,6 +202,11 @@ def test_divergence_probe_raises_the_first_failing_check(fn, p, q, message):
 def test_cosine_probe_names_the_nan_input_and_passes_a_zero_row():
     with pytest.raises(ValueError, match=r"`target` to contain no NaN, got 1"):
         D._cosine_stats(torch.ones(2, 3), torch.tensor([[1.0, 2.0, 3.0], [NAN, 0.0, 1.0]]))
+    with pytest.raises(ValueError, match=r"`preds` to contain no NaN, got 2"):  # mixed dtypes: the scan itself
+        D._cosine_stats(torch.tensor([[NAN, 1.0], [NAN, 2.0]], dtype=torch.float64), torch.ones(2, 2))
+    # the probe's false alarms (an inf against a zero: a NaN dot product) pass after the scan; a zero row is 0/0
+    inf_zero = D.cosine_similarity(torch.tensor([[INF, 1.0]]), torch.tensor([[0.0, 1.0]]), "none")
+    assert math.isnan(inf_zero.item())
     for reduction in ("sum", "none"):
-        stats = D._cosine_stats(torch.tensor([[0.0, 0.0], [1.0, 1.0]]), torch.ones(2, 2), reduction=reduction)
-        assert math.isnan(next(iter(stats.values())).sum().item())
+        value = D.cosine_similarity(torch.tensor([[0.0, 0.0], [1.0, 1.0]]), torch.ones(2, 2), reduction)
+        assert math.isnan(value.sum().item())

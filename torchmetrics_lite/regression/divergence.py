@@ -8,7 +8,14 @@ from typing import Any, Dict, Optional
 import torch
 
 from torchmetrics_lite._checks import check_bool, check_reduction
-from torchmetrics_lite.functional.regression.divergence import _cosine_stats, _js_stats, _kl_stats, _rows_from_stats
+from torchmetrics_lite.functional.regression.divergence import (
+    _cosine_from_stats,
+    _cosine_settle,
+    _cosine_stats,
+    _js_stats,
+    _kl_stats,
+    _rows_from_stats,
+)
 from torchmetrics_lite.metric import Metric
 
 __all__ = ["CosineSimilarity", "KLDivergence", "JensenShannonDivergence"]
@@ -35,7 +42,16 @@ class CosineSimilarity(_RowMeasure):
     """Cosine similarity of each row of ``preds`` and ``target`` ``(N, d)``, summed, averaged or kept; see
     :func:`~torchmetrics_lite.functional.cosine_similarity`.
 
-    ``update(preds, target)``: real ``(N, d)`` tensors.
+    ``update(preds, target)``: real ``(N, d)`` tensors (``d`` may change between batches).
+
+    ``update`` checks the batch (shapes, one NaN probe) and appends its rows to float64 buffers, as torchmetrics
+    keeps its inputs; the float64 row values are computed once :attr:`~torchmetrics_lite.metric.Metric.settle_rows`
+    (``2**20``) row elements are pending, and before the state is read (``compute``, the sync, ``merge_state``,
+    ``state_dict``), into a float64 sum and count (or, with ``reduction="none"``, the rows in order): one row
+    kernel per settle instead of one per step, in bounded memory. Rows settle at the same values whenever they
+    settle; the sum of the rows is rounded per settle (without a settle before ``compute``, the streamed value is
+    the one-shot function's to the bit). On an accelerator a settle reads the row lengths: one host sync per
+    ``settle_rows`` elements (set the attribute higher for fewer).
 
     Args:
         reduction: ``"sum"`` (torchmetrics' default), ``"mean"``, or ``"none"`` / ``None`` (every row, in order).
@@ -59,14 +75,19 @@ class CosineSimilarity(_RowMeasure):
     """
 
     stats_fn = staticmethod(_cosine_stats)
+    value_fn = staticmethod(_cosine_from_stats)
+    settle_fn = staticmethod(_cosine_settle)
 
     def stats_options(self) -> Dict[str, Any]:
-        return {"reduction": self.reduction, "validate_args": self.validate_args}
+        return {"validate_args": self.validate_args}
 
     higher_is_better = True
 
     def __init__(self, reduction: Optional[str] = "sum", **kwargs: Any) -> None:
         super().__init__(reduction, **kwargs)
+        for name in ("preds", "target"):
+            self.add_state(name, torch.zeros(0, dtype=torch.float64), reduce="cat", pending=True)
+        self.add_state("shapes", torch.zeros((0, 2), dtype=torch.int64), reduce="cat", pending=True)
 
 
 class KLDivergence(_RowMeasure):

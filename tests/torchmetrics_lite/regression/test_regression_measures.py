@@ -12,7 +12,7 @@ from sklearn import metrics as sk
 import torchmetrics_lite as tl
 import torchmetrics_lite.functional as F
 from tests.helpers.metric_tester import assert_close, check_metric, check_rejects, check_streaming, concat
-from tests.helpers.regression.measures import CASES, ENSEMBLE, EVENTS, POS, REAL, REAL2, ROWS
+from tests.helpers.regression.measures import CASES, ENSEMBLE, EVENTS, POS, REAL, REAL2, ROWS, settling_cosine
 
 
 @pytest.mark.parametrize("factory,fn,batches,expected", CASES, ids=lambda v: getattr(v, "__name__", None))
@@ -82,6 +82,9 @@ def test_bad_input_gets_a_clear_error(call, exc, match):
     (tl.SymmetricMeanAbsolutePercentageError, REAL, (torch.tensor([float("nan")]), torch.tensor([1.0])),
      r"Expected `preds` to contain no NaN"),
     (tl.KLDivergence, ROWS, (torch.ones(2, 4), torch.ones(2, 3)), r"same shape"),
+    (tl.CosineSimilarity, ROWS, (torch.ones(2, 2), torch.tensor([[1.0, 2.0], [float("nan"), 1.0]])),
+     r"Expected `target` to contain no NaN, got 1"),
+    (partial(settling_cosine, reduction="none"), ROWS, (torch.ones(3), torch.ones(3)), r"`preds` to be 2-D"),
     (partial(tl.LogCoshError, num_outputs=2), REAL2, (torch.ones(2), torch.ones(2)), r"2 output column"),
     (partial(tl.NormalizedRootMeanSquaredError, num_outputs=2), REAL2,
      (torch.full((2, 2), float("nan")), torch.ones(2, 2)), r"no NaN"),

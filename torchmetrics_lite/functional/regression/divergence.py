@@ -3,7 +3,9 @@ Jensen-Shannon divergence, one value per row, then torchmetrics' ``reduction`` (
 ``"none"`` / ``None`` for the ``(N,)`` rows).
 
 Statistics: with ``reduction="sum"`` or ``"mean"`` a float64 sum of the row values and an int64 row count (exact
-streaming and sync); with ``"none"`` the row values themselves (a ``cat`` state).
+streaming and sync); with ``"none"`` the row values themselves (a ``cat`` state). A cosine batch's statistics are
+its rows (flattened, with their ``[rows, row length]``), which the module keeps pending and settles into those
+(``Metric.add_state(..., pending=True)``), so that a step costs the copy and not the float64 row kernel.
 """
 from __future__ import annotations
 
@@ -53,18 +55,83 @@ def _check_no_nan(a: Tensor, b: Tensor, x: Tensor, y: Tensor, names: tuple) -> N
 
 
 # ---------------------------------------------------------------------------------------------- cosine
-def _cosine_stats(preds: Tensor, target: Tensor, *, reduction: Optional[str] = "sum",
-                  validate_args: bool = True) -> State:
-    check_reduction(reduction)
-    x, y = _pair(preds, target, ("preds", "target"), False)
-    rows = (x * y).sum(-1) / (torch.linalg.vector_norm(x, dim=-1) * torch.linalg.vector_norm(y, dim=-1))
-    stats = _row_state(rows, reduction)
-    # one probe: NaN in, NaN rows out, so the sum of the rows (the state, when kept) passes in the clean case
-    # (a zero row gives 0/0 = NaN too: the scan of the inputs settles it)
-    probe = stats["sum_measure"] if "sum_measure" in stats else rows
-    if validate_args and rows.numel() and math.isnan(probe.sum().item() if probe.dim() else probe.item()):
-        _check_no_nan(preds, target, x, y, ("preds", "target"))
-    return stats
+def _cosine_stats(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> State:
+    """One batch as the rows it brings, flattened (``preds``, ``target``), with its ``[rows, row length]``
+    (``shapes``): the module appends them and reduces them later (:func:`_cosine_settle`), so that a step costs
+    the copy, not the float64 row kernel. The NaN probe reads one dot product of the inputs as given."""
+    check_real_pair(preds, target, ("preds", "target"), ndim=2)
+    x, y = preds.reshape(-1), target.reshape(-1)
+    if validate_args and x.numel() and (x.is_floating_point() or y.is_floating_point()):
+        if x.dtype == y.dtype and x.dtype in (torch.float32, torch.float64):
+            suspect = math.isnan(x.dot(y).item())  # NaN in, NaN out
+        else:
+            suspect = True
+        if suspect:  # or an inf against a zero, or an overflow of opposite signs: the scan settles it
+            dtype = float_dtype(preds.device)
+            _check_no_nan(preds, target, preds.to(dtype), target.to(dtype), ("preds", "target"))
+    return {"preds": x, "target": y, "shapes": _shape_row(preds)}
+
+
+_SHAPE_ROWS: Dict[tuple, Tensor] = {}  # (rows, row length) -> its CPU [[rows, row length]] row, built once
+
+
+def _shape_row(preds: Tensor) -> Tensor:
+    """``[[rows, row length]]`` of a batch, int64 on its device; on the CPU one shared tensor per shape (a state
+    merge copies it, nothing writes to it), since building a tensor costs more than the rest of the check."""
+    n, d = preds.shape
+    if not preds.is_cpu or torch.compiler.is_compiling():
+        return torch.tensor([[n, d]], dtype=torch.int64, device=preds.device)
+    row = _SHAPE_ROWS.get((n, d))
+    if row is None:
+        if len(_SHAPE_ROWS) >= 1024:  # many batch sizes: start over rather than grow
+            _SHAPE_ROWS.clear()
+        row = _SHAPE_ROWS[(n, d)] = torch.from_numpy(np.array([[n, d]], dtype=np.int64))
+    return row
+
+
+def _cosine_rows(x: Tensor, y: Tensor) -> Tensor:
+    return (x * y).sum(-1) / (torch.linalg.vector_norm(x, dim=-1) * torch.linalg.vector_norm(y, dim=-1))
+
+
+def _pending_rows(pending: State) -> Tensor:
+    """The float64 cosine of every pending row, in order: one row kernel over all of them when every batch has
+    the same row length (the usual case), else one per run of batches of equal row length (a host read of the
+    ``shapes``)."""
+    dtype = float_dtype(pending["preds"].device)
+    x, y, shapes = pending["preds"].to(dtype), pending["target"].to(dtype), pending["shapes"]
+    if shapes.shape[0] == 0:
+        return x.new_zeros(0)
+    widths = shapes[:, 1]
+    lo, hi = torch.aminmax(widths)
+    if lo.item() == hi.item():
+        d = int(lo.item())
+        rows = x.numel() // d if d else int(shapes[:, 0].sum().item())
+        return _cosine_rows(x.view(rows, d), y.view(rows, d))
+    sizes = shapes.tolist()  # rare: row lengths changed between batches; a loop over the runs of equal length
+    parts, start, first = [], 0, 0
+    for i in range(1, len(sizes) + 1):
+        if i == len(sizes) or sizes[i][1] != sizes[first][1]:
+            d, rows = sizes[first][1], sum(s[0] for s in sizes[first:i])
+            parts.append(_cosine_rows(x[start : start + rows * d].view(rows, d), y[start : start + rows * d]
+                                      .view(rows, d)))
+            start, first = start + rows * d, i
+    return torch.cat(parts)
+
+
+def _cosine_settle(pending: State, *, reduction: Optional[str]) -> State:
+    """The statistics of the pending rows: their float64 sum and count, or (``"none"``) the rows themselves."""
+    return _row_state(_pending_rows(pending), reduction)
+
+
+def _cosine_from_stats(state: State, *, reduction: Optional[str]) -> Tensor:
+    """The value of settled statistics (``sum_measure``/``total`` or ``measures``) and pending rows together."""
+    fresh = _cosine_settle(state, reduction=reduction)
+    if reduction in ("none", None):
+        kept = state.get("measures")
+        return fresh["measures"] if kept is None else torch.cat([kept, fresh["measures"]])
+    if "sum_measure" in state:
+        fresh = {"sum_measure": state["sum_measure"] + fresh["sum_measure"], "total": state["total"] + fresh["total"]}
+    return _rows_from_stats(fresh, reduction=reduction)
 
 
 def cosine_similarity(preds: Tensor, target: Tensor, reduction: Optional[str] = "sum", *,
@@ -93,8 +160,8 @@ def cosine_similarity(preds: Tensor, target: Tensor, reduction: Optional[str] = 
         >>> cosine_similarity(torch.tensor([[1.0, 0.0], [1.0, 1.0]]), torch.tensor([[0.0, 1.0], [3.0, 4.0]]), "none")
         tensor([0.0000, 0.9899], dtype=torch.float64)
     """
-    stats = _cosine_stats(preds, target, reduction=reduction, validate_args=validate_args)
-    return _rows_from_stats(stats, reduction=reduction)
+    check_reduction(reduction)
+    return _cosine_from_stats(_cosine_stats(preds, target, validate_args=validate_args), reduction=reduction)
 
 
 # ----------------------------------------------------------------------------------------- divergences
