@@ -368,6 +368,8 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         super().__setstate__(state)
         self.__dict__["_sync_id"] = identity
         self.__dict__["_host"] = {}
+        self.__dict__.setdefault("_pending", ())  # a metric pickled before pending states existed
+        self.__dict__.setdefault("_exposed", set())
         self.__dict__.pop("_sync_options", None)
 
     def __init__(
@@ -390,6 +392,7 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         self._reductions: Dict[str, Union[str, Fold]] = {}
         self._cat_len: Dict[str, int] = {}
         self._pending: Tuple[str, ...] = ()  # the cat states whose rows settle (add_state(pending=True))
+        self._exposed: set = set()  # the cat states a view of whose buffer was handed out (reset: fresh memory)
         self._state: Dict[str, Tensor] = {}
         self._host: Dict[str, _HostView] = {}  # the CPU cat buffers' numpy views (_merge_stats)
         self._computed: Any = None
@@ -548,6 +551,7 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         on an empty state, its value through the subclass's ``compute`` (local: no sync, as torchmetrics'
         forward), then the batch's state is merged into the running one."""
         saved = (dict(self._state), dict(self._cat_len), self._update_count, self._computed, self.sync_on_compute)
+        self._exposed.update(self._cat_len)  # saved above: the reset must not hand these buffers to the batch
         self.reset()
         try:
             self.update(*args, **kwargs)
@@ -557,6 +561,7 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         finally:
             self._state, self._cat_len, self._update_count, self._computed, self.sync_on_compute = saved
         self._computed = None
+        self._exposed.update(self._cat_len)  # the batch's views may be in its value
         if count:
             self._settle()  # the running state's pending rows come before the batch's
             with torch.no_grad():
@@ -594,24 +599,29 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
             state: 0, ``nan`` or ``-inf`` depending on the metric).
         """
         if self._computed is None:
-            self.compute_from_synced(self.synced_state())
+            self.compute_from_synced(self._synced())
         return _owned(self._computed)
 
     def reset(self) -> None:
         """Return every state to its default (the identity of :meth:`merge_state`).
 
-        A ``cat`` state gets fresh (uninitialized) memory of the capacity it reached, so that the next epoch of
-        the same size grows its buffer no more; never the old memory, which a view taken before (``m.preds``,
-        :meth:`local_state`) or a saved state may still read."""
+        A ``cat`` state keeps the capacity it reached, so that the next epoch of the same size grows its buffer no
+        more: its own memory when no view of it was handed out since it was allocated (``m.preds``,
+        :meth:`local_state`, :meth:`synced_state`), else fresh (uninitialized) memory, so that such a view still
+        reads what it read. ``compute()`` hands out copies: an epoch of ``update``, ``compute``, ``reset`` reuses
+        the memory (no page faults to fill it again)."""
+        exposed = self.__dict__.setdefault("_exposed", set())
         for name, default in self._defaults.items():
             buf = self._state[name]
             dtype = self._storage_dtype(default.dtype, buf.device)
             if name in self._cat_len:
-                self._state[name] = _grown_buffer(buf, (buf.shape[0], *default.shape[1:]), dtype)
                 self._cat_len[name] = 0
-                self._host.pop(name, None)
+                if name in exposed or buf.dtype != dtype:
+                    self._state[name] = _grown_buffer(buf, (buf.shape[0], *default.shape[1:]), dtype)
+                    self._host.pop(name, None)
             else:
                 self._state[name] = default.to(device=buf.device, dtype=dtype, copy=True)
+        exposed.clear()
         self._computed = None
         self._update_count = 0
         self._forward_cache = None
@@ -623,16 +633,17 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
             TypeError: ``other`` is a metric of another class.
             ValueError: ``other`` counts other statistics (another ``stats_key``: thresholds, ``top_k``...).
         """
-        self._settle()  # this metric's pending rows come before what other brings (the order of cat rows)
         if isinstance(other, Metric):
             if type(other) is not type(self):
                 raise TypeError(f"Expected `other` to be a {type(self).__name__}, got {type(other).__name__}")
             if other.stats_key != self.stats_key:  # other thresholds, top_k, ignore_index...: other counts
                 raise ValueError(f"Expected `other` to count the same statistics (stats_key {self.stats_key!r}), "
                                  f"got stats_key {other.stats_key!r}")
-            self._merge_stats(other.local_state())
+            self._settle()  # this metric's pending rows come before what other brings (the order of cat rows)
+            self._merge_stats(other._views())
             self._update_count += other.update_count - 1  # the merge counted one; it brings other's updates
         elif isinstance(other, dict):
+            self._settle()
             self._merge_stats(other)
         else:
             for item in cast(Iterable[Metric], other):
@@ -723,6 +734,13 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
     def local_state(self) -> Dict[str, Tensor]:
         """This process's states, ``cat`` states trimmed to their filled rows (views, do not modify); pending rows
         settle first."""
+        self._exposed.update(self._cat_len)  # handed out: the next reset takes fresh memory
+        return self._views()
+
+    def _views(self) -> Dict[str, Tensor]:
+        """:meth:`local_state` for this class's own reads, whose views never outlive the call (or live in the
+        computed value, dropped by ``reset``). A subclass that shows its states otherwise (Running: without the
+        dead rows) overrides this, and ``local_state``, ``compute`` and ``state_dict`` all see it."""
         if self._pending:
             self._settle()
         out = {}
@@ -770,7 +788,11 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         """The global state: the local one synced across ranks (when :attr:`sync_on_compute` and a group exist).
 
         Every rank must call it. The local state is not modified."""
-        state = self.local_state()
+        self._exposed.update(self._cat_len)
+        return self._synced()
+
+    def _synced(self) -> Dict[str, Tensor]:
+        state = self._views()
         if self.sync_on_compute:
             state = sync.reduce_states([(state, self._reductions)], self.process_group, names=[self.sync_identity],
                                        options=[self.sync_options], timeout=self.sync_timeout)[0]
@@ -948,7 +970,7 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
     def _save_to_state_dict(self, destination: Dict[str, Any], prefix: str, keep_vars: bool) -> None:
         super()._save_to_state_dict(destination, prefix, keep_vars)
         if self._persistent:
-            for name, value in self.local_state().items():
+            for name, value in self._views().items():
                 destination[prefix + name] = value.detach().clone()
 
     def _load_from_state_dict(self, state_dict: Dict[str, Any], prefix: str, local_metadata: Any, strict: bool,
@@ -992,7 +1014,10 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         if state is not None and name in state:
             if self.__dict__.get("_pending"):
                 self._settle()
-            return state[name][: self._cat_len[name]] if name in self._cat_len else state[name]
+            if name in self._cat_len:
+                self._exposed.add(name)  # a view handed out: the next reset takes fresh memory
+                return state[name][: self._cat_len[name]]
+            return state[name]
         return super().__getattr__(name)
 
     def extra_repr(self) -> str:

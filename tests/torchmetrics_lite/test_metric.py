@@ -559,3 +559,32 @@ def test_rank_correlation_states_are_values_for_one_output_and_rows_for_more():
     spearman = torchmetrics.SpearmanCorrCoef()
     spearman.update(x[:, 0], y[:, 0])
     assert torch.cat(spearman.preds).shape == (6,)  # torchmetrics' Spearman keeps the values as ours
+
+
+def test_reset_reuses_a_cat_buffer_only_when_nothing_else_holds_its_memory():
+    from torchmetrics_lite import CatMetric
+
+    def buffer_id(m):
+        return id(m.__dict__["_state"]["value"])
+
+    m = CatMetric()
+    m.update(torch.arange(5.0))
+    m.update(torch.arange(2.0))  # the second append goes through the remembered numpy view
+    before = buffer_id(m)
+    m.compute()  # hands out a copy (the cached value, a view, is dropped by reset)
+    m.reset()
+    assert buffer_id(m) == before  # its own memory, at its capacity: no page faults for the next epoch
+    holders = {"a view": lambda: m.value, "local_state": lambda: m.local_state()["value"],
+               "synced_state": lambda: m.synced_state()["value"]}
+    for what, hold in holders.items():
+        m.update(torch.arange(3.0))
+        held = hold()
+        m.reset()
+        assert buffer_id(m) != before, what  # fresh memory: the holder still reads what it read
+        m.update(torch.full((3,), 7.0))
+        assert held[:3].tolist() == [0.0, 1.0, 2.0], what
+        assert m.compute().tolist() == [7.0, 7.0, 7.0]
+        before = buffer_id(m)
+        del held
+        m.reset()
+        assert buffer_id(m) == before, what  # the holder gone: reused

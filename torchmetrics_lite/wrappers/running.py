@@ -102,12 +102,12 @@ class Running(Metric):
     def _write(self, stats: Dict[str, Tensor]) -> None:
         if self.update_count == 0:  # the float64-less device policy converts the states before they are read
             self._first_update(stats)
-        raw = Metric.local_state(self)  # the buffers themselves (cat states: views of their filled rows)
+        raw = Metric._views(self)  # the buffers themselves (cat states: views of their filled rows)
         if stats:
             device = next(iter(stats.values())).device
             if raw[_UPDATES].device != device:
                 self.to(device)
-                raw = Metric.local_state(self)
+                raw = Metric._views(self)
         counter = raw[_UPDATES]
         if self._updates is None:
             self._updates = int(counter)
@@ -131,20 +131,21 @@ class Running(Metric):
     def _maybe_compact(self) -> None:
         if not self._cats:
             return
-        raw = Metric.local_state(self)
+        raw = Metric._views(self)
         physical = max(raw[name].shape[0] for name in self._cats)
         if physical <= max(2 * self._compacted_rows, _MIN_COMPACT_ROWS):
             return
-        live = {name: value.clone() for name, value in self.local_state().items()}
+        live = {name: value.clone() for name, value in self._views().items()}
         self._compacted_rows = max(live[name].shape[0] for name in self._cats)
         updates = self._updates
         Metric.reset(self)
         super()._merge_stats(live)
         self._updates = updates
 
-    def local_state(self) -> Dict[str, Tensor]:
-        """The states without the dead rows of ``cat`` states (what compute, merging and ``state_dict`` see)."""
-        state = super().local_state()
+    def _views(self) -> Dict[str, Tensor]:
+        """The states without the dead rows of ``cat`` states (what ``local_state``, compute, merging and
+        ``state_dict`` see)."""
+        state = super()._views()
         for name in self._cats:
             tags = state[name + TAG]
             live = tags >= 0
