@@ -121,3 +121,18 @@ def test_without_a_settle_before_compute_the_streamed_value_is_the_one_shot_valu
         for lo, hi in zip(bounds, bounds[1:]):
             m.update(p[lo:hi], t[lo:hi])
         assert torch.equal(m.compute(), F.cosine_similarity(p, t, reduction))
+
+
+def test_pending_rows_keep_float32_inputs_as_given_and_integers_and_float64_exactly():
+    big = torch.tensor([[2**40 + 1, 3], [5, 2**33 + 7]])  # not representable in float32
+    small = torch.tensor([[0.25, -1.5], [2.0, 0.5]])
+    m = tl.CosineSimilarity(reduction="none")
+    m.update(small, small.flip(0))
+    assert m.__dict__["_state"]["preds"].dtype == torch.float32  # torchmetrics' memory for float32 inputs
+    m.update(big, big.flip(1))  # integers arrive as float64 and promote the pending rows
+    assert m.__dict__["_state"]["preds"].dtype == torch.float64
+    m.update(small.double(), small.double())
+    expected = torch.cat([F.cosine_similarity(small.double(), small.flip(0).double(), "none"),
+                          F.cosine_similarity(big.double(), big.flip(1).double(), "none"),
+                          torch.ones(2, dtype=torch.float64)])
+    torch.testing.assert_close(m.compute(), expected, rtol=0, atol=1e-15)

@@ -44,8 +44,8 @@ class CosineSimilarity(_RowMeasure):
 
     ``update(preds, target)``: real ``(N, d)`` tensors (``d`` may change between batches).
 
-    ``update`` checks the batch (shapes, one NaN probe) and appends its rows to float64 buffers, as torchmetrics
-    keeps its inputs; the float64 row values are computed once :attr:`~torchmetrics_lite.metric.Metric.settle_rows`
+    ``update`` checks the batch (shapes, one NaN probe) and appends its rows, as torchmetrics keeps its inputs
+    (float32, or float64 once a float64 or integer batch comes: every input kept exactly); the float64 row values are computed once :attr:`~torchmetrics_lite.metric.Metric.settle_rows`
     (``2**20``) row elements are pending, and before the state is read (``compute``, the sync, ``merge_state``,
     ``state_dict``), into a float64 sum and count (or, with ``reduction="none"``, the rows in order): one row
     kernel per settle instead of one per step, in bounded memory. Rows settle at the same values whenever they
@@ -85,8 +85,8 @@ class CosineSimilarity(_RowMeasure):
 
     def __init__(self, reduction: Optional[str] = "sum", **kwargs: Any) -> None:
         super().__init__(reduction, **kwargs)
-        for name in ("preds", "target"):
-            self.add_state(name, torch.zeros(0, dtype=torch.float64), reduce="cat", pending=True)
+        for name in ("preds", "target"):  # float32, promoted by float64 rows (integers come as float64: exact)
+            self.add_state(name, torch.zeros(0, dtype=torch.float32), reduce="cat", pending=True)
         self.add_state("shapes", torch.zeros((0, 2), dtype=torch.int64), reduce="cat", pending=True)
 
 

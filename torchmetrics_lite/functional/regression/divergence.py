@@ -69,6 +69,10 @@ def _cosine_stats(preds: Tensor, target: Tensor, *, validate_args: bool = True) 
         if suspect:  # or an inf against a zero, or an overflow of opposite signs: the scan settles it
             dtype = float_dtype(preds.device)
             _check_no_nan(preds, target, preds.to(dtype), target.to(dtype), ("preds", "target"))
+    if not x.is_floating_point():  # integers as float64 (exact below 2**53), so that a float32 state promotes
+        x = x.to(float_dtype(x.device))
+    if not y.is_floating_point():
+        y = y.to(float_dtype(y.device))
     return {"preds": x, "target": y, "shapes": _shape_row(preds)}
 
 
