@@ -45,13 +45,14 @@ class CosineSimilarity(_RowMeasure):
     ``update(preds, target)``: real ``(N, d)`` tensors (``d`` may change between batches).
 
     ``update`` checks the batch (shapes, one NaN probe) and appends its rows, as torchmetrics keeps its inputs
-    (float32, or float64 once a float64 or integer batch comes: every input kept exactly); the float64 row values are computed once :attr:`~torchmetrics_lite.metric.Metric.settle_rows`
-    (``2**20``) row elements are pending, and before the state is read (``compute``, the sync, ``merge_state``,
-    ``state_dict``), into a float64 sum and count (or, with ``reduction="none"``, the rows in order): one row
-    kernel per settle instead of one per step, in bounded memory. Rows settle at the same values whenever they
-    settle; the sum of the rows is rounded per settle (without a settle before ``compute``, the streamed value is
-    the one-shot function's to the bit). On an accelerator a settle reads the row lengths: one host sync per
-    ``settle_rows`` elements (set the attribute higher for fewer).
+    (float32, or float64 once a float64 or integer batch comes: every input kept exactly); the float64 row values
+    are computed once :attr:`~torchmetrics_lite.metric.Metric.settle_rows` (``2**20``) row elements are pending,
+    and before the state is read (``compute``, the sync, ``merge_state``, ``state_dict``), into a float64 sum and
+    count (or, with ``reduction="none"``, the rows in order): one row kernel per settle instead of one per step,
+    in bounded memory. Rows settle at the same values whenever they settle; the sum of the rows is rounded per
+    settle (without a settle before ``compute``, the streamed value is the one-shot function's to the bit). On an
+    accelerator a settle reads the row lengths: one host sync per ``settle_rows`` elements (set the attribute
+    higher for fewer).
 
     Args:
         reduction: ``"sum"`` (torchmetrics' default), ``"mean"``, or ``"none"`` / ``None`` (every row, in order).
