@@ -551,6 +551,7 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         on an empty state, its value through the subclass's ``compute`` (local: no sync, as torchmetrics'
         forward), then the batch's state is merged into the running one."""
         saved = (dict(self._state), dict(self._cat_len), self._update_count, self._computed, self.sync_on_compute)
+        exposed = set(self._exposed)  # the running buffers' views handed out, which the reset below forgets
         self._exposed.update(self._cat_len)  # saved above: the reset must not hand these buffers to the batch
         self.reset()
         try:
@@ -561,7 +562,7 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         finally:
             self._state, self._cat_len, self._update_count, self._computed, self.sync_on_compute = saved
         self._computed = None
-        self._exposed.update(self._cat_len)  # the batch's views may be in its value
+        self.__dict__["_exposed"] = exposed
         if count:
             self._settle()  # the running state's pending rows come before the batch's
             with torch.no_grad():

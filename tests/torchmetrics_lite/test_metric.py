@@ -588,3 +588,20 @@ def test_reset_reuses_a_cat_buffer_only_when_nothing_else_holds_its_memory():
         del held
         m.reset()
         assert buffer_id(m) == before, what  # the holder gone: reused
+
+
+def test_a_view_handed_out_before_an_overriding_forward_still_keeps_its_rows_after_reset():
+    from torchmetrics_lite import CatMetric
+
+    class Overriding(CatMetric):  # torchmetrics' pattern: forward goes through this update
+        def update(self, value):
+            super().update(value)
+
+    m = Overriding()
+    m.update(torch.arange(3.0))
+    held = m.value  # a view of the running buffer
+    m(torch.tensor([9.0]))
+    m.reset()
+    m.update(torch.full((4,), 7.0))
+    assert held.tolist() == [0.0, 1.0, 2.0]
+    assert m.compute().tolist() == [7.0] * 4

@@ -105,10 +105,9 @@ def _pending_rows(pending: State) -> Tensor:
     x, y, shapes = pending["preds"].to(dtype), pending["target"].to(dtype), pending["shapes"]
     if shapes.shape[0] == 0:
         return x.new_zeros(0)
-    widths = shapes[:, 1]
-    lo, hi = torch.aminmax(widths)
-    if lo.item() == hi.item():
-        d = int(lo.item())
+    lo, hi = torch.stack(torch.aminmax(shapes[:, 1])).tolist()  # one host read
+    if lo == hi:
+        d = lo
         rows = x.numel() // d if d else int(shapes[:, 0].sum().item())
         return _cosine_rows(x.view(rows, d), y.view(rows, d))
     sizes = shapes.tolist()  # rare: row lengths changed between batches; a loop over the runs of equal length
