@@ -120,8 +120,8 @@ __all__ = ["Metric", "Fold"]  # in the docs page's order; float_dtype and update
 
 _REDUCTIONS = ("sum", "max", "min", "cat")
 _MIN_CAPACITY = 1024
-#: a metric's pending rows settle once its first pending state holds this many rows (Metric.settle_rows)
-_SETTLE_ROWS = 1 << 20
+#: a metric's pending rows settle once its first pending state holds this many elements (Metric.settle_numel)
+_SETTLE_NUMEL = 1 << 20
 _NUMPY_DTYPES = {dtype: torch.empty(0, dtype=dtype).numpy().dtype for dtype in (  # looked up once, not per growth
     torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16, torch.float32,
     torch.float64)}
@@ -326,9 +326,9 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
     #: The declared form of :meth:`settle` for a metric with pending states: ``settle_fn(pending,
     #: **value_options())`` returns the statistics of the pending rows for the other states.
     settle_fn: Optional[Callable[..., Dict[str, Tensor]]] = None
-    #: The pending rows settle (:meth:`settle`) once the first pending state holds this many rows (an instance
-    #: may set its own): the reduction runs once per that many rows, and the pending memory stays bounded.
-    settle_rows: int = _SETTLE_ROWS
+    #: The pending rows settle (:meth:`settle`) once the first pending state holds this many elements (rows times
+    #: row size; an instance may set its own): the reduction runs once per that many, and the memory stays bounded.
+    settle_numel: int = _SETTLE_NUMEL
     #: Constructor arguments a base takes that this class does not offer (Jaccard's ``multidim_average``, the
     #: exact-only rank classes' ``thresholds``): the class answers them as unknown arguments, with torchmetrics'
     #: advice, while its ``**kwargs`` still reach the base.
@@ -415,9 +415,12 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
             reduce: ``"sum" | "max" | "min" | "cat"``: how two states merge, locally and across ranks; or a
                 :class:`Fold` (a plain callable is taken as ``Fold(stack=callable)``).
             pending: a ``cat`` state whose rows wait to be reduced into the other states (an amortized flush):
-                ``update`` only appends them, and :meth:`settle` reduces them once :attr:`settle_rows` are held
-                and before anything reads or merges the state (``compute``, the sync, ``local_state``, a state
-                attribute, ``merge_state``, ``state_dict``). The value never depends on when rows settle.
+                ``update`` only appends them, and :meth:`settle` reduces them once :attr:`settle_numel` elements
+                are held and before anything reads or merges the state (``compute``, the sync, ``local_state``, a
+                state attribute, ``merge_state``, ``state_dict``), which therefore see it empty, with the
+                default's row shape. The rows of a batch whose row shape differs from the held rows' settle
+                those first (so a row length may change between batches). The value never depends on when rows
+                settle.
 
         Raises:
             ValueError: an unknown ``reduce``, a ``cat`` default whose first dimension is not 0, or a pending
@@ -742,12 +745,16 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         """:meth:`local_state` for this class's own reads, whose views never outlive the call (or live in the
         computed value, dropped by ``reset``). A subclass that shows its states otherwise (Running: without the
         dead rows) overrides this, and ``local_state``, ``compute`` and ``state_dict`` all see it."""
-        if self._pending:
+        pending = self._pending
+        if pending:
             self._settle()
         out = {}
         for name in self._reductions:
             buf = self._state[name]
-            out[name] = buf[: self._cat_len[name]] if name in self._cat_len else buf
+            if name in pending:  # settled: empty, with the default's row shape (the same on every rank)
+                out[name] = buf.new_empty((0, *self._defaults[name].shape[1:]))
+            else:
+                out[name] = buf[: self._cat_len[name]] if name in self._cat_len else buf
         return out
 
     # ------------------------------------------------------------------ container contract
@@ -755,6 +762,30 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
     def state_reductions(self) -> Dict[str, Union[str, Fold]]:
         """Each state's reduction (``"sum" | "max" | "min" | "cat"`` or a :class:`Fold`); do not modify."""
         return self._reductions
+
+    @property
+    def pending_states(self) -> Tuple[str, ...]:
+        """The states declared ``pending`` (:meth:`add_state`), in declaration order."""
+        return self._pending
+
+    def settled_stats(self, stats: Dict[str, Tensor]) -> Dict[str, Tensor]:
+        """One batch's statistics (:meth:`batch_stats`) with its pending rows reduced by :meth:`settle`: the
+        statistics of the other states alone, for a container that keeps no pending rows (the wrappers).
+
+        Raises:
+            ValueError: the settled statistics and the batch's own name the same state.
+        """
+        if not self._pending:
+            return stats
+        rows = {name: stats[name] for name in self._pending if name in stats}
+        out = {name: value for name, value in stats.items() if name not in rows}
+        settled = self.settle(rows) if rows else {}
+        both = sorted(set(out) & set(settled))
+        if both:
+            raise ValueError(f"Expected the batch statistics of {type(self).__name__} and its settled pending rows "
+                             f"to name different states, got {both} in both")
+        out.update(settled)
+        return out
 
     @property
     def state_defaults(self) -> Dict[str, Tensor]:
@@ -840,6 +871,11 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
             self._first_update(stats)
         buffers, filled, reductions = d["_state"], d["_cat_len"], d["_reductions"]
         host: Any = _UNREAD  # the CPU cat buffers' numpy views (None while tracing), read at the first cat state
+        for name in d["_pending"]:
+            rows = stats.get(name)
+            if rows is not None and rows.shape[1:] != buffers[name].shape[1:]:
+                stats = self._reshape_pending(stats)  # rare: another row shape
+                break
         for name, value in stats.items():
             buf = buffers[name]
             reduce = reductions[name]
@@ -873,7 +909,7 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         d["_update_count"] += 1
         d["_computed"] = None
         pending = d["_pending"]
-        if pending and filled[pending[0]] >= self.settle_rows:
+        if pending and filled[pending[0]] * buffers[pending[0]].stride(0) >= self.settle_numel:
             self._settle()
 
     def _settle(self) -> None:
@@ -889,6 +925,23 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         with torch.no_grad():
             for name, value in stats.items():
                 self._merge_one(name, buffers[name], value)
+
+    def _reshape_pending(self, stats: Dict[str, Tensor]) -> Dict[str, Tensor]:
+        """Before merging ``stats`` whose pending rows have another row shape than the held ones: settle the held
+        rows, then give those pending states the new row shape (empty); rows of another shape that are none (an
+        empty batch, an empty state read) are dropped. Returns the statistics to merge."""
+        kept = dict(stats)
+        for name in self._pending:
+            rows, buf = stats.get(name), self._state[name]
+            if rows is None or rows.shape[1:] == buf.shape[1:]:
+                continue
+            if rows.shape[0] == 0:
+                del kept[name]
+                continue
+            self._settle()
+            self._state[name] = buf.new_empty((0, *rows.shape[1:]))
+            self._host.pop(name, None)
+        return kept
 
     def _merge_one(self, name: str, buf: Tensor, value: Tensor) -> None:
         """Merge one statistic into its state: the general path of :meth:`_merge_stats` (a state on another

@@ -1,6 +1,7 @@
 """Pending states (``add_state(..., pending=True)``): rows that ``update`` only appends and that settle into the
-other states once ``settle_rows`` are held and before anything reads or merges the state. CosineSimilarity is
-the metric that keeps its rows pending; the value must not depend on when they settle."""
+other states once ``settle_numel`` elements are held, when a batch brings another row shape, and before anything
+reads or merges the state. CosineSimilarity is the metric that keeps its rows pending; the value must not depend on
+when they settle, and the wrappers, which settle every batch, give the wrapped values."""
 import math
 
 import pytest
@@ -24,32 +25,47 @@ def _filled(metric, name):
 
 def test_rows_settle_at_the_threshold_and_before_every_read():
     m = tl.CosineSimilarity(reduction="mean")
-    m.settle_rows = 20
+    m.settle_numel = 20
     (a, b), (c, d) = _rows([(3, 4), (3, 4)])
     m.update(a, b)
-    assert _filled(m, "preds") == 12 and _filled(m, "shapes") == 1  # below the threshold: appended only
+    assert _filled(m, "preds") == 3  # 12 row elements, below the threshold: appended only
     m.update(c, d)  # 24 row elements >= 20: settled at this update
-    assert _filled(m, "preds") == 0 and _filled(m, "shapes") == 0
+    assert _filled(m, "preds") == 0 and _filled(m, "target") == 0
     assert m.__dict__["_state"]["total"].item() == 6
     m.update(a, b)
-    assert _filled(m, "preds") == 12
+    assert _filled(m, "preds") == 3
     assert m.total.item() == 9 and _filled(m, "preds") == 0  # reading a state settles first
     m.update(a, b)
-    state = m.local_state()  # so does the state a sync or a checkpoint reads
-    assert state["preds"].numel() == 0 and state["total"].item() == 12
+    state = m.local_state()  # so does the state a sync or a checkpoint reads: empty, the default's row shape
+    assert state["preds"].shape == (0, 0) and state["total"].item() == 12
     expected = F.cosine_similarity(torch.cat([a, c, a, a]), torch.cat([b, d, b, b]), "mean")
     assert math.isclose(m.compute().item(), expected.item(), rel_tol=1e-14)
 
 
+def test_a_batch_of_another_row_length_settles_the_rows_held_first():
+    (a, b), (c, d) = _rows([(3, 4), (2, 5)])
+    m = tl.CosineSimilarity(reduction="none")
+    m.update(a, b)
+    m.update(torch.zeros(0, 7), torch.zeros(0, 7))  # no rows: nothing settles, nothing changes shape
+    assert _filled(m, "preds") == 3 and m.__dict__["_state"]["preds"].shape[1] == 4
+    m.update(c, d)
+    assert _filled(m, "preds") == 2 and m.__dict__["_state"]["preds"].shape[1] == 5  # the 3 rows settled
+    assert _filled(m, "measures") == 3
+    m.update(a, b)
+    expected = torch.cat([F.cosine_similarity(a, b, "none"), F.cosine_similarity(c, d, "none"),
+                          F.cosine_similarity(a, b, "none")])
+    assert torch.equal(m.compute(), expected)
+
+
 @settings(max_examples=25, deadline=None)
 @given(sizes=st.lists(st.tuples(st.integers(0, 6), st.integers(0, 4)), min_size=1, max_size=8),
-       settle_rows=st.integers(1, 40), seed=st.integers(0, 2**16))
-def test_the_value_does_not_depend_on_when_rows_settle(sizes, settle_rows, seed):
+       settle_numel=st.integers(1, 40), seed=st.integers(0, 2**16))
+def test_the_value_does_not_depend_on_when_rows_settle(sizes, settle_numel, seed):
     batches = _rows(sizes, seed)
     expected = torch.cat([F.cosine_similarity(p, t, "none") for p, t in batches])  # row lengths change freely
     for reduction in ("none", "sum", "mean"):
         m = tl.CosineSimilarity(reduction=reduction)
-        m.settle_rows = settle_rows
+        m.settle_numel = settle_numel
         for p, t in batches:
             m.update(p, t)
         got = m.compute()
@@ -63,7 +79,7 @@ def test_the_value_does_not_depend_on_when_rows_settle(sizes, settle_rows, seed)
 def test_merge_state_and_forward_keep_the_order_of_the_rows():
     first, second = _rows([(4, 3), (5, 3)]), _rows([(2, 3), (3, 3)], seed=1)
     a, b = tl.CosineSimilarity(reduction="none"), tl.CosineSimilarity(reduction="none")
-    b.settle_rows = 1  # b's rows settled, a's pending: a's come first after the merge
+    b.settle_numel = 1  # b's rows settled, a's pending: a's come first after the merge
     for (p, t), (q, u) in zip(first, second):
         a.update(p, t)
         b.update(q, u)
@@ -136,3 +152,61 @@ def test_pending_rows_keep_float32_inputs_as_given_and_integers_and_float64_exac
                           F.cosine_similarity(big.double(), big.flip(1).double(), "none"),
                           torch.ones(2, dtype=torch.float64)])
     torch.testing.assert_close(m.compute(), expected, rtol=0, atol=1e-15)
+
+
+def test_wrappers_settle_every_batch_and_give_the_wrapped_values():
+    batches = _rows([(5, 4), (3, 4), (4, 2), (6, 2)])
+    window, minmax = tl.Running(tl.CosineSimilarity(reduction="mean"), window=2), tl.MinMaxMetric(
+        tl.CosineSimilarity(reduction="sum"))
+    per_batch = []
+    for p, t in batches:
+        window.update(p, t)
+        per_batch.append(minmax(p, t)["raw"])
+        assert torch.equal(per_batch[-1], F.cosine_similarity(p, t))
+    last = torch.cat([F.cosine_similarity(p, t, "none") for p, t in batches[2:]])
+    torch.testing.assert_close(window.compute(), last.mean(), rtol=1e-14, atol=0)
+    got = minmax.compute()
+    total = torch.cat([F.cosine_similarity(p, t, "none") for p, t in batches]).sum()
+    torch.testing.assert_close(got["raw"], total, rtol=1e-14, atol=0)
+    assert torch.equal(got["max"], torch.stack(per_batch).max())
+    assert "preds" not in window.state_reductions and "preds" not in minmax.state_reductions
+    outputs = tl.MultioutputWrapper(tl.CosineSimilarity(reduction="none"), num_outputs=2)
+    g = torch.Generator().manual_seed(3)
+    p, t = torch.randn(6, 3, 2, generator=g), torch.randn(6, 3, 2, generator=g)
+    outputs.update(p, t)
+    expected = torch.stack([F.cosine_similarity(p[..., i], t[..., i], "none") for i in range(2)])
+    assert torch.equal(outputs.compute(), expected)
+
+
+def test_a_bootstrap_of_pending_rows_is_the_resampled_rows_value():
+    (p, t), = _rows([(7, 3)])
+    boot = tl.BootStrapper(tl.CosineSimilarity(reduction="mean"), num_bootstraps=4, raw=True,
+                           sampling_strategy="multinomial", seed=11)
+    boot.update(p, t)
+    index = torch.randint(0, 7, (4, 7), generator=torch.Generator().manual_seed(11))
+    expected = torch.stack([F.cosine_similarity(p[i], t[i], "mean") for i in index])
+    torch.testing.assert_close(boot.compute()["raw"], expected, rtol=1e-14, atol=0)
+
+
+def test_settled_stats_refuses_a_state_named_by_both_the_batch_and_the_settle():
+    class Both(Metric):
+        def __init__(self):
+            super().__init__()
+            self.add_state("rows", torch.zeros(0), reduce="cat", pending=True)
+            self.add_state("total", torch.zeros(()), reduce="sum")
+
+        def batch_stats(self, x):
+            return {"rows": x, "total": x.sum()}
+
+        def settle(self, pending):
+            return {"total": pending["rows"].sum()}
+
+        def compute_from_stats(self, state):
+            return state["total"]
+
+    m = Both()
+    assert m.pending_states == ("rows",)
+    with pytest.raises(ValueError, match=r"Expected the batch statistics of Both and its settled pending rows to "
+                                         r"name different states, got \['total'\] in both"):
+        m.settled_stats(m.batch_stats(torch.ones(2)))
+    assert m.settled_stats({"rows": torch.ones(2)}) == {"total": torch.tensor(2.0)}

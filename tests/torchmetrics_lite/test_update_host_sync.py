@@ -97,3 +97,23 @@ def test_update_needs_no_host_sync(name):
 def test_every_public_module_is_checked():
     assert len(_modules()) > 100
     assert {"BinaryAUROC", "RetrievalNormalizedDCG", "SpearmanCorrCoef", "BootStrapper", "CatMetric"} <= set(_modules())
+
+
+@pytest.mark.parametrize("reduction", ["sum", "none"])
+def test_settling_pending_rows_needs_no_host_sync(reduction):
+    """A settle at every update, a batch of another row length (which settles the rows held), and a wrapper
+    (which settles every batch): no sync either."""
+    batches = [(torch.rand(n, d, generator=G), torch.rand(n, d, generator=G)) for n, d in ((5, 3), (4, 3), (6, 5))]
+    settling = tml.CosineSimilarity(reduction=reduction, validate_args=False)
+    settling.settle_numel = 1
+    window, reference = tml.Running(tml.CosineSimilarity(reduction=reduction, validate_args=False), window=5), \
+        tml.CosineSimilarity(reduction=reduction)
+    with _backend.force("torch"), no_host_sync():
+        for batch in batches:
+            settling.update(*batch)
+            window.update(*batch)
+    assert settling.__dict__["_cat_len"]["preds"] == 0  # every update settled
+    for batch in batches:
+        reference.update(*batch)
+    assert_close(settling.compute(), reference.compute(), atol=1e-12)
+    assert_close(window.compute(), reference.compute(), atol=1e-12)

@@ -46,13 +46,13 @@ class CosineSimilarity(_RowMeasure):
 
     ``update`` checks the batch (shapes, one NaN probe) and appends its rows, as torchmetrics keeps its inputs
     (float32, or float64 once a float64 or integer batch comes: every input kept exactly); the float64 row values
-    are computed once :attr:`~torchmetrics_lite.metric.Metric.settle_rows` (``2**20``) row elements are pending,
-    and before the state is read (``compute``, the sync, ``merge_state``, ``state_dict``), into a float64 sum and
-    count (or, with ``reduction="none"``, the rows in order): one row kernel per settle instead of one per step,
-    in bounded memory. Rows settle at the same values whenever they settle; the sum of the rows is rounded per
-    settle (without a settle before ``compute``, the streamed value is the one-shot function's to the bit). On an
-    accelerator a settle reads the row lengths: one host sync per ``settle_rows`` elements (set the attribute
-    higher for fewer).
+    are computed once :attr:`~torchmetrics_lite.metric.Metric.settle_numel` (``2**20``) row elements are pending,
+    when a batch brings another row length ``d``, and before the state is read (``compute``, the sync,
+    ``merge_state``, ``state_dict``), into a float64 sum and count (or, with ``reduction="none"``, the rows in
+    order): one row kernel per settle instead of one per step, in bounded memory, with no host sync. Rows settle at
+    the same values whenever they settle; the sum of the rows is rounded per settle (without a settle before
+    ``compute``, the streamed value is the one-shot function's to the bit). A wrapper (``Running``,
+    ``MinMaxMetric``, ``BootStrapper``...) settles every batch.
 
     Args:
         reduction: ``"sum"`` (torchmetrics' default), ``"mean"``, or ``"none"`` / ``None`` (every row, in order).
@@ -87,8 +87,7 @@ class CosineSimilarity(_RowMeasure):
     def __init__(self, reduction: Optional[str] = "sum", **kwargs: Any) -> None:
         super().__init__(reduction, **kwargs)
         for name in ("preds", "target"):  # float32, promoted by float64 rows (integers come as float64: exact)
-            self.add_state(name, torch.zeros(0, dtype=torch.float32), reduce="cat", pending=True)
-        self.add_state("shapes", torch.zeros((0, 2), dtype=torch.int64), reduce="cat", pending=True)
+            self.add_state(name, torch.zeros((0, 0), dtype=torch.float32), reduce="cat", pending=True)
 
 
 class KLDivergence(_RowMeasure):

@@ -22,9 +22,10 @@ Reduce = Union[str, Fold]
 
 
 def state_spec(metric: Metric) -> Dict[str, Tuple[Tensor, Reduce]]:
-    """``name -> (default, reduction)`` of every state ``metric`` declares."""
-    defaults = metric.state_defaults
-    return {name: (defaults[name], reduce) for name, reduce in metric.state_reductions.items()}
+    """``name -> (default, reduction)`` of every state ``metric`` declares but its pending ones: a wrapper settles
+    every batch (``Metric.settled_stats``)."""
+    defaults, pending = metric.state_defaults, metric.pending_states
+    return {name: (defaults[name], reduce) for name, reduce in metric.state_reductions.items() if name not in pending}
 
 
 def state_dtype(default: Tensor, device: torch.device) -> torch.dtype:

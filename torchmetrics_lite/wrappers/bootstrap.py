@@ -137,7 +137,8 @@ class BootStrapper(Metric):
         per_copy = []
         for index in self._draw(n, device):
             take = _Resample(n, index)
-            per_copy.append(self._unchecked.batch_stats(*map(take, args), **{k: take(v) for k, v in kwargs.items()}))
+            stats = self._unchecked.batch_stats(*map(take, args), **{k: take(v) for k, v in kwargs.items()})
+            per_copy.append(self._unchecked.settled_stats(stats))
         return self._stack(per_copy)
 
     def _stack(self, per_copy: List[Dict[str, Tensor]]) -> Dict[str, Tensor]:

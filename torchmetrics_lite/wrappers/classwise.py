@@ -84,7 +84,7 @@ class ClasswiseWrapper(Metric):
 
     def batch_stats(self, *args: Any, **kwargs: Any) -> Dict[str, Tensor]:
         """The wrapped metric's statistics of one batch."""
-        return self.metric.batch_stats(*args, **kwargs)
+        return self.metric.settled_stats(self.metric.batch_stats(*args, **kwargs))
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Dict[str, Tensor]:
         """The wrapped metric's value, one key per class."""

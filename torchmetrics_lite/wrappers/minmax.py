@@ -67,7 +67,7 @@ class MinMaxMetric(Metric):
 
     def batch_stats(self, *args: Any, **kwargs: Any) -> Dict[str, Tensor]:
         """The wrapped metric's statistics of one batch."""
-        return self.base_metric.batch_stats(*args, **kwargs)
+        return self.base_metric.settled_stats(self.base_metric.batch_stats(*args, **kwargs))
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Dict[str, Tensor]:
         """The wrapped metric's value; the extremes take it in (NaN values are skipped)."""

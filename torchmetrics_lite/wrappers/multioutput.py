@@ -100,7 +100,7 @@ class MultioutputWrapper(Metric):
         per_output = []
         for i in range(self.num_outputs):
             a, kw = self._output(i, args, kwargs)
-            per_output.append(self.base_metric.batch_stats(*a, **kw))
+            per_output.append(self.base_metric.settled_stats(self.base_metric.batch_stats(*a, **kw)))
         return stack_copies(self._spec, per_output)
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Tensor:

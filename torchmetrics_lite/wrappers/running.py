@@ -82,7 +82,7 @@ class Running(Metric):
     # ------------------------------------------------------------------ hooks
     def batch_stats(self, *args: Any, **kwargs: Any) -> Dict[str, Tensor]:
         """The wrapped metric's statistics of one batch (its checks run here)."""
-        return self.metric.batch_stats(*args, **kwargs)
+        return self.metric.settled_stats(self.metric.batch_stats(*args, **kwargs))
 
     def compute_from_stats(self, state: Dict[str, Tensor]) -> Any:
         """The wrapped metric's value: of a window (ring states) or of one batch (its own statistics)."""

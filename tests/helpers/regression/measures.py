@@ -17,10 +17,10 @@ SIZES = (9, 0, 14, 1, 6)
 
 
 def settling_cosine(reduction="sum"):
-    """A cosine similarity whose pending rows settle every 8 row elements (the default is 2**22): every update
+    """A cosine similarity whose pending rows settle every 8 row elements (the default is 2**20): every update
     after the first settles, so the table checks the settled path as the default one checks the pending one."""
     metric = tl.CosineSimilarity(reduction=reduction)
-    metric.settle_rows = 8
+    metric.settle_numel = 8
     return metric
 
 

@@ -56,69 +56,30 @@ def _check_no_nan(a: Tensor, b: Tensor, x: Tensor, y: Tensor, names: tuple) -> N
 
 # ---------------------------------------------------------------------------------------------- cosine
 def _cosine_stats(preds: Tensor, target: Tensor, *, validate_args: bool = True) -> State:
-    """One batch as the rows it brings, flattened (``preds``, ``target``), with its ``[rows, row length]``
-    (``shapes``): the module appends them and reduces them later (:func:`_cosine_settle`), so that a step costs
-    the copy, not the float64 row kernel. The NaN probe reads one dot product of the inputs as given."""
+    """One batch as the rows it brings (``preds``, ``target``, ``(N, d)`` as given; integers as float64): the
+    module appends them and reduces them later (:func:`_cosine_settle`), so that a step costs the copy, not the
+    float64 row kernel. The NaN probe reads one dot product of the inputs as given."""
     check_real_pair(preds, target, ("preds", "target"), ndim=2)
-    x, y = preds.reshape(-1), target.reshape(-1)
-    if validate_args and x.numel() and (x.is_floating_point() or y.is_floating_point()):
-        if x.dtype == y.dtype and x.dtype in (torch.float32, torch.float64):
-            suspect = math.isnan(x.dot(y).item())  # NaN in, NaN out
+    if validate_args and preds.numel() and (preds.is_floating_point() or target.is_floating_point()):
+        if preds.dtype == target.dtype and preds.dtype in (torch.float32, torch.float64):
+            suspect = math.isnan(preds.reshape(-1).dot(target.reshape(-1)).item())  # NaN in, NaN out
         else:
             suspect = True
         if suspect:  # or an inf against a zero, or an overflow of opposite signs: the scan settles it
             dtype = float_dtype(preds.device)
             _check_no_nan(preds, target, preds.to(dtype), target.to(dtype), ("preds", "target"))
-    if not x.is_floating_point():  # integers as float64 (exact below 2**53), so that a float32 state promotes
-        x = x.to(float_dtype(x.device))
-    if not y.is_floating_point():
-        y = y.to(float_dtype(y.device))
-    return {"preds": x, "target": y, "shapes": _shape_row(preds)}
-
-
-_SHAPE_ROWS: Dict[tuple, Tensor] = {}  # (rows, row length) -> its CPU [[rows, row length]] row, built once
-
-
-def _shape_row(preds: Tensor) -> Tensor:
-    """``[[rows, row length]]`` of a batch, int64 on its device; on the CPU one shared tensor per shape (a state
-    merge copies it, nothing writes to it), since building a tensor costs more than the rest of the check."""
-    n, d = preds.shape
-    if not preds.is_cpu or torch.compiler.is_compiling():
-        return torch.tensor([[n, d]], dtype=torch.int64, device=preds.device)
-    row = _SHAPE_ROWS.get((n, d))
-    if row is None:
-        if len(_SHAPE_ROWS) >= 1024:  # many batch sizes: start over rather than grow
-            _SHAPE_ROWS.clear()
-        row = _SHAPE_ROWS[(n, d)] = torch.from_numpy(np.array([[n, d]], dtype=np.int64))
-    return row
-
-
-def _cosine_rows(x: Tensor, y: Tensor) -> Tensor:
-    return (x * y).sum(-1) / (torch.linalg.vector_norm(x, dim=-1) * torch.linalg.vector_norm(y, dim=-1))
+    if not preds.is_floating_point():  # integers as float64 (exact below 2**53), so that a float32 state promotes
+        preds = preds.to(float_dtype(preds.device))
+    if not target.is_floating_point():
+        target = target.to(float_dtype(target.device))
+    return {"preds": preds, "target": target}
 
 
 def _pending_rows(pending: State) -> Tensor:
-    """The float64 cosine of every pending row, in order: one row kernel over all of them when every batch has
-    the same row length (the usual case), else one per run of batches of equal row length (a host read of the
-    ``shapes``)."""
+    """The float64 cosine of every pending row ``(N, d)``, in order (none when there are none)."""
     dtype = float_dtype(pending["preds"].device)
-    x, y, shapes = pending["preds"].to(dtype), pending["target"].to(dtype), pending["shapes"]
-    if shapes.shape[0] == 0:
-        return x.new_zeros(0)
-    lo, hi = torch.stack(torch.aminmax(shapes[:, 1])).tolist()  # one host read
-    if lo == hi:
-        d = lo
-        rows = x.numel() // d if d else int(shapes[:, 0].sum().item())
-        return _cosine_rows(x.view(rows, d), y.view(rows, d))
-    sizes = shapes.tolist()  # rare: row lengths changed between batches; a loop over the runs of equal length
-    parts, start, first = [], 0, 0
-    for i in range(1, len(sizes) + 1):
-        if i == len(sizes) or sizes[i][1] != sizes[first][1]:
-            d, rows = sizes[first][1], sum(s[0] for s in sizes[first:i])
-            parts.append(_cosine_rows(x[start : start + rows * d].view(rows, d), y[start : start + rows * d]
-                                      .view(rows, d)))
-            start, first = start + rows * d, i
-    return torch.cat(parts)
+    x, y = pending["preds"].to(dtype), pending["target"].to(dtype)
+    return (x * y).sum(-1) / (torch.linalg.vector_norm(x, dim=-1) * torch.linalg.vector_norm(y, dim=-1))
 
 
 def _cosine_settle(pending: State, *, reduction: Optional[str]) -> State:
@@ -128,6 +89,8 @@ def _cosine_settle(pending: State, *, reduction: Optional[str]) -> State:
 
 def _cosine_from_stats(state: State, *, reduction: Optional[str]) -> Tensor:
     """The value of settled statistics (``sum_measure``/``total`` or ``measures``) and pending rows together."""
+    if "preds" not in state:  # settled statistics alone (a wrapper's, which settles every batch)
+        return _rows_from_stats(state, reduction=reduction)
     fresh = _cosine_settle(state, reduction=reduction)
     if reduction in ("none", None):
         kept = state.get("measures")
