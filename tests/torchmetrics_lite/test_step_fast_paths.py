@@ -204,6 +204,12 @@ def test_cosine_probe_names_the_nan_input_and_passes_a_zero_row():
         D._cosine_stats(torch.ones(2, 3), torch.tensor([[1.0, 2.0, 3.0], [NAN, 0.0, 1.0]]))
     with pytest.raises(ValueError, match=r"`preds` to contain no NaN, got 2"):  # mixed dtypes: the scan itself
         D._cosine_stats(torch.tensor([[NAN, 1.0], [NAN, 2.0]], dtype=torch.float64), torch.ones(2, 2))
+    leaf = torch.tensor([[1.0, NAN], [0.0, 2.0]], requires_grad=True)  # torch's dot, not numpy's: no numpy view
+    with pytest.raises(ValueError, match=r"`preds` to contain no NaN, got 1"):
+        D._cosine_stats(leaf, torch.ones(2, 2))
+    strided = torch.tensor([[1.0, 0.0], [NAN, 2.0], [3.0, 4.0]]).t()  # a transposed view: numpy's dot flattens it
+    with pytest.raises(ValueError, match=r"`target` to contain no NaN, got 1"):
+        D._cosine_stats(torch.ones(2, 3), strided)
     # the probe's false alarms (an inf against a zero: a NaN dot product) pass after the scan; a zero row is 0/0
     inf_zero = D.cosine_similarity(torch.tensor([[INF, 1.0]]), torch.tensor([[0.0, 1.0]]), "none")
     assert math.isnan(inf_zero.item())

