@@ -1066,8 +1066,11 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
     def __getattr__(self, name: str) -> Any:
         state = self.__dict__.get("_state")
         if state is not None and name in state:
-            if self.__dict__.get("_pending"):
+            pending = self.__dict__.get("_pending")
+            if pending:
                 self._settle()
+                if name in pending:  # settled: empty, as _views shows it
+                    return state[name].new_empty((0, *self._defaults[name].shape[1:]))
             if name in self._cat_len:
                 self._exposed.add(name)  # a view handed out: the next reset takes fresh memory
                 return state[name][: self._cat_len[name]]

@@ -51,6 +51,7 @@ def test_a_batch_of_another_row_length_settles_the_rows_held_first():
     m.update(c, d)
     assert _filled(m, "preds") == 2 and m.__dict__["_state"]["preds"].shape[1] == 5  # the 3 rows settled
     assert _filled(m, "measures") == 3
+    assert m.preds.shape == (0, 0) and _filled(m, "measures") == 5  # an attribute read settles, as local_state
     m.update(a, b)
     expected = torch.cat([F.cosine_similarity(a, b, "none"), F.cosine_similarity(c, d, "none"),
                           F.cosine_similarity(a, b, "none")])
