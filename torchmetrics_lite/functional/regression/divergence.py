@@ -4,8 +4,9 @@ Jensen-Shannon divergence, one value per row, then torchmetrics' ``reduction`` (
 
 Statistics: with ``reduction="sum"`` or ``"mean"`` a float64 sum of the row values and an int64 row count (exact
 streaming and sync); with ``"none"`` the row values themselves (a ``cat`` state). A cosine batch's statistics are
-its rows (flattened, with their ``[rows, row length]``), which the module keeps pending and settles into those
-(``Metric.add_state(..., pending=True)``), so that a step costs the copy and not the float64 row kernel.
+its ``(N, d)`` rows, which the module keeps pending and settles into those (``Metric.add_state(...,
+pending=True)``; a batch of another ``d`` settles the rows held first), so that a step costs the copy and not
+the float64 row kernel.
 """
 from __future__ import annotations
 
@@ -84,7 +85,7 @@ def _dot(a: Tensor, b: Tensor) -> float:
 
 
 def _pending_rows(pending: State) -> Tensor:
-    """The float64 cosine of every pending row ``(N, d)``, in order (none when there are none)."""
+    """The float64 cosine of every pending row ``(N, d)``, in order."""
     dtype = float_dtype(pending["preds"].device)
     x, y = pending["preds"].to(dtype), pending["target"].to(dtype)
     return (x * y).sum(-1) / (torch.linalg.vector_norm(x, dim=-1) * torch.linalg.vector_norm(y, dim=-1))
