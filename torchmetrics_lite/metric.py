@@ -751,11 +751,16 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
         out = {}
         for name in self._reductions:
             buf = self._state[name]
-            if name in pending:  # settled: empty, with the default's row shape (the same on every rank)
-                out[name] = buf.new_empty((0, *self._defaults[name].shape[1:]))
+            if name in pending:
+                out[name] = self._settled_view(name)
             else:
                 out[name] = buf[: self._cat_len[name]] if name in self._cat_len else buf
         return out
+
+    def _settled_view(self, name: str) -> Tensor:
+        """What a read shows of a pending state once its rows settled: empty, with the default's row shape (the
+        same on every rank, whatever row shape the buffer took)."""
+        return self._state[name].new_empty((0, *self._defaults[name].shape[1:]))
 
     # ------------------------------------------------------------------ container contract
     @property
@@ -1069,8 +1074,8 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
             pending = self.__dict__.get("_pending")
             if pending:
                 self._settle()
-                if name in pending:  # settled: empty, as _views shows it
-                    return state[name].new_empty((0, *self._defaults[name].shape[1:]))
+                if name in pending:
+                    return self._settled_view(name)
             if name in self._cat_len:
                 self._exposed.add(name)  # a view handed out: the next reset takes fresh memory
                 return state[name][: self._cat_len[name]]
