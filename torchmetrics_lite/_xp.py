@@ -79,6 +79,11 @@ class Xp:
         """``a`` clipped to ``[0, hi]`` elementwise (``hi`` an array of ``a``'s shape)."""
         raise NotImplementedError
 
+    def column_extremes(self, a: A, out: A) -> A:
+        """The minimum and maximum of each column of a non-empty ``(N,)`` (one column) or ``(N, d)`` array,
+        written into the rows of ``out`` ``(2, d)`` and returned (NaN propagates)."""
+        raise NotImplementedError
+
     def concatenate(self, arrays: Sequence[A]) -> A:
         """The 1-D arrays end to end."""
         raise NotImplementedError
@@ -250,6 +255,11 @@ class _Numpy(Xp):
     def clip(self, a: np.ndarray, hi: np.ndarray) -> np.ndarray:
         return np.minimum(np.maximum(a, 0), hi)
 
+    def column_extremes(self, a: np.ndarray, out: np.ndarray) -> np.ndarray:
+        out[0] = a.min(0)
+        out[1] = a.max(0)
+        return out
+
     concatenate = _direct(np.concatenate)
 
     def count_tensor(self, n: int, like: Any) -> Tensor:
@@ -351,6 +361,12 @@ class _Torch(Xp):
 
     def clip(self, a: Tensor, hi: Tensor) -> Tensor:
         return torch.minimum(torch.clamp(a, min=0), hi)
+
+    def column_extremes(self, a: Tensor, out: Tensor) -> Tensor:
+        low, high = torch.aminmax(a.to(out.dtype), dim=0)  # converted first: aminmax takes no bool
+        out[0] = low
+        out[1] = high
+        return out
 
     def concatenate(self, arrays: Sequence[Tensor]) -> Tensor:
         return torch.cat(list(arrays))

@@ -45,7 +45,8 @@ def test_both_spellings_give_the_same_values():
         ("segment_sum", (a, ids, 5)), ("subtract", (a, ids)), ("take", (a, ids)), ("where", (mask, a, 0.0)),
         ("diff", (ids, 9)), ("run_starts", (np.sort(ids),)), ("run_starts", (ids[:0],)), ("select_sorted", (a, mask)),
         ("select_sorted", (a, mask.astype(np.int64))), ("sort", (a,)), ("sort", (ids, True)),
-        ("searchsorted", (np.sort(ids), ids, True)),
+        ("searchsorted", (np.sort(ids), ids, True)), ("column_extremes", (a, np.empty((2, 1)))),
+        ("column_extremes", (a.reshape(3, 3), np.empty((2, 3)))), ("column_extremes", (ids, np.empty((2, 1)))),
     ]
     for name, args in calls:
         want = np.asarray(getattr(NUMPY, name)(*args))

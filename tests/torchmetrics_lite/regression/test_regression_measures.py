@@ -2,6 +2,7 @@
 streamed over any batch split and merged (the shared harness), its errors raised before any state change, and
 ported: the same number as torchmetrics 1.9 on random inputs, modules and functions. The batches and the oracle
 table are in ``tests/helpers/regression/measures.py`` (the float64-less and distributed tests stream them too)."""
+import math
 from functools import partial
 
 import numpy as np
@@ -13,6 +14,7 @@ import torchmetrics_lite as tl
 import torchmetrics_lite.functional as F
 from tests.helpers.metric_tester import assert_close, check_metric, check_rejects, check_streaming, concat
 from tests.helpers.regression.measures import CASES, ENSEMBLE, EVENTS, POS, REAL, REAL2, ROWS, settling_cosine
+from torchmetrics_lite import _backend
 
 
 @pytest.mark.parametrize("factory,fn,batches,expected", CASES, ids=lambda v: getattr(v, "__name__", None))
@@ -156,3 +158,22 @@ def test_the_documented_differences_from_torchmetrics():
     assert torch.isnan(tmf.kl_divergence(torch.tensor([[-0.5, 1.0]]), torch.tensor([[0.5, 0.5]])))
     with pytest.raises(ValueError, match=r"Expected `p` to be >= 0.0"):
         F.kl_divergence(torch.tensor([[-0.5, 1.0]]), torch.tensor([[0.5, 0.5]]))
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_nrmse_range_streams_each_columns_extremes_through_empty_batches_and_nan(backend):
+    target = torch.tensor([[3.0, -2.0], [7.0, 5.0], [1.0, 4.0]])
+    preds = target + torch.tensor([[1.0, 0.0], [0.0, 1.0], [-1.0, 2.0]])
+    by_hand = torch.tensor([math.sqrt(2 / 3) / 6, math.sqrt(5 / 3) / 7], dtype=torch.float64)  # rmse / (max - min)
+    with _backend.force(backend):
+        m = tl.NormalizedRootMeanSquaredError(normalization="range", num_outputs=2)
+        for sl in (slice(0, 0), slice(0, 1), slice(1, 1), slice(1, None)):
+            m.update(preds[sl], target[sl])
+        assert_close(m.compute(), by_hand, rtol=1e-15, atol=0)
+        assert m.target_min.tolist() == [1.0, -2.0] and m.target_max.tolist() == [7.0, 5.0]
+        empty = tl.NormalizedRootMeanSquaredError(normalization="range")
+        empty.update(torch.zeros(0), torch.zeros(0))
+        assert empty.target_min.tolist() == [math.inf] and empty.target_max.tolist() == [-math.inf]
+        target[1, 0] = math.nan  # unchecked: the column's range, hence its value, is nan; the other column keeps its
+        value = F.normalized_root_mean_squared_error(preds, target, "range", num_outputs=2, validate_args=False)
+        assert math.isnan(value[0]) and value[1].item() == pytest.approx(by_hand[1].item(), rel=1e-15)

@@ -108,6 +108,19 @@ def moments(preds: Tensor, target: Tensor, weight: Optional[Tensor] = None) -> T
     return xp.tensor(moment_rows(xp, x, None if weight is None else xp.floating(xp.asarray(weight))), target)
 
 
+def column_extremes(values: Tensor) -> Tensor:
+    """``(2, d)`` rows: the minimum and the maximum of each column of ``(N,)`` (one column) or ``(N, d)``
+    values, in the moments' floating dtype (exact: the conversion keeps the order; NaN propagates); ``inf``
+    and ``-inf`` (the identities of a streaming min and max) when ``N = 0``."""
+    xp = namespace(values, NUMPY_MAX_ELEMENTS)
+    out = xp.empty((2, 1 if values.ndim == 1 else values.shape[1]), values)
+    if values.shape[0]:
+        xp.column_extremes(xp.asarray(values), out)
+    else:
+        out[0], out[1] = float("inf"), float("-inf")
+    return xp.tensor(out, values)
+
+
 def moment_rows(xp: Xp, x: Any, w: Any = None) -> Any:
     """``(4, m)`` rows ``[count, weight, mean, M2]`` of the rows of ``x`` ``(m, N)`` (float64, one variable
     per contiguous row; ``xp``'s array type), weighted by ``w`` ``(N,)`` when given, two-pass; a zero weight

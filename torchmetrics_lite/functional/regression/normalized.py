@@ -10,7 +10,7 @@ import torch
 from torch import Tensor
 
 from torchmetrics_lite._checks import check_bool, check_choice, check_regression_inputs
-from torchmetrics_lite.functional.regression._kernels import M2, MEAN, WEIGHT
+from torchmetrics_lite.functional.regression._kernels import M2, MEAN, WEIGHT, column_extremes
 from torchmetrics_lite.functional.regression.measures import _moment_stats
 
 __all__ = ["relative_squared_error", "normalized_root_mean_squared_error"]
@@ -72,15 +72,8 @@ def relative_squared_error(preds: Tensor, target: Tensor, squared: bool = True, 
 def _nrmse_stats(preds: Tensor, target: Tensor, *, num_outputs: Optional[int] = None,
                  validate_args: bool = True) -> State:
     stats = _moment_stats(preds, target, num_outputs=num_outputs, validate_args=validate_args)
-    t = target[:, None] if target.dim() == 1 else target
-    d = t.shape[1]
-    dtype = stats["moments"].dtype
-    if t.shape[0]:
-        low, high = torch.aminmax(t.to(dtype), dim=0)
-    else:
-        low = torch.full((d,), float("inf"), dtype=dtype, device=t.device)
-        high = -low
-    return {**stats, "target_min": low, "target_max": high}
+    stats["target_min"], stats["target_max"] = column_extremes(target).unbind(0)
+    return stats
 
 
 def _nrmse_from_stats(state: State, *, normalization: str = "mean") -> Tensor:
