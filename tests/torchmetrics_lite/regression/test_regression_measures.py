@@ -177,3 +177,20 @@ def test_nrmse_range_streams_each_columns_extremes_through_empty_batches_and_nan
         target[1, 0] = math.nan  # unchecked: the column's range, hence its value, is nan; the other column keeps its
         value = F.normalized_root_mean_squared_error(preds, target, "range", num_outputs=2, validate_args=False)
         assert math.isnan(value[0]) and value[1].item() == pytest.approx(by_hand[1].item(), rel=1e-15)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_divergences_leave_their_inputs_alone_and_keep_the_graph(dtype):
+    g = torch.Generator().manual_seed(3)
+    p, q = torch.rand(5, 4, generator=g, dtype=dtype), torch.rand(5, 4, generator=g, dtype=dtype)
+    kept = p.clone(), q.clone()
+    F.kl_divergence(p, q)
+    F.jensen_shannon_divergence(p, q)
+    tl.KLDivergence().update(p, q)
+    assert torch.equal(p, kept[0]) and torch.equal(q, kept[1])  # the rows normalise in place only in their copy
+    leaf = p.clone().requires_grad_()
+    F.kl_divergence(leaf, q).backward()
+    x, y = p.double().requires_grad_(), q.double()
+    xn, yn = x / x.sum(-1, keepdim=True), y / y.sum(-1, keepdim=True)
+    torch.xlogy(xn, xn / yn).sum(-1).mean().backward()  # the formula by hand
+    assert_close(leaf.grad.double(), x.grad, rtol=1e-6 if dtype == torch.float32 else 1e-12, atol=1e-9)
