@@ -331,6 +331,23 @@ def tm_kernel(name: str, batch: Batch) -> Optional[Callable[[], object]]:
             m = (x + y) / 2
             sums((0.5 * xlogy(x, x / m).sum(-1) + 0.5 * xlogy(y, y / m).sum(-1)).sum())
 
+    def crps() -> None:  # its ensemble spread by every pair of sorted members
+        s = torch.sort(p, dim=1)[0]
+        diff = torch.sum(torch.abs(s - t.unsqueeze(1).expand_as(s)), dim=1) / MEMBERS
+        spread = torch.sum(torch.abs(s.unsqueeze(2) - s.unsqueeze(1)), dim=(1, 2)) / (2 * MEMBERS * MEMBERS)
+        sums(torch.sum(diff - spread))
+
+    def csi() -> None:
+        hit, event = p >= 0.5, t >= 0.5
+        miss = hit ^ event
+        sums(torch.sum(hit & event).int(), torch.sum(miss & event).int(), torch.sum(miss & hit).int())
+
+    def nrmse() -> None:  # its squared error, the target's min, max, squares and streaming mean and variance
+        mean = acc[5:6]
+        sums(torch.sum((p - t) * (p - t)), t.min(dim=0).values, t.max(dim=0).values, (t**2).sum(dim=0))
+        new_mean = (acc[6] * mean + t.sum(dim=0)) / (acc[6] + t.shape[0])
+        acc[7].add_(((t - new_mean) * (t - mean)).sum(dim=0))
+
     def calibration() -> object:  # the confidences and hits it appends (binned at compute)
         if p.dim() == 1:
             return p.float(), t.float()
@@ -347,6 +364,13 @@ def tm_kernel(name: str, batch: Batch) -> Optional[Callable[[], object]]:
         "RelativeSquaredError": lambda: sums(t.sum(0), (t * t).sum(0), ((t - p) * (t - p)).sum(0)),
         "ExplainedVariance": lambda: sums((t - p).sum(0), ((t - p) * (t - p)).sum(0), t.sum(0), (t * t).sum(0)),
         "WeightedMeanAbsolutePercentageError": lambda: sums((p - t).abs().sum(), t.abs().sum()),
+        "SymmetricMeanAbsolutePercentageError": lambda: sums(2 * torch.sum(torch.abs(p - t) / torch.clamp(
+            torch.abs(t) + torch.abs(p), min=1.17e-6))),
+        "MinkowskiDistance": lambda: sums(torch.sum(torch.pow(torch.abs(p - t), 2))),
+        "LogCoshError": lambda: sums(torch.log((torch.exp(p - t) + torch.exp(t - p)) / 2).sum(0).squeeze()),
+        "TweedieDevianceScore": lambda: (torch.zeros(p.shape), sums(torch.sum(torch.pow(t - p, exponent=2)))),
+        "ContinuousRankedProbabilityScore": crps, "CriticalSuccessIndex": csi,
+        "NormalizedRootMeanSquaredError": nrmse,
         "KLDivergence": divergence, "JensenShannonDivergence": divergence,
         "MulticlassCalibrationError": calibration, "BinaryCalibrationError": calibration,
     }
