@@ -86,6 +86,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import math
 import warnings
 from typing import (
     Any,
@@ -120,6 +121,9 @@ __all__ = ["Metric", "Fold"]  # in the docs page's order; float_dtype and update
 
 _REDUCTIONS = ("sum", "max", "min", "cat")
 _MIN_CAPACITY = 1024
+#: a pending state's buffer takes its whole bound (``settle_numel`` elements) at its first growth up to this many
+#: elements (64 MiB of float32); a larger ``settle_numel`` grows by doubling, as the other ``cat`` states
+_PENDING_AT_ONCE = 1 << 24
 #: a metric's pending rows settle once its first pending state holds this many elements (Metric.settle_numel)
 _SETTLE_NUMEL = 1 << 20
 _NUMPY_DTYPES = {dtype: torch.empty(0, dtype=dtype).numpy().dtype for dtype in (  # looked up once, not per growth
@@ -1018,6 +1022,10 @@ class Metric(nn.Module, metaclass=_NamedConstruction):
             dtype = self._storage_dtype(torch.promote_types(dtype, rows.dtype), buf.device)
         if n + m > buf.shape[0] or dtype != buf.dtype:
             capacity = buf.shape[0] if n + m <= buf.shape[0] else max(2 * buf.shape[0], n + m, _MIN_CAPACITY)
+            if name in self._pending and n + m > buf.shape[0] and self.settle_numel <= _PENDING_AT_ONCE:
+                # pending rows settle at settle_numel elements: their bound (and the batch that crosses it) at
+                # once, so no doubling copies them again; the pages are touched only as rows arrive
+                capacity = max(n + m, -(-self.settle_numel // max(math.prod(buf.shape[1:]), 1)) + m)
             grown = _grown_buffer(buf, (capacity, *buf.shape[1:]), dtype)
             grown[:n] = buf[:n]
             self._state[name] = buf = grown

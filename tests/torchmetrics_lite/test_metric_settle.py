@@ -42,6 +42,29 @@ def test_rows_settle_at_the_threshold_and_before_every_read():
     assert math.isclose(m.compute().item(), expected.item(), rel_tol=1e-14)
 
 
+def test_pending_rows_take_their_bound_at_once_and_keep_it():
+    m = tl.CosineSimilarity()
+    m.settle_numel = 100  # 25 rows of 4: the bound, plus the batch that crosses it
+    (a, b), = _rows([(6, 4)])
+    m.update(a, b)
+    buf = m.__dict__["_state"]["preds"]
+    assert buf.shape == (25 + 6, 4)  # one allocation, not doublings from the minimum capacity
+    for _ in range(3):
+        m.update(a, b)
+    assert m.__dict__["_state"]["preds"] is buf and _filled(m, "preds") == 24
+    m.update(a, b)  # 30 rows >= 25: settled, in the same memory
+    assert m.__dict__["_state"]["preds"] is buf and _filled(m, "preds") == 0
+    big = torch.randn(40, 4)
+    m.update(big, big)  # a batch past the bound grows it, as any cat state
+    assert m.__dict__["_state"]["preds"].shape[0] >= 40
+    expected = F.cosine_similarity(torch.cat([a] * 5 + [big]), torch.cat([b] * 5 + [big]))
+    assert math.isclose(m.compute().item(), expected.item(), rel_tol=1e-14)
+    never = tl.CosineSimilarity()
+    never.settle_numel = 2**40  # a bound too large to take at once: doubling from the minimum capacity
+    never.update(a, b)
+    assert never.__dict__["_state"]["preds"].shape == (1024, 4)
+
+
 def test_a_batch_of_another_row_length_settles_the_rows_held_first():
     (a, b), (c, d) = _rows([(3, 4), (2, 5)])
     m = tl.CosineSimilarity(reduction="none")
