@@ -616,7 +616,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser.add_argument("--epoch-only", action="store_true")
     opts = parser.parse_args(argv)
     torch.set_num_threads(1)
-    rounds, number = (3, 20) if opts.quick else (7, 40)
+    rounds, number = (3, 20) if opts.quick else (11, 40)
     names = shared_names()
     if opts.only:
         names = [n for n in names if any(o == n or o in n for o in opts.only)]
