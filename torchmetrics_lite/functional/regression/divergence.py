@@ -152,20 +152,13 @@ def _distributions(p: Tensor, q: Tensor, log_prob: bool, validate_args: bool) ->
         _check_no_nan(p, q, x, y, ("p", "q"))
         check_lower_bound("p", x, 0.0, strict=False, why="probabilities, or pass log_prob=True")
         check_lower_bound("q", y, 0.0, strict=False, why="probabilities, or pass log_prob=True")
-    return _normalised(x, p), _normalised(y, q)
-
-
-def _normalised(x: Tensor, given: Tensor) -> Tensor:
-    """Each row of ``x`` over its sum: in place where ``x`` is the float copy of ``given`` and needs no grad."""
-    total = x.sum(-1, keepdim=True)
-    return x.div_(total) if x is not given and not x.requires_grad else x / total
+    return x / x.sum(-1, keepdim=True), y / y.sum(-1, keepdim=True)
 
 
 def _kl_rows(p: Tensor, q: Tensor, log_prob: bool) -> Tensor:
     if log_prob:
         return (p.exp() * (p - q)).sum(-1)
-    ratio = p / q
-    return (torch.xlogy(p, ratio) if ratio.requires_grad else torch.xlogy(p, ratio, out=ratio)).sum(-1)
+    return torch.xlogy(p, p / q).sum(-1)
 
 
 def _kl_stats(p: Tensor, q: Tensor, *, log_prob: bool = False, reduction: Optional[str] = "mean",
