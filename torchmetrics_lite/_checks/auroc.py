@@ -97,7 +97,7 @@ def _rank_scores(preds: Tensor, validate_args: bool) -> Tensor:
 def _rank_labels(target: Any, validate_args: bool) -> Tensor:
     """0/1 labels, bool, integer or floating (``BCEWithLogitsLoss`` targets); floating ones come back as uint8."""
     target = check_binary_target(target, validate_args=validate_args)
-    return target.to(torch.uint8) if target.is_floating_point() else target
+    return target.to(dtype=torch.uint8) if target.is_floating_point() else target
 
 
 def check_probability(name: str, value: Any) -> float:
@@ -132,12 +132,12 @@ def check_binary_rank_inputs(preds: Any, target: Any, validate_args: bool) -> Tu
         if clean:
             target = target.reshape(-1)
             return preds.reshape(-1), target.view(torch.uint8) if target.dtype == torch.bool else \
-                target.to(torch.uint8)
+                target.to(dtype=torch.uint8)  # by keyword: torch parses the positional overloads slowly
     preds, target = check_tensor("preds", preds), check_tensor("target", target)
     check_same_shape("preds", preds, "target", target)
     preds, target = _rank_scores(preds, validate_args), _rank_labels(target, validate_args)
     target = target.reshape(-1)
-    return preds.reshape(-1), target.view(torch.uint8) if target.dtype == torch.bool else target.to(torch.uint8)
+    return preds.reshape(-1), target.view(torch.uint8) if target.dtype == torch.bool else target.to(dtype=torch.uint8)
 
 
 def flatten_extra_dims(preds: Any, target: Any, weight: Any = None, *,
@@ -205,7 +205,7 @@ def check_multilabel_rank_inputs(preds: Any, target: Any, num_labels: int,
     if fast is not None:
         return fast
     preds, target = _rank_scores(preds, validate_args), _rank_labels(target, validate_args)
-    return preds, target.to(torch.uint8)
+    return preds, target.to(dtype=torch.uint8)
 
 
 _HOST_SCORES = (torch.float32, torch.float64)

@@ -61,7 +61,7 @@ def _multilabel_rank_stats(preds: Any, target: Any, weight: Any = None, *, num_l
         target = torch.where(ignored, torch.zeros_like(target), target)
     preds, target = check_multilabel_rank_inputs(preds, target, num_labels, validate_args)
     if ignored is not None:
-        target = torch.where(ignored, IGNORED, target).to(torch.uint8)
+        target = torch.where(ignored, IGNORED, target).to(dtype=torch.uint8)
     weight = check_rank_weight(weight, tuple(target.shape[:1]), validate_args)
     return _with_weight({"preds": preds, "target": target}, weight)
 

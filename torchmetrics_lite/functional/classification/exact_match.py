@@ -76,7 +76,7 @@ def _multilabel_exact_match_counts(preds: Tensor, target: Tensor, num_labels: in
     preds, target, weight = check_multilabel_inputs(preds, target, num_labels=num_labels, from_logits=from_logits,
                                                     ignore_index=ignore_index, validate_args=validate_args,
                                                     weight=weight)
-    right = _positive(preds, cut) == target.to(torch.int64)
+    right = _positive(preds, cut) == target.to(dtype=torch.int64)
     if ignore_index is not None:
         right = right | (target == ignore_index)
     return _exact_match_counts(right, weight, samples)

@@ -72,7 +72,7 @@ def _groups_confmat(preds: Tensor, target: Optional[Tensor], groups: Tensor, num
         target, ignore_index = torch.zeros(preds.shape, dtype=torch.int64, device=preds.device), None
     p, t, w = check_binary_inputs(preds, target, from_logits=from_logits, ignore_index=ignore_index,
                                   validate_args=validate_args, weight=weight)
-    g = check_groups(groups, tuple(preds.shape), num_groups, validate_args).to(torch.int64)
+    g = check_groups(groups, tuple(preds.shape), num_groups, validate_args).to(dtype=torch.int64)
     ids = None
     if num_groups is None:
         lo, hi = (int(v) for v in torch.aminmax(g)) if g.numel() else (0, -1)
@@ -83,7 +83,7 @@ def _groups_confmat(preds: Tensor, target: Optional[Tensor], groups: Tensor, num
             hi = ids.numel() - 1
         num_groups = hi + 1
     size = 4 * num_groups
-    index = torch.add(_positive(p, cut), t.to(torch.int64), alpha=2).add_(g, alpha=4)
+    index = torch.add(_positive(p, cut), t.to(dtype=torch.int64), alpha=2).add_(g, alpha=4)
     if ignore_index is None:
         return _count(index, size, w).view(num_groups, 2, 2), ids
     index = index.masked_fill(t == ignore_index, size)

@@ -53,7 +53,7 @@ def _sums(loss: Tensor, keep: Optional[Tensor], weight: Optional[Tensor]) -> Dic
     if weight is None and keep is None:
         return {"measure": loss.sum(dim=0), "total": torch.tensor(float(loss.shape[0]), dtype=dtype,
                                                                   device=loss.device)}
-    w = torch.ones(loss.shape[0], dtype=dtype, device=loss.device) if weight is None else weight.to(dtype)
+    w = torch.ones(loss.shape[0], dtype=dtype, device=loss.device) if weight is None else weight.to(dtype=dtype)
     if keep is not None:
         w = w.masked_fill(~keep, 0.0)
         loss = loss.masked_fill(~(keep if loss.dim() == 1 else keep[:, None]), 0.0)
@@ -91,16 +91,16 @@ def _multiclass_hinge_loss_stats(preds: Tensor, target: Tensor, weight: Optional
                                                           raw=from_logits or margins, ignore_index=ignore_index,
                                                           validate_args=validate_args, weight=weight)
     dtype = float_dtype(preds.device)
-    p = torch.softmax(preds.to(dtype), dim=1) if from_logits else preds
+    p = torch.softmax(preds.to(dtype=dtype), dim=1) if from_logits else preds
     keep = None if ignore_index is None else target != ignore_index
-    t = target.to(torch.int64)[:, None]
+    t = target.to(dtype=torch.int64)[:, None]
     if keep is not None:
         t = t.masked_fill(~keep[:, None], 0)  # any class; the sample weighs nothing
     if multiclass_mode == "crammer-singer":  # the max and the gather select values: exact in the scores' dtype
-        rival = p.scatter(1, t, float("-inf")).amax(dim=1).to(dtype)
-        loss = _hinge(p.gather(1, t).squeeze(1).to(dtype) - rival, squared)
+        rival = p.scatter(1, t, float("-inf")).amax(dim=1).to(dtype=dtype)
+        loss = _hinge(p.gather(1, t).squeeze(1).to(dtype=dtype) - rival, squared)
     else:  # every class's term as another class's, max(0, 1 + p), then each sample's own class's swapped in
-        p = p.to(dtype)
+        p = p.to(dtype=dtype)
         loss = torch.add(p, 1.0).clamp_(min=0.0)
         loss.scatter_(1, t, torch.clamp(1.0 - p.gather(1, t), min=0.0))
         if squared:

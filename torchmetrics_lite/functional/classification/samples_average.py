@@ -32,7 +32,7 @@ def _samples_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor], cut:
     """``{"score_sum", "weight_sum"}`` (float64 scalars) of checked (M, L) inputs and (M,) ``weight``: one pass of
     four row sums (no Python loop over samples)."""
     dtype = float_dtype(preds.device)
-    pos, true = _positive(preds, cut).to(torch.bool), target == 1
+    pos, true = _positive(preds, cut).to(dtype=torch.bool), target == 1
     rows, num_labels = target.shape
     if ignore_index is None:
         total: Tensor = torch.full((rows,), num_labels, dtype=torch.int64, device=target.device)
@@ -46,7 +46,7 @@ def _samples_stats(preds: Tensor, target: Tensor, weight: Optional[Tensor], cut:
     kept = ~torch.isnan(scores)
     if ignore_index is not None:
         kept &= total > 0
-    w = kept.to(dtype) if weight is None else torch.where(kept, weight.to(dtype), 0.0)
+    w = kept.to(dtype=dtype) if weight is None else torch.where(kept, weight.to(dtype=dtype), 0.0)
     return {"score_sum": (w * scores.nan_to_num(0.0)).sum(), "weight_sum": w.sum()}
 
 

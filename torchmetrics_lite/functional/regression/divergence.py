@@ -43,7 +43,7 @@ def _rows_from_stats(state: State, *, reduction: Optional[str]) -> Tensor:
 def _pair(a: Tensor, b: Tensor, names: tuple, validate_args: bool) -> tuple:
     check_real_pair(a, b, names, ndim=2)
     dtype = float_dtype(a.device)
-    x, y = a.to(dtype), b.to(dtype)
+    x, y = a.to(dtype=dtype), b.to(dtype=dtype)  # by keyword: torch parses the positional overloads slowly
     if validate_args:
         _check_no_nan(a, b, x, y, names)
     return x, y

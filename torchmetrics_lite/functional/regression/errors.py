@@ -44,7 +44,7 @@ PERCENT_EPS = 1.17e-06  # torchmetrics' floor on the (s)MAPE denominators
 
 def _floats(*ts: Tensor) -> Tuple[Tensor, ...]:
     dtype = float_dtype(ts[0].device)
-    return tuple(t.to(dtype) for t in ts)
+    return tuple(t.to(dtype=dtype) for t in ts)  # by keyword: torch parses the positional overloads slowly
 
 
 def _count(t: Tensor) -> Tensor:
@@ -429,7 +429,7 @@ def _csi_stats(preds: Tensor, target: Tensor, *, threshold: float, keep_sequence
     counts = {"hits": p & t, "misses": t & ~p, "false_alarms": p & ~t}
     if keep_sequence_dim is None:
         return {k: v.sum(dtype=torch.int64) for k, v in counts.items()}
-    return {k: (v.sum(dim=dims, dtype=torch.int64) if dims else v.to(torch.int64)) for k, v in counts.items()}
+    return {k: (v.sum(dim=dims, dtype=torch.int64) if dims else v.to(dtype=torch.int64)) for k, v in counts.items()}
 
 
 def _csi_from_stats(state: State) -> Tensor:

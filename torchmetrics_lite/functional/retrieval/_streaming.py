@@ -63,7 +63,7 @@ def _retrieval_batch_stats(preds: Any, target: Any, indexes: Any = None, mask: A
     target = target.to(float_dtype(target.device))
     if kept is not None:
         target = torch.where(kept, target, float("nan"))
-    return {"preds": preds, "target": target, "indexes": indexes.to(torch.int64)}
+    return {"preds": preds, "target": target, "indexes": indexes.to(dtype=torch.int64)}
 
 
 def _flat_values(state: Dict[str, Tensor], measure: Measure, measure_options: Dict[str, Any],
